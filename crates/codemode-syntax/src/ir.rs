@@ -1,0 +1,345 @@
+//! The intermediate representation between swc's AST and the bytecode compiler.
+//!
+//! The IR is a tree, like the AST, but with the questions a compiler should not have to ask
+//! answered already:
+//! - **every identifier is resolved**: a [`VarRef`] is a local of the current function, a capture
+//!   (an upvalue, Lua-style, listed in [`Function::captures`]) or a global by name;
+//! - **every function is flattened** into [`Program::functions`] and referred to by [`FuncId`];
+//! - **hoisting is explicit**: `var` bindings are listed in the function's top [`Block`] scope,
+//!   function declarations become [`Stmt::Bind`] at the top of their block, `let`/`const` are listed
+//!   in the scope of the block that declares them;
+//! - **TDZ checks are decided**: [`ExprKind::Var`] says whether a read must check for an
+//!   uninitialized `let`/`const`;
+//! - **sugar is gone**: template literals, shorthand properties, TypeScript-only syntax (types,
+//!   `as`, `!`, `satisfies`) do not appear;
+//! - **spans are kept**: every expression and statement carries a 1-based line and column.
+//!
+//! The IR holds no swc types, so the compiler never sees swc. [`Program::dump`] renders a stable
+//! text form used by snapshot tests.
+
+use serde::{Deserialize, Serialize};
+
+/// A 1-based source position: line, and column counted in characters of the normalized source.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Span {
+    pub line: u32,
+    pub column: u32,
+}
+
+/// Index into [`Program::functions`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct FuncId(pub u32);
+
+/// Index into [`Function::vars`] of the function that owns the binding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct VarId(pub u32);
+
+/// A whole program. `functions[0]` is the top-level script, an async function with no parameters
+/// whose `return` gives the program's result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Program {
+    pub functions: Vec<Function>,
+}
+
+impl Program {
+    /// The top-level script function.
+    pub const MAIN: FuncId = FuncId(0);
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Function {
+    /// The function's name for stack traces and `.name` (`None` for anonymous functions).
+    pub name: Option<String>,
+    pub is_async: bool,
+    /// Arrow functions take `this` and `arguments` from the enclosing function.
+    pub is_arrow: bool,
+    /// Parameters in order. Each is a pattern binding locals of this function; simple parameters are
+    /// `Pattern::Var(VarRef::Local(..))`. Defaults are `Pattern::Default`.
+    pub params: Vec<Pattern>,
+    /// A `...rest` parameter, bound to an array of the remaining arguments.
+    pub rest: Option<Pattern>,
+    /// Every binding this function declares, in declaration order: parameters, `var`s, `let`/
+    /// `const`s of every nested block, function declarations, catch parameters.
+    pub vars: Vec<VarInfo>,
+    /// Bindings of enclosing functions this function uses, in first-use order. A closure created
+    /// for this function captures each of them when it is created.
+    pub captures: Vec<Capture>,
+    /// The function body. Its scope lists parameters and `var`s (initialized to `undefined` on
+    /// entry, parameters to their argument) and the body's top-level `let`/`const`/functions.
+    pub body: Block,
+    /// Whether the body reads `this` (non-arrow functions only).
+    pub uses_this: bool,
+    /// Whether the body reads `arguments` (non-arrow functions only). When true, the VarId of the
+    /// `arguments` binding is given and must be initialized on entry with an array-like object.
+    pub arguments_var: Option<VarId>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VarInfo {
+    pub name: String,
+    pub kind: VarKind,
+    /// Captured by an inner function: the compiler keeps it in a heap cell, not a register.
+    pub captured: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum VarKind {
+    Var,
+    Let,
+    Const,
+    Param,
+    /// A function declaration's binding (behaves like `var` in function scope, `let` in blocks).
+    Function,
+    CatchParam,
+    /// A synthetic binding the lowering introduced (e.g. a saved iterator), never TDZ-checked.
+    Temp,
+}
+
+impl VarKind {
+    /// Whether the binding starts uninitialized (temporal dead zone) when its scope is entered.
+    pub fn has_tdz(self) -> bool {
+        matches!(self, VarKind::Let | VarKind::Const)
+    }
+}
+
+/// Where a capture comes from, seen from the function immediately enclosing the capturing one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Capture {
+    /// A local of the enclosing function (which then has `captured: true` on that var).
+    ParentLocal(VarId),
+    /// One of the enclosing function's own captures.
+    ParentCapture(u32),
+}
+
+/// A resolved identifier.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum VarRef {
+    Local(VarId),
+    /// Index into the current function's [`Function::captures`].
+    Capture(u32),
+    /// Not declared anywhere in the program: a global (`tools`, `console`, `Math`, ...).
+    Global(String),
+}
+
+/// A lexical block: the bindings it declares (entered fresh each time the block runs) and its body.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Block {
+    /// Bindings declared by this block (for a function body, also params and `var`s). On entry,
+    /// `let`/`const` bindings become uninitialized, others `undefined`; captured ones get a fresh cell.
+    pub scope: Vec<VarId>,
+    pub body: Vec<Stmt>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum StmtKind {
+    Expr(Expr),
+    /// A declaration's initialization (`let`, `const`, `var x = ..`, hoisted function declarations,
+    /// catch parameters). Initializes bindings (ends their TDZ) even for `const`. A `let x;` without
+    /// initializer binds `undefined`; a `var x;` without initializer produces no statement.
+    Bind { pattern: Pattern, init: Expr },
+    Block(Block),
+    If { test: Expr, then: Box<Stmt>, otherwise: Option<Box<Stmt>> },
+    /// `while (test) body`; `do body while (test)` has `do_while: true`.
+    While { test: Expr, body: Box<Stmt>, do_while: bool, label: Option<String> },
+    /// `for (init; test; update) body`. `per_iteration` lists the loop-head `let` bindings that are
+    /// captured by closures: each iteration gets a fresh copy of them (the compiler copies the cells
+    /// before running `update`).
+    For {
+        init: Option<Box<Stmt>>,
+        test: Option<Expr>,
+        update: Option<Expr>,
+        body: Box<Stmt>,
+        /// Bindings declared in the head (`let i`); fresh per loop entry.
+        scope: Vec<VarId>,
+        per_iteration: Vec<VarId>,
+        label: Option<String>,
+    },
+    /// `for (<decl> of iterable) body` / `for (<decl> in object) body`. `scope` lists the head's
+    /// `let`/`const` bindings, fresh for every iteration. `declare` says whether `pattern` is
+    /// initialized as a declaration (`let`/`const`/`var`) or assigned (`for (x of xs)`).
+    ForOf { pattern: Pattern, declare: bool, iterable: Expr, body: Box<Stmt>, scope: Vec<VarId>, label: Option<String> },
+    ForIn { pattern: Pattern, declare: bool, object: Expr, body: Box<Stmt>, scope: Vec<VarId>, label: Option<String> },
+    /// `switch (discriminant) { case test: body ... default: body }`, cases in source order;
+    /// `test: None` is `default`. One block scope for all cases.
+    Switch { discriminant: Expr, cases: Vec<SwitchCase>, scope: Vec<VarId>, label: Option<String> },
+    /// A labelled statement that is not a loop or switch (`label: { ... break label; }`).
+    Labeled { label: String, body: Box<Stmt> },
+    Break(Option<String>),
+    Continue(Option<String>),
+    Return(Option<Expr>),
+    Throw(Expr),
+    Try { block: Block, catch: Option<CatchClause>, finally: Option<Block> },
+    Empty,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SwitchCase {
+    pub test: Option<Expr>,
+    pub body: Vec<Stmt>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CatchClause {
+    /// The caught value's pattern (`catch (e)`, `catch ({ message })`), `None` for `catch {}`.
+    /// Its bindings are in `body.scope`.
+    pub param: Option<Pattern>,
+    pub body: Block,
+}
+
+/// A binding or assignment target.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Pattern {
+    Var(VarRef),
+    /// Assignment targets only (`o.x = ..`, `[a.b] = ..`, `for (o.k of ..)`).
+    Member { object: Box<Expr>, property: Box<Property> },
+    Object { props: Vec<PatternProp>, rest: Option<Box<Pattern>> },
+    /// `None` elements are holes (`[, b]`).
+    Array { elems: Vec<Option<Pattern>>, rest: Option<Box<Pattern>> },
+    /// `target = default`: the default is evaluated when the value is `undefined`.
+    Default { target: Box<Pattern>, default: Box<Expr> },
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PatternProp {
+    pub key: PropKey,
+    pub value: Pattern,
+}
+
+/// A member access's property: `.name` or `[expr]`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Property {
+    Named(String),
+    Computed(Expr),
+}
+
+/// An object literal's or pattern's key.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum PropKey {
+    /// Identifier, string and numeric keys, as the property name string (`1` → `"1"`).
+    Named(String),
+    Computed(Box<Expr>),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ExprKind {
+    Undefined,
+    Null,
+    Bool(bool),
+    Number(f64),
+    String(String),
+    Regex { pattern: String, flags: String },
+    /// A template literal: `quasis.len() == exprs.len() + 1`, cooked strings.
+    Template { quasis: Vec<String>, exprs: Vec<Expr> },
+    /// Read a binding. `check_tdz` is true when the read may happen before a `let`/`const` is
+    /// initialized (the compiler then emits a check that throws a ReferenceError).
+    Var { var: VarRef, check_tdz: bool },
+    This,
+    Array(Vec<ArrayElem>),
+    Object(Vec<ObjectProp>),
+    /// A function or arrow expression (also a hoisted function declaration's value).
+    Function(FuncId),
+    Unary { op: UnaryOp, arg: Box<Expr> },
+    /// `typeof x` where `x` is a global that may not exist: never throws.
+    TypeofGlobal(String),
+    /// `++x`, `x--`, ...; the target is `Pattern::Var` or `Pattern::Member`.
+    Update { op: UpdateOp, prefix: bool, target: Box<Pattern> },
+    Binary { op: BinaryOp, left: Box<Expr>, right: Box<Expr> },
+    Logical { op: LogicalOp, left: Box<Expr>, right: Box<Expr> },
+    Conditional { test: Box<Expr>, then: Box<Expr>, otherwise: Box<Expr> },
+    /// `target = value` (`op: None`), `target op= value`. Logical assignments (`&&=`, `||=`, `??=`)
+    /// are [`ExprKind::LogicalAssign`]. Destructuring assignment has an Object/Array pattern.
+    Assign { op: Option<BinaryOp>, target: Box<Pattern>, value: Box<Expr> },
+    /// `target &&= value` etc.: assigns only when the logical operator would evaluate `value`.
+    LogicalAssign { op: LogicalOp, target: Box<Pattern>, value: Box<Expr> },
+    /// `object.property` / `object[property]`; `optional` for `?.` (short-circuits to the end of the
+    /// enclosing [`ExprKind::OptionalChain`]).
+    Member { object: Box<Expr>, property: Box<Property>, optional: bool },
+    /// A call. When `callee` is a `Member`, `this` is the member's object. `optional` for `f?.()`.
+    Call { callee: Box<Expr>, args: Vec<ArrayElem>, optional: bool },
+    New { callee: Box<Expr>, args: Vec<ArrayElem> },
+    /// The extent of an optional chain `a?.b.c()`: any `optional` link inside that meets
+    /// `null`/`undefined` makes the whole chain `undefined`.
+    OptionalChain(Box<Expr>),
+    Sequence(Vec<Expr>),
+    Await(Box<Expr>),
+    /// `delete object.property`.
+    Delete { object: Box<Expr>, property: Box<Property> },
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ArrayElem {
+    Item(Expr),
+    Spread(Expr),
+    Hole,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ObjectProp {
+    /// `key: value`, shorthand `key`, methods `key() {}` (value is a Function).
+    KeyValue { key: PropKey, value: Expr },
+    Spread(Expr),
+    Getter { key: PropKey, function: FuncId },
+    Setter { key: PropKey, function: FuncId },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum UnaryOp {
+    Minus,
+    Plus,
+    Not,
+    BitNot,
+    Typeof,
+    Void,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum UpdateOp {
+    Increment,
+    Decrement,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Exp,
+    Eq,
+    NotEq,
+    StrictEq,
+    StrictNotEq,
+    Lt,
+    LtEq,
+    Gt,
+    GtEq,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+    UShr,
+    In,
+    InstanceOf,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LogicalOp {
+    And,
+    Or,
+    Nullish,
+}

@@ -1,0 +1,89 @@
+//! The run's outcome as the host and the model see it: [`ExecResult`], [`Diagnostic`], [`ToolCall`].
+//!
+//! Serializes to the reference runtime's JSON shape:
+//! `{"ok":true,"value":..,"logs":[..],"warnings":[..],"toolCalls":[..]}` or
+//! `{"ok":false,"error":{"kind":..,"message":..,"location":{"line":..,"column":..}},..}`.
+
+use serde::{Deserialize, Serialize};
+
+/// What kind of failure a [`Diagnostic`] reports (the reference runtime's taxonomy).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DiagnosticKind {
+    /// Source is empty or cannot be parsed.
+    ParseError,
+    /// Parsed JavaScript is outside the supported subset.
+    UnsupportedSyntax,
+    /// The program referenced an unavailable tool.
+    UnknownTool,
+    /// Tool input failed schema decoding or safe-data copying.
+    InvalidToolInput,
+    /// Tool output failed schema decoding or safe-data copying.
+    InvalidToolOutput,
+    /// Program data violated the plain-data contract.
+    InvalidDataValue,
+    /// The program exceeded `max_tool_calls`.
+    ToolCallLimitExceeded,
+    /// Execution timed out; as a warning, background work was interrupted after the program returned.
+    TimeoutExceeded,
+    /// A tool refused or failed.
+    ToolFailure,
+    /// The program threw or another execution error occurred.
+    ExecutionFailure,
+    /// Warning only: additional warnings were omitted by the output limit.
+    Truncated,
+}
+
+/// A 1-based source location.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Location {
+    pub line: u32,
+    pub column: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Diagnostic {
+    pub kind: DiagnosticKind,
+    /// A message a model can act on, e.g. `TypeError: value is not a function. (line 2, col 8)`.
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<Location>,
+}
+
+/// How an admitted tool call ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CallStatus {
+    Ok,
+    Error,
+    /// Still running when the run ended, and interrupted.
+    Interrupted,
+}
+
+/// One admitted tool call, in program order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToolCall {
+    /// 1, 2, 3, ... in program order; the idempotency key is `<runId>:<id>`.
+    pub id: u32,
+    /// The tool's path without the `tools.` root, e.g. `orders.lookup`.
+    pub path: String,
+    pub status: CallStatus,
+}
+
+/// The outcome of one execution.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExecResult {
+    pub ok: bool,
+    /// The program's JSON-safe result (`undefined` becomes `null`); absent when `ok` is false.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<Diagnostic>,
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub warnings: Vec<Diagnostic>,
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub logs: Vec<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub truncated: bool,
+    pub tool_calls: Vec<ToolCall>,
+}
