@@ -1,6 +1,11 @@
 //! `codemode`: run one model-written JavaScript/TypeScript program against host tools, under hard
 //! limits, and get one JSON-safe [`ExecResult`].
 
+pub mod demo;
+mod limits;
 mod result;
+mod runtime;
 
+pub use limits::Limits;
 pub use result::{CallStatus, Diagnostic, DiagnosticKind, ExecResult, Location, ToolCall};
+pub use runtime::{BuildError, Builder, CodeMode};
