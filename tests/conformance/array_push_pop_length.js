@@ -1,0 +1,10 @@
+const a = [];
+const len = a.push(1, 2, 3);
+const popped = a.pop();
+const emptyPop = [].pop();
+a.push("x");
+const lengthBefore = a.length;
+a.length = 1;
+const b = [1, 2];
+b[4] = 5;
+return { a, len, popped, emptyPop: emptyPop === undefined, lengthBefore, b, bLength: b.length };

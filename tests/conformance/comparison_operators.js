@@ -1,0 +1,15 @@
+return {
+  lt: 1 < 2,
+  gt: 1 > 2,
+  le: 2 <= 2,
+  ge: 1 >= 2,
+  strLt: "apple" < "banana",
+  strUpper: "Z" < "a",
+  strNum: "10" < "9",
+  mixed: "10" < 9,
+  nan: NaN < 1 || NaN >= 1,
+  nullZero: null >= 0,
+  undefCmp: undefined < 1,
+  strictNe: 1 !== "1",
+  looseNe: 1 != "1",
+};

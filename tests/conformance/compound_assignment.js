@@ -1,0 +1,16 @@
+let a = 10;
+a += 5;
+a -= 3;
+a *= 2;
+a /= 4;
+a %= 4;
+let b = 2;
+b **= 5;
+let s = "x";
+s += "y";
+s += 1;
+const o = { n: 1, arr: [1, 2] };
+o.n += 10;
+o.arr[1] *= 7;
+o["n"] -= 1;
+return { a, b, s, o };

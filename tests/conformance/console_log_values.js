@@ -1,0 +1,12 @@
+console.log("plain string");
+console.log(42);
+console.log(1.5, "mixed", true);
+console.log({ a: 1, b: [1, 2], c: { d: "e" } });
+console.log([1, "two", null]);
+console.log(null);
+console.log(undefined);
+console.log("a", "b", "c");
+console.log("");
+console.info("info is unprefixed");
+console.log(`template ${1 + 1}`);
+return "done";

@@ -1,0 +1,14 @@
+const o = { a: null, b: 0, c: "set", d: 1 };
+o.a ??= "filled";
+o.b ??= "not used";
+o.b ||= "falsy replaced";
+o.c ||= "not used";
+o.d &&= "truthy replaced";
+let x = null;
+x ??= [];
+x.push(1);
+const groups = {};
+for (const w of ["apple", "avocado", "banana"]) (groups[w[0]] ??= []).push(w);
+let e = "";
+e &&= "not used";
+return { o, x, groups, e };

@@ -1,0 +1,15 @@
+return {
+  floor: [Math.floor(1.7), Math.floor(-1.2)],
+  ceil: [Math.ceil(1.2), Math.ceil(-1.7)],
+  round: [Math.round(1.5), Math.round(2.5), Math.round(-1.5), Math.round(1.49)],
+  max: [Math.max(1, 5, 3), Math.max()],
+  min: [Math.min(1, 5, -3), Math.min()],
+  abs: [Math.abs(-4.5), Math.abs(3)],
+  pow: [Math.pow(2, 8), Math.pow(9, 0.5)],
+  sqrt: [Math.sqrt(16), Math.sqrt(2)],
+  trunc: [Math.trunc(4.9), Math.trunc(-4.9)],
+  sign: [Math.sign(-3), Math.sign(0), Math.sign(8)],
+  spread: Math.max(...[4, 9, 2]),
+  nanMax: Number.isNaN(Math.max(1, NaN)),
+  pi: Math.PI,
+};

@@ -1,0 +1,16 @@
+return [
+  typeof 1,
+  typeof NaN,
+  typeof "s",
+  typeof true,
+  typeof undefined,
+  typeof null,
+  typeof {},
+  typeof [],
+  typeof function () {},
+  typeof (() => 1),
+  typeof notDeclaredAnywhere,
+  typeof Math.max,
+  typeof tools,
+  typeof typeof 1,
+];

@@ -1,0 +1,2 @@
+console.warn("about to throw a string");
+throw "plain string thrown";
