@@ -1,1 +1,64 @@
-//! codemode-tools
+//! # codemode-tools
+//!
+//! How a host describes its world to the model, and how the model finds its way in it: tool
+//! definitions with typed or JSON Schema contracts, namespaces, the catalog, TypeScript
+//! signatures and declarations, search, and MCP import. It depends on neither the VM nor swc,
+//! so hosts can use it alone (for example to render a `.d.ts` for a prompt).
+//!
+//! ## Facade-facing API
+//!
+//! These items are stable; the `codemode` facade builds on them.
+//!
+//! - [`Tool`] — `Clone` (an `Arc` inside), `Send + Sync`, callable concurrently.
+//!   - [`Tool::from_json`]`(description, input: Option<Value>, output: Option<Value>, handler)`
+//!     with `handler: Fn(Value, CallContext) -> impl Future<Output = Result<Value, ToolError>> + Send + 'static`;
+//!     opt-in checks [`Tool::validate_input`] / [`Tool::validate_output`].
+//!   - [`Tool::typed`]`::<I, O, _, _>(description, handler)` with
+//!     `handler: Fn(I, CallContext) -> impl Future<Output = Result<O, ToolError>> + Send + 'static`,
+//!     `I: DeserializeOwned + JsonSchema`, `O: Serialize + JsonSchema` (`O = ()` renders `Promise<void>`).
+//!   - [`Tool::invoke`]`(&self, input: Value, ctx: CallContext) -> BoxFuture<Result<Value, ToolError>>`
+//!     (`BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>`): decodes/validates,
+//!     runs the handler, encodes/validates the output. Std futures only.
+//! - [`CallContext`] `{ key: String /* "<runId>:<id>" */, path: String }` — build with [`CallContext::new`].
+//! - [`ToolError`] — [`ToolError::kind`] ([`ToolErrorKind`]: `InvalidInput`, `InvalidOutput`,
+//!   `Refused`, `Failure`, `Internal`), [`ToolError::message`] (model-visible),
+//!   [`ToolError::cause`] (private). Constructors [`ToolError::failure`], [`ToolError::refused`],
+//!   [`ToolError::invalid_input`], [`ToolError::invalid_output`], [`ToolError::internal`],
+//!   [`ToolError::with_cause`]. Any `std::error::Error` converts (via `?`) into a sanitized
+//!   `Internal` error whose message is [`INTERNAL_MESSAGE`].
+//! - [`Namespace`] — `Namespace::new().description(..).tool("a.b", tool).namespace("x", ns)`.
+//! - [`ToolSet`] — `Clone` (`Arc`), built by [`ToolSet::new`]`(root: Namespace) -> Result<ToolSet, BuildError>`
+//!   (or `Namespace::build`). Lookup: [`ToolSet::get`]`(path) -> Option<&Tool>`,
+//!   [`ToolSet::is_namespace`], [`ToolSet::children`], [`ToolSet::lookup`] → [`Lookup`],
+//!   [`ToolSet::suggest`], [`ToolSet::unknown_tool_message`]
+//!   (`Unknown tool 'x.y'. Did you mean tools.x.z?`), [`ToolSet::not_callable_message`]
+//!   (`Tool 'a' is not callable.`). Discovery: [`ToolSet::catalog`], [`ToolSet::namespaces`],
+//!   [`ToolSet::search`]`(&SearchRequest) -> SearchResponse`, [`ToolSet::search_json`]`(&Value) -> Result<Value, ToolError>`
+//!   (the program's synchronous built-in), [`ToolSet::rank`].
+//! - [`tool_expression`]`(path) -> String` and [`search_signature`]`() -> &'static str`.
+//!
+//! Paths are canonical dotted strings (`orders.lookup`); dots in registered names always create
+//! namespaces, so a dotted string is unambiguous.
+
+mod context;
+mod error;
+pub mod names;
+mod namespace;
+mod registry;
+pub mod schema;
+pub mod search;
+mod signature;
+mod suggest;
+mod tool;
+pub mod validate;
+
+pub use context::CallContext;
+pub use error::{BuildError, Cause, INTERNAL_MESSAGE, ToolError, ToolErrorKind};
+pub use names::{sanitize_identifier, tool_expression};
+pub use namespace::Namespace;
+pub use registry::{Lookup, MAX_PATH_DEPTH, NamespaceDescription, ToolDescription, ToolSet};
+pub use schema::render::{Direction, Mode, RenderOptions};
+pub use search::{DEFAULT_LIMIT, NextPage, ScoredHit, SearchItem, SearchRequest, SearchResponse};
+pub use signature::{is_empty_input, search_signature, signature};
+pub use tool::{BoxFuture, Tool};
+pub use validate::ValidationError;

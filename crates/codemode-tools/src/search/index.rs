@@ -1,0 +1,361 @@
+//! The ranking index: field-weighted BM25 (BM25F) over each tool's name, namespace path,
+//! title, description, enclosing namespace descriptions and input/output schema properties,
+//! plus exact / normalized / fuzzy name boosts (as in the Go runtime) and the reference
+//! runtime's path scoring as a tie-breaking component.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::text::{is_stopword, stem, stems, synonyms, words};
+use crate::registry::{Registered, ToolDescription};
+use crate::schema::{MAX_SCHEMA_DEPTH, resolve_ref, str_keyword};
+use crate::suggest::{edit_distance, typo_budget};
+
+/// The fields a tool is indexed under, with their BM25F weights.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Field {
+    Name,
+    Namespace,
+    Title,
+    Description,
+    NamespaceDescription,
+    InputProperty,
+    InputPropertyDescription,
+    OutputProperty,
+    OutputPropertyDescription,
+}
+
+const FIELDS: [Field; 9] = [
+    Field::Name,
+    Field::Namespace,
+    Field::Title,
+    Field::Description,
+    Field::NamespaceDescription,
+    Field::InputProperty,
+    Field::InputPropertyDescription,
+    Field::OutputProperty,
+    Field::OutputPropertyDescription,
+];
+
+impl Field {
+    fn weight(self) -> f64 {
+        match self {
+            Field::Name => 3.0,
+            Field::Namespace => 1.5,
+            Field::Title => 2.0,
+            Field::Description => 1.5,
+            Field::NamespaceDescription => 0.4,
+            Field::InputProperty => 0.8,
+            Field::InputPropertyDescription => 0.3,
+            Field::OutputProperty => 0.5,
+            Field::OutputPropertyDescription => 0.2,
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+/// Discount for a query word matched through a synonym.
+const SYNONYM_DISCOUNT: f64 = 0.45;
+/// Discount for a query word matched through a near-typo.
+const FUZZY_DISCOUNT: f64 = 0.6;
+/// The properties collected per schema, so huge schemas cannot bloat the index.
+const MAX_PROPERTIES: usize = 200;
+
+/// One tool's analyzed text.
+#[derive(Debug, Clone, Default)]
+struct Doc {
+    /// Per field: stem → term frequency.
+    terms: [HashMap<String, u32>; 9],
+    /// Per field: token count.
+    lengths: [u32; 9],
+    /// Lowercase path, last segment, and their alphanumeric-only forms, for name boosts.
+    path: String,
+    name: String,
+    name_normalized: String,
+    path_normalized: String,
+    /// Lowercase description and searchable text, for the reference's substring scoring.
+    description: String,
+    other_text: String,
+}
+
+/// The search index of a [`crate::ToolSet`]: built once with it.
+#[derive(Debug, Clone, Default)]
+pub struct SearchIndex {
+    docs: Vec<Doc>,
+    /// stem → number of tools containing it in any field.
+    document_frequency: HashMap<String, u32>,
+    average_lengths: [f64; 9],
+}
+
+fn normalized(text: &str) -> String {
+    text.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
+}
+
+/// Collects property names and descriptions of a schema, nested ones included (an output
+/// `{ items: [{ title }] }` is found by "title"), depth- and count-limited.
+fn collect_properties(
+    root: &Value,
+    schema: &Value,
+    depth: usize,
+    names: &mut Vec<String>,
+    descriptions: &mut Vec<String>,
+) {
+    if depth > MAX_SCHEMA_DEPTH.min(8) || names.len() >= MAX_PROPERTIES {
+        return;
+    }
+    let Some(object) = schema.as_object() else { return };
+    if let Some(target) = str_keyword(schema, "$ref").and_then(|r| resolve_ref(root, r)) {
+        collect_properties(root, target, depth + 1, names, descriptions);
+    }
+    if let Some(Value::Object(props)) = object.get("properties") {
+        for (name, sub) in props {
+            if names.len() >= MAX_PROPERTIES {
+                return;
+            }
+            names.push(name.clone());
+            if let Some(d) = str_keyword(sub, "description") {
+                descriptions.push(d.to_owned());
+            }
+            collect_properties(root, sub, depth + 1, names, descriptions);
+        }
+    }
+    for key in ["items", "additionalProperties"] {
+        if let Some(sub) = object.get(key) {
+            collect_properties(root, sub, depth + 1, names, descriptions);
+        }
+    }
+    for key in ["anyOf", "oneOf", "allOf", "prefixItems"] {
+        if let Some(Value::Array(parts)) = object.get(key) {
+            for part in parts {
+                collect_properties(root, part, depth + 1, names, descriptions);
+            }
+        }
+    }
+}
+
+fn schema_text(schema: Option<&Value>) -> (String, String) {
+    let mut names = Vec::new();
+    let mut descriptions = Vec::new();
+    if let Some(schema) = schema {
+        collect_properties(schema, schema, 0, &mut names, &mut descriptions);
+    }
+    (names.join(" "), descriptions.join(" "))
+}
+
+impl Doc {
+    fn new(registered: &Registered) -> Self {
+        let tool = &registered.tool;
+        let path = registered.path.as_str();
+        let (namespace, name) = path.rsplit_once('.').unwrap_or(("", path));
+        let (input_names, input_descriptions) = schema_text(tool.input_schema());
+        let (output_names, output_descriptions) = schema_text(tool.output_schema());
+        let namespace_descriptions = registered.namespace_descriptions.join(" ");
+        let mut doc = Doc {
+            path: path.to_lowercase(),
+            name: name.to_lowercase(),
+            name_normalized: normalized(name),
+            path_normalized: normalized(path),
+            description: tool.description().to_lowercase(),
+            ..Doc::default()
+        };
+        let texts: [(Field, &str); 9] = [
+            (Field::Name, name),
+            (Field::Namespace, namespace),
+            (Field::Title, tool.title().unwrap_or("")),
+            (Field::Description, tool.description()),
+            (Field::NamespaceDescription, &namespace_descriptions),
+            (Field::InputProperty, &input_names),
+            (Field::InputPropertyDescription, &input_descriptions),
+            (Field::OutputProperty, &output_names),
+            (Field::OutputPropertyDescription, &output_descriptions),
+        ];
+        let mut other = vec![namespace_descriptions.clone(), input_names.clone(), input_descriptions.clone()];
+        other.push(tool.title().unwrap_or("").to_owned());
+        doc.other_text = other.join("\n").to_lowercase();
+        for (field, text) in texts {
+            let tokens = stems(text);
+            doc.lengths[field.index()] = tokens.len() as u32;
+            for token in tokens {
+                *doc.terms[field.index()].entry(token).or_insert(0) += 1;
+            }
+        }
+        doc
+    }
+}
+
+/// A query after analysis: each meaningful word with its alternatives and their discounts.
+#[derive(Debug, Clone)]
+pub(crate) struct Query {
+    /// The query lowercased and trimmed.
+    raw: String,
+    raw_normalized: String,
+    /// Per word: (stem, weight) alternatives, the word's own stem first with weight 1.
+    terms: Vec<Vec<(String, f64)>>,
+    /// Per word: the reference's forms (the word, minus `-es`, minus `-s`).
+    reference_forms: Vec<Vec<String>>,
+}
+
+impl SearchIndex {
+    /// Indexes the registered tools (in catalog order).
+    pub(crate) fn new(registered: &[Registered], _catalog: &[ToolDescription]) -> Self {
+        let docs: Vec<Doc> = registered.iter().map(Doc::new).collect();
+        let mut document_frequency: HashMap<String, u32> = HashMap::new();
+        let mut totals = [0f64; 9];
+        for doc in &docs {
+            let mut seen: Vec<&String> = Vec::new();
+            for field in FIELDS {
+                totals[field.index()] += f64::from(doc.lengths[field.index()]);
+                for term in doc.terms[field.index()].keys() {
+                    if !seen.contains(&term) {
+                        seen.push(term);
+                    }
+                }
+            }
+            for term in seen {
+                *document_frequency.entry(term.clone()).or_insert(0) += 1;
+            }
+        }
+        let count = docs.len().max(1) as f64;
+        let average_lengths = totals.map(|t| (t / count).max(1.0));
+        Self { docs, document_frequency, average_lengths }
+    }
+
+    fn idf(&self, term: &str) -> f64 {
+        let n = self.docs.len() as f64;
+        let df = f64::from(self.document_frequency.get(term).copied().unwrap_or(0));
+        (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+    }
+
+    /// Analyzes a query against this index's vocabulary (fuzzy matches need it).
+    pub(crate) fn analyze(&self, query: &str) -> Query {
+        let raw = query.trim().to_lowercase();
+        let mut all: Vec<String> = words(query);
+        let meaningful: Vec<String> = all.iter().filter(|w| !is_stopword(w)).cloned().collect();
+        // A query of only stopwords still means something ("list all").
+        if !meaningful.is_empty() {
+            all = meaningful;
+        }
+        let mut terms = Vec::new();
+        let mut reference_forms = Vec::new();
+        for word in &all {
+            let own = stem(word);
+            let mut alternatives = vec![(own.clone(), 1.0)];
+            for synonym in synonyms(&own) {
+                alternatives.push((synonym, SYNONYM_DISCOUNT));
+            }
+            if !self.document_frequency.contains_key(&own) {
+                // Short words have too many near neighbours for a typo match to mean anything.
+                let budget = if own.chars().count() < 4 { 0 } else { typo_budget(own.chars().count()) };
+                if budget > 0 {
+                    let mut fuzzy: Vec<(&String, usize)> = self
+                        .document_frequency
+                        .keys()
+                        .map(|t| (t, edit_distance(&own, t, budget)))
+                        .filter(|(_, d)| *d <= budget)
+                        .collect();
+                    fuzzy.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(b.0)));
+                    for (term, _) in fuzzy.into_iter().take(3) {
+                        alternatives.push((term.clone(), FUZZY_DISCOUNT));
+                    }
+                }
+            }
+            terms.push(alternatives);
+            let mut forms = vec![word.clone()];
+            if word.ends_with("es") && word.len() > 3 {
+                forms.push(word[..word.len() - 2].to_owned());
+            }
+            if word.ends_with('s') && word.len() > 2 {
+                forms.push(word[..word.len() - 1].to_owned());
+            }
+            reference_forms.push(forms);
+        }
+        Query { raw_normalized: normalized(&raw), raw, terms, reference_forms }
+    }
+
+    /// Whether the analyzed query has any words.
+    pub(crate) fn is_empty_query(query: &Query) -> bool {
+        query.terms.is_empty()
+    }
+
+    /// The BM25F score of one term alternative in one document.
+    fn term_score(&self, doc: &Doc, term: &str) -> f64 {
+        let mut weighted = 0.0;
+        for field in FIELDS {
+            let i = field.index();
+            if let Some(&tf) = doc.terms[i].get(term) {
+                let norm = 1.0 - B + B * f64::from(doc.lengths[i]) / self.average_lengths[i];
+                weighted += field.weight() * f64::from(tf) / norm;
+            }
+        }
+        if weighted == 0.0 {
+            return 0.0;
+        }
+        self.idf(term) * weighted * (K1 + 1.0) / (K1 + weighted)
+    }
+
+    /// The reference runtime's per-word path/description scoring, scaled to break ties and to
+    /// reward path hits (a word that is a path segment).
+    fn reference_score(doc: &Doc, forms: &[String]) -> f64 {
+        let any = |f: &dyn Fn(&str) -> bool| forms.iter().any(|form| f(form));
+        let mut score = 0.0;
+        if any(&|form| doc.path == form || doc.path.ends_with(&format!(".{form}"))) {
+            score += 20.0;
+        }
+        if any(&|form| doc.path.contains(form)) {
+            score += 8.0;
+        }
+        if any(&|form| doc.description.contains(form)) {
+            score += 4.0;
+        }
+        if any(&|form| doc.other_text.contains(form)) {
+            score += 2.0;
+        }
+        score
+    }
+
+    /// Scores one document; `0` means not relevant.
+    pub(crate) fn score(&self, doc_index: usize, query: &Query) -> f64 {
+        let Some(doc) = self.docs.get(doc_index) else { return 0.0 };
+        let mut total = 0.0;
+        let mut matched = 0usize;
+        for alternatives in &query.terms {
+            let best = alternatives
+                .iter()
+                .map(|(term, weight)| weight * self.term_score(doc, term))
+                .fold(0.0f64, f64::max);
+            if best > 0.0 {
+                matched += 1;
+            }
+            total += best;
+        }
+        if total <= 0.0 {
+            return 0.0;
+        }
+        // Tools matching more of the query's words rank above tools matching one word often.
+        let coverage = matched as f64 / query.terms.len().max(1) as f64;
+        total *= 0.4 + 0.6 * coverage;
+        let reference: f64 =
+            query.reference_forms.iter().map(|forms| Self::reference_score(doc, forms)).sum();
+        total += reference / 40.0;
+        // Name boosts (the Go runtime): exact name, normalized name or path, fuzzy name.
+        if query.raw == doc.name || query.raw == doc.path {
+            total += 10.0;
+        } else if !query.raw_normalized.is_empty()
+            && (query.raw_normalized == doc.name_normalized || query.raw_normalized == doc.path_normalized)
+        {
+            total += 8.0;
+        } else if query.raw_normalized.len() >= 4 {
+            let budget = typo_budget(query.raw_normalized.len());
+            if edit_distance(&query.raw_normalized, &doc.name_normalized, budget) <= budget {
+                total += 4.0;
+            }
+        }
+        total
+    }
+}

@@ -1,0 +1,206 @@
+//! Text analysis for search: tokenizing (camelCase, snake_case, kebab-case and dotted names
+//! split into words), folding plurals and a few verb endings, stopwords, and the small synonym
+//! table of words tool APIs use interchangeably.
+
+/// Splits `text` into lowercase word tokens: `listPullRequests` → `list pull requests`,
+/// `get_file-contents` → `get file contents`, `HTTPServer` → `http server`.
+pub fn words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_alphanumeric() {
+            let boundary = c.is_uppercase()
+                && i > 0
+                && (chars[i - 1].is_lowercase()
+                    || chars[i - 1].is_ascii_digit()
+                    || (chars[i - 1].is_uppercase() && chars.get(i + 1).is_some_and(|n| n.is_lowercase())));
+            if boundary && !current.is_empty() {
+                out.push(std::mem::take(&mut current));
+            }
+            current.extend(c.to_lowercase());
+        } else if !current.is_empty() {
+            out.push(std::mem::take(&mut current));
+        }
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    out
+}
+
+/// Folds a word to its search stem: plurals (`-ies`, `-es`, `-s`) and the `-ing`/`-ed` verb
+/// forms that descriptions use ("listing", "created"). Deliberately light: a stem is only ever
+/// compared with other stems made the same way.
+pub fn stem(word: &str) -> String {
+    let w = word;
+    let n = w.len();
+    if !w.is_ascii() || n <= 3 {
+        return w.to_owned();
+    }
+    if let Some(base) = w.strip_suffix("ies")
+        && n > 4
+    {
+        return format!("{base}y");
+    }
+    if w.ends_with("sses")
+        || w.ends_with("xes")
+        || w.ends_with("ches")
+        || w.ends_with("shes")
+        || w.ends_with("zes")
+    {
+        return w[..n - 2].to_owned();
+    }
+    if w.ends_with('s') && !w.ends_with("ss") && !w.ends_with("us") && !w.ends_with("is") {
+        return w[..n - 1].to_owned();
+    }
+    if let Some(base) = w.strip_suffix("ing")
+        && base.len() >= 3
+    {
+        return undouble(base);
+    }
+    if let Some(base) = w.strip_suffix("ed")
+        && base.len() >= 3
+    {
+        return undouble(base);
+    }
+    w.to_owned()
+}
+
+/// `stopp` → `stop`, `creat` → `create`-ish stems stay comparable: drop a doubled final
+/// consonant, and restore a silent `e` after consonant + vowel + consonant... kept simple: only
+/// the doubled consonant is undone, and `creat`/`updat` get their `e` back.
+fn undouble(base: &str) -> String {
+    let bytes = base.as_bytes();
+    let n = bytes.len();
+    if n >= 2 && bytes[n - 1] == bytes[n - 2] && !matches!(bytes[n - 1], b'l' | b's' | b'z') {
+        return base[..n - 1].to_owned();
+    }
+    if base.ends_with("at")
+        || base.ends_with("iz")
+        || base.ends_with("ov")
+        || base.ends_with("ot")
+        || base.ends_with("uc")
+    {
+        return format!("{base}e");
+    }
+    base.to_owned()
+}
+
+/// Words too common in queries to carry meaning.
+const STOPWORDS: &[&str] = &[
+    "a", "about", "all", "an", "and", "any", "are", "as", "at", "be", "by", "can", "do", "does", "for",
+    "from", "give", "how", "i", "in", "into", "is", "it", "its", "me", "my", "of", "on", "or", "our",
+    "please", "some", "that", "the", "their", "them", "there", "this", "to", "tool", "tools", "want", "we",
+    "what", "which", "with", "you", "your",
+];
+
+/// Whether a (lowercase) word is a stopword.
+pub fn is_stopword(word: &str) -> bool {
+    STOPWORDS.contains(&word)
+}
+
+/// Stems of a text, for indexing.
+pub fn stems(text: &str) -> Vec<String> {
+    words(text).iter().map(|w| stem(w)).collect()
+}
+
+/// Groups of stems that name the same idea in tool APIs. Used only to expand queries (never
+/// documents), at a discount, so an exact word always outranks its synonym.
+const SYNONYMS: &[&[&str]] = &[
+    &["delete", "remove", "destroy", "drop", "erase", "trash"],
+    &["create", "add", "new", "make", "insert", "open", "start"],
+    &["get", "fetch", "retrieve", "read", "show", "view", "detail", "info", "describe", "load", "inspect"],
+    &["list", "enumerate", "browse", "index"],
+    &["search", "find", "query", "lookup", "look", "filter", "locate"],
+    &["update", "edit", "modify", "change", "set", "patch", "rename"],
+    &["send", "post", "publish", "notify", "dm", "write"],
+    &["message", "chat", "msg", "dm"],
+    &["repo", "repository", "project"],
+    &["pr", "pull", "merge"],
+    &["issue", "ticket", "bug", "task"],
+    &["user", "member", "person", "people", "account", "profile", "who"],
+    &["customer", "client", "buyer"],
+    &["payment", "charge", "pay", "transaction"],
+    &["invoice", "bill", "billing"],
+    &["subscription", "plan", "recurring"],
+    &["file", "document", "doc"],
+    &["directory", "folder", "dir"],
+    &["database", "db", "sql", "postgres", "schema"],
+    &["table", "relation"],
+    &["domain", "zone", "dns", "hostname"],
+    &["worker", "function", "script", "lambda"],
+    &["bucket", "storage", "object", "blob", "r2"],
+    &["kv", "key", "value", "cache"],
+    &["comment", "reply", "respond", "note"],
+    &["label", "tag"],
+    &["assign", "assignee", "owner"],
+    &["close", "resolve", "finish", "complete", "done"],
+    &["cancel", "stop", "abort", "terminate"],
+    &["upload", "put", "store", "save"],
+    &["download", "export"],
+    &["move", "rename", "relocate"],
+    &["log", "logs", "event", "history", "audit"],
+    &["commit", "change"],
+    &["branch", "ref"],
+    &["release", "version", "tag"],
+    &["workflow", "action", "ci", "pipeline", "build", "run", "job"],
+    &["team", "group", "org", "organization", "workspace"],
+    &["status", "state", "health"],
+    &["reaction", "emoji", "react"],
+    &["refund", "reimburse", "return"],
+    &["secret", "credential", "token", "key"],
+    &["analytics", "metric", "stat", "usage", "traffic"],
+    &["deploy", "deployment", "publish", "release"],
+    &["cycle", "sprint", "iteration"],
+    &["price", "cost", "amount"],
+    &["product", "item", "sku"],
+    &["content", "contents", "text", "body"],
+    &["explain", "plan", "analyze"],
+    &["slow", "performance", "latency"],
+];
+
+/// Synonym stems of a stem (excluding itself).
+pub fn synonyms(stem_word: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for group in SYNONYMS {
+        let stems_of: Vec<String> = group.iter().map(|w| stem(w)).collect();
+        if stems_of.iter().any(|s| s == stem_word) {
+            for s in stems_of {
+                if s != stem_word && !out.contains(&s) {
+                    out.push(s);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_identifier_styles() {
+        assert_eq!(words("listPullRequests"), ["list", "pull", "requests"]);
+        assert_eq!(words("get_file-contents"), ["get", "file", "contents"]);
+        assert_eq!(words("HTTPServer v2"), ["http", "server", "v2"]);
+        assert_eq!(
+            words("tools.context7[\"resolve-library-id\"]"),
+            ["tools", "context7", "resolve", "library", "id"]
+        );
+    }
+
+    #[test]
+    fn stems_fold_plurals_and_verb_forms() {
+        assert_eq!(stem("issues"), "issue");
+        assert_eq!(stem("repositories"), "repository");
+        assert_eq!(stem("branches"), "branch");
+        assert_eq!(stem("status"), "status");
+        assert_eq!(stem("listing"), "list");
+        assert_eq!(stem("created"), "create");
+        assert_eq!(stem("stopped"), "stop");
+        assert_eq!(stem("address"), "address");
+    }
+}

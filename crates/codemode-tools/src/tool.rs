@@ -1,0 +1,248 @@
+//! [`Tool`]: one host capability: description, schemas and an async handler, with the
+//! decoding, validation and encoding that surround every call.
+
+use std::any::TypeId;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::context::CallContext;
+use crate::error::ToolError;
+use crate::validate;
+
+/// A boxed, sendable future: what [`Tool::invoke`] returns.
+pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
+
+type Handler = dyn Fn(Value, CallContext) -> BoxFuture<Result<Value, ToolError>> + Send + Sync;
+
+/// How a tool's schemas were given, which decides what [`Tool::invoke`] checks.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    /// Rust types: input is always decoded, output always encoded (the handler does both).
+    Typed,
+    /// JSON Schema documents: render-only unless validation was opted into.
+    Json,
+}
+
+#[derive(Clone)]
+struct Inner {
+    description: String,
+    title: Option<String>,
+    input: Option<Value>,
+    output: Option<Value>,
+    annotations: Option<Value>,
+    kind: Kind,
+    validate_input: bool,
+    validate_output: bool,
+    handler: Arc<Handler>,
+}
+
+/// A tool: cheap to clone (an `Arc` inside), `Send + Sync`, callable concurrently.
+#[derive(Clone)]
+pub struct Tool {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Tool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tool")
+            .field("description", &self.inner.description)
+            .field("input", &self.inner.input)
+            .field("output", &self.inner.output)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Tool {
+    /// A tool described by JSON Schema documents.
+    ///
+    /// The schemas shape the model-visible signature. They do not check values unless
+    /// [`Tool::validate_input`] / [`Tool::validate_output`] opt in. `None` as input means the
+    /// tool takes no arguments (`()`); `None` as output renders `Promise<void>`.
+    pub fn from_json<F, Fut>(
+        description: impl Into<String>,
+        input: Option<Value>,
+        output: Option<Value>,
+        handler: F,
+    ) -> Self
+    where
+        F: Fn(Value, CallContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Value, ToolError>> + Send + 'static,
+    {
+        let handler: Arc<Handler> = Arc::new(move |input, ctx| Box::pin(handler(input, ctx)));
+        Self::from_parts(description.into(), input, output, Kind::Json, handler)
+    }
+
+    /// A tool with Rust input and output types.
+    ///
+    /// The input is checked against `I`'s schema (errors name the JSON path and what was
+    /// expected) and decoded before the handler runs; the output is encoded to JSON and a
+    /// failure to encode is an `InvalidOutput` error. `O = ()` renders as `Promise<void>`.
+    pub fn typed<I, O, F, Fut>(description: impl Into<String>, handler: F) -> Self
+    where
+        I: DeserializeOwned + JsonSchema + Send + 'static,
+        O: Serialize + JsonSchema + 'static,
+        F: Fn(I, CallContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<O, ToolError>> + Send + 'static,
+    {
+        let input_schema = schema_value::<I>();
+        let output_schema =
+            if TypeId::of::<O>() == TypeId::of::<()>() { None } else { Some(schema_value::<O>()) };
+        let check = input_schema.clone();
+        let handler = Arc::new(handler);
+        let handler: Arc<Handler> = Arc::new(move |raw: Value, ctx: CallContext| {
+            // Validation first: it knows the JSON path and the expected type, which serde's
+            // error messages do not carry for `from_value`.
+            if let Err(error) = validate::check(&check, &raw) {
+                return Box::pin(std::future::ready(Err(ToolError::invalid_input(error.to_string()))));
+            }
+            let input: I = match serde_json::from_value(raw) {
+                Ok(input) => input,
+                Err(error) => {
+                    return Box::pin(std::future::ready(Err(ToolError::invalid_input(error.to_string()))));
+                }
+            };
+            let future = handler(input, ctx);
+            Box::pin(async move {
+                let output = future.await?;
+                serde_json::to_value(&output).map_err(|error| ToolError::invalid_output(error.to_string()))
+            })
+        });
+        let mut tool =
+            Self::from_parts(description.into(), Some(input_schema), output_schema, Kind::Typed, handler);
+        // A typed tool's input is always checked (inside the handler above).
+        tool.inner_mut().validate_input = false;
+        tool
+    }
+
+    fn from_parts(
+        description: String,
+        input: Option<Value>,
+        output: Option<Value>,
+        kind: Kind,
+        handler: Arc<Handler>,
+    ) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                description,
+                title: None,
+                input,
+                output,
+                annotations: None,
+                kind,
+                validate_input: false,
+                validate_output: false,
+                handler,
+            }),
+        }
+    }
+
+    fn inner_mut(&mut self) -> &mut Inner {
+        Arc::make_mut(&mut self.inner)
+    }
+
+    /// Opts a JSON Schema tool into checking arguments against its input schema before the
+    /// handler runs. Errors name the path, the expected type and the nearest valid property.
+    /// (Typed tools always check their input.)
+    #[must_use]
+    pub fn validate_input(mut self, on: bool) -> Self {
+        if self.inner.kind == Kind::Json {
+            self.inner_mut().validate_input = on;
+        }
+        self
+    }
+
+    /// Opts into checking the handler's result against the output schema (`InvalidOutput`).
+    #[must_use]
+    pub fn validate_output(mut self, on: bool) -> Self {
+        self.inner_mut().validate_output = on;
+        self
+    }
+
+    /// Sets a human title (MCP `title`); it takes part in search.
+    #[must_use]
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.inner_mut().title = Some(title.into());
+        self
+    }
+
+    /// Attaches free-form annotations (MCP `annotations`), kept for the host.
+    #[must_use]
+    pub fn with_annotations(mut self, annotations: Value) -> Self {
+        self.inner_mut().annotations = Some(annotations);
+        self
+    }
+
+    /// Replaces the description.
+    #[must_use]
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        self.inner_mut().description = description.into();
+        self
+    }
+
+    /// The model-visible description.
+    pub fn description(&self) -> &str {
+        &self.inner.description
+    }
+
+    /// The optional title.
+    pub fn title(&self) -> Option<&str> {
+        self.inner.title.as_deref()
+    }
+
+    /// The input JSON Schema, if any.
+    pub fn input_schema(&self) -> Option<&Value> {
+        self.inner.input.as_ref()
+    }
+
+    /// The output JSON Schema, if any.
+    pub fn output_schema(&self) -> Option<&Value> {
+        self.inner.output.as_ref()
+    }
+
+    /// The annotations, if any.
+    pub fn annotations(&self) -> Option<&Value> {
+        self.inner.annotations.as_ref()
+    }
+
+    /// Whether the tool was built from Rust types.
+    pub fn is_typed(&self) -> bool {
+        self.inner.kind == Kind::Typed
+    }
+
+    /// Runs the tool: validates or decodes `input`, calls the handler, encodes and (if asked)
+    /// validates the output. Many invocations may be in flight at once.
+    pub fn invoke(&self, input: Value, ctx: CallContext) -> BoxFuture<Result<Value, ToolError>> {
+        let inner = &self.inner;
+        if inner.validate_input
+            && let Some(schema) = &inner.input
+            && let Err(error) = validate::check(schema, &input)
+        {
+            return Box::pin(std::future::ready(Err(ToolError::invalid_input(error.to_string()))));
+        }
+        let future = (inner.handler)(input, ctx);
+        if !inner.validate_output {
+            return future;
+        }
+        let schema = inner.output.clone();
+        Box::pin(async move {
+            let value = future.await?;
+            if let Some(schema) = &schema
+                && let Err(error) = validate::check(schema, &value)
+            {
+                return Err(ToolError::invalid_output(error.to_string()));
+            }
+            Ok(value)
+        })
+    }
+}
+
+/// The JSON Schema `schemars` generates for `T`, as a plain value.
+fn schema_value<T: JsonSchema>() -> Value {
+    schemars::SchemaGenerator::default().into_root_schema_for::<T>().to_value()
+}

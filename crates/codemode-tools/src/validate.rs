@@ -1,0 +1,420 @@
+//! Checking a JSON value against a JSON Schema, with errors a model can act on: the JSON path,
+//! what was expected, what was found, and the nearest valid property name for a typo.
+//!
+//! This is deliberately a pragmatic subset (types, objects, arrays, tuples, enums, consts,
+//! combinators, local `$ref`, numeric/string/array bounds). `oneOf` is checked as "at least
+//! one branch" — lenient on purpose, since the goal is catching model mistakes, not policing
+//! schema authors. Keywords it does not know are ignored. Recursion is depth-guarded; a schema
+//! deeper than [`MAX_SCHEMA_DEPTH`] is accepted from there on rather than failing.
+
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::schema::{MAX_SCHEMA_DEPTH, resolve_ref, str_keyword, types};
+use crate::suggest::nearest;
+
+/// Why a value does not match a schema.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValidationError {
+    /// JSON path of the offending value, `input` for the root (`input.items[0].id`).
+    pub path: String,
+    /// What the schema expected there.
+    pub expected: String,
+    /// What was found (a JSON type name, or a short description).
+    pub found: String,
+    /// The nearest valid property name, when the problem is an unknown or missing property.
+    pub suggestion: Option<String>,
+}
+
+impl fmt::Display for ValidationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "at {}: expected {}, got {}", self.path, self.expected, self.found)?;
+        if let Some(s) = &self.suggestion {
+            write!(f, " (did you mean '{s}'?)")?;
+        }
+        Ok(())
+    }
+}
+
+/// Checks `value` against `schema` (whose own root resolves `$ref`s).
+pub fn check(schema: &Value, value: &Value) -> Result<(), ValidationError> {
+    let mut path = String::from("input");
+    Checker { root: schema }.check(schema, value, &mut path, 0)
+}
+
+struct Checker<'a> {
+    root: &'a Value,
+}
+
+/// The JSON type name of a value, as error messages show it.
+fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+fn matches_type(name: &str, value: &Value) -> bool {
+    match name {
+        "null" => value.is_null(),
+        "boolean" => value.is_boolean(),
+        "string" => value.is_string(),
+        "array" => value.is_array(),
+        "object" => value.is_object(),
+        "number" => value.is_number(),
+        "integer" => match value {
+            Value::Number(n) => n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0),
+            _ => false,
+        },
+        _ => true,
+    }
+}
+
+fn push_key(path: &mut String, key: &str) {
+    if crate::names::is_identifier(key) {
+        path.push('.');
+        path.push_str(key);
+    } else {
+        path.push('[');
+        path.push_str(&Value::String(key.to_owned()).to_string());
+        path.push(']');
+    }
+}
+
+fn short(value: &Value) -> String {
+    let text = value.to_string();
+    if text.len() > 40 {
+        let mut end = 37;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        format!("{}...", &text[..end])
+    } else {
+        text
+    }
+}
+
+impl Checker<'_> {
+    fn fail(
+        &self,
+        path: &str,
+        expected: impl Into<String>,
+        found: impl Into<String>,
+    ) -> Result<(), ValidationError> {
+        Err(ValidationError {
+            path: path.to_owned(),
+            expected: expected.into(),
+            found: found.into(),
+            suggestion: None,
+        })
+    }
+
+    fn check(
+        &self,
+        schema: &Value,
+        value: &Value,
+        path: &mut String,
+        depth: usize,
+    ) -> Result<(), ValidationError> {
+        if depth > MAX_SCHEMA_DEPTH {
+            return Ok(());
+        }
+        let object = match schema {
+            Value::Bool(true) => return Ok(()),
+            Value::Bool(false) => {
+                return self.fail(path, "nothing (this value is not allowed)", type_name(value));
+            }
+            Value::Object(object) => object,
+            _ => return Ok(()),
+        };
+        if let Some(target) = str_keyword(schema, "$ref").and_then(|r| resolve_ref(self.root, r)) {
+            self.check(target, value, path, depth + 1)?;
+        }
+        if value.is_null() && object.get("nullable").and_then(Value::as_bool) == Some(true) {
+            return Ok(());
+        }
+        let type_list = types(schema);
+        if !type_list.is_empty() && !type_list.iter().any(|t| matches_type(t, value)) {
+            return self.fail(path, type_list.join(" | "), type_name(value));
+        }
+        if let Some(expected) = object.get("const")
+            && expected != value
+        {
+            return self.fail(path, short(expected), short(value));
+        }
+        if let Some(Value::Array(options)) = object.get("enum")
+            && !options.contains(value)
+        {
+            let expected: Vec<String> = options.iter().take(8).map(short).collect();
+            let mut err = ValidationError {
+                path: path.clone(),
+                expected: format!("one of {}", expected.join(", ")),
+                found: short(value),
+                suggestion: None,
+            };
+            if let Value::String(s) = value {
+                err.suggestion = nearest(s, options.iter().filter_map(Value::as_str)).map(str::to_owned);
+            }
+            return Err(err);
+        }
+        for key in ["allOf"] {
+            if let Some(Value::Array(parts)) = object.get(key) {
+                for part in parts {
+                    self.check(part, value, path, depth + 1)?;
+                }
+            }
+        }
+        for key in ["anyOf", "oneOf"] {
+            if let Some(Value::Array(branches)) = object.get(key) {
+                self.check_any(branches, value, path, depth)?;
+            }
+        }
+        match value {
+            Value::Object(map) => self.check_object(object, map, path, depth),
+            Value::Array(items) => self.check_array(object, items, path, depth),
+            Value::String(s) => self.check_string(object, s, path),
+            Value::Number(n) => self.check_number(object, n.as_f64().unwrap_or(0.0), path),
+            _ => Ok(()),
+        }
+    }
+
+    fn check_any(
+        &self,
+        branches: &[Value],
+        value: &Value,
+        path: &mut String,
+        depth: usize,
+    ) -> Result<(), ValidationError> {
+        if branches.is_empty() {
+            return Ok(());
+        }
+        let mut deepest: Option<ValidationError> = None;
+        for branch in branches {
+            match self.check(branch, value, path, depth + 1) {
+                Ok(()) => return Ok(()),
+                Err(err) => {
+                    if err.path.len() > path.len()
+                        && deepest.as_ref().is_none_or(|d| err.path.len() > d.path.len())
+                    {
+                        deepest = Some(err);
+                    }
+                }
+            }
+        }
+        // A branch that failed below this value is the one the caller was aiming for.
+        if let Some(err) = deepest {
+            return Err(err);
+        }
+        let described: Vec<String> = branches.iter().take(6).map(|b| describe(b, self.root)).collect();
+        self.fail(path, described.join(" | "), type_name(value))
+    }
+
+    fn check_object(
+        &self,
+        schema: &serde_json::Map<String, Value>,
+        map: &serde_json::Map<String, Value>,
+        path: &mut String,
+        depth: usize,
+    ) -> Result<(), ValidationError> {
+        let props = schema.get("properties").and_then(Value::as_object);
+        let known = || props.into_iter().flat_map(|p| p.keys().map(String::as_str));
+        if let Some(Value::Array(required)) = schema.get("required") {
+            for name in required.iter().filter_map(Value::as_str) {
+                if !map.contains_key(name) {
+                    let unknown: Vec<&str> = map
+                        .keys()
+                        .map(String::as_str)
+                        .filter(|k| props.is_none_or(|p| !p.contains_key(*k)))
+                        .collect();
+                    let len = path.len();
+                    push_key(path, name);
+                    let expected = props.and_then(|p| p.get(name)).map(|s| describe(s, self.root));
+                    let err = ValidationError {
+                        path: path.clone(),
+                        expected: format!("{} (required)", expected.unwrap_or_else(|| "a value".to_owned())),
+                        found: match nearest(name, unknown.iter().copied()) {
+                            Some(typo) => format!("undefined, and an unknown property '{typo}'"),
+                            None => "undefined".to_owned(),
+                        },
+                        suggestion: nearest(name, unknown).map(|_| name.to_owned()),
+                    };
+                    path.truncate(len);
+                    return Err(err);
+                }
+            }
+        }
+        let additional = schema.get("additionalProperties");
+        for (key, item) in map {
+            let len = path.len();
+            push_key(path, key);
+            let result = if let Some(sub) = props.and_then(|p| p.get(key)) {
+                self.check(sub, item, path, depth + 1)
+            } else {
+                match additional {
+                    Some(Value::Bool(false)) => {
+                        path.truncate(len);
+                        return Err(ValidationError {
+                            path: path.clone(),
+                            expected: format!(
+                                "only known properties ({})",
+                                known().take(12).collect::<Vec<_>>().join(", ")
+                            ),
+                            found: format!("unknown property '{key}'"),
+                            suggestion: nearest(key, known()).map(str::to_owned),
+                        });
+                    }
+                    Some(sub @ Value::Object(_)) => self.check(sub, item, path, depth + 1),
+                    _ => Ok(()),
+                }
+            };
+            path.truncate(len);
+            result?;
+        }
+        if let Some(min) = schema.get("minProperties").and_then(Value::as_u64)
+            && (map.len() as u64) < min
+        {
+            return self.fail(path, format!("at least {min} properties"), map.len().to_string());
+        }
+        Ok(())
+    }
+
+    fn check_array(
+        &self,
+        schema: &serde_json::Map<String, Value>,
+        items: &[Value],
+        path: &mut String,
+        depth: usize,
+    ) -> Result<(), ValidationError> {
+        // 2020-12 `prefixItems` + `items`, or draft-4..7 array-form `items` + `additionalItems`.
+        let (prefix, rest) = match (schema.get("prefixItems"), schema.get("items")) {
+            (Some(Value::Array(prefix)), rest) => (prefix.as_slice(), rest),
+            (None, Some(Value::Array(prefix))) => (prefix.as_slice(), schema.get("additionalItems")),
+            (_, rest) => (&[][..], rest),
+        };
+        for (index, item) in items.iter().enumerate() {
+            let sub = match prefix.get(index) {
+                Some(sub) => Some(sub),
+                None => rest,
+            };
+            if let Some(sub) = sub {
+                let len = path.len();
+                path.push_str(&format!("[{index}]"));
+                let result = self.check(sub, item, path, depth + 1);
+                path.truncate(len);
+                result?;
+            }
+        }
+        if let Some(min) = schema.get("minItems").and_then(Value::as_u64)
+            && (items.len() as u64) < min
+        {
+            return self.fail(path, format!("at least {min} items"), format!("{} items", items.len()));
+        }
+        if let Some(max) = schema.get("maxItems").and_then(Value::as_u64)
+            && (items.len() as u64) > max
+        {
+            return self.fail(path, format!("at most {max} items"), format!("{} items", items.len()));
+        }
+        Ok(())
+    }
+
+    fn check_string(
+        &self,
+        schema: &serde_json::Map<String, Value>,
+        s: &str,
+        path: &str,
+    ) -> Result<(), ValidationError> {
+        let len = s.chars().count() as u64;
+        if let Some(min) = schema.get("minLength").and_then(Value::as_u64)
+            && len < min
+        {
+            return self.fail(
+                path,
+                format!("a string of at least {min} characters"),
+                format!("{len} characters"),
+            );
+        }
+        if let Some(max) = schema.get("maxLength").and_then(Value::as_u64)
+            && len > max
+        {
+            return self.fail(
+                path,
+                format!("a string of at most {max} characters"),
+                format!("{len} characters"),
+            );
+        }
+        Ok(())
+    }
+
+    fn check_number(
+        &self,
+        schema: &serde_json::Map<String, Value>,
+        n: f64,
+        path: &str,
+    ) -> Result<(), ValidationError> {
+        let bound = |key: &str| schema.get(key).and_then(Value::as_f64);
+        if let Some(min) = bound("minimum")
+            && n < min
+        {
+            return self.fail(path, format!("a number >= {min}"), n.to_string());
+        }
+        if let Some(max) = bound("maximum")
+            && n > max
+        {
+            return self.fail(path, format!("a number <= {max}"), n.to_string());
+        }
+        if let Some(min) = bound("exclusiveMinimum")
+            && n <= min
+        {
+            return self.fail(path, format!("a number > {min}"), n.to_string());
+        }
+        if let Some(max) = bound("exclusiveMaximum")
+            && n >= max
+        {
+            return self.fail(path, format!("a number < {max}"), n.to_string());
+        }
+        Ok(())
+    }
+}
+
+/// A short description of what a schema accepts, for union error messages.
+fn describe(schema: &Value, root: &Value) -> String {
+    let rendered = crate::schema::render::render_compact(schema, root);
+    if rendered.len() > 60 { types(schema).join(" | ").to_string() } else { rendered }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn reports_path_expected_and_suggestion() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "name": { "type": "string" },
+                "items": { "type": "array", "items": { "type": "object", "properties": { "id": { "type": "integer" } } } }
+            },
+            "required": ["name"],
+            "additionalProperties": false
+        });
+        let err = check(&schema, &json!({ "nmae": "x" })).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "at input.name: expected string (required), got undefined, and an unknown property 'nmae' (did you mean 'name'?)"
+        );
+        let err = check(&schema, &json!({ "name": "x", "itms": [] })).unwrap_err();
+        assert_eq!(err.suggestion.as_deref(), Some("items"));
+        let err = check(&schema, &json!({ "name": "x", "items": [{ "id": "7" }] })).unwrap_err();
+        assert_eq!(err.to_string(), "at input.items[0].id: expected integer, got string");
+        assert!(check(&schema, &json!({ "name": "x", "items": [{ "id": 7 }] })).is_ok());
+    }
+}

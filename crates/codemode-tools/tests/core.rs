@@ -1,0 +1,144 @@
+//! The facade-facing core: tools, invocation, errors, registry lookup.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use codemode_tools::{
+    CallContext, Lookup, Namespace, Tool, ToolError, ToolErrorKind, ToolSet, search_signature,
+    tool_expression,
+};
+use common::block_on;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+#[derive(Deserialize, JsonSchema)]
+struct LookupInput {
+    id: String,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct Order {
+    id: String,
+    status: String,
+}
+
+fn lookup() -> Tool {
+    Tool::typed("Look up an order by ID", |input: LookupInput, _ctx| async move {
+        Ok(Order { id: input.id, status: "open".into() })
+    })
+}
+
+fn ctx(path: &str) -> CallContext {
+    CallContext::new("run:1", path)
+}
+
+#[test]
+fn typed_tool_decodes_and_encodes() {
+    let tool = lookup();
+    let out = block_on(tool.invoke(json!({ "id": "order_42" }), ctx("orders.lookup"))).unwrap();
+    assert_eq!(out, json!({ "id": "order_42", "status": "open" }));
+    let err = block_on(tool.invoke(json!({ "id": 42 }), ctx("orders.lookup"))).unwrap_err();
+    assert_eq!(err.kind(), ToolErrorKind::InvalidInput);
+    assert_eq!(err.message(), "at input.id: expected string, got integer");
+    let err = block_on(tool.invoke(json!({ "ib": "x" }), ctx("orders.lookup"))).unwrap_err();
+    assert_eq!(err.kind(), ToolErrorKind::InvalidInput);
+    assert!(err.message().contains("did you mean 'id'?"), "{}", err.message());
+}
+
+#[test]
+fn typed_tool_sees_context() {
+    let tool = Tool::typed("Echo the key", |_: serde_json::Value, ctx: CallContext| async move {
+        Ok::<_, ToolError>(format!("{} {}", ctx.key, ctx.path))
+    });
+    let out = block_on(tool.invoke(json!({}), CallContext::new("r:7", "echo"))).unwrap();
+    assert_eq!(out, json!("r:7 echo"));
+}
+
+#[test]
+fn json_tool_validation_is_opt_in() {
+    let schema = json!({ "type": "object", "properties": { "n": { "type": "integer" } }, "required": ["n"] });
+    let tool =
+        Tool::from_json("double", Some(schema), Some(json!({ "type": "integer" })), |v, _| async move {
+            Ok(json!(v["n"].as_i64().unwrap_or(0) * 2))
+        });
+    assert_eq!(block_on(tool.invoke(json!({ "n": "x" }), ctx("d"))).unwrap(), json!(0));
+    let checked = tool.clone().validate_input(true);
+    let err = block_on(checked.invoke(json!({ "n": "x" }), ctx("d"))).unwrap_err();
+    assert_eq!(err.kind(), ToolErrorKind::InvalidInput);
+    assert_eq!(err.message(), "at input.n: expected integer, got string");
+    let wrong =
+        Tool::from_json("bad", None, Some(json!({ "type": "string" })), |_, _| async { Ok(json!(1)) })
+            .validate_output(true);
+    let err = block_on(wrong.invoke(json!({}), ctx("bad"))).unwrap_err();
+    assert_eq!(err.kind(), ToolErrorKind::InvalidOutput);
+}
+
+#[test]
+fn host_errors_are_sanitized_by_default() {
+    let tool = Tool::from_json("io", None, None, |_, _| async {
+        let failed: Result<(), std::io::Error> = Err(std::io::Error::other("disk /secret/path full"));
+        failed?;
+        Ok(json!(null))
+    });
+    let err = block_on(tool.invoke(json!({}), ctx("io"))).unwrap_err();
+    assert_eq!(err.kind(), ToolErrorKind::Internal);
+    assert!(!err.message().contains("secret"));
+    assert!(err.cause().unwrap().to_string().contains("secret"));
+    let visible = ToolError::failure("order not found").with_cause("row 17 missing");
+    assert_eq!(visible.to_string(), "order not found");
+    assert_eq!(visible.cause().unwrap().to_string(), "row 17 missing");
+}
+
+#[test]
+fn registry_lookup_and_messages() {
+    let tools = Namespace::new()
+        .namespace("orders", Namespace::with_description("Purchases and shipments").tool("lookup", lookup()))
+        .tool("context7.resolve-library-id", lookup())
+        .build()
+        .unwrap();
+    assert!(tools.get("orders.lookup").is_some());
+    assert!(tools.is_namespace("orders"));
+    assert!(tools.is_namespace("context7"));
+    assert!(matches!(tools.lookup("orders"), Lookup::Namespace));
+    assert_eq!(
+        tools.unknown_tool_message("orders.lookpu"),
+        "Unknown tool 'orders.lookpu'. Did you mean tools.orders.lookup?"
+    );
+    assert_eq!(
+        tools.unknown_tool_message("lookup"),
+        "Unknown tool 'lookup'. Did you mean tools.orders.lookup?"
+    );
+    assert_eq!(tools.unknown_tool_message("zzz.qqq"), "Unknown tool 'zzz.qqq'.");
+    assert_eq!(ToolSet::not_callable_message("orders"), "Tool 'orders' is not callable.");
+    assert_eq!(tools.children("").unwrap(), ["context7", "orders"]);
+    assert_eq!(tool_expression("context7.resolve-library-id"), "tools.context7[\"resolve-library-id\"]");
+    let catalog = tools.catalog();
+    assert_eq!(
+        catalog[1].signature,
+        "tools.orders.lookup({ id: string }): Promise<{ id: string, status: string }>"
+    );
+    assert_eq!(
+        search_signature(),
+        "search({ query?: string, namespace?: string, limit?: number, offset?: number }): { items: { path: string, description: string, signature: string }[], remaining: number, next: { offset: number } | null }"
+    );
+}
+
+#[test]
+fn tools_are_send_sync_and_concurrent() {
+    fn assert_send_sync<T: Send + Sync + Clone>() {}
+    assert_send_sync::<Tool>();
+    assert_send_sync::<ToolSet>();
+    let tool = lookup();
+    let handles: Vec<_> = (0..8)
+        .map(|i| {
+            let tool = tool.clone();
+            std::thread::spawn(move || {
+                block_on(tool.invoke(json!({ "id": format!("o{i}") }), ctx("orders.lookup")))
+            })
+        })
+        .collect();
+    for (i, h) in handles.into_iter().enumerate() {
+        assert_eq!(h.join().unwrap().unwrap()["id"], json!(format!("o{i}")));
+    }
+}
