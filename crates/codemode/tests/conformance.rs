@@ -189,7 +189,10 @@ fn compare(expected: &Value, actual: &ExecResult) -> Vec<String> {
             let want = expected["error"].as_str().unwrap_or_default();
             let message = actual.error.as_ref().map(|d| d.message.as_str()).unwrap_or_default();
             if error_name(message) != want {
-                out.push(format!("expected error {want}, got {}", got_error.unwrap_or_else(|| "(none)".into())));
+                out.push(format!(
+                    "expected error {want}, got {}",
+                    got_error.unwrap_or_else(|| "(none)".into())
+                ));
             }
         }
     }
