@@ -91,7 +91,8 @@ pub fn render(schema: &Value, options: RenderOptions) -> String {
 
 /// Renders `schema`, resolving `$ref`s against `root`.
 pub fn render_in(schema: &Value, root: &Value, options: RenderOptions) -> String {
-    let mut renderer = Renderer { root, options, refs: Vec::new(), budget: NODE_BUDGET };
+    // The root is being expanded from the start: `{"$ref": "#"}` inside it closes a cycle.
+    let mut renderer = Renderer { root, options, refs: vec!["#"], budget: NODE_BUDGET };
     renderer.ty(schema, 0, options.indent).text
 }
 
@@ -174,6 +175,13 @@ pub fn neutralize_comment(text: &str) -> String {
     text.replace("*/", "*\\/")
 }
 
+/// The `format` values JSON Schema defines; others are not shown.
+const STANDARD_FORMATS: &[&str] = &[
+    "date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname", "ipv4", "ipv6",
+    "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template", "json-pointer",
+    "relative-json-pointer", "regex",
+];
+
 /// The JSDoc lines for a schema: its description (or title), then constraint tags.
 pub fn doc_lines(schema: &Value) -> Vec<String> {
     let Some(object) = schema.as_object() else { return Vec::new() };
@@ -202,8 +210,16 @@ pub fn doc_lines(schema: &Value) -> Vec<String> {
         "minProperties",
         "maxProperties",
     ];
+    let tuple = object.contains_key("prefixItems") || object.get("items").is_some_and(Value::is_array);
     for tag in TAGS {
         if let Some(value) = object.get(*tag) {
+            // A tuple's length is in its type already; a non-standard format (schemars'
+            // `uint8`, `double`) is a Rust detail, not something a caller can act on.
+            if (tuple && tag.ends_with("Items"))
+                || (*tag == "format" && !value.as_str().is_some_and(|f| STANDARD_FORMATS.contains(&f)))
+            {
+                continue;
+            }
             // Booleans bounds (draft-4 exclusiveMinimum: true) and `uniqueItems: false` say nothing.
             if matches!(value, Value::Bool(false)) || (tag.starts_with("exclusive") && value.is_boolean()) {
                 continue;
