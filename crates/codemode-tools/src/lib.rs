@@ -41,6 +41,7 @@
 //! namespaces, so a dotted string is unambiguous.
 
 mod context;
+mod declarations;
 mod error;
 pub mod names;
 mod namespace;
@@ -53,6 +54,7 @@ mod tool;
 pub mod validate;
 
 pub use context::CallContext;
+pub use declarations::DeclarationOptions;
 pub use error::{BuildError, Cause, INTERNAL_MESSAGE, ToolError, ToolErrorKind};
 pub use names::{sanitize_identifier, tool_expression};
 pub use namespace::Namespace;
