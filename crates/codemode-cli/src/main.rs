@@ -1,1 +1,100 @@
-fn main() {}
+//! `codemode`: run a JavaScript/TypeScript program against codemode's built-in demo tools and print
+//! the result as pretty JSON.
+//!
+//! ```text
+//! codemode run examples/orders.js
+//! echo 'return 1 + 1' | codemode run - --timeout-ms 500
+//! ```
+//!
+//! Exit codes: 0 when the program succeeded, 1 when it failed (the printed result says why),
+//! 2 for usage and I/O errors.
+
+use std::io::Read as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand};
+use codemode::Limits;
+
+/// Run model-written JavaScript/TypeScript against host tools under hard limits.
+#[derive(Debug, Parser)]
+#[command(name = "codemode", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run a program against the built-in demo tools (orders.lookup, data.records, demo.echo,
+    /// demo.fail, demo.sleep) and print the result JSON.
+    Run {
+        /// The program file, or `-` for standard input.
+        #[arg(value_name = "FILE|-")]
+        file: PathBuf,
+        /// Execution time limit in milliseconds.
+        #[arg(long, value_name = "MS")]
+        timeout_ms: Option<u64>,
+        /// Maximum number of tool calls the program may make.
+        #[arg(long, value_name = "N")]
+        max_tool_calls: Option<u32>,
+    },
+}
+
+/// Exit code for usage and I/O errors (clap uses the same for argument errors).
+const USAGE_ERROR: u8 = 2;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { ExitCode::from(USAGE_ERROR) } else { ExitCode::SUCCESS };
+        }
+    };
+    match cli.command {
+        Command::Run { file, timeout_ms, max_tool_calls } => match run(&file, timeout_ms, max_tool_calls) {
+            Ok(code) => code,
+            Err(message) => {
+                eprintln!("codemode: {message}");
+                ExitCode::from(USAGE_ERROR)
+            }
+        },
+    }
+}
+
+fn read_source(file: &PathBuf) -> Result<String, String> {
+    if file.as_os_str() == "-" {
+        let mut source = String::new();
+        std::io::stdin()
+            .read_to_string(&mut source)
+            .map_err(|e| format!("cannot read the program from standard input: {e}"))?;
+        Ok(source)
+    } else {
+        std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))
+    }
+}
+
+fn run(file: &PathBuf, timeout_ms: Option<u64>, max_tool_calls: Option<u32>) -> Result<ExitCode, String> {
+    let source = read_source(file)?;
+    let mut limits = Limits::default();
+    if let Some(ms) = timeout_ms {
+        limits = limits.timeout(Duration::from_millis(ms));
+    }
+    if let Some(n) = max_tool_calls {
+        limits = limits.max_tool_calls(n);
+    }
+    let runtime = codemode::demo::builder()
+        .limits(limits)
+        .build()
+        .map_err(|e| format!("invalid configuration: {e}"))?;
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    let result = tokio.block_on(runtime.execute(&source));
+    let json = serde_json::to_string_pretty(&result).map_err(|e| format!("cannot print the result: {e}"))?;
+    println!("{json}");
+    Ok(if result.ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
