@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Fuzz smoke test: runs every cargo-fuzz target briefly (3,000 runs or 60 s, whichever comes first).
+#
+# Works on a stable toolchain: RUSTC_BOOTSTRAP=1 lets cargo-fuzz pass its nightly-only flags.
+# Installs cargo-fuzz if it is missing. Seeds: fuzz/seeds/<target>/ when present.
+#   FUZZ_RUNS, FUZZ_SECONDS, FUZZ_SANITIZER (default: none) override the defaults.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+runs="${FUZZ_RUNS:-3000}"
+seconds="${FUZZ_SECONDS:-60}"
+sanitizer="${FUZZ_SANITIZER:-none}"
+export RUSTC_BOOTSTRAP=1
+
+if ! cargo fuzz --version >/dev/null 2>&1; then
+  echo "fuzz/smoke.sh: installing cargo-fuzz"
+  cargo install cargo-fuzz --locked
+fi
+
+targets=$(cargo fuzz list)
+if [ -z "$targets" ]; then
+  echo "fuzz/smoke.sh: no fuzz targets found" >&2
+  exit 1
+fi
+
+# Build all targets once, then run each.
+cargo fuzz build -s "$sanitizer"
+
+for target in $targets; do
+  corpus="corpus/$target"
+  mkdir -p "$corpus"
+  dirs=("$corpus")
+  if [ -d "seeds/$target" ]; then
+    dirs+=("seeds/$target")
+  fi
+  echo "fuzz/smoke.sh: $target (${runs} runs, at most ${seconds}s)"
+  cargo fuzz run -s "$sanitizer" "$target" "${dirs[@]}" -- -runs="$runs" -max_total_time="$seconds"
+done
+echo "fuzz/smoke.sh: all targets ran without a crash"
