@@ -3,8 +3,10 @@
 
 use crate::names::{ROOT, is_identifier, sanitize_identifier};
 use crate::registry::ToolSet;
-use crate::schema::render::{Direction, Mode, RenderOptions, jsdoc, neutralize_comment, property_key, render};
 use crate::schema::properties;
+use crate::schema::render::{
+    Direction, Mode, RenderOptions, jsdoc, neutralize_comment, property_key, render,
+};
 use crate::signature::{is_empty_input, search_input_schema, search_output_schema};
 use crate::tool::Tool;
 
@@ -64,7 +66,11 @@ impl ToolSet {
     /// required properties becomes an optional parameter, and tools without input properties
     /// take no parameter. The text type-checks under `tsc --strict`.
     pub fn declarations(&self, options: &DeclarationOptions) -> String {
-        let root = if is_identifier(&options.root) { options.root.clone() } else { sanitize_identifier(&options.root) };
+        let root = if is_identifier(&options.root) {
+            options.root.clone()
+        } else {
+            sanitize_identifier(&options.root)
+        };
         let mut out = String::new();
         out.push_str(&format!("declare const {root}: "));
         self.namespace_body("", 0, options, &mut out);
@@ -92,7 +98,11 @@ impl ToolSet {
                 {
                     out.push_str(&doc);
                 }
-                out.push_str(&format!("{}{key}{};\n", pad(indent + 1), method(tool, indent + 1, options.mode)));
+                out.push_str(&format!(
+                    "{}{key}{};\n",
+                    pad(indent + 1),
+                    method(tool, indent + 1, options.mode)
+                ));
             } else if self.is_namespace(&child) {
                 if options.mode == Mode::Pretty
                     && let Some(description) = self.namespace_description(&child)

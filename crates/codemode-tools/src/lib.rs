@@ -43,6 +43,7 @@
 mod context;
 mod declarations;
 mod error;
+pub mod mcp;
 pub mod names;
 mod namespace;
 mod registry;
@@ -60,6 +61,7 @@ pub use names::{sanitize_identifier, tool_expression};
 pub use namespace::Namespace;
 pub use registry::{Lookup, MAX_PATH_DEPTH, NamespaceDescription, ToolDescription, ToolSet};
 pub use schema::render::{Direction, Mode, RenderOptions};
+pub use search::regex::RegexSearchError;
 pub use search::{DEFAULT_LIMIT, NextPage, ScoredHit, SearchItem, SearchRequest, SearchResponse};
 pub use signature::{is_empty_input, search_signature, signature};
 pub use tool::{BoxFuture, Tool};

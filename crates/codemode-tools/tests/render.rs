@@ -28,48 +28,114 @@ fn constructs_compact() {
         ("type array", json!({ "type": ["string", "number"] })),
         ("type array with null", json!({ "type": ["string", "null"] })),
         ("nullable (OpenAPI)", json!({ "type": "string", "nullable": true })),
-        ("object required/optional", json!({ "type": "object", "properties": { "id": { "type": "string" }, "limit": { "type": "integer" } }, "required": ["id"] })),
+        (
+            "object required/optional",
+            json!({ "type": "object", "properties": { "id": { "type": "string" }, "limit": { "type": "integer" } }, "required": ["id"] }),
+        ),
         ("object without type", json!({ "properties": { "a": { "type": "boolean" } } })),
-        ("non-identifier keys", json!({ "type": "object", "properties": { "repo-name": { "type": "string" }, "$ok": { "type": "string" }, "2fa": { "type": "boolean" } }, "required": ["repo-name"] })),
+        (
+            "non-identifier keys",
+            json!({ "type": "object", "properties": { "repo-name": { "type": "string" }, "$ok": { "type": "string" }, "2fa": { "type": "boolean" } }, "required": ["repo-name"] }),
+        ),
         ("bare object", json!({ "type": "object" })),
         ("closed empty object", json!({ "type": "object", "additionalProperties": false })),
         ("record", json!({ "type": "object", "additionalProperties": { "type": "number" } })),
-        ("props + additionalProperties schema", json!({ "type": "object", "properties": { "a": { "type": "string" } }, "additionalProperties": { "type": "number" } })),
-        ("props + additionalProperties true", json!({ "type": "object", "properties": { "a": { "type": "string" } }, "additionalProperties": true })),
-        ("patternProperties", json!({ "type": "object", "patternProperties": { "^x-": { "type": "string" } } })),
+        (
+            "props + additionalProperties schema",
+            json!({ "type": "object", "properties": { "a": { "type": "string" } }, "additionalProperties": { "type": "number" } }),
+        ),
+        (
+            "props + additionalProperties true",
+            json!({ "type": "object", "properties": { "a": { "type": "string" } }, "additionalProperties": true }),
+        ),
+        (
+            "patternProperties",
+            json!({ "type": "object", "patternProperties": { "^x-": { "type": "string" } } }),
+        ),
         ("array of strings", json!({ "type": "array", "items": { "type": "string" } })),
         ("array without items", json!({ "type": "array" })),
         ("array of union", json!({ "type": "array", "items": { "type": ["string", "number"] } })),
-        ("array of objects", json!({ "type": "array", "items": { "type": "object", "properties": { "id": { "type": "string" } }, "required": ["id"] } })),
-        ("nested arrays", json!({ "type": "array", "items": { "type": "array", "items": { "type": "integer" } } })),
-        ("prefixItems tuple", json!({ "type": "array", "prefixItems": [{ "type": "string" }, { "type": "number" }], "items": false })),
-        ("prefixItems with rest", json!({ "type": "array", "prefixItems": [{ "type": "string" }], "items": { "type": "boolean" } })),
-        ("prefixItems optional tail", json!({ "type": "array", "prefixItems": [{ "type": "string" }, { "type": "number" }], "minItems": 1 })),
+        (
+            "array of objects",
+            json!({ "type": "array", "items": { "type": "object", "properties": { "id": { "type": "string" } }, "required": ["id"] } }),
+        ),
+        (
+            "nested arrays",
+            json!({ "type": "array", "items": { "type": "array", "items": { "type": "integer" } } }),
+        ),
+        (
+            "prefixItems tuple",
+            json!({ "type": "array", "prefixItems": [{ "type": "string" }, { "type": "number" }], "items": false }),
+        ),
+        (
+            "prefixItems with rest",
+            json!({ "type": "array", "prefixItems": [{ "type": "string" }], "items": { "type": "boolean" } }),
+        ),
+        (
+            "prefixItems optional tail",
+            json!({ "type": "array", "prefixItems": [{ "type": "string" }, { "type": "number" }], "minItems": 1 }),
+        ),
         ("draft-4 tuple", json!({ "type": "array", "items": [{ "type": "string" }, { "type": "null" }] })),
         ("enum strings", json!({ "enum": ["open", "closed", "all"] })),
         ("enum mixed", json!({ "enum": ["a", 1, true, null] })),
         ("enum quotes", json!({ "enum": ["say \"hi\"", "a\\b"] })),
         ("const string", json!({ "const": "v1" })),
         ("const object", json!({ "const": { "kind": "x", "n": [1, 2] } })),
-        ("oneOf", json!({ "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "id": { "type": "string" } }, "required": ["id"] }] })),
+        (
+            "oneOf",
+            json!({ "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "id": { "type": "string" } }, "required": ["id"] }] }),
+        ),
         ("anyOf with null", json!({ "anyOf": [{ "type": "integer" }, { "type": "null" }] })),
         ("anyOf duplicates collapse", json!({ "anyOf": [{ "type": "integer" }, { "type": "number" }] })),
         ("anyOf with unknown member", json!({ "anyOf": [{ "type": "integer" }, {}] })),
-        ("allOf intersection", json!({ "allOf": [{ "type": "object", "properties": { "a": { "type": "string" } }, "required": ["a"] }, { "type": "object", "properties": { "b": { "type": "number" } } }] })),
-        ("allOf of unions", json!({ "allOf": [{ "anyOf": [{ "type": "string" }, { "type": "number" }] }, { "anyOf": [{ "type": "number" }, { "type": "boolean" }] }] })),
-        ("properties + anyOf required-only", json!({ "type": "object", "properties": { "id": { "type": "string" }, "name": { "type": "string" } }, "anyOf": [{ "required": ["id"] }, { "required": ["name"] }] })),
-        ("union inside array", json!({ "type": "array", "items": { "oneOf": [{ "const": "a" }, { "const": "b" }] } })),
-        ("$defs ref", json!({ "$defs": { "Id": { "type": "string" } }, "type": "object", "properties": { "id": { "$ref": "#/$defs/Id" } }, "required": ["id"] })),
-        ("definitions ref", json!({ "definitions": { "N": { "type": "number" } }, "type": "array", "items": { "$ref": "#/definitions/N" } })),
-        ("pointer ref into properties", json!({ "type": "object", "properties": { "a": { "type": "boolean" }, "b": { "$ref": "#/properties/a" } } })),
-        ("escaped pointer ref", json!({ "$defs": { "a/b": { "type": "string" }, "c~d": { "type": "number" } }, "anyOf": [{ "$ref": "#/$defs/a~1b" }, { "$ref": "#/$defs/c~0d" }] })),
+        (
+            "allOf intersection",
+            json!({ "allOf": [{ "type": "object", "properties": { "a": { "type": "string" } }, "required": ["a"] }, { "type": "object", "properties": { "b": { "type": "number" } } }] }),
+        ),
+        (
+            "allOf of unions",
+            json!({ "allOf": [{ "anyOf": [{ "type": "string" }, { "type": "number" }] }, { "anyOf": [{ "type": "number" }, { "type": "boolean" }] }] }),
+        ),
+        (
+            "properties + anyOf required-only",
+            json!({ "type": "object", "properties": { "id": { "type": "string" }, "name": { "type": "string" } }, "anyOf": [{ "required": ["id"] }, { "required": ["name"] }] }),
+        ),
+        (
+            "union inside array",
+            json!({ "type": "array", "items": { "oneOf": [{ "const": "a" }, { "const": "b" }] } }),
+        ),
+        (
+            "$defs ref",
+            json!({ "$defs": { "Id": { "type": "string" } }, "type": "object", "properties": { "id": { "$ref": "#/$defs/Id" } }, "required": ["id"] }),
+        ),
+        (
+            "definitions ref",
+            json!({ "definitions": { "N": { "type": "number" } }, "type": "array", "items": { "$ref": "#/definitions/N" } }),
+        ),
+        (
+            "pointer ref into properties",
+            json!({ "type": "object", "properties": { "a": { "type": "boolean" }, "b": { "$ref": "#/properties/a" } } }),
+        ),
+        (
+            "escaped pointer ref",
+            json!({ "$defs": { "a/b": { "type": "string" }, "c~d": { "type": "number" } }, "anyOf": [{ "$ref": "#/$defs/a~1b" }, { "$ref": "#/$defs/c~0d" }] }),
+        ),
         ("percent-encoded ref", json!({ "$defs": { "a b": { "type": "string" } }, "$ref": "#/$defs/a%20b" })),
-        ("root self ref (cycle)", json!({ "type": "object", "properties": { "name": { "type": "string" }, "children": { "type": "array", "items": { "$ref": "#" } } } })),
-        ("mutual cycle", json!({ "$defs": { "A": { "type": "object", "properties": { "b": { "$ref": "#/$defs/B" } } }, "B": { "type": "object", "properties": { "a": { "$ref": "#/$defs/A" } } } }, "$ref": "#/$defs/A" })),
+        (
+            "root self ref (cycle)",
+            json!({ "type": "object", "properties": { "name": { "type": "string" }, "children": { "type": "array", "items": { "$ref": "#" } } } }),
+        ),
+        (
+            "mutual cycle",
+            json!({ "$defs": { "A": { "type": "object", "properties": { "b": { "$ref": "#/$defs/B" } } }, "B": { "type": "object", "properties": { "a": { "$ref": "#/$defs/A" } } } }, "$ref": "#/$defs/A" }),
+        ),
         ("missing ref", json!({ "$ref": "#/$defs/Nope" })),
         ("remote ref", json!({ "$ref": "https://example.com/schema.json" })),
         ("malformed keywords", json!({ "type": 7, "properties": [1], "required": "x", "items": "y" })),
-        ("readOnly kept in neutral", json!({ "type": "object", "properties": { "id": { "type": "string", "readOnly": true } } })),
+        (
+            "readOnly kept in neutral",
+            json!({ "type": "object", "properties": { "id": { "type": "string", "readOnly": true } } }),
+        ),
     ];
     let mut out = String::new();
     for (name, schema) in cases {
@@ -117,7 +183,8 @@ fn pretty_with_jsdoc() {
 
 #[test]
 fn pretty_without_docs_stays_on_one_line() {
-    let schema = json!({ "type": "object", "properties": { "id": { "type": "string" } }, "required": ["id"] });
+    let schema =
+        json!({ "type": "object", "properties": { "id": { "type": "string" } }, "required": ["id"] });
     assert_eq!(pretty(schema.clone()), compact(schema));
 }
 
@@ -212,7 +279,10 @@ fn exponential_ref_dag_is_bounded() {
     defs.insert("D0".into(), json!({ "type": "string" }));
     for n in 1..=40 {
         let prev = format!("#/$defs/D{}", n - 1);
-        defs.insert(format!("D{n}"), json!({ "type": "object", "properties": { "l": { "$ref": prev }, "r": { "$ref": prev } } }));
+        defs.insert(
+            format!("D{n}"),
+            json!({ "type": "object", "properties": { "l": { "$ref": prev }, "r": { "$ref": prev } } }),
+        );
     }
     let schema = json!({ "$defs": defs, "$ref": "#/$defs/D40" });
     let started = std::time::Instant::now();

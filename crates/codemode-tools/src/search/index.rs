@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::text::{is_stopword, stem, stems, synonyms, words};
+use super::text::{expand_abbreviation, is_stopword, stem, stems, synonyms, words};
 use crate::registry::{Registered, ToolDescription};
 use crate::schema::{MAX_SCHEMA_DEPTH, resolve_ref, str_keyword};
 use crate::suggest::{edit_distance, typo_budget};
@@ -44,7 +44,7 @@ impl Field {
             Field::Name => 3.0,
             Field::Namespace => 1.5,
             Field::Title => 2.0,
-            Field::Description => 1.5,
+            Field::Description => 1.0,
             Field::NamespaceDescription => 0.4,
             Field::InputProperty => 0.8,
             Field::InputPropertyDescription => 0.3,
@@ -62,6 +62,8 @@ const K1: f64 = 1.2;
 const B: f64 = 0.75;
 /// Discount for a query word matched through a synonym.
 const SYNONYM_DISCOUNT: f64 = 0.45;
+/// Weight of a stopword kept in a query (see [`SearchIndex::analyze`]).
+const STOPWORD_WEIGHT: f64 = 0.3;
 /// Discount for a query word matched through a near-typo.
 const FUZZY_DISCOUNT: f64 = 0.6;
 /// The properties collected per schema, so huge schemas cannot bloat the index.
@@ -91,6 +93,19 @@ pub struct SearchIndex {
     /// stem → number of tools containing it in any field.
     document_frequency: HashMap<String, u32>,
     average_lengths: [f64; 9],
+    /// Every word of every tool name, so stopwords that name tools are kept in queries.
+    name_vocabulary: std::collections::HashSet<String>,
+}
+
+/// `README.md`, `*.toml`, `src/main.rs`: a word, a dot, and a short alphabetic extension.
+fn looks_like_file_name(token: &str) -> bool {
+    let token = token.trim_matches(|c: char| !c.is_alphanumeric() && c != '*');
+    match token.rsplit_once('.') {
+        Some((stem, ext)) => {
+            !stem.is_empty() && (1..=4).contains(&ext.len()) && ext.chars().all(|c| c.is_ascii_alphabetic())
+        }
+        None => false,
+    }
 }
 
 fn normalized(text: &str) -> String {
@@ -223,7 +238,9 @@ impl SearchIndex {
         }
         let count = docs.len().max(1) as f64;
         let average_lengths = totals.map(|t| (t / count).max(1.0));
-        Self { docs, document_frequency, average_lengths }
+        let name_vocabulary =
+            registered.iter().flat_map(|r| words(r.path.rsplit('.').next().unwrap_or(&r.path))).collect();
+        Self { docs, document_frequency, average_lengths, name_vocabulary }
     }
 
     fn idf(&self, term: &str) -> f64 {
@@ -235,8 +252,20 @@ impl SearchIndex {
     /// Analyzes a query against this index's vocabulary (fuzzy matches need it).
     pub(crate) fn analyze(&self, query: &str) -> Query {
         let raw = query.trim().to_lowercase();
-        let mut all: Vec<String> = words(query);
-        let meaningful: Vec<String> = all.iter().filter(|w| !is_stopword(w)).cloned().collect();
+        let mut all: Vec<String> = Vec::new();
+        for word in words(query) {
+            match expand_abbreviation(&word) {
+                Some(phrase) => all.extend(phrase.split(' ').map(str::to_owned)),
+                None => all.push(word),
+            }
+        }
+        // A file name in the query (`README.md`, `*.toml`) is about files.
+        if query.split_whitespace().any(looks_like_file_name) {
+            all.push("file".to_owned());
+        }
+        // Stopwords go, unless a tool is named with them (`get_me`).
+        let meaningful: Vec<String> =
+            all.iter().filter(|w| !is_stopword(w) || self.name_vocabulary.contains(*w)).cloned().collect();
         // A query of only stopwords still means something ("list all").
         if !meaningful.is_empty() {
             all = meaningful;
@@ -245,9 +274,11 @@ impl SearchIndex {
         let mut reference_forms = Vec::new();
         for word in &all {
             let own = stem(word);
-            let mut alternatives = vec![(own.clone(), 1.0)];
+            // A stopword kept because a tool is named with it is weak evidence on its own.
+            let base = if is_stopword(word) { STOPWORD_WEIGHT } else { 1.0 };
+            let mut alternatives = vec![(own.clone(), base)];
             for synonym in synonyms(&own) {
-                alternatives.push((synonym, SYNONYM_DISCOUNT));
+                alternatives.push((synonym, base * SYNONYM_DISCOUNT));
             }
             if !self.document_frequency.contains_key(&own) {
                 // Short words have too many near neighbours for a typo match to mean anything.
@@ -261,7 +292,7 @@ impl SearchIndex {
                         .collect();
                     fuzzy.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(b.0)));
                     for (term, _) in fuzzy.into_iter().take(3) {
-                        alternatives.push((term.clone(), FUZZY_DISCOUNT));
+                        alternatives.push((term.clone(), base * FUZZY_DISCOUNT));
                     }
                 }
             }

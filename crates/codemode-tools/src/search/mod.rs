@@ -3,6 +3,7 @@
 //! pagination, ranked by [`index`]; plus a regex search for hosts.
 
 mod index;
+pub mod regex;
 pub mod text;
 
 pub use index::SearchIndex;
@@ -99,14 +100,14 @@ pub struct ScoredHit<'a> {
     pub score: f64,
 }
 
-fn in_namespace(path: &str, namespace: &str) -> bool {
+pub(crate) fn in_namespace(path: &str, namespace: &str) -> bool {
     namespace.is_empty()
         || path == namespace
         || (path.starts_with(namespace) && path[namespace.len()..].starts_with('.'))
 }
 
 /// Accepts `orders`, `tools.orders` and `tools["orders"]` for a namespace or path argument.
-fn canonical(text: &str) -> String {
+pub(crate) fn canonical(text: &str) -> String {
     let trimmed = text.trim();
     if trimmed == crate::names::ROOT {
         return String::new();

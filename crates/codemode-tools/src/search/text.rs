@@ -89,10 +89,10 @@ fn undouble(base: &str) -> String {
 
 /// Words too common in queries to carry meaning.
 const STOPWORDS: &[&str] = &[
-    "a", "about", "all", "an", "and", "any", "are", "as", "at", "be", "by", "can", "do", "does", "for",
-    "from", "give", "how", "i", "in", "into", "is", "it", "its", "me", "my", "of", "on", "or", "our",
-    "please", "some", "that", "the", "their", "them", "there", "this", "to", "tool", "tools", "want", "we",
-    "what", "which", "with", "you", "your",
+    "a", "about", "an", "and", "any", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from",
+    "give", "how", "i", "in", "into", "is", "it", "its", "me", "my", "of", "on", "or", "our", "please",
+    "some", "that", "the", "their", "them", "there", "this", "to", "tool", "tools", "want", "we", "what",
+    "which", "with", "you", "your",
 ];
 
 /// Whether a (lowercase) word is a stopword.
@@ -109,12 +109,12 @@ pub fn stems(text: &str) -> Vec<String> {
 /// documents), at a discount, so an exact word always outranks its synonym.
 const SYNONYMS: &[&[&str]] = &[
     &["delete", "remove", "destroy", "drop", "erase", "trash"],
-    &["create", "add", "new", "make", "insert", "open", "start"],
+    &["create", "add", "new", "make", "insert", "open", "start", "leave", "invite"],
     &["get", "fetch", "retrieve", "read", "show", "view", "detail", "info", "describe", "load", "inspect"],
-    &["list", "enumerate", "browse", "index"],
+    &["list", "enumerate", "browse", "index", "exist", "all"],
     &["search", "find", "query", "lookup", "look", "filter", "locate"],
-    &["update", "edit", "modify", "change", "set", "patch", "rename"],
-    &["send", "post", "publish", "notify", "dm", "write"],
+    &["update", "edit", "modify", "change", "set", "patch", "rename", "move", "switch", "mark"],
+    &["send", "post", "publish", "notify", "dm"],
     &["message", "chat", "msg", "dm"],
     &["repo", "repository", "project"],
     &["pr", "pull", "merge"],
@@ -137,7 +137,7 @@ const SYNONYMS: &[&[&str]] = &[
     &["assign", "assignee", "owner"],
     &["close", "resolve", "finish", "complete", "done"],
     &["cancel", "stop", "abort", "terminate"],
-    &["upload", "put", "store", "save"],
+    &["upload", "put", "store", "save", "write", "overwrite"],
     &["download", "export"],
     &["move", "rename", "relocate"],
     &["log", "logs", "event", "history", "audit"],
@@ -159,6 +159,33 @@ const SYNONYMS: &[&[&str]] = &[
     &["explain", "plan", "analyze"],
     &["slow", "performance", "latency"],
 ];
+
+/// Abbreviations and shell commands people type for whole phrases. Expanded in queries at full
+/// weight, since they mean exactly the phrase.
+const ABBREVIATIONS: &[(&str, &str)] = &[
+    ("cat", "read file"),
+    ("cp", "copy"),
+    ("db", "database"),
+    ("dir", "directory"),
+    ("dm", "direct message"),
+    ("docs", "documentation"),
+    ("env", "environment"),
+    ("ls", "list"),
+    ("mkdir", "create directory"),
+    ("msg", "message"),
+    ("mv", "move"),
+    ("pr", "pull request"),
+    ("prs", "pull requests"),
+    ("repo", "repository"),
+    ("repos", "repositories"),
+    ("rm", "delete"),
+    ("whoami", "me"),
+];
+
+/// The phrase an abbreviation stands for.
+pub fn expand_abbreviation(word: &str) -> Option<&'static str> {
+    ABBREVIATIONS.iter().find(|(short, _)| *short == word).map(|(_, long)| *long)
+}
 
 /// Synonym stems of a stem (excluding itself).
 pub fn synonyms(stem_word: &str) -> Vec<String> {

@@ -1,0 +1,173 @@
+//! The `search` built-in: exact path, scoping, browsing, pagination, result shape, input errors,
+//! ranking basics and regex search.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use codemode_tools::{Namespace, SearchRequest, Tool, ToolErrorKind, ToolSet};
+use serde_json::json;
+
+fn tool(description: &str, input: serde_json::Value) -> Tool {
+    Tool::from_json(description, Some(input), None, |_, _| async { Ok(json!(null)) })
+}
+
+fn sample() -> ToolSet {
+    let id = json!({ "type": "object", "properties": { "id": { "type": "string", "description": "Order identifier" } }, "required": ["id"] });
+    Namespace::new()
+        .namespace(
+            "orders",
+            Namespace::with_description("Purchases, fulfillment, and shipment tracking")
+                .tool("lookup", tool("Look up an order by ID", id.clone()))
+                .tool("list", tool("List recent orders", json!({ "type": "object" })))
+                .tool("cancel", tool("Cancel an order", id.clone())),
+        )
+        .namespace(
+            "customers",
+            Namespace::new()
+                .tool(
+                    "lookup",
+                    tool(
+                        "Find a customer by email",
+                        json!({ "type": "object", "properties": { "email": { "type": "string" } } }),
+                    ),
+                )
+                .tool("list", tool("List customers", json!({}))),
+        )
+        .tool("ping", tool("Health check", json!({})))
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn exact_path_returns_that_tool_alone() {
+    let tools = sample();
+    for query in ["orders.lookup", "tools.orders.lookup", " orders.lookup "] {
+        let page = tools.search(&SearchRequest::query(query));
+        assert_eq!(page.items.len(), 1, "{query}");
+        assert_eq!(page.items[0].path, "tools.orders.lookup");
+        assert_eq!(page.remaining, 0);
+        assert!(page.next.is_none());
+    }
+}
+
+#[test]
+fn empty_query_browses_the_scope_alphabetically() {
+    let tools = sample();
+    let page = tools.search(&SearchRequest::default());
+    let paths: Vec<&str> = page.items.iter().map(|i| i.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "tools.customers.list",
+            "tools.customers.lookup",
+            "tools.orders.cancel",
+            "tools.orders.list",
+            "tools.orders.lookup",
+            "tools.ping"
+        ]
+    );
+    let scoped = tools.search(&SearchRequest::default().in_namespace("orders"));
+    assert_eq!(scoped.items.len(), 3);
+    let scoped_expr = tools.search(&SearchRequest::default().in_namespace("tools.orders"));
+    assert_eq!(scoped_expr, scoped);
+    // A namespace is a path prefix by whole segments: `order` is not `orders`.
+    assert!(tools.search(&SearchRequest::default().in_namespace("order")).items.is_empty());
+}
+
+#[test]
+fn namespace_scoping_restricts_ranked_results() {
+    let tools = sample();
+    let page = tools.search(&SearchRequest::query("lookup").in_namespace("customers"));
+    let paths: Vec<&str> = page.items.iter().map(|i| i.path.as_str()).collect();
+    assert_eq!(paths, ["tools.customers.lookup"]);
+}
+
+#[test]
+fn pagination_reports_remaining_and_next() {
+    let tools = sample();
+    let first = tools.search(&SearchRequest::default().limit(2));
+    assert_eq!(first.items.len(), 2);
+    assert_eq!(first.remaining, 4);
+    assert_eq!(first.next.map(|n| n.offset), Some(2));
+    let second = tools.search(&SearchRequest::default().limit(2).offset(2));
+    assert_eq!(second.items[0].path, "tools.orders.cancel");
+    let last = tools.search(&SearchRequest::default().limit(4).offset(4));
+    assert_eq!(last.items.len(), 2);
+    assert_eq!(last.remaining, 0);
+    assert!(last.next.is_none());
+    let past = tools.search(&SearchRequest::default().offset(100));
+    assert!(past.items.is_empty());
+    assert_eq!(past.remaining, 0);
+}
+
+#[test]
+fn json_shape_matches_the_reference() {
+    let tools = sample();
+    let value = tools.search_json(&json!({ "query": "cancel order", "limit": 1 })).unwrap();
+    insta::assert_json_snapshot!(value, @r#"
+    {
+      "items": [
+        {
+          "path": "tools.orders.cancel",
+          "description": "Cancel an order",
+          "signature": "tools.orders.cancel({\n  /** Order identifier */\n  id: string;\n}): Promise<void>"
+        }
+      ],
+      "remaining": 2,
+      "next": {
+        "offset": 1
+      }
+    }
+    "#);
+    let none = tools.search_json(&json!({ "query": "zzzz qqqq" })).unwrap();
+    assert_eq!(none, json!({ "items": [], "remaining": 0, "next": null }));
+    assert!(tools.search_json(&json!(null)).is_ok());
+    assert!(tools.search_json(&json!({ "unknown": 1 })).is_ok());
+}
+
+#[test]
+fn invalid_search_input_is_reported() {
+    let tools = sample();
+    let cases = [
+        (json!("orders"), "at input: expected object, got string"),
+        (json!({ "query": 3 }), "at input.query: expected string, got number"),
+        (json!({ "limit": 0 }), "at input.limit: expected an integer >= 1, got 0"),
+        (json!({ "limit": 1.5 }), "at input.limit: expected an integer >= 1, got 1.5"),
+        (json!({ "offset": -1 }), "at input.offset: expected an integer >= 0, got -1"),
+        (json!({ "namespace": [] }), "at input.namespace: expected string, got array"),
+    ];
+    for (input, message) in cases {
+        let err = tools.search_json(&input).unwrap_err();
+        assert_eq!(err.kind(), ToolErrorKind::InvalidInput);
+        assert_eq!(err.message(), message);
+    }
+}
+
+#[test]
+fn ranking_uses_names_descriptions_properties_and_namespace_descriptions() {
+    let tools = sample();
+    let top = |q: &str| tools.rank(q, None).first().map(|h| h.tool.path.clone());
+    assert_eq!(top("cancel").as_deref(), Some("orders.cancel"));
+    assert_eq!(top("customer email").as_deref(), Some("customers.lookup"));
+    assert_eq!(top("shipment").as_deref().map(|p| p.starts_with("orders.")), Some(true));
+    assert_eq!(top("health").as_deref(), Some("ping"));
+    assert_eq!(top("cancle").as_deref(), Some("orders.cancel"), "typo");
+    assert_eq!(top("listOrders").as_deref(), Some("orders.list"), "camelCase");
+    assert_eq!(top("find customers").as_deref(), Some("customers.lookup"), "plural + synonym");
+    // Ties break by path; scores never increase down the list.
+    let hits = tools.rank("order", None);
+    assert!(hits.windows(2).all(|w| w[0].score >= w[1].score));
+}
+
+#[test]
+fn regex_search_filters_deterministically() {
+    let tools = sample();
+    let hits: Vec<&str> =
+        tools.search_regex("^orders\\.l", None).unwrap().iter().map(|t| t.path.as_str()).collect();
+    assert_eq!(hits, ["orders.list", "orders.lookup"]);
+    let hits: Vec<&str> =
+        tools.search_regex("EMAIL", None).unwrap().iter().map(|t| t.path.as_str()).collect();
+    assert_eq!(hits, ["customers.lookup"]);
+    assert_eq!(tools.search_regex("list", Some("customers")).unwrap().len(), 1);
+    assert!(tools.search_regex("(", None).is_err());
+    // Linear-time engine: a classic catastrophic pattern returns at once.
+    assert!(tools.search_regex("(a+)+$", None).is_ok());
+}
