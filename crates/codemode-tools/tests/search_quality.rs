@@ -8,9 +8,12 @@
 //! documented weights) for comparison, and fails below the floors recorded in `docs/tools.md`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use codemode_tools::{Namespace, Tool, ToolSet};
+mod common;
+
+use codemode_tools::ToolSet;
+use common::corpus::corpus;
 use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
 /// Floors: the figures reached when the set was checked in (see docs/tools.md).
 const MIN_RECALL_AT_1: f64 = 0.80;
@@ -18,63 +21,9 @@ const MIN_RECALL_AT_5: f64 = 1.0;
 const MIN_HOLDOUT_RECALL_AT_5: f64 = 0.96;
 
 #[derive(Deserialize)]
-struct Corpus {
-    namespaces: Vec<CorpusNamespace>,
-}
-
-#[derive(Deserialize)]
-struct CorpusNamespace {
-    path: String,
-    description: String,
-    tools: Vec<CorpusTool>,
-}
-
-#[derive(Deserialize)]
-struct CorpusTool {
-    n: String,
-    d: String,
-    #[serde(rename = "in")]
-    input: Map<String, Value>,
-    #[serde(default)]
-    req: Vec<String>,
-    #[serde(default)]
-    out: Option<Map<String, Value>>,
-}
-
-#[derive(Deserialize)]
 struct Query {
     q: String,
     expect: Vec<String>,
-}
-
-/// `{ "name:type": "description" }` → an object JSON Schema.
-fn object_schema(props: &Map<String, Value>, required: &[String]) -> Value {
-    let mut properties = Map::new();
-    for (key, description) in props {
-        let (name, ty) = key.split_once(':').unwrap_or((key, "string"));
-        let mut schema = json!({ "type": ty, "description": description });
-        if ty == "array" {
-            schema["items"] = json!({ "type": "string" });
-        }
-        properties.insert(name.to_owned(), schema);
-    }
-    json!({ "type": "object", "properties": properties, "required": required })
-}
-
-pub fn corpus() -> ToolSet {
-    let corpus: Corpus = serde_json::from_str(include_str!("data/search_corpus.json")).unwrap();
-    let mut root = Namespace::new();
-    for ns in corpus.namespaces {
-        let mut namespace = Namespace::with_description(ns.description);
-        for t in ns.tools {
-            let input = object_schema(&t.input, &t.req);
-            let output = t.out.as_ref().map(|o| object_schema(o, &[]));
-            namespace
-                .add_tool(t.n, Tool::from_json(t.d, Some(input), output, |_, _| async { Ok(Value::Null) }));
-        }
-        root.add_namespace(ns.path, namespace);
-    }
-    root.build().unwrap()
 }
 
 fn queries() -> Vec<Query> {

@@ -1,6 +1,8 @@
 //! Test helpers: a minimal std-only executor (this crate must not depend on tokio).
 #![allow(dead_code)]
 
+pub mod corpus;
+
 use std::future::Future;
 use std::pin::pin;
 use std::sync::Arc;
