@@ -1,1 +1,159 @@
-//! codemode-vm
+//! `codemode-vm`: the sans-I/O, stackless register machine.
+//!
+//! The VM never awaits, sleeps, spawns or reads a clock. [`Vm::run`] executes until it cannot go on
+//! and says why ([`Status`]): the program finished, threw, ran out of this slice's fuel, or waits
+//! on host calls. The host takes the calls with [`Vm::take_host_calls`], performs them however it
+//! likes, feeds outcomes back with [`Vm::complete`] by call id, and runs the VM again.
+//!
+//! Module map:
+//! - `value`, `heap`, `object`: the data model (everything addressed by index, all `serde`);
+//! - `interp`: the instruction loop; `call`: calls, returns, throws and unwinding over the frame
+//!   stack; `props`: property lookup and assignment; `convert`: JavaScript's type conversions and
+//!   operators; `numconv`: number formatting and parsing;
+//! - `promise`, `jobs`: promises, reactions, the microtask queue, `await`;
+//! - `host`: host calls and the JSON boundary; `gc`: mark-and-sweep;
+//! - `builtins`: the global environment and every built-in function.
+
+mod builtins;
+mod call;
+mod convert;
+mod frame;
+mod gc;
+mod heap;
+mod host;
+mod interp;
+mod iter;
+mod jobs;
+pub mod numconv;
+mod object;
+mod promise;
+mod props;
+mod realm;
+mod value;
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use codemode_compiler::Module;
+use serde::{Deserialize, Serialize};
+
+pub use host::{FailureKind, HostCall, HostError, HostTarget, MAX_BOUNDARY_DEPTH};
+pub use value::Value;
+
+use frame::Frame;
+use heap::Heap;
+use promise::Job;
+use realm::Realm;
+use value::ObjId;
+
+/// Limits and host-supplied inputs fixed when a run starts.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VmConfig {
+    /// Bytes the heap may hold.
+    pub memory_limit: usize,
+    /// Seed for `Math.random`.
+    pub random_seed: u64,
+    /// What `Date.now()` returns (milliseconds since the epoch), supplied by the host.
+    pub now_ms: f64,
+    /// Maximum nested calls before `RangeError: Maximum call stack size exceeded`.
+    pub max_call_depth: usize,
+}
+
+impl Default for VmConfig {
+    fn default() -> Self {
+        VmConfig { memory_limit: 256 << 20, random_seed: 0x5eed, now_ms: 0.0, max_call_depth: 10_000 }
+    }
+}
+
+/// Why [`Vm::run`] returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Status {
+    /// The program returned; see [`Vm::result_json`].
+    Done,
+    /// The program threw; see [`Vm::error_report`].
+    Threw,
+    /// This slice's fuel ran out; run again to continue.
+    OutOfFuel,
+    /// Nothing can run until a host call completes; see [`Vm::take_host_calls`].
+    Waiting,
+}
+
+/// A JavaScript error as the host reports it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorReport {
+    pub kind: FailureKind,
+    /// `TypeError: x is not a function`, `Uncaught: "text"`, ...
+    pub message: String,
+    /// 1-based line and column where it was thrown, when known.
+    pub location: Option<(u32, u32)>,
+}
+
+/// The whole run state: plain data, serializable with serde.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Vm {
+    /// Immutable compiled code, shared by every run of the same program.
+    pub(crate) module: Arc<Module>,
+    pub(crate) config: VmConfig,
+    pub(crate) heap: Heap,
+    pub(crate) realm: Realm,
+    /// All registers of all JavaScript activations, each frame a window.
+    pub(crate) stack: Vec<Value>,
+    pub(crate) frames: Vec<Frame>,
+    pub(crate) jobs: VecDeque<Job>,
+    /// The promise of the top-level script.
+    pub(crate) main_promise: ObjId,
+    pub(crate) host: host::HostState,
+    pub(crate) fuel: i64,
+    pub(crate) rng: u64,
+    pub(crate) logs: Vec<String>,
+    /// Rejected promises without handlers, in rejection order (checked again at the end).
+    pub(crate) rejected_unhandled: Vec<ObjId>,
+    /// Where the last uncaught throw happened.
+    pub(crate) throw_location: Option<(u32, u32)>,
+    pub(crate) finished: Option<Status>,
+}
+
+impl Vm {
+    /// Creates a VM ready to run `module`'s top-level script.
+    pub fn new(module: Arc<Module>, config: VmConfig) -> Result<Vm, String> {
+        codemode_compiler::verify::verify(&module)?;
+        let mut heap = Heap::new(config.memory_limit);
+        let realm = Realm::new(&mut heap).map_err(|_| "memory limit too small for the global environment")?;
+        let rng = config.random_seed ^ 0x9E37_79B9_7F4A_7C15;
+        let mut vm = Vm {
+            module,
+            config,
+            heap,
+            realm,
+            stack: Vec::new(),
+            frames: Vec::new(),
+            jobs: VecDeque::new(),
+            main_promise: ObjId(0),
+            host: host::HostState::default(),
+            fuel: 0,
+            rng,
+            logs: Vec::new(),
+            rejected_unhandled: Vec::new(),
+            throw_location: None,
+            finished: None,
+        };
+        vm.load_constants().map_err(|_| "memory limit too small for the program's constants")?;
+        builtins::install(&mut vm).map_err(|_| "memory limit too small for the global environment")?;
+        vm.start_main().map_err(|_| "memory limit too small to start the program")?;
+        Ok(vm)
+    }
+
+    /// Console output so far (`[warn] ` etc. prefixes included).
+    pub fn logs(&self) -> &[String] {
+        &self.logs
+    }
+
+    pub fn take_logs(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.logs)
+    }
+
+    /// Bytes the heap holds now (approximately).
+    pub fn memory_used(&self) -> usize {
+        self.heap.bytes_used
+    }
+}

@@ -1,0 +1,248 @@
+//! The bytecode: one opcode table ([`Op`]) and the compiled units that carry it.
+//!
+//! The machine is a register machine. Each function activation has a window of `register_count`
+//! registers; arguments arrive in registers `0..param_count`. Every instruction names its operands
+//! directly (registers `r`, constant-pool indices `k`, capture indices `c`, jump targets as
+//! absolute instruction indices).
+//!
+//! **Fuel.** Straight-line code is bounded by program size, so only what can repeat charges fuel:
+//! a backward jump costs 1, every call costs 1, and built-ins doing O(n) work charge in proportion
+//! to n. The VM stops a slice when its fuel runs out, at an instruction boundary.
+//!
+//! | op | operands | effect | fuel |
+//! | --- | --- | --- | --- |
+//! | `LoadUndef` / `LoadNull` / `LoadTrue` / `LoadFalse` / `LoadUninit` | dst | dst = constant | 0 |
+//! | `LoadInt` | dst, i32 | dst = number | 0 |
+//! | `LoadConst` | dst, k | dst = pool[k] (number or string) | 0 |
+//! | `Move` | dst, src | dst = src | 0 |
+//! | `CheckTdz` | src, k | throw ReferenceError "Cannot access 'pool[k]' before initialization" if src is uninit | 0 |
+//! | `GetGlobal` | dst, k | dst = global named pool[k], ReferenceError if missing | 0 |
+//! | `TypeofGlobal` | dst, k | dst = typeof global pool[k] ("undefined" if missing) | 0 |
+//! | `NewCell` | dst | dst = fresh cell holding uninit | 0 |
+//! | `LoadCell` / `StoreCell` | dst, cell / cell, src | read / write the cell in register `cell` | 0 |
+//! | `LoadCapture` / `StoreCapture` | dst, c / c, src | read / write the closure's c-th captured cell | 0 |
+//! | `Closure` | dst, f | dst = new closure of function f capturing per its capture list | 0 |
+//! | `Binary` | op, dst, a, b | dst = a op b (arithmetic, comparison, equality, `in`, `instanceof`) | 0 |
+//! | `Unary` | op, dst, src | dst = op src (`-`, `+`, `!`, `~`, `typeof`, `void`) | 0 |
+//! | `Inc` / `Dec` | dst, src | dst = ToNumeric(src) ± 1 | 0 |
+//! | `ToNumeric` | dst, src | dst = ToNumeric(src) (postfix update's old value) | 0 |
+//! | `ToPropertyKey` | dst, src | dst = ToPropertyKey(src) | 0 |
+//! | `Jump` | t | pc = t | 1 if backward |
+//! | `JumpIfTrue` / `JumpIfFalse` | src, t | jump on ToBoolean(src) | 1 if backward |
+//! | `JumpIfNullish` / `JumpIfNotNullish` / `JumpIfNotUndefined` | src, t | jump on src's kind | 0 |
+//! | `NewObject` / `NewArray` | dst | dst = {} / [] | 0 |
+//! | `ArrayPush` | arr, src | append src (literal element) | 0 |
+//! | `ArrayHole` | arr | append a hole (`undefined`) | 0 |
+//! | `ArraySpread` | arr, src | append every element of iterable src | n |
+//! | `ObjectSpread` | obj, src | copy src's own enumerable properties | n |
+//! | `GetNamed` | dst, obj, k | dst = obj.pool[k] (getters run as calls) | 0 |
+//! | `SetNamed` | obj, k, src | obj.pool[k] = src (setters run as calls) | 0 |
+//! | `GetIndex` | dst, obj, key | dst = obj[key] | 0 |
+//! | `SetIndex` | obj, key, src | obj[key] = src | 0 |
+//! | `DefineNamed` / `DefineIndex` | obj, k / key, src | define own data property (object literals) | 0 |
+//! | `DefineGetter` / `DefineSetter` | obj, key, func | define accessor half on obj | 0 |
+//! | `Delete` | dst, obj, key | dst = delete obj[key] | 0 |
+//! | `Call` | dst, callee, this, args, argc | dst = callee.call(this, r[args..args+argc]) | 1 |
+//! | `CallSpread` | dst, callee, this, arr | like `Call` with the elements of array arr as arguments | 1 + n |
+//! | `New` / `NewSpread` | dst, callee, args, argc / arr | dst = new callee(...) | 1 (+ n) |
+//! | `Return` | src | return src to the caller | 0 |
+//! | `Await` | dst, src | suspend the async function until src settles; dst = value or throw | 0 |
+//! | `Throw` | src | throw src | 0 |
+//! | `ThrowError` | kind, k | throw a new kind Error with message pool[k] | 0 |
+//! | `GetIterator` | dst, src | dst = iterator over src (for-of, spread, destructuring) | 0 |
+//! | `IterNext` | dst, iter, t | dst = next value, or jump to t when done | 0 |
+//! | `ForInKeys` | dst, src | dst = iterator over src's enumerable string keys | n |
+//! | `IterRest` | dst, iter | dst = array of the remaining values | n |
+//! | `ObjectRest` | dst, src, excl, n | dst = copy of src without keys r[excl..excl+n] | n |
+//! | `LoadThis` | dst | dst = this | 0 |
+//! | `Regex` | dst, k | dst = new RegExp(pool[k]) | 0 |
+//! | `TemplateToString` | dst, src | dst = ToString(src) for template literals | 0 |
+//! | `Nop` | | nothing (patched-out code) | 0 |
+//!
+//! Exceptions use a handler table per function ([`Handler`]): a throw inside `start..end` jumps to
+//! `target` with the exception in `exception`; innermost handlers come first.
+
+use serde::{Deserialize, Serialize};
+
+pub use codemode_syntax::Span;
+
+/// A register index within the current function's window.
+pub type Reg = u16;
+/// An index into the current function's constant pool.
+pub type ConstIdx = u32;
+/// An absolute instruction index within the current function.
+pub type Target = u32;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Exp,
+    Eq,
+    NotEq,
+    StrictEq,
+    StrictNotEq,
+    Lt,
+    LtEq,
+    Gt,
+    GtEq,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+    UShr,
+    In,
+    InstanceOf,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum UnOp {
+    Neg,
+    Plus,
+    Not,
+    BitNot,
+    Typeof,
+    Void,
+}
+
+/// The error constructors `ThrowError` can raise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ErrorKind {
+    Error,
+    TypeError,
+    ReferenceError,
+    RangeError,
+    SyntaxError,
+}
+
+/// One instruction. See the module docs for the table of operands, effects and fuel.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Op {
+    LoadUndef { dst: Reg },
+    LoadNull { dst: Reg },
+    LoadTrue { dst: Reg },
+    LoadFalse { dst: Reg },
+    LoadUninit { dst: Reg },
+    LoadInt { dst: Reg, value: i32 },
+    LoadConst { dst: Reg, k: ConstIdx },
+    Move { dst: Reg, src: Reg },
+    CheckTdz { src: Reg, k: ConstIdx },
+    GetGlobal { dst: Reg, k: ConstIdx },
+    TypeofGlobal { dst: Reg, k: ConstIdx },
+    NewCell { dst: Reg },
+    LoadCell { dst: Reg, cell: Reg },
+    StoreCell { cell: Reg, src: Reg },
+    LoadCapture { dst: Reg, capture: u16 },
+    StoreCapture { capture: u16, src: Reg },
+    Closure { dst: Reg, func: u32 },
+    Binary { op: BinOp, dst: Reg, a: Reg, b: Reg },
+    Unary { op: UnOp, dst: Reg, src: Reg },
+    Inc { dst: Reg, src: Reg },
+    Dec { dst: Reg, src: Reg },
+    ToNumeric { dst: Reg, src: Reg },
+    ToPropertyKey { dst: Reg, src: Reg },
+    Jump { target: Target },
+    JumpIfTrue { src: Reg, target: Target },
+    JumpIfFalse { src: Reg, target: Target },
+    JumpIfNullish { src: Reg, target: Target },
+    JumpIfNotNullish { src: Reg, target: Target },
+    JumpIfNotUndefined { src: Reg, target: Target },
+    NewObject { dst: Reg },
+    NewArray { dst: Reg },
+    ArrayPush { arr: Reg, src: Reg },
+    ArrayHole { arr: Reg },
+    ArraySpread { arr: Reg, src: Reg },
+    ObjectSpread { obj: Reg, src: Reg },
+    GetNamed { dst: Reg, obj: Reg, k: ConstIdx },
+    SetNamed { obj: Reg, k: ConstIdx, src: Reg },
+    GetIndex { dst: Reg, obj: Reg, key: Reg },
+    SetIndex { obj: Reg, key: Reg, src: Reg },
+    DefineNamed { obj: Reg, k: ConstIdx, src: Reg },
+    DefineIndex { obj: Reg, key: Reg, src: Reg },
+    DefineGetter { obj: Reg, key: Reg, func: Reg },
+    DefineSetter { obj: Reg, key: Reg, func: Reg },
+    Delete { dst: Reg, obj: Reg, key: Reg },
+    Call { dst: Reg, callee: Reg, this: Reg, args: Reg, argc: u16 },
+    CallSpread { dst: Reg, callee: Reg, this: Reg, arr: Reg },
+    New { dst: Reg, callee: Reg, args: Reg, argc: u16 },
+    NewSpread { dst: Reg, callee: Reg, arr: Reg },
+    Return { src: Reg },
+    Await { dst: Reg, src: Reg },
+    Throw { src: Reg },
+    ThrowError { kind: ErrorKind, k: ConstIdx },
+    GetIterator { dst: Reg, src: Reg },
+    IterNext { dst: Reg, iter: Reg, target: Target },
+    ForInKeys { dst: Reg, src: Reg },
+    IterRest { dst: Reg, iter: Reg },
+    ObjectRest { dst: Reg, src: Reg, excluded: Reg, count: u16 },
+    LoadThis { dst: Reg },
+    Regex { dst: Reg, k: ConstIdx },
+    TemplateToString { dst: Reg, src: Reg },
+    Nop,
+}
+
+/// A constant-pool entry.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Constant {
+    Number(f64),
+    String(String),
+    Regex { pattern: String, flags: String },
+}
+
+/// Where a closure's i-th capture comes from when the closure is created.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CaptureSource {
+    /// The cell held in this register of the creating function.
+    Register(Reg),
+    /// The creating function's own capture.
+    Capture(u16),
+}
+
+/// An exception handler: a throw while `start <= pc < end` jumps to `target`, storing the
+/// thrown value in `exception`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Handler {
+    pub start: Target,
+    pub end: Target,
+    pub target: Target,
+    pub exception: Reg,
+}
+
+/// One compiled function.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FunctionCode {
+    pub name: Option<String>,
+    pub param_count: u16,
+    /// The register that receives an array of the arguments beyond `param_count`.
+    pub rest: Option<Reg>,
+    /// The register that receives an array of all arguments (functions that read `arguments`).
+    pub arguments: Option<Reg>,
+    pub register_count: u16,
+    pub is_async: bool,
+    pub is_arrow: bool,
+    pub code: Vec<Op>,
+    pub constants: Vec<Constant>,
+    pub handlers: Vec<Handler>,
+    pub captures: Vec<CaptureSource>,
+    /// `(first instruction, span)` pairs in increasing instruction order.
+    pub lines: Vec<(u32, Span)>,
+    pub span: Span,
+}
+
+impl FunctionCode {
+    /// The source position of the instruction at `pc`.
+    pub fn span_at(&self, pc: usize) -> Span {
+        let i = self.lines.partition_point(|(start, _)| (*start as usize) <= pc);
+        if i == 0 { self.span } else { self.lines[i - 1].1 }
+    }
+}
+
+/// A compiled program: `functions[0]` is the top-level async script.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Module {
+    pub functions: Vec<FunctionCode>,
+}

@@ -1,0 +1,1 @@
+//! Stable textual disassembly.

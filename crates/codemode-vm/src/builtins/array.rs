@@ -1,0 +1,690 @@
+//! `Array` and `Array.prototype`.
+//!
+//! Methods that call back (`map`, `filter`, `reduce`, `sort`, ...) are resumable: their loop state
+//! is an [`ArrayLoop`] or [`SortState`] that waits in a native frame while the callback runs.
+
+use codemode_compiler::bytecode::ErrorKind;
+use serde::{Deserialize, Serialize};
+
+use super::{Cont, NativeDef, Step, arg, relative_index, require_callable, this_array};
+use crate::Vm;
+use crate::call::Throw;
+use crate::object::{IterState, ObjKind};
+use crate::value::{ObjId, Value};
+
+pub const DEFS: &[NativeDef] = &[
+    NativeDef::ctor("Array", 1, array_call, array_construct),
+    NativeDef::new("Array", "isArray", 1, is_array),
+    NativeDef::new("Array", "from", 1, from),
+    NativeDef::new("Array", "of", 0, of),
+    NativeDef::new("Array.prototype", "push", 1, push),
+    NativeDef::new("Array.prototype", "pop", 0, pop),
+    NativeDef::new("Array.prototype", "shift", 0, shift),
+    NativeDef::new("Array.prototype", "unshift", 1, unshift),
+    NativeDef::new("Array.prototype", "slice", 2, slice),
+    NativeDef::new("Array.prototype", "splice", 2, splice),
+    NativeDef::new("Array.prototype", "concat", 1, concat),
+    NativeDef::new("Array.prototype", "join", 1, join),
+    NativeDef::new("Array.prototype", "toString", 0, to_string),
+    NativeDef::new("Array.prototype", "reverse", 0, reverse),
+    NativeDef::new("Array.prototype", "indexOf", 1, index_of),
+    NativeDef::new("Array.prototype", "lastIndexOf", 1, last_index_of),
+    NativeDef::new("Array.prototype", "includes", 1, includes),
+    NativeDef::new("Array.prototype", "at", 1, at),
+    NativeDef::new("Array.prototype", "fill", 1, fill),
+    NativeDef::new("Array.prototype", "flat", 0, flat),
+    NativeDef::new("Array.prototype", "keys", 0, keys),
+    NativeDef::new("Array.prototype", "values", 0, values),
+    NativeDef::new("Array.prototype", "entries", 0, entries),
+    NativeDef::new("Array.prototype", "map", 1, map),
+    NativeDef::new("Array.prototype", "filter", 1, filter),
+    NativeDef::new("Array.prototype", "forEach", 1, for_each),
+    NativeDef::new("Array.prototype", "find", 1, find),
+    NativeDef::new("Array.prototype", "findIndex", 1, find_index),
+    NativeDef::new("Array.prototype", "findLast", 1, find_last),
+    NativeDef::new("Array.prototype", "findLastIndex", 1, find_last_index),
+    NativeDef::new("Array.prototype", "some", 1, some),
+    NativeDef::new("Array.prototype", "every", 1, every),
+    NativeDef::new("Array.prototype", "reduce", 1, reduce),
+    NativeDef::new("Array.prototype", "reduceRight", 1, reduce_right),
+    NativeDef::new("Array.prototype", "flatMap", 1, flat_map),
+    NativeDef::new("Array.prototype", "sort", 1, sort),
+    NativeDef::new("Array.prototype", "toSorted", 1, to_sorted),
+    NativeDef::new("Array.prototype", "toReversed", 0, to_reversed),
+];
+
+const MAX_FLAT_DEPTH: usize = 64;
+
+fn items_of(vm: &Vm, id: ObjId) -> &[Value] {
+    match &vm.heap.obj(id).kind {
+        ObjKind::Array(items) => items,
+        _ => &[],
+    }
+}
+
+fn items_mut(vm: &mut Vm, id: ObjId) -> Option<&mut Vec<Value>> {
+    match &mut vm.heap.obj_mut(id).kind {
+        ObjKind::Array(items) => Some(items),
+        _ => None,
+    }
+}
+
+fn array_call(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    array_construct(vm, args)
+}
+
+fn array_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
+    if let [Value::Number(n)] = args {
+        let Some(len) = crate::value::as_array_index(*n) else {
+            return Err(vm.make_error(ErrorKind::RangeError, "Invalid array length"));
+        };
+        if len as usize > crate::heap::MAX_ARRAY_LENGTH {
+            return Err(vm.make_error(ErrorKind::RangeError, "Invalid array length"));
+        }
+        vm.heap.charge(len as usize * crate::heap::VALUE_SIZE).map_err(|_| vm.out_of_memory())?;
+        vm.fuel -= len as i64 / 16;
+        return Ok(Step::Return(vm.new_array(vec![Value::Undefined; len as usize])?));
+    }
+    Ok(Step::Return(vm.new_array(args.to_vec())?))
+}
+
+fn is_array(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let v = arg(args, 0);
+    Ok(Step::Return(Value::Bool(matches!(v, Value::Obj(id) if matches!(vm.heap.obj(id).kind, ObjKind::Array(_))))))
+}
+
+fn from(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let source = arg(args, 0);
+    let items = match source {
+        Value::Obj(id) if !matches!(vm.heap.obj(id).kind, ObjKind::Array(_) | ObjKind::Iterator(_) | ObjKind::Map { .. }) => {
+            // Array-like: { length: n }.
+            let len = vm.get_named(source, "length")?;
+            let len = vm.to_number(len)?;
+            let len = if len.is_nan() || len < 0.0 { 0 } else { len.min(crate::heap::MAX_ARRAY_LENGTH as f64) as usize };
+            vm.heap.charge(len * crate::heap::VALUE_SIZE).map_err(|_| vm.out_of_memory())?;
+            vm.fuel -= len as i64 / 16;
+            let mut out = Vec::with_capacity(len);
+            for i in 0..len {
+                out.push(vm.get_value(source, crate::props::Key::Index(i as u32))?);
+            }
+            out
+        }
+        Value::Undefined | Value::Null => {
+            return Err(vm.make_error(ErrorKind::TypeError, "undefined is not iterable"));
+        }
+        _ => vm.collect_iterable(source)?,
+    };
+    let arr = vm.new_array(items)?;
+    let f = arg(args, 1);
+    if f == Value::Undefined {
+        return Ok(Step::Return(arr));
+    }
+    require_callable(vm, f)?;
+    let Value::Obj(src) = arr else { return Ok(Step::Return(arr)) };
+    start_loop(vm, LoopOp::Map, src, f, arg(args, 2))
+}
+
+fn of(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    Ok(Step::Return(vm.new_array(args.to_vec())?))
+}
+
+fn push(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let id = this_array(vm, this, "push")?;
+    for v in args {
+        vm.array_push(Value::Obj(id), *v)?;
+    }
+    Ok(Step::Return(Value::Number(items_of(vm, id).len() as f64)))
+}
+
+fn pop(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let id = this_array(vm, this, "pop")?;
+    Ok(Step::Return(items_mut(vm, id).and_then(Vec::pop).unwrap_or(Value::Undefined)))
+}
+
+fn shift(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let id = this_array(vm, this, "shift")?;
+    let items = items_mut(vm, id);
+    let v = match items {
+        Some(items) if !items.is_empty() => {
+            let len = items.len();
+            let v = items.remove(0);
+            vm.fuel -= len as i64 / 64;
+            v
+        }
+        _ => Value::Undefined,
+    };
+    Ok(Step::Return(v))
+}
+
+fn unshift(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let id = this_array(vm, this, "unshift")?;
+    vm.heap.charge(args.len() * crate::heap::VALUE_SIZE).map_err(|_| vm.out_of_memory())?;
+    let len = match items_mut(vm, id) {
+        Some(items) => {
+            items.splice(0..0, args.iter().copied());
+            items.len()
+        }
+        None => 0,
+    };
+    vm.fuel -= len as i64 / 64;
+    Ok(Step::Return(Value::Number(len as f64)))
+}
+
+fn slice(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let id = this_array(vm, this, "slice")?;
+    let len = items_of(vm, id).len();
+    let start = relative_index(vm, arg(args, 0), len, 0)?;
+    let end = relative_index(vm, arg(args, 1), len, len)?;
+    let out = items_of(vm, id).get(start..end.max(start)).unwrap_or(&[]).to_vec();
+    vm.fuel -= out.len() as i64 / 16;
+    Ok(Step::Return(vm.new_array(out)?))
+}
+
+fn splice(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let id = this_array(vm, this, "splice")?;
+    let len = items_of(vm, id).len();
+    let start = relative_index(vm, arg(args, 0), len, 0)?;
+    let delete = if args.len() < 2 {
+        len - start
+    } else {
+        let n = vm.to_number(arg(args, 1))?;
+        (if n.is_nan() { 0.0 } else { n.trunc() }).clamp(0.0, (len - start) as f64) as usize
+    };
+    let inserted: Vec<Value> = args.get(2..).unwrap_or(&[]).to_vec();
+    vm.heap.charge(inserted.len() * crate::heap::VALUE_SIZE).map_err(|_| vm.out_of_memory())?;
+    let removed: Vec<Value> = match items_mut(vm, id) {
+        Some(items) => items.splice(start..start + delete, inserted).collect(),
+        None => Vec::new(),
+    };
+    vm.fuel -= len as i64 / 64;
+    Ok(Step::Return(vm.new_array(removed)?))
+}
+
+fn concat(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let id = this_array(vm, this, "concat")?;
+    let mut out = items_of(vm, id).to_vec();
+    for a in args {
+        match a {
+            Value::Obj(other) if matches!(vm.heap.obj(*other).kind, ObjKind::Array(_)) => {
+                out.extend_from_slice(items_of(vm, *other));
+            }
+            v => out.push(*v),
+        }
+    }
+    vm.fuel -= out.len() as i64 / 16;
+    Ok(Step::Return(vm.new_array(out)?))
+}
+
+fn join(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let id = this_array(vm, this, "join")?;
+    let sep = match arg(args, 0) {
+        Value::Undefined => ",".to_string(),
+        v => vm.to_rust_string(v)?,
+    };
+    let items = items_of(vm, id).to_vec();
+    vm.fuel -= items.len() as i64 / 16;
+    let mut out = String::new();
+    for (i, v) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push_str(&sep);
+        }
+        if !v.is_nullish() {
+            if v == Value::Obj(id) {
+                continue;
+            }
+            out.push_str(&vm.to_rust_string(v)?);
+        }
+        if out.len() > crate::heap::MAX_STRING_BYTES {
+            return Err(vm.make_error(ErrorKind::RangeError, "Invalid string length"));
+        }
+    }
+    Ok(Step::Return(vm.new_string_owned(out)?))
+}
+
+fn to_string(vm: &mut Vm, this: Value, _args: &[Value], data: &[Value]) -> Result<Step, Throw> {
+    join(vm, this, &[], data)
+}
+
+fn reverse(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let id = this_array(vm, this, "reverse")?;
+    if let Some(items) = items_mut(vm, id) {
+        items.reverse();
+    }
+    Ok(Step::Return(this))
+}
+
+fn to_reversed(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let id = this_array(vm, this, "toReversed")?;
+    let mut out = items_of(vm, id).to_vec();
+    out.reverse();
+    Ok(Step::Return(vm.new_array(out)?))
+}
+
+fn index_of(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let id = this_array(vm, this, "indexOf")?;
+    let target = arg(args, 0);
+    let len = items_of(vm, id).len();
+    let from = relative_index(vm, arg(args, 1), len, 0)?;
+    let items = items_of(vm, id);
+    let pos = items.iter().skip(from).position(|v| vm.strict_equals(*v, target));
+    vm.fuel -= len as i64 / 64;
+    Ok(Step::Return(Value::Number(pos.map_or(-1.0, |p| (p + from) as f64))))
+}
+
+fn last_index_of(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let id = this_array(vm, this, "lastIndexOf")?;
+    let target = arg(args, 0);
+    let items = items_of(vm, id);
+    let pos = items.iter().rposition(|v| vm.strict_equals(*v, target));
+    Ok(Step::Return(Value::Number(pos.map_or(-1.0, |p| p as f64))))
+}
+
+fn includes(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let id = this_array(vm, this, "includes")?;
+    let target = arg(args, 0);
+    let items = items_of(vm, id);
+    let found = items.iter().any(|v| vm.same_value_zero(*v, target));
+    Ok(Step::Return(Value::Bool(found)))
+}
+
+fn at(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let id = this_array(vm, this, "at")?;
+    let len = items_of(vm, id).len() as f64;
+    let n = vm.to_number(arg(args, 0))?;
+    let n = if n.is_nan() { 0.0 } else { n.trunc() };
+    let i = if n < 0.0 { len + n } else { n };
+    let v = if i < 0.0 || i >= len { Value::Undefined } else { items_of(vm, id)[i as usize] };
+    Ok(Step::Return(v))
+}
+
+fn fill(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let id = this_array(vm, this, "fill")?;
+    let len = items_of(vm, id).len();
+    let start = relative_index(vm, arg(args, 1), len, 0)?;
+    let end = relative_index(vm, arg(args, 2), len, len)?;
+    let v = arg(args, 0);
+    if let Some(items) = items_mut(vm, id) {
+        for slot in items.iter_mut().take(end).skip(start) {
+            *slot = v;
+        }
+    }
+    vm.fuel -= len as i64 / 16;
+    Ok(Step::Return(this))
+}
+
+fn flatten_into(vm: &mut Vm, items: &[Value], depth: usize, out: &mut Vec<Value>, level: usize) -> Result<(), Throw> {
+    if level > MAX_FLAT_DEPTH {
+        return Err(vm.make_error(ErrorKind::RangeError, "Maximum call stack size exceeded"));
+    }
+    for v in items {
+        match v {
+            Value::Obj(id) if depth > 0 && matches!(vm.heap.obj(*id).kind, ObjKind::Array(_)) => {
+                let inner = items_of(vm, *id).to_vec();
+                flatten_into(vm, &inner, depth - 1, out, level + 1)?;
+            }
+            v => out.push(*v),
+        }
+    }
+    Ok(())
+}
+
+fn flat(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let id = this_array(vm, this, "flat")?;
+    let depth = match arg(args, 0) {
+        Value::Undefined => 1,
+        v => {
+            let n = vm.to_number(v)?;
+            if n.is_nan() || n < 1.0 { 0 } else { n.min(MAX_FLAT_DEPTH as f64) as usize }
+        }
+    };
+    let items = items_of(vm, id).to_vec();
+    let mut out = Vec::new();
+    flatten_into(vm, &items, depth, &mut out, 0)?;
+    vm.fuel -= out.len() as i64 / 16;
+    Ok(Step::Return(vm.new_array(out)?))
+}
+
+fn keys(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let id = this_array(vm, this, "keys")?;
+    let n = items_of(vm, id).len();
+    let items = (0..n).map(|i| Value::Number(i as f64)).collect();
+    Ok(Step::Return(vm.new_iterator(IterState::List { items, next: 0 })?))
+}
+
+fn values(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let id = this_array(vm, this, "values")?;
+    Ok(Step::Return(vm.new_iterator(IterState::Array { array: id, next: 0 })?))
+}
+
+fn entries(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let id = this_array(vm, this, "entries")?;
+    let items = items_of(vm, id).to_vec();
+    let mut pairs = Vec::with_capacity(items.len());
+    for (i, v) in items.into_iter().enumerate() {
+        pairs.push(vm.new_array(vec![Value::Number(i as f64), v])?);
+    }
+    Ok(Step::Return(vm.new_iterator(IterState::List { items: pairs, next: 0 })?))
+}
+
+// ---- resumable iteration ----
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LoopOp {
+    Map,
+    Filter,
+    ForEach,
+    Find,
+    FindIndex,
+    FindLast,
+    FindLastIndex,
+    Some,
+    Every,
+    Reduce,
+    ReduceRight,
+    FlatMap,
+}
+
+/// The state of an iteration method between callback calls.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ArrayLoop {
+    op: LoopOp,
+    array: ObjId,
+    callback: Value,
+    this_arg: Value,
+    /// The index whose callback is running.
+    index: u32,
+    /// The length when the loop started (elements appended later are not visited).
+    len: u32,
+    /// `map`/`filter`/`flatMap` output array, or the `reduce` accumulator.
+    acc: Value,
+}
+
+impl ArrayLoop {
+    pub fn trace(&self, out: &mut Vec<Value>) {
+        out.extend([Value::Obj(self.array), self.callback, self.this_arg, self.acc]);
+    }
+}
+
+fn start_loop(vm: &mut Vm, op: LoopOp, array: ObjId, callback: Value, this_arg: Value) -> Result<Step, Throw> {
+    require_callable(vm, callback)?;
+    let len = items_of(vm, array).len() as u32;
+    let acc = match op {
+        LoopOp::Map => vm.new_array(Vec::with_capacity(len as usize))?,
+        LoopOp::Filter | LoopOp::FlatMap => vm.new_array(Vec::new())?,
+        _ => Value::Undefined,
+    };
+    let backwards = matches!(op, LoopOp::FindLast | LoopOp::FindLastIndex | LoopOp::ReduceRight);
+    let state = ArrayLoop { op, array, callback, this_arg, index: if backwards { len } else { 0 }, len, acc };
+    next_call(vm, state)
+}
+
+/// Calls the callback for the next index, or finishes.
+fn next_call(vm: &mut Vm, mut s: ArrayLoop) -> Result<Step, Throw> {
+    let backwards = matches!(s.op, LoopOp::FindLast | LoopOp::FindLastIndex | LoopOp::ReduceRight);
+    let current_len = items_of(vm, s.array).len() as u32;
+    let has_next = if backwards { s.index > 0 } else { s.index < s.len.min(current_len) };
+    if !has_next {
+        return Ok(Step::Return(match s.op {
+            LoopOp::Map | LoopOp::Filter | LoopOp::FlatMap | LoopOp::Reduce | LoopOp::ReduceRight => s.acc,
+            LoopOp::ForEach | LoopOp::Find | LoopOp::FindLast => Value::Undefined,
+            LoopOp::FindIndex | LoopOp::FindLastIndex => Value::Number(-1.0),
+            LoopOp::Some => Value::Bool(false),
+            LoopOp::Every => Value::Bool(true),
+        }));
+    }
+    if backwards {
+        s.index -= 1;
+    }
+    let element = items_of(vm, s.array).get(s.index as usize).copied().unwrap_or(Value::Undefined);
+    let args = match s.op {
+        LoopOp::Reduce | LoopOp::ReduceRight => {
+            vec![s.acc, element, Value::Number(s.index as f64), Value::Obj(s.array)]
+        }
+        _ => vec![element, Value::Number(s.index as f64), Value::Obj(s.array)],
+    };
+    let (callback, this) = (s.callback, s.this_arg);
+    Ok(Step::Call { callee: callback, this, args, cont: Cont::ArrayLoop(s) })
+}
+
+pub(super) fn resume_loop(vm: &mut Vm, mut s: ArrayLoop, result: Value) -> Result<Step, Throw> {
+    let element = items_of(vm, s.array).get(s.index as usize).copied().unwrap_or(Value::Undefined);
+    let index = Value::Number(s.index as f64);
+    match s.op {
+        LoopOp::Map => vm.array_push(s.acc, result)?,
+        LoopOp::Filter => {
+            if vm.to_boolean(result) {
+                vm.array_push(s.acc, element)?;
+            }
+        }
+        LoopOp::FlatMap => match result {
+            Value::Obj(id) if matches!(vm.heap.obj(id).kind, ObjKind::Array(_)) => {
+                for v in items_of(vm, id).to_vec() {
+                    vm.array_push(s.acc, v)?;
+                }
+            }
+            v => vm.array_push(s.acc, v)?,
+        },
+        LoopOp::ForEach => {}
+        LoopOp::Find | LoopOp::FindLast => {
+            if vm.to_boolean(result) {
+                return Ok(Step::Return(element));
+            }
+        }
+        LoopOp::FindIndex | LoopOp::FindLastIndex => {
+            if vm.to_boolean(result) {
+                return Ok(Step::Return(index));
+            }
+        }
+        LoopOp::Some => {
+            if vm.to_boolean(result) {
+                return Ok(Step::Return(Value::Bool(true)));
+            }
+        }
+        LoopOp::Every => {
+            if !vm.to_boolean(result) {
+                return Ok(Step::Return(Value::Bool(false)));
+            }
+        }
+        LoopOp::Reduce | LoopOp::ReduceRight => s.acc = result,
+    }
+    if !matches!(s.op, LoopOp::FindLast | LoopOp::FindLastIndex | LoopOp::ReduceRight) {
+        s.index += 1;
+    }
+    next_call(vm, s)
+}
+
+macro_rules! loop_method {
+    ($name:ident, $op:expr, $label:literal) => {
+        fn $name(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+            let id = this_array(vm, this, $label)?;
+            start_loop(vm, $op, id, arg(args, 0), arg(args, 1))
+        }
+    };
+}
+
+loop_method!(map, LoopOp::Map, "map");
+loop_method!(filter, LoopOp::Filter, "filter");
+loop_method!(for_each, LoopOp::ForEach, "forEach");
+loop_method!(find, LoopOp::Find, "find");
+loop_method!(find_index, LoopOp::FindIndex, "findIndex");
+loop_method!(find_last, LoopOp::FindLast, "findLast");
+loop_method!(find_last_index, LoopOp::FindLastIndex, "findLastIndex");
+loop_method!(some, LoopOp::Some, "some");
+loop_method!(every, LoopOp::Every, "every");
+loop_method!(flat_map, LoopOp::FlatMap, "flatMap");
+
+fn reduce_impl(vm: &mut Vm, this: Value, args: &[Value], right: bool) -> Result<Step, Throw> {
+    let id = this_array(vm, this, if right { "reduceRight" } else { "reduce" })?;
+    let callback = arg(args, 0);
+    require_callable(vm, callback)?;
+    let len = items_of(vm, id).len() as u32;
+    let op = if right { LoopOp::ReduceRight } else { LoopOp::Reduce };
+    let (acc, index) = if args.len() >= 2 {
+        (arg(args, 1), if right { len } else { 0 })
+    } else {
+        if len == 0 {
+            return Err(vm.make_error(ErrorKind::TypeError, "Reduce of empty array with no initial value"));
+        }
+        if right {
+            (items_of(vm, id)[len as usize - 1], len - 1)
+        } else {
+            (items_of(vm, id)[0], 1)
+        }
+    };
+    next_call(vm, ArrayLoop { op, array: id, callback, this_arg: Value::Undefined, index, len, acc })
+}
+
+fn reduce(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    reduce_impl(vm, this, args, false)
+}
+
+fn reduce_right(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    reduce_impl(vm, this, args, true)
+}
+
+// ---- sort: a bottom-up merge sort whose comparisons may be callbacks ----
+
+/// Merge sort state: `src` holds runs of width `width`; merging `[lo, mid)` and `[mid, hi)` into
+/// `dst` at positions `i`, `j`, `k`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SortState {
+    target: ObjId,
+    comparator: Value,
+    src: Vec<Value>,
+    dst: Vec<Value>,
+    /// Elements that were `undefined` go last, unsorted.
+    undefined_count: u32,
+    width: u32,
+    lo: u32,
+    i: u32,
+    j: u32,
+    k: u32,
+    /// Write the result into a new array instead of `target` (`toSorted`).
+    copy: bool,
+}
+
+impl SortState {
+    pub fn trace(&self, out: &mut Vec<Value>) {
+        out.push(Value::Obj(self.target));
+        out.push(self.comparator);
+        out.extend(self.src.iter().copied());
+        out.extend(self.dst.iter().copied());
+    }
+
+    fn n(&self) -> u32 {
+        self.src.len() as u32
+    }
+}
+
+fn sort(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let id = this_array(vm, this, "sort")?;
+    start_sort(vm, id, arg(args, 0), false)
+}
+
+fn to_sorted(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let id = this_array(vm, this, "toSorted")?;
+    start_sort(vm, id, arg(args, 0), true)
+}
+
+fn start_sort(vm: &mut Vm, id: ObjId, comparator: Value, copy: bool) -> Result<Step, Throw> {
+    if comparator != Value::Undefined {
+        require_callable(vm, comparator)?;
+    }
+    let items = items_of(vm, id).to_vec();
+    let n = items.len();
+    vm.fuel -= (n as f64 * (n.max(2) as f64).log2()) as i64 / 8;
+    let mut defined: Vec<Value> = items.iter().copied().filter(|v| *v != Value::Undefined).collect();
+    let undefined_count = (n - defined.len()) as u32;
+    if comparator == Value::Undefined {
+        // Default order: by ToString, UTF-16 code units. No callbacks: sort directly.
+        let mut keyed = Vec::with_capacity(defined.len());
+        for v in defined.drain(..) {
+            let s: Vec<u16> = vm.to_rust_string(v)?.encode_utf16().collect();
+            keyed.push((s, v));
+        }
+        keyed.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut out: Vec<Value> = keyed.into_iter().map(|(_, v)| v).collect();
+        out.extend(std::iter::repeat_n(Value::Undefined, undefined_count as usize));
+        return finish_sort(vm, id, out, copy);
+    }
+    let len = defined.len() as u32;
+    let state = SortState {
+        target: id,
+        comparator,
+        dst: defined.clone(),
+        src: defined,
+        undefined_count,
+        width: 1,
+        lo: 0,
+        i: 0,
+        j: 1.min(len),
+        k: 0,
+        copy,
+    };
+    sort_step(vm, state)
+}
+
+fn finish_sort(vm: &mut Vm, id: ObjId, out: Vec<Value>, copy: bool) -> Result<Step, Throw> {
+    if copy {
+        return Ok(Step::Return(vm.new_array(out)?));
+    }
+    if let Some(items) = items_mut(vm, id) {
+        *items = out;
+    }
+    Ok(Step::Return(Value::Obj(id)))
+}
+
+/// Advances the merge until a comparison is needed (returns a call) or the sort is done.
+fn sort_step(vm: &mut Vm, mut s: SortState) -> Result<Step, Throw> {
+    let n = s.n();
+    loop {
+        if s.width >= n {
+            let mut out = std::mem::take(&mut s.src);
+            out.extend(std::iter::repeat_n(Value::Undefined, s.undefined_count as usize));
+            return finish_sort(vm, s.target, out, s.copy);
+        }
+        let mid = (s.lo + s.width).min(n);
+        let hi = (s.lo + 2 * s.width).min(n);
+        if s.i < mid && s.j < hi {
+            let (a, b) = (s.src[s.i as usize], s.src[s.j as usize]);
+            let (comparator, this) = (s.comparator, Value::Undefined);
+            return Ok(Step::Call { callee: comparator, this, args: vec![a, b], cont: Cont::Sort(s) });
+        }
+        // One side is exhausted: copy the rest of the other.
+        while s.i < mid {
+            s.dst[s.k as usize] = s.src[s.i as usize];
+            s.i += 1;
+            s.k += 1;
+        }
+        while s.j < hi {
+            s.dst[s.k as usize] = s.src[s.j as usize];
+            s.j += 1;
+            s.k += 1;
+        }
+        // Next pair of runs, or next width.
+        s.lo = hi;
+        if s.lo >= n {
+            std::mem::swap(&mut s.src, &mut s.dst);
+            s.width *= 2;
+            s.lo = 0;
+            vm.fuel -= 1;
+        }
+        s.i = s.lo;
+        s.j = (s.lo + s.width).min(n);
+        s.k = s.lo;
+    }
+}
+
+pub(super) fn resume_sort(vm: &mut Vm, mut s: SortState, result: Value) -> Result<Step, Throw> {
+    let order = vm.to_number(result)?;
+    // Stable: take from the left run unless the right one is strictly smaller.
+    if order > 0.0 {
+        s.dst[s.k as usize] = s.src[s.j as usize];
+        s.j += 1;
+    } else {
+        s.dst[s.k as usize] = s.src[s.i as usize];
+        s.i += 1;
+    }
+    s.k += 1;
+    sort_step(vm, s)
+}

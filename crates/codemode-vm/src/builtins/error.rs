@@ -1,0 +1,72 @@
+//! `Error` and the native error constructors.
+
+use codemode_compiler::bytecode::ErrorKind;
+
+use super::{NativeDef, Step, arg};
+use crate::Vm;
+use crate::call::Throw;
+use crate::value::Value;
+
+pub const DEFS: &[NativeDef] = &[
+    NativeDef::ctor("Error", 1, error_call, |vm, args| make(vm, ErrorKind::Error, args)),
+    NativeDef::ctor("TypeError", 1, type_error_call, |vm, args| make(vm, ErrorKind::TypeError, args)),
+    NativeDef::ctor("RangeError", 1, range_error_call, |vm, args| make(vm, ErrorKind::RangeError, args)),
+    NativeDef::ctor("ReferenceError", 1, reference_error_call, |vm, args| make(vm, ErrorKind::ReferenceError, args)),
+    NativeDef::ctor("SyntaxError", 1, syntax_error_call, |vm, args| make(vm, ErrorKind::SyntaxError, args)),
+    NativeDef::new("Error.prototype", "toString", 0, to_string),
+];
+
+fn make(vm: &mut Vm, kind: ErrorKind, args: &[Value]) -> Result<Step, Throw> {
+    let message = match arg(args, 0) {
+        Value::Undefined => String::new(),
+        v => vm.to_rust_string(v)?,
+    };
+    let e = vm.make_error(kind, &message);
+    if let Value::Obj(id) = e {
+        if message.is_empty() {
+            let atom = vm.realm.atoms.message;
+            vm.heap.obj_mut(id).props.remove(atom);
+        }
+        // `new Error(msg, { cause })`.
+        if let Value::Obj(_) = arg(args, 1) {
+            let cause = vm.get_named(arg(args, 1), "cause")?;
+            if cause != Value::Undefined {
+                vm.define_hidden(id, "cause", cause);
+            }
+        }
+    }
+    Ok(Step::Return(e))
+}
+
+fn error_call(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    make(vm, ErrorKind::Error, args)
+}
+fn type_error_call(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    make(vm, ErrorKind::TypeError, args)
+}
+fn range_error_call(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    make(vm, ErrorKind::RangeError, args)
+}
+fn reference_error_call(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    make(vm, ErrorKind::ReferenceError, args)
+}
+fn syntax_error_call(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    make(vm, ErrorKind::SyntaxError, args)
+}
+
+fn to_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let s = vm.to_rust_string(this)?;
+    Ok(Step::Return(vm.new_string_owned(s)?))
+}
+
+/// Installs `name` and an empty `message` on the error prototypes.
+pub(super) fn install_names(vm: &mut Vm) -> Result<(), Throw> {
+    for (i, name) in ["Error", "TypeError", "RangeError", "ReferenceError", "SyntaxError"].iter().enumerate() {
+        let proto = vm.realm.error_protos[i];
+        let n = vm.new_string(name)?;
+        vm.define_hidden(proto, "name", n);
+        let empty = vm.new_string("")?;
+        vm.define_hidden(proto, "message", empty);
+    }
+    Ok(())
+}

@@ -1,0 +1,231 @@
+//! Global functions and values: `parseInt`, `parseFloat`, `isNaN`, `isFinite`, the `String`,
+//! `Number` and `Boolean` conversions, `NaN`, `Infinity`, `undefined`, `globalThis` and `tools`.
+
+use codemode_compiler::bytecode::ErrorKind;
+
+use super::{NativeDef, Step, arg};
+use crate::Vm;
+use crate::call::Throw;
+use crate::numconv::is_js_whitespace;
+use crate::object::ObjKind;
+use crate::value::Value;
+
+pub const DEFS: &[NativeDef] = &[
+    NativeDef::new("", "parseInt", 2, parse_int),
+    NativeDef::new("", "parseFloat", 1, parse_float),
+    NativeDef::new("", "isNaN", 1, is_nan),
+    NativeDef::new("", "isFinite", 1, is_finite),
+    NativeDef::ctor("String", 1, string_call, |vm, args| string_call(vm, Value::Undefined, args, &[])),
+    NativeDef::ctor("Number", 1, number_call, |vm, args| number_call(vm, Value::Undefined, args, &[])),
+    NativeDef::ctor("Boolean", 1, boolean_call, |vm, args| boolean_call(vm, Value::Undefined, args, &[])),
+];
+
+/// Values on the global object, and the `tools` root.
+pub(super) fn install_values(vm: &mut Vm) -> Result<(), Throw> {
+    let global = vm.realm.global;
+    vm.define_hidden(global, "NaN", Value::Number(f64::NAN));
+    vm.define_hidden(global, "Infinity", Value::Number(f64::INFINITY));
+    vm.define_hidden(global, "undefined", Value::Undefined);
+    vm.define_hidden(global, "globalThis", Value::Obj(global));
+    let tools = vm.tool_value("")?;
+    vm.define_hidden(global, "tools", tools);
+    super::error::install_names(vm)?;
+    let math = vm.owner_object("Math")?;
+    for (name, v) in [
+        ("PI", std::f64::consts::PI),
+        ("E", std::f64::consts::E),
+        ("LN2", std::f64::consts::LN_2),
+        ("LN10", std::f64::consts::LN_10),
+        ("LOG2E", std::f64::consts::LOG2_E),
+        ("LOG10E", std::f64::consts::LOG10_E),
+        ("SQRT2", std::f64::consts::SQRT_2),
+        ("SQRT1_2", std::f64::consts::FRAC_1_SQRT_2),
+    ] {
+        vm.define_hidden(math, name, Value::Number(v));
+    }
+    Ok(())
+}
+
+fn parse_int(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let s = vm.to_rust_string(arg(args, 0))?;
+    let radix = match arg(args, 1) {
+        Value::Undefined => 0,
+        v => crate::numconv::to_int32(vm.to_number(v)?),
+    };
+    Ok(Step::Return(Value::Number(parse_int_str(&s, radix))))
+}
+
+/// `parseInt` on a Rust string.
+pub(crate) fn parse_int_str(s: &str, radix: i32) -> f64 {
+    let t = s.trim_start_matches(is_js_whitespace);
+    let (negative, t) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let mut radix = radix;
+    let mut t = t;
+    if radix == 0 || radix == 16 {
+        if t.len() >= 2 && (t.starts_with("0x") || t.starts_with("0X")) {
+            t = &t[2..];
+            radix = 16;
+        }
+    }
+    if radix == 0 {
+        radix = 10;
+    }
+    if !(2..=36).contains(&radix) {
+        return f64::NAN;
+    }
+    let mut n = 0.0f64;
+    let mut any = false;
+    for c in t.chars() {
+        match c.to_digit(radix as u32) {
+            Some(d) => {
+                n = n * radix as f64 + d as f64;
+                any = true;
+            }
+            None => break,
+        }
+    }
+    if !any {
+        return f64::NAN;
+    }
+    if negative { -n } else { n }
+}
+
+fn parse_float(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let s = vm.to_rust_string(arg(args, 0))?;
+    let t = s.trim_start_matches(is_js_whitespace);
+    // The longest prefix that is a decimal literal.
+    let bytes = t.as_bytes();
+    let mut end = 0;
+    let mut i = 0;
+    if matches!(bytes.first(), Some(b'+' | b'-')) {
+        i = 1;
+    }
+    if t[i..].starts_with("Infinity") {
+        let v = if bytes.first() == Some(&b'-') { f64::NEG_INFINITY } else { f64::INFINITY };
+        return Ok(Step::Return(Value::Number(v)));
+    }
+    let mut seen_digit = false;
+    let mut seen_dot = false;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'0'..=b'9' => {
+                seen_digit = true;
+                end = i + 1;
+            }
+            b'.' if !seen_dot => seen_dot = true,
+            b'e' | b'E' if seen_digit => {
+                let mut j = i + 1;
+                if matches!(bytes.get(j), Some(b'+' | b'-')) {
+                    j += 1;
+                }
+                let start = j;
+                while matches!(bytes.get(j), Some(b'0'..=b'9')) {
+                    j += 1;
+                }
+                if j > start {
+                    end = j;
+                }
+                break;
+            }
+            _ => break,
+        }
+        i += 1;
+    }
+    let n = if seen_digit { t[..end].parse::<f64>().unwrap_or(f64::NAN) } else { f64::NAN };
+    Ok(Step::Return(Value::Number(n)))
+}
+
+fn is_nan(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    Ok(Step::Return(Value::Bool(vm.to_number(arg(args, 0))?.is_nan())))
+}
+
+fn is_finite(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    Ok(Step::Return(Value::Bool(vm.to_number(arg(args, 0))?.is_finite())))
+}
+
+fn string_call(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    if args.is_empty() {
+        return Ok(Step::Return(vm.new_string("")?));
+    }
+    Ok(Step::Return(vm.to_string_value(arg(args, 0))?))
+}
+
+fn number_call(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    if args.is_empty() {
+        return Ok(Step::Return(Value::Number(0.0)));
+    }
+    Ok(Step::Return(Value::Number(vm.to_number(arg(args, 0))?)))
+}
+
+fn boolean_call(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    Ok(Step::Return(Value::Bool(vm.to_boolean(arg(args, 0)))))
+}
+
+/// `new RegExp(source, flags)` (regex literals too). Validation happens when it is used.
+pub(crate) fn new_regexp(vm: &mut Vm, source: &str, flags: &str) -> Result<Value, Throw> {
+    if flags.chars().any(|c| !"dgimsuyv".contains(c)) {
+        let msg = format!("Invalid flags supplied to RegExp constructor '{flags}'");
+        return Err(vm.make_error(ErrorKind::SyntaxError, &msg));
+    }
+    let proto = Some(vm.realm.regexp_proto);
+    let kind = ObjKind::RegExp { source: source.into(), flags: flags.into(), last_index: 0 };
+    Ok(Value::Obj(vm.alloc(kind, proto)?))
+}
+
+/// `Date.prototype.toString`-like text (UTC; the VM has no time zone).
+pub(crate) fn date_to_string(t: f64) -> String {
+    date_to_iso(t).unwrap_or_else(|| "Invalid Date".into())
+}
+
+/// `Date.prototype.toISOString`, or `None` for an invalid date.
+pub(crate) fn date_to_iso(t: f64) -> Option<String> {
+    if !t.is_finite() || t.abs() > 8.64e15 {
+        return None;
+    }
+    let ms = t as i64;
+    let days = ms.div_euclid(86_400_000);
+    let rem = ms.rem_euclid(86_400_000);
+    let (y, m, d) = civil_from_days(days);
+    let (h, mi, s, milli) = (rem / 3_600_000, rem / 60_000 % 60, rem / 1000 % 60, rem % 1000);
+    let year = if (0..=9999).contains(&y) { format!("{y:04}") } else if y < 0 { format!("-{:06}", -y) } else { format!("+{y:06}") };
+    Some(format!("{year}-{m:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{milli:03}Z"))
+}
+
+/// Days since 1970-01-01 → (year, month, day), proleptic Gregorian (Howard Hinnant's algorithm).
+pub(crate) fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iso_dates() {
+        assert_eq!(date_to_iso(0.0).as_deref(), Some("1970-01-01T00:00:00.000Z"));
+        assert_eq!(date_to_iso(1_700_000_000_123.0).as_deref(), Some("2023-11-14T22:13:20.123Z"));
+        assert_eq!(date_to_iso(f64::NAN), None);
+    }
+
+    #[test]
+    fn parse_int_cases() {
+        assert_eq!(parse_int_str("  42px", 0), 42.0);
+        assert_eq!(parse_int_str("0x1F", 0), 31.0);
+        assert_eq!(parse_int_str("-12", 10), -12.0);
+        assert!(parse_int_str("abc", 10).is_nan());
+        assert_eq!(parse_int_str("101", 2), 5.0);
+    }
+}

@@ -1,0 +1,47 @@
+//! Internal built-ins with fixed indices (see `Native::*`): functions the VM creates bound to data,
+//! never installed as globals.
+
+use super::{NativeDef, Step, arg};
+use crate::Vm;
+use crate::call::Throw;
+use crate::value::{ObjId, Value};
+
+/// Order matters: indices are `Native::FINALLY_PASS`, `Native::PROMISE_RESOLVE_FUNCTION`, ...
+pub const DEFS: &[NativeDef] = &[
+    NativeDef::new("#internal", "finallyPass", 0, finally_pass),
+    NativeDef::new("#internal", "resolve", 1, resolve_function),
+    NativeDef::new("#internal", "reject", 1, reject_function),
+];
+
+/// After `finally`'s callback settled: data = [original value, rejected?].
+fn finally_pass(_vm: &mut Vm, _this: Value, _args: &[Value], data: &[Value]) -> Result<Step, Throw> {
+    let value = arg(data, 0);
+    if arg(data, 1) == Value::Bool(true) { Err(value) } else { Ok(Step::Return(value)) }
+}
+
+/// A `new Promise` executor's `resolve`: data = [promise].
+fn resolve_function(vm: &mut Vm, _this: Value, args: &[Value], data: &[Value]) -> Result<Step, Throw> {
+    if let Value::Obj(p) = arg(data, 0) {
+        if vm.promise_pending(p) {
+            vm.resolve_promise(p, arg(args, 0))?;
+        }
+    }
+    Ok(Step::Return(Value::Undefined))
+}
+
+/// A `new Promise` executor's `reject`: data = [promise].
+fn reject_function(vm: &mut Vm, _this: Value, args: &[Value], data: &[Value]) -> Result<Step, Throw> {
+    if let Value::Obj(p) = arg(data, 0) {
+        if vm.promise_pending(p) {
+            vm.reject_promise(p, arg(args, 0))?;
+        }
+    }
+    Ok(Step::Return(Value::Undefined))
+}
+
+impl Vm {
+    pub(crate) fn promise_pending(&self, p: ObjId) -> bool {
+        matches!(&self.heap.obj(p).kind, crate::object::ObjKind::Promise(s)
+            if matches!(s.settled, crate::promise::Settled::Pending))
+    }
+}

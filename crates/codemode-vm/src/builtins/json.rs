@@ -1,0 +1,133 @@
+//! `JSON.stringify` and `JSON.parse`.
+//!
+//! `stringify` reuses the boundary conversion (same semantics, same depth limit) and then prints
+//! with JavaScript's spacing rules. A replacer array filters keys; replacer functions and `toJSON`
+//! on user objects are not called (documented limitation). `parse` goes through serde_json (which
+//! limits nesting) and then the boundary's `from_json`.
+
+use codemode_compiler::bytecode::ErrorKind;
+use serde_json::Value as Json;
+
+use super::{NativeDef, Step, arg};
+use crate::Vm;
+use crate::call::Throw;
+use crate::value::Value;
+
+pub const DEFS: &[NativeDef] = &[
+    NativeDef::new("JSON", "stringify", 3, stringify),
+    NativeDef::new("JSON", "parse", 2, parse),
+];
+
+fn stringify(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let value = arg(args, 0);
+    let Some(mut json) = vm.to_json(value)? else { return Ok(Step::Return(Value::Undefined)) };
+    if let Value::Obj(_) = arg(args, 1) {
+        let keys = vm.collect_iterable(arg(args, 1))?;
+        let mut allowed = Vec::new();
+        for k in keys {
+            allowed.push(vm.to_rust_string(k)?);
+        }
+        filter_keys(&mut json, &allowed, 0);
+    }
+    let indent = match arg(args, 2) {
+        Value::Number(n) => " ".repeat(n.clamp(0.0, 10.0) as usize),
+        Value::Str(s) => vm.heap.str(s).chars().take(10).collect(),
+        _ => String::new(),
+    };
+    let mut out = String::new();
+    write_json(&json, &indent, 0, &mut out);
+    vm.fuel -= out.len() as i64 / 64;
+    Ok(Step::Return(vm.new_string_owned(out)?))
+}
+
+fn filter_keys(json: &mut Json, allowed: &[String], depth: usize) {
+    if depth > crate::host::MAX_BOUNDARY_DEPTH + 1 {
+        return;
+    }
+    match json {
+        Json::Object(map) => {
+            map.retain(|k, _| allowed.iter().any(|a| a == k));
+            for v in map.values_mut() {
+                filter_keys(v, allowed, depth + 1);
+            }
+        }
+        Json::Array(items) => {
+            for v in items {
+                filter_keys(v, allowed, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Prints JSON the way `JSON.stringify(v, null, indent)` does. Depth is bounded by the boundary
+/// conversion that produced `json`.
+pub(crate) fn write_json(json: &Json, indent: &str, level: usize, out: &mut String) {
+    let newline = |out: &mut String, level: usize| {
+        if !indent.is_empty() {
+            out.push('\n');
+            for _ in 0..level {
+                out.push_str(indent);
+            }
+        }
+    };
+    match json {
+        Json::Array(items) if !items.is_empty() => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                newline(out, level + 1);
+                write_json(item, indent, level + 1, out);
+            }
+            newline(out, level);
+            out.push(']');
+        }
+        Json::Object(map) if !map.is_empty() => {
+            out.push('{');
+            for (i, (k, v)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                newline(out, level + 1);
+                out.push_str(&Json::String(k.clone()).to_string());
+                out.push(':');
+                if !indent.is_empty() {
+                    out.push(' ');
+                }
+                write_json(v, indent, level + 1, out);
+            }
+            newline(out, level);
+            out.push('}');
+        }
+        Json::Number(n) => match n.as_f64() {
+            Some(f) if n.is_f64() => out.push_str(&crate::numconv::number_to_string(f)),
+            _ => out.push_str(&n.to_string()),
+        },
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+fn parse(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let text = vm.to_rust_string(arg(args, 0))?;
+    vm.fuel -= text.len() as i64 / 64;
+    let json: Json = match serde_json::from_str(&text) {
+        Ok(j) => j,
+        Err(e) => {
+            let msg = format!("Unexpected token in JSON at line {} column {}", e.line(), e.column());
+            return Err(vm.make_error(ErrorKind::SyntaxError, &msg));
+        }
+    };
+    match vm.from_json_unbounded(&json) {
+        Ok(v) => Ok(Step::Return(v)),
+        Err(msg) => Err(vm.make_error(ErrorKind::RangeError, &msg)),
+    }
+}
+
+impl Vm {
+    /// `from_json` for `JSON.parse`: serde_json already limits nesting to 128 levels.
+    fn from_json_unbounded(&mut self, json: &Json) -> Result<Value, String> {
+        self.from_json_with_limit(json, 0, 200)
+    }
+}

@@ -1,0 +1,295 @@
+//! Built-in functions and the global environment.
+//!
+//! **One table.** Every built-in function is a [`NativeDef`] in some module's `DEFS` list: where
+//! it is installed (`owner`), its name, its arity and its Rust function. [`table`] concatenates the
+//! lists once; a function object refers to its built-in by index ([`Native`]), so VM state stays
+//! plain data. The first entries are internal helpers with fixed indices (the `Native::*` consts).
+//!
+//! **Resumable natives.** A built-in that calls back into JavaScript (`map`, `sort`, `replace` with
+//! a function, ...) never calls it from Rust. It returns [`Step::Call`] with its state as a
+//! [`Cont`]; the interpreter runs the callback as an ordinary frame and then calls [`resume`] with
+//! the result. So fuel, call depth and snapshots work inside callbacks too.
+//!
+//! Owners: `""` is the global object; `"Object"` is the global `Object` constructor (statics);
+//! `"Object.prototype"` and the like are the intrinsic prototypes; a name that is no constructor
+//! (`"Math"`, `"JSON"`, `"console"`) becomes a plain namespace object; `"#internal"` is not
+//! installed anywhere. A def whose owner is `""` and whose name has a prototype in
+//! [`Vm::proto_named`] is a constructor: it gets `prototype`, and `construct` (when set) runs
+//! for `new`.
+
+mod array;
+mod console;
+mod error;
+mod function;
+mod global;
+mod internal;
+mod json;
+mod math;
+mod object;
+mod promise;
+
+use std::sync::LazyLock;
+
+use codemode_compiler::bytecode::ErrorKind;
+use serde::{Deserialize, Serialize};
+
+use crate::Vm;
+use crate::call::Throw;
+use crate::object::{Callable, ObjKind};
+use crate::value::{ObjId, Value};
+
+pub(crate) use array::ArrayLoop;
+
+/// A built-in function's Rust side: `(vm, this, args, data)` where `data` are the values the
+/// function object was bound to.
+pub type NativeFn = fn(&mut Vm, Value, &[Value], &[Value]) -> Result<Step, Throw>;
+
+/// `new F(args)` for a built-in constructor.
+pub type ConstructFn = fn(&mut Vm, &[Value]) -> Result<Step, Throw>;
+
+pub struct NativeDef {
+    pub owner: &'static str,
+    pub name: &'static str,
+    pub arity: u8,
+    pub f: NativeFn,
+    pub construct: Option<ConstructFn>,
+}
+
+impl NativeDef {
+    pub const fn new(owner: &'static str, name: &'static str, arity: u8, f: NativeFn) -> Self {
+        NativeDef { owner, name, arity, f, construct: None }
+    }
+
+    pub const fn ctor(name: &'static str, arity: u8, f: NativeFn, construct: ConstructFn) -> Self {
+        NativeDef { owner: "", name, arity, f, construct: Some(construct) }
+    }
+}
+
+/// A built-in, by index into [`table`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Native(pub u16);
+
+impl Native {
+    pub const FINALLY_PASS: Native = Native(0);
+    pub const PROMISE_RESOLVE_FUNCTION: Native = Native(1);
+    pub const PROMISE_REJECT_FUNCTION: Native = Native(2);
+}
+
+/// What a built-in did.
+pub enum Step {
+    /// Finished with this value.
+    Return(Value),
+    /// Call `callee` and resume `cont` with its result.
+    Call { callee: Value, this: Value, args: Vec<Value>, cont: Cont },
+    /// Call `callee`; its result is the built-in's result.
+    TailCall { callee: Value, this: Value, args: Vec<Value> },
+}
+
+/// The saved state of a built-in waiting for a callback's result. Plain data.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Cont {
+    /// Array iteration methods (`map`, `filter`, `reduce`, ...).
+    ArrayLoop(ArrayLoop),
+    /// `sort` with a comparator (bottom-up merge sort).
+    Sort(array::SortState),
+    /// `new Promise(executor)` waiting for the executor: returns `promise`; a throw rejects it.
+    PromiseExecutor { promise: ObjId },
+}
+
+impl Cont {
+    /// Pushes every value the continuation holds (GC roots).
+    pub fn trace(&self, out: &mut Vec<Value>) {
+        match self {
+            Cont::ArrayLoop(l) => l.trace(out),
+            Cont::Sort(s) => s.trace(out),
+            Cont::PromiseExecutor { promise } => out.push(Value::Obj(*promise)),
+        }
+    }
+}
+
+/// The table of every built-in, internal helpers first.
+pub fn table() -> &'static [NativeDef] {
+    static TABLE: LazyLock<Vec<NativeDef>> = LazyLock::new(|| {
+        let lists: &[&[NativeDef]] = &[
+            internal::DEFS,
+            global::DEFS,
+            object::DEFS,
+            function::DEFS,
+            array::DEFS,
+            console::DEFS,
+            error::DEFS,
+            json::DEFS,
+            math::DEFS,
+            promise::DEFS,
+        ];
+        lists.iter().flat_map(|l| l.iter()).map(copy_def).collect()
+    });
+    &TABLE
+}
+
+fn copy_def(d: &NativeDef) -> NativeDef {
+    NativeDef { owner: d.owner, name: d.name, arity: d.arity, f: d.f, construct: d.construct }
+}
+
+pub(crate) fn call_native(
+    vm: &mut Vm,
+    native: Native,
+    this: Value,
+    args: &[Value],
+    data: &[Value],
+) -> Result<Step, Throw> {
+    match table().get(native.0 as usize) {
+        Some(def) => (def.f)(vm, this, args, data),
+        None => Err(vm.make_error(ErrorKind::TypeError, "unknown built-in")),
+    }
+}
+
+pub(crate) fn construct_native(vm: &mut Vm, native: Native, args: &[Value]) -> Result<Step, Throw> {
+    match table().get(native.0 as usize) {
+        Some(NativeDef { construct: Some(c), .. }) => c(vm, args),
+        Some(def) => {
+            let msg = format!("{} is not a constructor", def.name);
+            Err(vm.make_error(ErrorKind::TypeError, &msg))
+        }
+        None => Err(vm.make_error(ErrorKind::TypeError, "unknown built-in")),
+    }
+}
+
+/// Resumes a built-in with the result of the callback it asked for.
+pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Throw> {
+    match cont {
+        Cont::ArrayLoop(l) => array::resume_loop(vm, l, result),
+        Cont::Sort(s) => array::resume_sort(vm, s, result),
+        Cont::PromiseExecutor { promise } => Ok(Step::Return(Value::Obj(promise))),
+    }
+}
+
+/// Installs every built-in into the realm's global object and prototypes.
+pub(crate) fn install(vm: &mut Vm) -> Result<(), Throw> {
+    let defs = table();
+    // Constructors and plain globals first, so statics find their owner.
+    for (i, def) in defs.iter().enumerate() {
+        if def.owner.is_empty() {
+            let f = vm.alloc_native(Native(i as u16), Vec::new())?;
+            set_function_meta(vm, f, def)?;
+            if let Some(proto) = vm.proto_named(def.name) {
+                if let Value::Obj(fid) = f {
+                    vm.define_hidden(fid, "prototype", Value::Obj(proto));
+                }
+                vm.define_hidden(proto, "constructor", f);
+            }
+            let global = vm.realm.global;
+            vm.define_hidden(global, def.name, f);
+        }
+    }
+    for (i, def) in defs.iter().enumerate() {
+        if def.owner.is_empty() || def.owner == "#internal" {
+            continue;
+        }
+        let owner = vm.owner_object(def.owner)?;
+        let f = vm.alloc_native(Native(i as u16), Vec::new())?;
+        set_function_meta(vm, f, def)?;
+        vm.define_hidden(owner, def.name, f);
+    }
+    global::install_values(vm)?;
+    Ok(())
+}
+
+fn set_function_meta(vm: &mut Vm, f: Value, def: &NativeDef) -> Result<(), Throw> {
+    let Value::Obj(id) = f else { return Ok(()) };
+    let name = vm.new_string(def.name)?;
+    vm.define_hidden(id, "name", name);
+    vm.define_hidden(id, "length", Value::Number(def.arity as f64));
+    Ok(())
+}
+
+impl Vm {
+    /// The intrinsic prototype of the constructor `name`, if it is one.
+    pub(crate) fn proto_named(&self, name: &str) -> Option<ObjId> {
+        let r = &self.realm;
+        Some(match name {
+            "Object" => r.object_proto,
+            "Function" => r.function_proto,
+            "Array" => r.array_proto,
+            "String" => r.string_proto,
+            "Number" => r.number_proto,
+            "Boolean" => r.boolean_proto,
+            "Promise" => r.promise_proto,
+            "RegExp" => r.regexp_proto,
+            "Date" => r.date_proto,
+            "Map" => r.map_proto,
+            "Set" => r.set_proto,
+            "Error" => r.error_protos[0],
+            "TypeError" => r.error_protos[1],
+            "RangeError" => r.error_protos[2],
+            "ReferenceError" => r.error_protos[3],
+            "SyntaxError" => r.error_protos[4],
+            "Iterator" => r.iterator_proto,
+            _ => return None,
+        })
+    }
+
+    /// The object an owner path names, creating namespace objects (`Math`) on first use.
+    pub(crate) fn owner_object(&mut self, owner: &str) -> Result<ObjId, Throw> {
+        if let Some(ctor) = owner.strip_suffix(".prototype") {
+            if let Some(p) = self.proto_named(ctor) {
+                return Ok(p);
+            }
+        }
+        let global = self.realm.global;
+        let atom = self.heap.atoms.intern(owner);
+        if let Some(slot) = self.heap.obj(global).props.get(atom) {
+            if let Value::Obj(id) = slot.value {
+                return Ok(id);
+            }
+        }
+        let ns = self.new_object()?;
+        let Value::Obj(id) = ns else { return Ok(global) };
+        self.define_hidden(global, owner, ns);
+        Ok(id)
+    }
+}
+
+// ---- small helpers shared by the built-in modules ----
+
+/// The i-th argument or `undefined`.
+#[inline]
+pub(crate) fn arg(args: &[Value], i: usize) -> Value {
+    args.get(i).copied().unwrap_or(Value::Undefined)
+}
+
+/// The array object behind `this`, or a TypeError naming the method.
+pub(crate) fn this_array(vm: &mut Vm, this: Value, method: &str) -> Result<ObjId, Throw> {
+    if let Value::Obj(id) = this {
+        if matches!(vm.heap.obj(id).kind, ObjKind::Array(_)) {
+            return Ok(id);
+        }
+    }
+    let msg = format!("Array.prototype.{method} called on a non-array");
+    Err(vm.make_error(ErrorKind::TypeError, &msg))
+}
+
+/// Checks that `f` is callable, else `TypeError: <desc> is not a function`.
+pub(crate) fn require_callable(vm: &mut Vm, f: Value) -> Result<(), Throw> {
+    if matches!(f, Value::Obj(id) if matches!(vm.heap.obj(id).kind, ObjKind::Function(_))) {
+        Ok(())
+    } else {
+        Err(vm.not_a_function(f))
+    }
+}
+
+/// Relative index as `slice`/`at` interpret it (negative counts from the end), clamped to `0..=len`.
+pub(crate) fn relative_index(vm: &mut Vm, v: Value, len: usize, default: usize) -> Result<usize, Throw> {
+    if v == Value::Undefined {
+        return Ok(default);
+    }
+    let n = vm.to_number(v)?;
+    let n = if n.is_nan() { 0.0 } else { n.trunc() };
+    Ok(if n < 0.0 { (len as f64 + n).max(0.0) as usize } else { n.min(len as f64) as usize })
+}
+
+pub(crate) fn is_closure_or_native(kind: &ObjKind) -> bool {
+    matches!(kind, ObjKind::Function(Callable::Closure { .. } | Callable::Native { .. }))
+}
+
+pub(crate) use global::{date_to_iso, date_to_string, new_regexp};

@@ -1,0 +1,210 @@
+//! `Object` and `Object.prototype`.
+
+use codemode_compiler::bytecode::ErrorKind;
+
+use super::{NativeDef, Step, arg};
+use crate::Vm;
+use crate::call::Throw;
+use crate::object::ObjKind;
+use crate::props::Key;
+use crate::value::Value;
+
+pub const DEFS: &[NativeDef] = &[
+    NativeDef::ctor("Object", 1, object_call, object_construct),
+    NativeDef::new("Object", "keys", 1, keys),
+    NativeDef::new("Object", "values", 1, values),
+    NativeDef::new("Object", "entries", 1, entries),
+    NativeDef::new("Object", "assign", 2, assign),
+    NativeDef::new("Object", "fromEntries", 1, from_entries),
+    NativeDef::new("Object", "freeze", 1, identity),
+    NativeDef::new("Object", "seal", 1, identity),
+    NativeDef::new("Object", "isFrozen", 1, is_frozen),
+    NativeDef::new("Object", "create", 2, create),
+    NativeDef::new("Object", "getPrototypeOf", 1, get_prototype_of),
+    NativeDef::new("Object", "is", 2, is),
+    NativeDef::new("Object.prototype", "hasOwnProperty", 1, has_own_property),
+    NativeDef::new("Object", "hasOwn", 2, has_own),
+    NativeDef::new("Object.prototype", "toString", 0, to_string),
+    NativeDef::new("Object.prototype", "valueOf", 0, value_of),
+];
+
+fn object_call(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    object_construct(vm, args)
+}
+
+fn object_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
+    match arg(args, 0) {
+        v @ Value::Obj(_) => Ok(Step::Return(v)),
+        _ => Ok(Step::Return(vm.new_object()?)),
+    }
+}
+
+/// The object to list keys of: objects as they are, strings as their indices, others nothing.
+fn key_source(vm: &mut Vm, v: Value) -> Result<Option<crate::value::ObjId>, Throw> {
+    match v {
+        Value::Obj(id) => Ok(Some(id)),
+        Value::Undefined | Value::Null => {
+            Err(vm.make_error(ErrorKind::TypeError, "Cannot convert undefined or null to object"))
+        }
+        Value::Str(_) => {
+            let proto = Some(vm.realm.string_proto);
+            Ok(Some(vm.alloc(ObjKind::Boxed(v), proto)?))
+        }
+        _ => Ok(None),
+    }
+}
+
+fn list(vm: &mut Vm, v: Value, what: u8) -> Result<Step, Throw> {
+    let Some(id) = key_source(vm, v)? else { return Ok(Step::Return(vm.new_array(Vec::new())?)) };
+    let keys = vm.own_keys(id);
+    vm.fuel -= keys.len() as i64 / 16;
+    let mut out = Vec::with_capacity(keys.len());
+    for key in keys {
+        let item = match what {
+            0 => vm.key_to_value(key)?,
+            1 => element(vm, v, key)?,
+            _ => {
+                let k = vm.key_to_value(key)?;
+                let val = element(vm, v, key)?;
+                vm.new_array(vec![k, val])?
+            }
+        };
+        out.push(item);
+    }
+    Ok(Step::Return(vm.new_array(out)?))
+}
+
+fn element(vm: &mut Vm, v: Value, key: Key) -> Result<Value, Throw> {
+    vm.get_value(v, key)
+}
+
+fn keys(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    list(vm, arg(args, 0), 0)
+}
+
+fn values(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    list(vm, arg(args, 0), 1)
+}
+
+fn entries(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    list(vm, arg(args, 0), 2)
+}
+
+fn assign(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let target = arg(args, 0);
+    if !matches!(target, Value::Obj(_)) {
+        return Err(vm.make_error(ErrorKind::TypeError, "Cannot convert undefined or null to object"));
+    }
+    for src in args.iter().skip(1) {
+        vm.copy_data_properties(target, *src, &[])?;
+    }
+    Ok(Step::Return(target))
+}
+
+fn from_entries(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let pairs = vm.collect_iterable(arg(args, 0))?;
+    let o = vm.new_object()?;
+    for pair in pairs {
+        let k = vm.get_value(pair, Key::Index(0))?;
+        let v = vm.get_value(pair, Key::Index(1))?;
+        let key = vm.to_key(k)?;
+        vm.define(o, key, v)?;
+    }
+    Ok(Step::Return(o))
+}
+
+fn identity(_vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    Ok(Step::Return(arg(args, 0)))
+}
+
+fn is_frozen(_vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    Ok(Step::Return(Value::Bool(!matches!(arg(args, 0), Value::Obj(_)))))
+}
+
+fn create(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let proto = match arg(args, 0) {
+        Value::Obj(p) => Some(p),
+        Value::Null => None,
+        _ => return Err(vm.make_error(ErrorKind::TypeError, "Object prototype may only be an Object or null")),
+    };
+    let o = Value::Obj(vm.alloc(ObjKind::Plain, proto)?);
+    if let v @ Value::Obj(_) = arg(args, 1) {
+        // Only plain `{ key: { value } }` descriptors.
+        let Value::Obj(id) = v else { return Ok(Step::Return(o)) };
+        for key in vm.own_keys(id) {
+            let desc = vm.get_value(v, key)?;
+            let value = vm.get_named(desc, "value")?;
+            vm.define(o, key, value)?;
+        }
+    }
+    Ok(Step::Return(o))
+}
+
+fn get_prototype_of(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let proto = match arg(args, 0) {
+        Value::Obj(id) => vm.heap.obj(id).proto,
+        Value::Str(_) => Some(vm.realm.string_proto),
+        Value::Number(_) => Some(vm.realm.number_proto),
+        Value::Bool(_) => Some(vm.realm.boolean_proto),
+        _ => return Err(vm.make_error(ErrorKind::TypeError, "Cannot convert undefined or null to object")),
+    };
+    Ok(Step::Return(proto.map_or(Value::Null, Value::Obj)))
+}
+
+fn is(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let (a, b) = (arg(args, 0), arg(args, 1));
+    let same = match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            (x.is_nan() && y.is_nan()) || (x == y && x.is_sign_negative() == y.is_sign_negative())
+        }
+        _ => vm.strict_equals(a, b),
+    };
+    Ok(Step::Return(Value::Bool(same)))
+}
+
+fn own_property(vm: &mut Vm, o: Value, k: Value) -> Result<bool, Throw> {
+    let key = vm.to_key(k)?;
+    let Value::Obj(id) = o else { return Ok(false) };
+    if let (ObjKind::Array(items), Key::Index(i)) = (&vm.heap.obj(id).kind, key) {
+        return Ok((i as usize) < items.len());
+    }
+    if let (ObjKind::Array(_), Key::Atom(a)) = (&vm.heap.obj(id).kind, key) {
+        if a == vm.realm.atoms.length {
+            return Ok(true);
+        }
+    }
+    let atom = vm.key_atom(key);
+    Ok(vm.heap.obj(id).props.find(atom).is_some())
+}
+
+fn has_own_property(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    Ok(Step::Return(Value::Bool(own_property(vm, this, arg(args, 0))?)))
+}
+
+fn has_own(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    Ok(Step::Return(Value::Bool(own_property(vm, arg(args, 0), arg(args, 1))?)))
+}
+
+fn to_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let tag = match this {
+        Value::Undefined => "[object Undefined]",
+        Value::Null => "[object Null]",
+        Value::Obj(id) => match &vm.heap.obj(id).kind {
+            ObjKind::Array(_) => "[object Array]",
+            ObjKind::Function(_) => "[object Function]",
+            ObjKind::Error(_) => "[object Error]",
+            ObjKind::Date(_) => "[object Date]",
+            ObjKind::RegExp { .. } => "[object RegExp]",
+            _ => "[object Object]",
+        },
+        Value::Number(_) => "[object Number]",
+        Value::Str(_) => "[object String]",
+        Value::Bool(_) => "[object Boolean]",
+        _ => "[object Object]",
+    };
+    Ok(Step::Return(vm.new_string(tag)?))
+}
+
+fn value_of(_vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    Ok(Step::Return(this))
+}

@@ -1,0 +1,299 @@
+//! Calls, returns, throws and unwinding over the frame stack.
+//!
+//! **No JavaScript call recurses through Rust.** Calling a closure pushes a [`JsFrame`]; calling a
+//! built-in runs it and yields a [`Step`]: a value, or a request to call something and be resumed
+//! with the result (the built-in's state waits in a [`NativeFrame`]). Values reach their
+//! destination ([`ReturnTo`]) through [`Vm::deliver`], a loop, so chains of built-ins calling
+//! built-ins (`arr.map(Math.abs)`) run in constant Rust stack.
+
+use codemode_compiler::bytecode::ErrorKind;
+
+use crate::Vm;
+use crate::builtins::{self, Cont, Step};
+use crate::frame::{Frame, JsFrame, NativeFrame, ReturnTo, SavedFrame};
+use crate::object::{Callable, ObjKind};
+use crate::promise::Reaction;
+use crate::value::{ObjId, Value};
+
+/// A thrown JavaScript value on its way to a handler.
+pub type Throw = Value;
+
+/// A value waiting to be delivered to its destination.
+pub type Pending = Option<(ReturnTo, Value)>;
+
+impl Vm {
+    /// Calls `callee` with `this` and `args`. A closure gets a new frame (its value arrives later);
+    /// a built-in runs now and its value is returned for delivery.
+    pub(crate) fn call_value(
+        &mut self,
+        callee: Value,
+        mut this: Value,
+        args: &[Value],
+        ret: ReturnTo,
+    ) -> Result<Pending, Throw> {
+        let Value::Obj(mut id) = callee else {
+            return Err(self.not_a_function(callee));
+        };
+        let mut bound_args: Vec<Value> = Vec::new();
+        // Unwrap bound functions (iteratively: a chain of binds is data, not recursion).
+        for _ in 0..1000 {
+            match &self.heap.obj(id).kind {
+                ObjKind::Function(Callable::Bound { target, this: bound_this, args: extra }) => {
+                    let mut all = extra.to_vec();
+                    all.extend_from_slice(&bound_args);
+                    bound_args = all;
+                    this = *bound_this;
+                    id = *target;
+                }
+                _ => break,
+            }
+        }
+        let owned;
+        let args: &[Value] = if bound_args.is_empty() {
+            args
+        } else {
+            bound_args.extend_from_slice(args);
+            owned = bound_args;
+            &owned
+        };
+        match &self.heap.obj(id).kind {
+            ObjKind::Function(Callable::Closure { func, this: arrow_this, .. }) => {
+                let func = *func;
+                let this = if self.module.functions.get(func as usize).is_some_and(|f| f.is_arrow) {
+                    *arrow_this
+                } else {
+                    this
+                };
+                self.push_closure_frame(id, func, this, args, ret)?;
+                Ok(None)
+            }
+            ObjKind::Function(Callable::Native { native, data }) => {
+                let (native, data) = (*native, data.clone());
+                let step = builtins::call_native(self, native, this, args, &data)?;
+                self.apply_step(step, ret)
+            }
+            ObjKind::Function(Callable::Tool { path }) => {
+                let path = path.clone();
+                let promise = self.call_tool(&path, args)?;
+                Ok(Some((ret, promise)))
+            }
+            _ => Err(self.not_a_function(callee)),
+        }
+    }
+
+    /// Continues after a built-in produced `step`; `ret` is where its value goes.
+    pub(crate) fn apply_step(&mut self, step: Step, ret: ReturnTo) -> Result<Pending, Throw> {
+        match step {
+            Step::Return(v) => Ok(Some((ret, v))),
+            Step::Call { callee, this, args, cont } => {
+                self.frames.push(Frame::Native(NativeFrame { cont, ret }));
+                self.call_value(callee, this, &args, ReturnTo::Native)
+            }
+            Step::TailCall { callee, this, args } => self.call_value(callee, this, &args, ret),
+        }
+    }
+
+    fn push_closure_frame(
+        &mut self,
+        closure: ObjId,
+        func: u32,
+        this: Value,
+        args: &[Value],
+        ret: ReturnTo,
+    ) -> Result<(), Throw> {
+        if self.frames.len() >= self.config.max_call_depth {
+            return Err(self.make_error(ErrorKind::RangeError, "Maximum call stack size exceeded"));
+        }
+        let module = self.module.clone();
+        let Some(code) = module.functions.get(func as usize) else {
+            return Err(self.make_error(ErrorKind::TypeError, "invalid function"));
+        };
+        let base = self.stack.len();
+        let count = code.register_count as usize;
+        self.heap.charge(count * crate::heap::VALUE_SIZE).map_err(|_| self.out_of_memory())?;
+        self.stack.resize(base + count, Value::Undefined);
+        let params = code.param_count as usize;
+        for (i, a) in args.iter().take(params).enumerate() {
+            self.stack[base + i] = *a;
+        }
+        if let Some(rest) = code.rest {
+            let extra = args.get(params..).unwrap_or(&[]).to_vec();
+            let arr = self.new_array(extra)?;
+            self.stack[base + rest as usize] = arr;
+        }
+        if let Some(reg) = code.arguments {
+            let arr = self.new_array(args.to_vec())?;
+            self.stack[base + reg as usize] = arr;
+        }
+        let (ret, async_promise) = if code.is_async {
+            let p = self.new_promise()?;
+            (ret, Some(p))
+        } else {
+            (ret, None)
+        };
+        self.frames.push(Frame::Js(JsFrame {
+            func,
+            pc: 0,
+            base: base as u32,
+            this,
+            closure: Some(closure),
+            ret,
+            async_promise,
+        }));
+        Ok(())
+    }
+
+    /// Sends `pending` values to their destinations, resuming built-ins that waited for them.
+    pub(crate) fn deliver(&mut self, mut pending: Pending) -> Result<(), Throw> {
+        while let Some((ret, value)) = pending.take() {
+            match ret {
+                ReturnTo::Reg(r) => {
+                    if let Some(Frame::Js(f)) = self.frames.last() {
+                        let i = f.base as usize + r as usize;
+                        if let Some(slot) = self.stack.get_mut(i) {
+                            *slot = value;
+                        }
+                    }
+                }
+                ReturnTo::Construct { dst, this } => {
+                    let v = if matches!(value, Value::Obj(_)) { value } else { Value::Obj(this) };
+                    pending = Some((ReturnTo::Reg(dst), v));
+                }
+                ReturnTo::Native => {
+                    let Some(Frame::Native(NativeFrame { cont, ret })) = self.frames.pop() else {
+                        continue;
+                    };
+                    let step = builtins::resume(self, cont, value)?;
+                    pending = self.apply_step(step, ret)?;
+                }
+                ReturnTo::Settle(p) => self.resolve_promise(p, value)?,
+                ReturnTo::Discard => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Returns from the top JavaScript frame with `value`.
+    pub(crate) fn return_from_frame(&mut self, value: Value) -> Result<(), Throw> {
+        let Some(Frame::Js(frame)) = self.frames.pop() else { return Ok(()) };
+        self.stack.truncate(frame.base as usize);
+        match frame.async_promise {
+            Some(p) => {
+                self.resolve_promise(p, value)?;
+                self.deliver(Some((frame.ret, Value::Obj(p))))
+            }
+            None => self.deliver(Some((frame.ret, value))),
+        }
+    }
+
+    /// Unwinds to the innermost handler of `exc`. Frames without one are popped; a frame that
+    /// settles a promise rejects it and unwinding stops there. Returns `Err(exc)` when the stack
+    /// emptied without a handler (the caller then treats it as uncaught).
+    pub(crate) fn unwind(&mut self, mut exc: Throw) -> Result<(), Throw> {
+        loop {
+            let Some(top) = self.frames.last_mut() else { return Err(exc) };
+            match top {
+                Frame::Js(f) => {
+                    let module = self.module.clone();
+                    let code = module.functions.get(f.func as usize);
+                    let at = f.pc.saturating_sub(1);
+                    if let Some(h) =
+                        code.and_then(|c| c.handlers.iter().find(|h| h.start <= at && at < h.end))
+                    {
+                        f.pc = h.target;
+                        let i = f.base as usize + h.exception as usize;
+                        if let Some(slot) = self.stack.get_mut(i) {
+                            *slot = exc;
+                        }
+                        return Ok(());
+                    }
+                    let Some(Frame::Js(frame)) = self.frames.pop() else { return Err(exc) };
+                    self.stack.truncate(frame.base as usize);
+                    if let Some(p) = frame.async_promise {
+                        self.reject_promise(p, exc)?;
+                        return match self.deliver(Some((frame.ret, Value::Obj(p)))) {
+                            Ok(()) => Ok(()),
+                            Err(e) => {
+                                exc = e;
+                                continue;
+                            }
+                        };
+                    }
+                    if let ReturnTo::Settle(p) = frame.ret {
+                        self.reject_promise(p, exc)?;
+                        return Ok(());
+                    }
+                }
+                Frame::Native(_) => {
+                    let Some(Frame::Native(nf)) = self.frames.pop() else { return Err(exc) };
+                    if let Cont::PromiseExecutor { promise } = nf.cont {
+                        self.reject_promise(promise, exc)?;
+                        return match self.deliver(Some((nf.ret, Value::Obj(promise)))) {
+                            Ok(()) => Ok(()),
+                            Err(e) => {
+                                exc = e;
+                                continue;
+                            }
+                        };
+                    }
+                    if let ReturnTo::Settle(p) = nf.ret {
+                        self.reject_promise(p, exc)?;
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Suspends the top frame (an async function) at `await`, resuming when `promise` settles.
+    pub(crate) fn suspend_at_await(&mut self, promise: ObjId, await_dst: u16) -> Result<(), Throw> {
+        let Some(Frame::Js(mut frame)) = self.frames.pop() else { return Ok(()) };
+        let base = frame.base as usize;
+        let registers = self.stack.get(base..).map(<[Value]>::to_vec).unwrap_or_default();
+        self.stack.truncate(base);
+        let caller = frame.ret;
+        frame.ret = ReturnTo::Discard;
+        let async_promise = frame.async_promise;
+        let saved = SavedFrame { frame, registers, await_dst };
+        let coroutine = self.alloc(ObjKind::Coroutine(Box::new(saved)), None)?;
+        self.add_reaction(promise, Reaction::Await { coroutine })?;
+        match async_promise {
+            Some(p) => self.deliver(Some((caller, Value::Obj(p)))),
+            None => Ok(()),
+        }
+    }
+
+    /// Puts a suspended async function back on the stack with the awaited outcome.
+    pub(crate) fn resume_coroutine(
+        &mut self,
+        coroutine: ObjId,
+        value: Value,
+        rejected: bool,
+    ) -> Result<(), Throw> {
+        let kind = std::mem::replace(&mut self.heap.obj_mut(coroutine).kind, ObjKind::Plain);
+        let ObjKind::Coroutine(saved) = kind else { return Ok(()) };
+        let SavedFrame { mut frame, registers, await_dst } = *saved;
+        let base = self.stack.len();
+        frame.base = base as u32;
+        self.stack.extend_from_slice(&registers);
+        self.frames.push(Frame::Js(frame));
+        if rejected {
+            self.unwind(value)
+        } else {
+            if let Some(slot) = self.stack.get_mut(base + await_dst as usize) {
+                *slot = value;
+            }
+            Ok(())
+        }
+    }
+
+    pub(crate) fn not_a_function(&mut self, v: Value) -> Throw {
+        let desc = self.describe_for_error(v);
+        self.make_error(ErrorKind::TypeError, &format!("{desc} is not a function"))
+    }
+
+    /// Calls a function from a native continuation point (used by `Step::Call`).
+    pub(crate) fn native_call(callee: Value, this: Value, args: Vec<Value>, cont: Cont) -> Step {
+        Step::Call { callee, this, args, cont }
+    }
+}

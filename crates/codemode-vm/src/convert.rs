@@ -1,0 +1,386 @@
+//! JavaScript's type conversions and operators: ToBoolean, ToNumber, ToString, ToPropertyKey,
+//! `typeof`, equality, relational comparison and the arithmetic operators.
+//!
+//! Objects convert to primitives without calling user code: arrays join their elements, Dates
+//! give their time value, other objects read as `"[object Object]"` (a user-defined `valueOf` or
+//! `toString` is not called here — documented limitation).
+
+use codemode_compiler::bytecode::{BinOp, ErrorKind, UnOp};
+
+use crate::Vm;
+use crate::call::Throw;
+use crate::numconv::{number_to_string, string_to_number, to_int32, to_uint32};
+use crate::object::{Callable, ObjKind};
+use crate::props::Key;
+use crate::value::Value;
+
+/// The deepest array nesting `String([[...]])` walks before giving up with a RangeError.
+const MAX_JOIN_DEPTH: usize = 64;
+
+impl Vm {
+    #[inline]
+    pub(crate) fn to_boolean(&self, v: Value) -> bool {
+        match v {
+            Value::Undefined | Value::Null | Value::Uninit => false,
+            Value::Bool(b) => b,
+            Value::Number(n) => !(n == 0.0 || n.is_nan()),
+            Value::Str(s) => !self.heap.str(s).is_empty(),
+            Value::Obj(_) | Value::Cell(_) => true,
+        }
+    }
+
+    pub(crate) fn to_number(&mut self, v: Value) -> Result<f64, Throw> {
+        Ok(match v {
+            Value::Number(n) => n,
+            Value::Undefined | Value::Uninit | Value::Cell(_) => f64::NAN,
+            Value::Null => 0.0,
+            Value::Bool(b) => b as u8 as f64,
+            Value::Str(s) => string_to_number(self.heap.str(s)),
+            Value::Obj(id) => match &self.heap.obj(id).kind {
+                ObjKind::Date(t) => *t,
+                ObjKind::Boxed(inner) => {
+                    let inner = *inner;
+                    return self.to_number(inner);
+                }
+                _ => {
+                    let s = self.to_rust_string(v)?;
+                    string_to_number(&s)
+                }
+            },
+        })
+    }
+
+    /// ToString, as a Rust string.
+    pub(crate) fn to_rust_string(&mut self, v: Value) -> Result<String, Throw> {
+        self.to_rust_string_depth(v, 0)
+    }
+
+    fn to_rust_string_depth(&mut self, v: Value, depth: usize) -> Result<String, Throw> {
+        Ok(match v {
+            Value::Str(s) => self.heap.str(s).to_string(),
+            Value::Number(n) => number_to_string(n),
+            Value::Bool(b) => b.to_string(),
+            Value::Undefined | Value::Uninit | Value::Cell(_) => "undefined".into(),
+            Value::Null => "null".into(),
+            Value::Obj(id) => {
+                if depth > MAX_JOIN_DEPTH {
+                    return Err(self.make_error(ErrorKind::RangeError, "Maximum call stack size exceeded"));
+                }
+                match &self.heap.obj(id).kind {
+                    ObjKind::Array(items) => {
+                        let items = items.clone();
+                        self.fuel -= items.len() as i64 / 16;
+                        let mut out = String::new();
+                        for (i, item) in items.into_iter().enumerate() {
+                            if i > 0 {
+                                out.push(',');
+                            }
+                            if !item.is_nullish() {
+                                out.push_str(&self.to_rust_string_depth(item, depth + 1)?);
+                            }
+                            if out.len() > crate::heap::MAX_STRING_BYTES {
+                                return Err(self.make_error(ErrorKind::RangeError, "Invalid string length"));
+                            }
+                        }
+                        out
+                    }
+                    ObjKind::Error(_) => {
+                        let name = self.get_named(v, "name")?;
+                        let message = self.get_named(v, "message")?;
+                        let name = if name == Value::Undefined { "Error".into() } else { self.to_rust_string(name)? };
+                        let message = if message == Value::Undefined { String::new() } else { self.to_rust_string(message)? };
+                        match (name.is_empty(), message.is_empty()) {
+                            (_, true) => name,
+                            (true, false) => message,
+                            (false, false) => format!("{name}: {message}"),
+                        }
+                    }
+                    ObjKind::Function(_) => "function () { [native code] }".into(),
+                    ObjKind::Date(t) => crate::builtins::date_to_string(*t),
+                    ObjKind::RegExp { source, flags, .. } => format!("/{source}/{flags}"),
+                    ObjKind::Boxed(inner) => {
+                        let inner = *inner;
+                        self.to_rust_string_depth(inner, depth + 1)?
+                    }
+                    _ => "[object Object]".into(),
+                }
+            }
+        })
+    }
+
+    /// ToString, as a string value (no allocation when `v` already is one).
+    pub(crate) fn to_string_value(&mut self, v: Value) -> Result<Value, Throw> {
+        if let Value::Str(_) = v {
+            return Ok(v);
+        }
+        let s = self.to_rust_string(v)?;
+        self.new_string(&s)
+    }
+
+    /// ToPropertyKey, as a value: numbers stay numbers (array indices), the rest become strings.
+    pub(crate) fn to_property_key_value(&mut self, v: Value) -> Result<Value, Throw> {
+        match v {
+            Value::Number(_) | Value::Str(_) => Ok(v),
+            _ => self.to_string_value(v),
+        }
+    }
+
+    pub(crate) fn typeof_str(&self, v: Value) -> &'static str {
+        match v {
+            Value::Undefined | Value::Uninit | Value::Cell(_) => "undefined",
+            Value::Null => "object",
+            Value::Bool(_) => "boolean",
+            Value::Number(_) => "number",
+            Value::Str(_) => "string",
+            Value::Obj(id) => {
+                if self.heap.obj(id).is_callable() {
+                    "function"
+                } else {
+                    "object"
+                }
+            }
+        }
+    }
+
+    pub(crate) fn typeof_value(&mut self, v: Value) -> Result<Value, Throw> {
+        let s = self.typeof_str(v);
+        self.intern_string(s)
+    }
+
+    pub(crate) fn strict_equals(&self, a: Value, b: Value) -> bool {
+        match (a, b) {
+            (Value::Number(x), Value::Number(y)) => x == y,
+            (Value::Str(x), Value::Str(y)) => x == y || self.heap.str(x) == self.heap.str(y),
+            (Value::Undefined, Value::Undefined) | (Value::Null, Value::Null) => true,
+            (Value::Bool(x), Value::Bool(y)) => x == y,
+            (Value::Obj(x), Value::Obj(y)) => x == y,
+            _ => false,
+        }
+    }
+
+    /// SameValueZero (`includes`, Map/Set keys): like `===` but NaN equals NaN.
+    pub(crate) fn same_value_zero(&self, a: Value, b: Value) -> bool {
+        match (a, b) {
+            (Value::Number(x), Value::Number(y)) => x == y || (x.is_nan() && y.is_nan()),
+            _ => self.strict_equals(a, b),
+        }
+    }
+
+    pub(crate) fn loose_equals(&mut self, a: Value, b: Value) -> Result<bool, Throw> {
+        Ok(match (a, b) {
+            (Value::Undefined | Value::Null, Value::Undefined | Value::Null) => true,
+            (Value::Undefined | Value::Null, _) | (_, Value::Undefined | Value::Null) => false,
+            (Value::Number(_), Value::Str(_)) | (Value::Str(_), Value::Number(_)) => {
+                self.to_number(a)? == self.to_number(b)?
+            }
+            (Value::Bool(_), _) => {
+                let n = Value::Number(self.to_number(a)?);
+                return self.loose_equals(n, b);
+            }
+            (_, Value::Bool(_)) => {
+                let n = Value::Number(self.to_number(b)?);
+                return self.loose_equals(a, n);
+            }
+            (Value::Obj(_), Value::Number(_) | Value::Str(_)) => {
+                let p = self.to_primitive(a)?;
+                return self.loose_equals(p, b);
+            }
+            (Value::Number(_) | Value::Str(_), Value::Obj(_)) => {
+                let p = self.to_primitive(b)?;
+                return self.loose_equals(a, p);
+            }
+            _ => self.strict_equals(a, b),
+        })
+    }
+
+    /// ToPrimitive without user code: Dates become numbers, other objects strings.
+    pub(crate) fn to_primitive(&mut self, v: Value) -> Result<Value, Throw> {
+        match v {
+            Value::Obj(id) => match &self.heap.obj(id).kind {
+                ObjKind::Date(t) => Ok(Value::Number(*t)),
+                ObjKind::Boxed(inner) => Ok(*inner),
+                _ => self.to_string_value(v),
+            },
+            _ => Ok(v),
+        }
+    }
+
+    pub(crate) fn binary(&mut self, op: BinOp, a: Value, b: Value) -> Result<Value, Throw> {
+        Ok(match op {
+            BinOp::Add => {
+                let (pa, pb) = (self.to_primitive(a)?, self.to_primitive(b)?);
+                if matches!(pa, Value::Str(_)) || matches!(pb, Value::Str(_)) {
+                    return self.concat(pa, pb);
+                }
+                Value::Number(self.to_number(pa)? + self.to_number(pb)?)
+            }
+            BinOp::Sub => Value::Number(self.to_number(a)? - self.to_number(b)?),
+            BinOp::Mul => Value::Number(self.to_number(a)? * self.to_number(b)?),
+            BinOp::Div => Value::Number(self.to_number(a)? / self.to_number(b)?),
+            BinOp::Rem => {
+                let (x, y) = (self.to_number(a)?, self.to_number(b)?);
+                Value::Number(if y.is_infinite() && x.is_finite() { x } else { x % y })
+            }
+            BinOp::Exp => {
+                let (x, y) = (self.to_number(a)?, self.to_number(b)?);
+                Value::Number(if y.is_nan() || ((x == 1.0 || x == -1.0) && y.is_infinite()) {
+                    f64::NAN
+                } else {
+                    x.powf(y)
+                })
+            }
+            BinOp::Eq => Value::Bool(self.loose_equals(a, b)?),
+            BinOp::NotEq => Value::Bool(!self.loose_equals(a, b)?),
+            BinOp::StrictEq => Value::Bool(self.strict_equals(a, b)),
+            BinOp::StrictNotEq => Value::Bool(!self.strict_equals(a, b)),
+            BinOp::Lt => Value::Bool(self.less_than(a, b, false)?),
+            BinOp::Gt => Value::Bool(self.less_than(b, a, false)?),
+            BinOp::LtEq => Value::Bool(self.less_than(b, a, true)?),
+            BinOp::GtEq => Value::Bool(self.less_than(a, b, true)?),
+            BinOp::BitAnd => Value::Number((self.int32(a)? & self.int32(b)?) as f64),
+            BinOp::BitOr => Value::Number((self.int32(a)? | self.int32(b)?) as f64),
+            BinOp::BitXor => Value::Number((self.int32(a)? ^ self.int32(b)?) as f64),
+            BinOp::Shl => {
+                let (x, y) = (self.int32(a)?, self.uint32(b)?);
+                Value::Number(x.wrapping_shl(y & 31) as f64)
+            }
+            BinOp::Shr => {
+                let (x, y) = (self.int32(a)?, self.uint32(b)?);
+                Value::Number((x >> (y & 31)) as f64)
+            }
+            BinOp::UShr => {
+                let (x, y) = (self.uint32(a)?, self.uint32(b)?);
+                Value::Number((x >> (y & 31)) as f64)
+            }
+            BinOp::In => {
+                if !matches!(b, Value::Obj(_)) {
+                    return Err(self.make_error(
+                        ErrorKind::TypeError,
+                        "Cannot use 'in' operator to search for a key in a non-object",
+                    ));
+                }
+                let key = self.to_key(a)?;
+                Value::Bool(self.has_property(b, key))
+            }
+            BinOp::InstanceOf => Value::Bool(self.instance_of(a, b)?),
+        })
+    }
+
+    /// `a < b` (or `!(a < b)` shaped as `b <= a` when `or_equal`), with undefined results false.
+    fn less_than(&mut self, a: Value, b: Value, negate_from_swapped: bool) -> Result<bool, Throw> {
+        let (pa, pb) = (self.to_primitive(a)?, self.to_primitive(b)?);
+        if let (Value::Str(x), Value::Str(y)) = (pa, pb) {
+            let (x, y) = (self.heap.str(x), self.heap.str(y));
+            // UTF-16 code unit order; for BMP text this equals char order.
+            let lt = x.encode_utf16().lt(y.encode_utf16());
+            return Ok(if negate_from_swapped { !lt } else { lt });
+        }
+        let (x, y) = (self.to_number(pa)?, self.to_number(pb)?);
+        if x.is_nan() || y.is_nan() {
+            return Ok(false);
+        }
+        Ok(if negate_from_swapped { !(x < y) } else { x < y })
+    }
+
+    fn int32(&mut self, v: Value) -> Result<i32, Throw> {
+        Ok(to_int32(self.to_number(v)?))
+    }
+
+    fn uint32(&mut self, v: Value) -> Result<u32, Throw> {
+        Ok(to_uint32(self.to_number(v)?))
+    }
+
+    pub(crate) fn unary(&mut self, op: UnOp, v: Value) -> Result<Value, Throw> {
+        Ok(match op {
+            UnOp::Neg => Value::Number(-self.to_number(v)?),
+            UnOp::Plus => Value::Number(self.to_number(v)?),
+            UnOp::Not => Value::Bool(!self.to_boolean(v)),
+            UnOp::BitNot => Value::Number(!self.int32(v)? as f64),
+            UnOp::Typeof => self.typeof_value(v)?,
+            UnOp::Void => Value::Undefined,
+        })
+    }
+
+    /// String concatenation with the length cap.
+    pub(crate) fn concat(&mut self, a: Value, b: Value) -> Result<Value, Throw> {
+        let sa = self.to_rust_string(a)?;
+        let sb = match b {
+            Value::Str(s) => {
+                let t = self.heap.str(s);
+                if sa.len() + t.len() > crate::heap::MAX_STRING_BYTES {
+                    return Err(self.make_error(ErrorKind::RangeError, "Invalid string length"));
+                }
+                let mut out = String::with_capacity(sa.len() + t.len());
+                out.push_str(&sa);
+                out.push_str(t);
+                return self.new_string_owned(out);
+            }
+            _ => self.to_rust_string(b)?,
+        };
+        if sa.len() + sb.len() > crate::heap::MAX_STRING_BYTES {
+            return Err(self.make_error(ErrorKind::RangeError, "Invalid string length"));
+        }
+        let mut out = sa;
+        out.push_str(&sb);
+        self.new_string_owned(out)
+    }
+
+    pub(crate) fn has_property(&mut self, o: Value, key: Key) -> bool {
+        let Value::Obj(mut id) = o else { return false };
+        for _ in 0..10_000 {
+            let obj = self.heap.obj(id);
+            match (&obj.kind, key) {
+                (ObjKind::Array(items), Key::Index(i)) if (i as usize) < items.len() => return true,
+                (ObjKind::Array(_), Key::Atom(a)) if a == self.realm.atoms.length => return true,
+                _ => {}
+            }
+            let atom = match key {
+                Key::Atom(a) => Some(a),
+                Key::Index(i) => self.heap.atoms.lookup(&i.to_string()),
+            };
+            let obj = self.heap.obj(id);
+            if atom.is_some_and(|a| obj.props.find(a).is_some()) {
+                return true;
+            }
+            match obj.proto {
+                Some(p) => id = p,
+                None => return false,
+            }
+        }
+        false
+    }
+
+    fn instance_of(&mut self, v: Value, ctor: Value) -> Result<bool, Throw> {
+        let Value::Obj(cid) = ctor else {
+            return Err(self.make_error(ErrorKind::TypeError, "Right-hand side of 'instanceof' is not callable"));
+        };
+        if !self.heap.obj(cid).is_callable() {
+            return Err(self.make_error(ErrorKind::TypeError, "Right-hand side of 'instanceof' is not callable"));
+        }
+        if let ObjKind::Function(Callable::Bound { target, .. }) = self.heap.obj(cid).kind {
+            return self.instance_of(v, Value::Obj(target));
+        }
+        let proto = self.get_value(ctor, Key::Atom(self.realm.atoms.prototype))?;
+        let (Value::Obj(mut cur), Value::Obj(proto)) = (v, proto) else { return Ok(false) };
+        for _ in 0..10_000 {
+            match self.heap.obj(cur).proto {
+                Some(p) if p == proto => return Ok(true),
+                Some(p) => cur = p,
+                None => return Ok(false),
+            }
+        }
+        Ok(false)
+    }
+
+    /// A short description of a value for error messages (`x is not a function`).
+    pub(crate) fn describe_for_error(&mut self, v: Value) -> String {
+        match v {
+            Value::Str(s) => format!("\"{}\"", self.heap.str(s)),
+            Value::Obj(id) => match &self.heap.obj(id).kind {
+                ObjKind::Array(_) => "object".into(),
+                _ => "object".into(),
+            },
+            _ => self.to_rust_string(v).unwrap_or_default(),
+        }
+    }
+}

@@ -1,0 +1,72 @@
+//! Activation records. The interpreter keeps every activation in `Vm::frames` (a plain vector)
+//! and all registers in one `Vm::stack`: a JavaScript call pushes a frame and never recurses
+//! through Rust.
+
+use codemode_compiler::bytecode::Reg;
+use serde::{Deserialize, Serialize};
+
+use crate::builtins::Cont;
+use crate::value::{ObjId, Value};
+
+/// Where a finished activation's value goes, and what a throw escaping it does.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ReturnTo {
+    /// Into this register of the JavaScript frame below.
+    Reg(Reg),
+    /// Into the native continuation frame below.
+    Native,
+    /// Resolve this promise with the value; a throw rejects it instead of propagating.
+    Settle(ObjId),
+    /// `new F(..)` : the frame below gets the returned object, or `this` when the function did not
+    /// return an object.
+    Construct { dst: Reg, this: ObjId },
+    /// Nobody waits (a reaction without a derived promise).
+    Discard,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JsFrame {
+    pub func: u32,
+    pub pc: u32,
+    /// Index of register 0 in `Vm::stack`.
+    pub base: u32,
+    pub this: Value,
+    /// The closure being run (its captures); `None` for the top-level script.
+    pub closure: Option<ObjId>,
+    /// Where the value goes. For an async function this is where its promise goes, at its first
+    /// `await` or when it finishes, whichever comes first (then `Discard`).
+    pub ret: ReturnTo,
+    /// An async function's promise, settled by its return or throw.
+    pub async_promise: Option<ObjId>,
+}
+
+/// A built-in that called back into JavaScript (`map`, `sort`, ...) and waits for the result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NativeFrame {
+    pub cont: Cont,
+    pub ret: ReturnTo,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Frame {
+    Js(JsFrame),
+    Native(NativeFrame),
+}
+
+impl Frame {
+    pub fn ret(&self) -> ReturnTo {
+        match self {
+            Frame::Js(f) => f.ret,
+            Frame::Native(f) => f.ret,
+        }
+    }
+}
+
+/// An async function suspended at `await`: its frame and a copy of its registers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SavedFrame {
+    pub frame: JsFrame,
+    pub registers: Vec<Value>,
+    /// The register that receives the awaited value on resumption.
+    pub await_dst: Reg,
+}

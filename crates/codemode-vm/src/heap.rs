@@ -1,0 +1,229 @@
+//! The heap: arenas of strings, objects and closure cells, the atom table, memory accounting.
+//!
+//! **Everything is addressed by index.** Arenas are `Vec<Option<T>>` with a free list; the
+//! garbage collector (`gc.rs`) marks from the machine's roots and frees unmarked slots. Nothing here
+//! holds a pointer, so the whole heap derives `Serialize`/`Deserialize`.
+//!
+//! **Every allocation is charged** to `bytes_used` against `memory_limit`; exceeding it is
+//! reported to the interpreter, which throws a `RangeError` the program cannot outgrow.
+
+use std::sync::LazyLock;
+
+use serde::{Deserialize, Serialize};
+
+use crate::object::Object;
+use crate::value::{Atom, CellId, ObjId, StrId, Value};
+
+/// A string value. JavaScript strings are UTF-16; we store UTF-8 and remember whether the text is
+/// ASCII, where UTF-16 indices and byte indices agree.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JsString {
+    pub text: Box<str>,
+    pub ascii: bool,
+}
+
+impl JsString {
+    pub fn new(text: impl Into<Box<str>>) -> Self {
+        let text = text.into();
+        let ascii = text.is_ascii();
+        JsString { text, ascii }
+    }
+
+    /// Length in UTF-16 code units (JavaScript's `length`).
+    pub fn utf16_len(&self) -> usize {
+        if self.ascii { self.text.len() } else { self.text.encode_utf16().count() }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Arena<T> {
+    pub(crate) slots: Vec<Option<T>>,
+    pub(crate) free: Vec<u32>,
+}
+
+impl<T> Default for Arena<T> {
+    fn default() -> Self {
+        Arena { slots: Vec::new(), free: Vec::new() }
+    }
+}
+
+impl<T> Arena<T> {
+    fn insert(&mut self, value: T) -> u32 {
+        if let Some(i) = self.free.pop() {
+            self.slots[i as usize] = Some(value);
+            i
+        } else {
+            self.slots.push(Some(value));
+            (self.slots.len() - 1) as u32
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+}
+
+/// The interned property names. Atoms are never freed: their count is bounded by the memory budget.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Atoms {
+    names: Vec<Box<str>>,
+    #[serde(skip)]
+    index: crate::value::FastMap<Box<str>, u32>,
+}
+
+impl Atoms {
+    pub fn intern(&mut self, name: &str) -> Atom {
+        if self.index.len() != self.names.len() {
+            self.rebuild_index();
+        }
+        if let Some(&i) = self.index.get(name) {
+            return Atom(i);
+        }
+        let i = self.names.len() as u32;
+        self.names.push(name.into());
+        self.index.insert(name.into(), i);
+        Atom(i)
+    }
+
+    pub fn lookup(&mut self, name: &str) -> Option<Atom> {
+        if self.index.len() != self.names.len() {
+            self.rebuild_index();
+        }
+        self.index.get(name).map(|&i| Atom(i))
+    }
+
+    pub fn name(&self, atom: Atom) -> &str {
+        self.names.get(atom.0 as usize).map_or("", |s| s)
+    }
+
+    /// After deserialization the index is empty; it is rebuilt on first use.
+    fn rebuild_index(&mut self) {
+        self.index = self.names.iter().enumerate().map(|(i, n)| (n.clone(), i as u32)).collect();
+    }
+}
+
+/// Raised when an allocation would exceed the memory limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutOfMemory;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Heap {
+    pub strings: Arena<JsString>,
+    pub objects: Arena<Object>,
+    pub cells: Arena<Value>,
+    pub atoms: Atoms,
+    /// Approximate bytes held by live heap things (recomputed by every collection).
+    pub bytes_used: usize,
+    pub memory_limit: usize,
+    /// Bytes allocated since the last collection; a collection runs when it passes `gc_threshold`.
+    pub allocated_since_gc: usize,
+    pub gc_threshold: usize,
+    /// Where writes through a dangling id land (see [`Heap::obj_mut`]).
+    #[serde(skip)]
+    scratch: Object,
+}
+
+/// Rough per-thing overheads used for accounting (slot, header, bookkeeping).
+pub const STRING_OVERHEAD: usize = 32;
+pub const OBJECT_OVERHEAD: usize = 96;
+pub const CELL_OVERHEAD: usize = 24;
+pub const VALUE_SIZE: usize = 16;
+
+/// The longest string a program can build (in bytes of UTF-8).
+pub const MAX_STRING_BYTES: usize = 256 << 20;
+/// The longest array a program can build.
+pub const MAX_ARRAY_LENGTH: usize = 64 << 20;
+
+impl Heap {
+    pub fn new(memory_limit: usize) -> Self {
+        Heap {
+            strings: Arena::default(),
+            objects: Arena::default(),
+            cells: Arena::default(),
+            atoms: Atoms::default(),
+            bytes_used: 0,
+            memory_limit,
+            allocated_since_gc: 0,
+            gc_threshold: 4 << 20,
+            scratch: Object::plain(None),
+        }
+    }
+
+    /// Charges `bytes` to the budget.
+    pub fn charge(&mut self, bytes: usize) -> Result<(), OutOfMemory> {
+        self.bytes_used = self.bytes_used.saturating_add(bytes);
+        self.allocated_since_gc = self.allocated_since_gc.saturating_add(bytes);
+        if self.bytes_used > self.memory_limit { Err(OutOfMemory) } else { Ok(()) }
+    }
+
+    pub fn alloc_string(&mut self, s: JsString) -> Result<StrId, OutOfMemory> {
+        if s.text.len() > MAX_STRING_BYTES {
+            return Err(OutOfMemory);
+        }
+        self.charge(STRING_OVERHEAD + s.text.len())?;
+        Ok(StrId(self.strings.insert(s)))
+    }
+
+    pub fn alloc_object(&mut self, o: Object) -> Result<ObjId, OutOfMemory> {
+        self.charge(OBJECT_OVERHEAD + o.extra_bytes())?;
+        Ok(ObjId(self.objects.insert(o)))
+    }
+
+    pub fn alloc_cell(&mut self, v: Value) -> Result<CellId, OutOfMemory> {
+        self.charge(CELL_OVERHEAD)?;
+        Ok(CellId(self.cells.insert(v)))
+    }
+
+    #[inline]
+    pub fn string(&self, id: StrId) -> &JsString {
+        match self.strings.slots.get(id.0 as usize) {
+            Some(Some(s)) => s,
+            _ => &EMPTY_STRING,
+        }
+    }
+
+    #[inline]
+    pub fn str(&self, id: StrId) -> &str {
+        &self.string(id).text
+    }
+
+    #[inline]
+    pub fn obj(&self, id: ObjId) -> &Object {
+        match self.objects.slots.get(id.0 as usize) {
+            Some(Some(o)) => o,
+            _ => &DEAD_OBJECT,
+        }
+    }
+
+    /// The object at `id`. A dangling id (only possible from a corrupt snapshot, which restore
+    /// validates) yields a scratch object rather than a panic.
+    #[inline]
+    pub fn obj_mut(&mut self, id: ObjId) -> &mut Object {
+        match self.objects.slots.get_mut(id.0 as usize) {
+            Some(Some(o)) => o,
+            _ => &mut self.scratch,
+        }
+    }
+
+    #[inline]
+    pub fn cell(&self, id: CellId) -> Value {
+        match self.cells.slots.get(id.0 as usize) {
+            Some(Some(v)) => *v,
+            _ => Value::Undefined,
+        }
+    }
+
+    #[inline]
+    pub fn set_cell(&mut self, id: CellId, v: Value) {
+        if let Some(Some(slot)) = self.cells.slots.get_mut(id.0 as usize) {
+            *slot = v;
+        }
+    }
+}
+
+static EMPTY_STRING: LazyLock<JsString> = LazyLock::new(|| JsString::new(""));
+static DEAD_OBJECT: LazyLock<Object> = LazyLock::new(|| Object::plain(None));

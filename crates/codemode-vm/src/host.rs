@@ -1,0 +1,350 @@
+//! The host boundary: calls the program makes into the host, their completions, and the JSON
+//! conversion of every value that crosses (tool arguments, tool results, the program's result).
+//!
+//! **Boundary data is JSON**, converted with `JSON.stringify` semantics (functions and `undefined`
+//! properties vanish, `undefined` in arrays and non-finite numbers become `null`, Errors become
+//! `{ name, message, ...own }`, Maps and Sets become arrays) and limited to
+//! [`MAX_BOUNDARY_DEPTH`] nested levels. A cycle is a `TypeError`.
+
+use codemode_compiler::bytecode::ErrorKind;
+use serde::{Deserialize, Serialize};
+use serde_json::Value as Json;
+
+use crate::call::Throw;
+use crate::object::{Callable, ObjKind};
+use crate::promise::Settled;
+use crate::props::Key;
+use crate::value::{ObjId, Value};
+use crate::{ErrorReport, Vm};
+
+/// The deepest nesting of arrays and objects allowed across the boundary.
+pub const MAX_BOUNDARY_DEPTH: usize = 32;
+
+/// What the program asked the host to call.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HostTarget {
+    /// A tool, by path without the `tools.` root (`orders.lookup`).
+    Tool(String),
+}
+
+/// A call the host must perform and complete with [`Vm::complete`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HostCall {
+    /// 1, 2, 3, ... in program order.
+    pub id: u32,
+    pub target: HostTarget,
+    /// The argument (tools take one JSON value; `null` when called without one).
+    pub input: Json,
+}
+
+/// The kind of failure a thrown error stands for, as the host classifies it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FailureKind {
+    /// The program threw (or the runtime threw on its behalf).
+    Execution,
+    ToolFailure,
+    UnknownTool,
+    InvalidToolInput,
+    InvalidToolOutput,
+    InvalidDataValue,
+    ToolCallLimitExceeded,
+}
+
+/// A failed host call: the error the program sees.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HostError {
+    pub kind: FailureKind,
+    /// The model-visible message (becomes the Error's `message`).
+    pub message: String,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct HostState {
+    next_id: u32,
+    /// Calls issued but not yet taken by the host.
+    outbox: Vec<HostCall>,
+    /// Calls in flight: id → the promise their completion settles.
+    pending: Vec<(u32, ObjId)>,
+}
+
+impl HostState {
+    pub(crate) fn pending_promises(&self) -> impl Iterator<Item = ObjId> + '_ {
+        self.pending.iter().map(|(_, p)| *p)
+    }
+}
+
+impl Vm {
+    /// The value of `tools.<path>`: a callable namespace object.
+    pub(crate) fn tool_value(&mut self, path: &str) -> Result<Value, Throw> {
+        let proto = Some(self.realm.function_proto);
+        let id = self.alloc(ObjKind::Function(Callable::Tool { path: path.into() }), proto)?;
+        Ok(Value::Obj(id))
+    }
+
+    /// `tools.a.b(input)`: issues a host call and returns its promise.
+    pub(crate) fn call_tool(&mut self, path: &str, args: &[Value]) -> Result<Value, Throw> {
+        if path.is_empty() {
+            return Err(self.make_error(ErrorKind::TypeError, "tools is not a function"));
+        }
+        let input = match args.first() {
+            None | Some(Value::Undefined) => Json::Null,
+            Some(v) => match self.to_json(*v) {
+                Ok(Some(j)) => j,
+                Ok(None) => Json::Null,
+                Err(e) => return Err(e),
+            },
+        };
+        let promise = self.new_promise()?;
+        self.host.next_id += 1;
+        let id = self.host.next_id;
+        self.host.outbox.push(HostCall { id, target: HostTarget::Tool(path.to_string()), input });
+        self.host.pending.push((id, promise));
+        Ok(Value::Obj(promise))
+    }
+
+    /// Takes the calls issued since the last take, in program order.
+    pub fn take_host_calls(&mut self) -> Vec<HostCall> {
+        std::mem::take(&mut self.host.outbox)
+    }
+
+    /// Ids of calls issued and not completed yet.
+    pub fn pending_host_calls(&self) -> Vec<u32> {
+        self.host.pending.iter().map(|(id, _)| *id).collect()
+    }
+
+    /// Feeds back the outcome of host call `id`. Unknown ids are ignored (returns false).
+    /// A result that cannot become a program value (nested too deep) rejects the call with
+    /// `InvalidToolOutput`.
+    pub fn complete(&mut self, id: u32, outcome: Result<Json, HostError>) -> bool {
+        let Some(pos) = self.host.pending.iter().position(|(i, _)| *i == id) else { return false };
+        let (_, promise) = self.host.pending.remove(pos);
+        let result = match outcome {
+            Ok(json) => match self.from_json(&json, 0) {
+                Ok(v) => self.resolve_promise(promise, v),
+                Err(message) => {
+                    let e = self.make_tagged_error(FailureKind::InvalidToolOutput, &message);
+                    self.reject_promise(promise, e)
+                }
+            },
+            Err(err) => {
+                let e = self.make_tagged_error(err.kind, &err.message);
+                self.reject_promise(promise, e)
+            }
+        };
+        let _ = result;
+        // The run may have stopped as finished-waiting; completions let it go on.
+        if self.finished == Some(crate::Status::Waiting) {
+            self.finished = None;
+        }
+        true
+    }
+
+    /// An Error whose uncaught report carries `kind`.
+    pub(crate) fn make_tagged_error(&mut self, kind: FailureKind, message: &str) -> Value {
+        let e = self.make_error(ErrorKind::Error, message);
+        if let Value::Obj(id) = e {
+            if let ObjKind::Error(info) = &mut self.heap.obj_mut(id).kind {
+                info.kind = kind;
+            }
+        }
+        e
+    }
+
+    /// Converts a JSON value from the host into a program value.
+    pub(crate) fn from_json(&mut self, json: &Json, depth: usize) -> Result<Value, String> {
+        self.from_json_with_limit(json, depth, MAX_BOUNDARY_DEPTH)
+    }
+
+    pub(crate) fn from_json_with_limit(&mut self, json: &Json, depth: usize, limit: usize) -> Result<Value, String> {
+        if depth > limit {
+            return Err(format!("Value exceeds the maximum depth of {limit}."));
+        }
+        let oom = |_| "out of memory".to_string();
+        Ok(match json {
+            Json::Null => Value::Null,
+            Json::Bool(b) => Value::Bool(*b),
+            Json::Number(n) => Value::Number(n.as_f64().unwrap_or(f64::NAN)),
+            Json::String(s) => self.new_string(s).map_err(oom)?,
+            Json::Array(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for item in items {
+                    out.push(self.from_json_with_limit(item, depth + 1, limit)?);
+                }
+                self.new_array(out).map_err(oom)?
+            }
+            Json::Object(map) => {
+                let o = self.new_object().map_err(oom)?;
+                for (k, v) in map {
+                    let v = self.from_json_with_limit(v, depth + 1, limit)?;
+                    let key = self.to_key_str(k);
+                    self.define(o, key, v).map_err(oom)?;
+                }
+                o
+            }
+        })
+    }
+
+    fn to_key_str(&mut self, k: &str) -> Key {
+        match crate::value::parse_array_index(k) {
+            Some(i) => Key::Index(i),
+            None => Key::Atom(self.heap.atoms.intern(k)),
+        }
+    }
+
+    /// Converts a program value to JSON with `JSON.stringify` semantics; `None` for values that
+    /// vanish (`undefined`, functions). Throws a `TypeError` on cycles and a `RangeError` past
+    /// [`MAX_BOUNDARY_DEPTH`].
+    pub(crate) fn to_json(&mut self, v: Value) -> Result<Option<Json>, Throw> {
+        let mut seen = Vec::new();
+        self.to_json_inner(v, 0, &mut seen)
+    }
+
+    fn to_json_inner(&mut self, v: Value, depth: usize, seen: &mut Vec<ObjId>) -> Result<Option<Json>, Throw> {
+        Ok(Some(match v {
+            Value::Undefined | Value::Uninit | Value::Cell(_) => return Ok(None),
+            Value::Null => Json::Null,
+            Value::Bool(b) => Json::Bool(b),
+            Value::Number(n) => json_number(n),
+            Value::Str(s) => Json::String(self.heap.str(s).to_string()),
+            Value::Obj(id) => {
+                if depth >= MAX_BOUNDARY_DEPTH {
+                    let msg = format!("Value exceeds the maximum depth of {MAX_BOUNDARY_DEPTH}.");
+                    return Err(self.make_error(ErrorKind::RangeError, &msg));
+                }
+                if seen.contains(&id) {
+                    return Err(self.make_error(ErrorKind::TypeError, "Converting circular structure to JSON"));
+                }
+                // toJSON (Dates and user objects with a native toJSON).
+                if let ObjKind::Date(t) = self.heap.obj(id).kind {
+                    return Ok(Some(match crate::builtins::date_to_iso(t) {
+                        Some(s) => Json::String(s),
+                        None => Json::Null,
+                    }));
+                }
+                seen.push(id);
+                self.fuel -= 1;
+                let kind_tag = match &self.heap.obj(id).kind {
+                    ObjKind::Function(_) => {
+                        seen.pop();
+                        return Ok(None);
+                    }
+                    ObjKind::Array(items) => Some(items.clone()),
+                    ObjKind::Map { entries, set } => {
+                        let set = *set;
+                        let entries: Vec<(Value, Value)> = entries.iter().flatten().copied().collect();
+                        let mut out = Vec::new();
+                        for (k, val) in entries {
+                            if set {
+                                out.push(self.to_json_inner(k, depth + 1, seen)?.unwrap_or(Json::Null));
+                            } else {
+                                let pair = vec![
+                                    self.to_json_inner(k, depth + 2, seen)?.unwrap_or(Json::Null),
+                                    self.to_json_inner(val, depth + 2, seen)?.unwrap_or(Json::Null),
+                                ];
+                                out.push(Json::Array(pair));
+                            }
+                        }
+                        seen.pop();
+                        return Ok(Some(Json::Array(out)));
+                    }
+                    _ => None,
+                };
+                let out = if let Some(items) = kind_tag {
+                    let mut out = Vec::with_capacity(items.len());
+                    for item in items {
+                        out.push(self.to_json_inner(item, depth + 1, seen)?.unwrap_or(Json::Null));
+                    }
+                    Json::Array(out)
+                } else {
+                    let mut map = serde_json::Map::new();
+                    if matches!(self.heap.obj(id).kind, ObjKind::Error(_)) {
+                        for name in ["name", "message"] {
+                            let val = self.get_named(v, name)?;
+                            if let Some(j) = self.to_json_inner(val, depth + 1, seen)? {
+                                map.insert(name.to_string(), j);
+                            }
+                        }
+                    }
+                    for key in self.own_keys(id) {
+                        let val = self.get_value(v, key)?;
+                        let name = match key {
+                            Key::Atom(a) => self.heap.atoms.name(a).to_string(),
+                            Key::Index(i) => i.to_string(),
+                        };
+                        if let Some(j) = self.to_json_inner(val, depth + 1, seen)? {
+                            map.insert(name, j);
+                        }
+                    }
+                    Json::Object(map)
+                };
+                seen.pop();
+                out
+            }
+        }))
+    }
+
+    /// The program's result as JSON (`undefined` becomes `null`), once [`Vm::run`] said `Done`.
+    pub fn result_json(&mut self) -> Result<Json, ErrorReport> {
+        let value = match &self.heap.obj(self.main_promise).kind {
+            ObjKind::Promise(p) => match p.settled {
+                Settled::Fulfilled(v) => v,
+                _ => Value::Undefined,
+            },
+            _ => Value::Undefined,
+        };
+        match self.to_json(value) {
+            Ok(j) => Ok(j.unwrap_or(Json::Null)),
+            Err(e) => {
+                let mut report = self.report_for(e);
+                report.kind = FailureKind::InvalidDataValue;
+                Err(report)
+            }
+        }
+    }
+
+    /// Why the program failed, once [`Vm::run`] said `Threw`.
+    pub fn error_report(&mut self) -> ErrorReport {
+        let value = match &self.heap.obj(self.main_promise).kind {
+            ObjKind::Promise(p) => match p.settled {
+                Settled::Rejected(v) => v,
+                _ => Value::Undefined,
+            },
+            _ => Value::Undefined,
+        };
+        self.report_for(value)
+    }
+
+    /// Unhandled rejections of promises other than the program's own, as reports.
+    pub fn unhandled_rejection_reports(&mut self) -> Vec<ErrorReport> {
+        let values = self.unhandled_rejections();
+        values.into_iter().map(|v| self.report_for(v)).collect()
+    }
+
+    /// Describes a thrown value: `Name: message` for Errors, `Uncaught: <JSON>` otherwise.
+    pub(crate) fn report_for(&mut self, v: Value) -> ErrorReport {
+        if let Value::Obj(id) = v {
+            if let ObjKind::Error(info) = &self.heap.obj(id).kind {
+                let (kind, location) = (info.kind, info.location);
+                let message = self.to_rust_string(v).unwrap_or_else(|_| "Error".into());
+                return ErrorReport { kind, message, location: location.or(self.throw_location) };
+            }
+        }
+        let text = match self.to_json(v) {
+            Ok(Some(j)) => j.to_string(),
+            Ok(None) => "undefined".into(),
+            Err(_) => self.to_rust_string(v).unwrap_or_default(),
+        };
+        ErrorReport { kind: FailureKind::Execution, message: format!("Uncaught: {text}"), location: self.throw_location }
+    }
+}
+
+/// JSON has no NaN or Infinity: they become `null`. Integral values print without `.0`.
+pub(crate) fn json_number(n: f64) -> Json {
+    if !n.is_finite() {
+        return Json::Null;
+    }
+    if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
+        return Json::Number(serde_json::Number::from(n as i64));
+    }
+    serde_json::Number::from_f64(n).map_or(Json::Null, Json::Number)
+}

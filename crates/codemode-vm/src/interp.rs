@@ -1,0 +1,539 @@
+//! The instruction loop and the event loop around it.
+//!
+//! [`Vm::run`] alternates between executing the top frame's instructions and, when the frame
+//! stack is empty, running the next microtask. It stops when the top-level promise settles, when
+//! fuel runs out (checked at backward jumps and calls), or when nothing can run without a host
+//! completion.
+
+use codemode_compiler::bytecode::{ErrorKind, Op};
+
+use crate::call::Throw;
+use crate::frame::{Frame, ReturnTo};
+use crate::object::{Callable, ObjKind};
+use crate::promise::Settled;
+use crate::props::Key;
+use crate::value::Value;
+use crate::{Status, Vm};
+
+/// What the inner loop tells the outer loop.
+enum Exit {
+    /// The frame stack changed (call, return, await): re-read the top frame.
+    Switch,
+    /// A throw to unwind.
+    Throw(Throw),
+    /// Fuel ran out; the top frame's pc is saved.
+    OutOfFuel,
+}
+
+impl Vm {
+    /// Runs until the program finishes, throws, waits on the host, or spends `fuel`.
+    pub fn run(&mut self, fuel: u64) -> Status {
+        if let Some(status) = self.finished {
+            return status;
+        }
+        self.fuel = fuel.min(i64::MAX as u64) as i64;
+        loop {
+            if let Some(status) = self.check_main() {
+                self.finished = Some(status);
+                return status;
+            }
+            if self.frames.is_empty() {
+                match self.jobs.pop_front() {
+                    Some(job) => {
+                        if let Err(exc) = self.run_job(job) {
+                            self.handle_throw(exc);
+                        }
+                        continue;
+                    }
+                    None => {
+                        if self.maybe_collect_garbage() {
+                            continue;
+                        }
+                        return Status::Waiting;
+                    }
+                }
+            }
+            match self.execute() {
+                Exit::Switch => {}
+                Exit::Throw(exc) => self.handle_throw(exc),
+                Exit::OutOfFuel => return Status::OutOfFuel,
+            }
+            if self.heap.allocated_since_gc > self.heap.gc_threshold {
+                self.collect_garbage();
+            }
+        }
+    }
+
+    fn check_main(&self) -> Option<Status> {
+        match &self.heap.obj(self.main_promise).kind {
+            ObjKind::Promise(p) => match p.settled {
+                Settled::Pending => None,
+                Settled::Fulfilled(_) => Some(Status::Done),
+                Settled::Rejected(_) => Some(Status::Threw),
+            },
+            _ => Some(Status::Threw),
+        }
+    }
+
+    fn handle_throw(&mut self, exc: Throw) {
+        self.record_throw_location();
+        if let Err(uncaught) = self.unwind(exc) {
+            // Nothing to catch it: it rejects the program.
+            let _ = self.reject_promise(self.main_promise, uncaught);
+        }
+    }
+
+    fn record_throw_location(&mut self) {
+        if let Some(Frame::Js(f)) = self.frames.last() {
+            if let Some(code) = self.module.functions.get(f.func as usize) {
+                let span = code.span_at(f.pc.saturating_sub(1) as usize);
+                self.throw_location = Some((span.line, span.column));
+            }
+        }
+    }
+
+    /// Executes the top frame until the frame stack changes.
+    fn execute(&mut self) -> Exit {
+        let module = self.module.clone();
+        let Some(Frame::Js(frame)) = self.frames.last() else { return Exit::Switch };
+        let Some(func) = module.functions.get(frame.func as usize) else {
+            return Exit::Throw(Value::Undefined);
+        };
+        let code = &func.code[..];
+        let fi = frame.func;
+        let base = frame.base as usize;
+        let closure = frame.closure;
+        let mut pc = frame.pc as usize;
+
+        macro_rules! reg {
+            ($r:expr) => {
+                self.stack[base + $r as usize]
+            };
+        }
+        macro_rules! save_pc {
+            () => {
+                if let Some(Frame::Js(f)) = self.frames.last_mut() {
+                    f.pc = pc as u32;
+                }
+            };
+        }
+        macro_rules! throw {
+            ($e:expr) => {{
+                save_pc!();
+                return Exit::Throw($e);
+            }};
+        }
+        macro_rules! tri {
+            ($e:expr) => {
+                match $e {
+                    Ok(v) => v,
+                    Err(e) => throw!(e),
+                }
+            };
+        }
+        macro_rules! jump {
+            ($target:expr) => {{
+                let t = $target as usize;
+                if t < pc {
+                    self.fuel -= 1;
+                    if self.fuel <= 0 {
+                        pc = t;
+                        save_pc!();
+                        return Exit::OutOfFuel;
+                    }
+                }
+                pc = t;
+            }};
+        }
+        macro_rules! switch_after {
+            ($e:expr) => {{
+                save_pc!();
+                match $e {
+                    Ok(()) => return Exit::Switch,
+                    Err(e) => return Exit::Throw(e),
+                }
+            }};
+        }
+
+        loop {
+            let Some(&op) = code.get(pc) else {
+                // Falling off the end returns undefined (the compiler always emits a Return).
+                switch_after!(self.return_from_frame(Value::Undefined));
+            };
+            pc += 1;
+            match op {
+                Op::LoadUndef { dst } => reg!(dst) = Value::Undefined,
+                Op::LoadNull { dst } => reg!(dst) = Value::Null,
+                Op::LoadTrue { dst } => reg!(dst) = Value::Bool(true),
+                Op::LoadFalse { dst } => reg!(dst) = Value::Bool(false),
+                Op::LoadUninit { dst } => reg!(dst) = Value::Uninit,
+                Op::LoadInt { dst, value } => reg!(dst) = Value::Number(value as f64),
+                Op::LoadConst { dst, k } => reg!(dst) = self.constant(fi, k),
+                Op::Move { dst, src } => reg!(dst) = reg!(src),
+                Op::CheckTdz { src, k } => {
+                    if matches!(reg!(src), Value::Uninit) {
+                        let name = self.constant_str(fi, k);
+                        let msg = format!("Cannot access '{name}' before initialization");
+                        throw!(self.make_error(ErrorKind::ReferenceError, &msg));
+                    }
+                }
+                Op::GetGlobal { dst, k } => {
+                    let atom = self.constant_atom(fi, k);
+                    match self.get_global(atom) {
+                        Some(v) => reg!(dst) = v,
+                        None => {
+                            let name = self.heap.atoms.name(atom).to_string();
+                            let msg = format!("{name} is not defined");
+                            throw!(self.make_error(ErrorKind::ReferenceError, &msg));
+                        }
+                    }
+                }
+                Op::TypeofGlobal { dst, k } => {
+                    let atom = self.constant_atom(fi, k);
+                    let v = self.get_global(atom).unwrap_or(Value::Undefined);
+                    reg!(dst) = tri!(self.typeof_value(v));
+                }
+                Op::NewCell { dst } => {
+                    let cell = tri!(self.heap.alloc_cell(Value::Uninit).map_err(|_| self.out_of_memory()));
+                    reg!(dst) = Value::Cell(cell);
+                }
+                Op::LoadCell { dst, cell } => {
+                    if let Value::Cell(c) = reg!(cell) {
+                        reg!(dst) = self.heap.cell(c);
+                    }
+                }
+                Op::StoreCell { cell, src } => {
+                    if let Value::Cell(c) = reg!(cell) {
+                        let v = reg!(src);
+                        self.heap.set_cell(c, v);
+                    }
+                }
+                Op::LoadCapture { dst, capture } => {
+                    reg!(dst) = match self.capture_cell(closure, capture) {
+                        Some(c) => self.heap.cell(c),
+                        None => Value::Undefined,
+                    };
+                }
+                Op::StoreCapture { capture, src } => {
+                    if let Some(c) = self.capture_cell(closure, capture) {
+                        let v = reg!(src);
+                        self.heap.set_cell(c, v);
+                    }
+                }
+                Op::Closure { dst, func } => {
+                    let this = match self.frames.last() {
+                        Some(Frame::Js(f)) => f.this,
+                        _ => Value::Undefined,
+                    };
+                    let v = tri!(self.make_closure(func, closure, base, this));
+                    reg!(dst) = v;
+                }
+                Op::Binary { op, dst, a, b } => {
+                    let (x, y) = (reg!(a), reg!(b));
+                    reg!(dst) = match (op, x, y) {
+                        (codemode_compiler::bytecode::BinOp::Add, Value::Number(x), Value::Number(y)) => {
+                            Value::Number(x + y)
+                        }
+                        (codemode_compiler::bytecode::BinOp::Sub, Value::Number(x), Value::Number(y)) => {
+                            Value::Number(x - y)
+                        }
+                        (codemode_compiler::bytecode::BinOp::Lt, Value::Number(x), Value::Number(y)) => {
+                            Value::Bool(x < y)
+                        }
+                        (
+                            codemode_compiler::bytecode::BinOp::StrictEq,
+                            Value::Number(x),
+                            Value::Number(y),
+                        ) => Value::Bool(x == y),
+                        _ => tri!(self.binary(op, x, y)),
+                    };
+                }
+                Op::Unary { op, dst, src } => {
+                    let v = reg!(src);
+                    reg!(dst) = tri!(self.unary(op, v));
+                }
+                Op::Inc { dst, src } => {
+                    reg!(dst) = match reg!(src) {
+                        Value::Number(n) => Value::Number(n + 1.0),
+                        v => Value::Number(tri!(self.to_number(v)) + 1.0),
+                    }
+                }
+                Op::Dec { dst, src } => {
+                    reg!(dst) = match reg!(src) {
+                        Value::Number(n) => Value::Number(n - 1.0),
+                        v => Value::Number(tri!(self.to_number(v)) - 1.0),
+                    }
+                }
+                Op::ToNumeric { dst, src } => {
+                    let v = reg!(src);
+                    reg!(dst) = Value::Number(tri!(self.to_number(v)));
+                }
+                Op::ToPropertyKey { dst, src } => {
+                    let v = reg!(src);
+                    reg!(dst) = tri!(self.to_property_key_value(v));
+                }
+                Op::Jump { target } => jump!(target),
+                Op::JumpIfTrue { src, target } => {
+                    if self.to_boolean(reg!(src)) {
+                        jump!(target)
+                    }
+                }
+                Op::JumpIfFalse { src, target } => {
+                    if !self.to_boolean(reg!(src)) {
+                        jump!(target)
+                    }
+                }
+                Op::JumpIfNullish { src, target } => {
+                    if reg!(src).is_nullish() {
+                        jump!(target)
+                    }
+                }
+                Op::JumpIfNotNullish { src, target } => {
+                    if !reg!(src).is_nullish() {
+                        jump!(target)
+                    }
+                }
+                Op::JumpIfNotUndefined { src, target } => {
+                    if !matches!(reg!(src), Value::Undefined) {
+                        jump!(target)
+                    }
+                }
+                Op::NewObject { dst } => reg!(dst) = tri!(self.new_object()),
+                Op::NewArray { dst } => reg!(dst) = tri!(self.new_array(Vec::new())),
+                Op::ArrayPush { arr, src } => {
+                    let (a, v) = (reg!(arr), reg!(src));
+                    tri!(self.array_push(a, v));
+                }
+                Op::ArrayHole { arr } => {
+                    let a = reg!(arr);
+                    tri!(self.array_push(a, Value::Undefined));
+                }
+                Op::ArraySpread { arr, src } => {
+                    let (a, s) = (reg!(arr), reg!(src));
+                    let items = tri!(self.collect_iterable(s));
+                    self.fuel -= items.len() as i64 / 16;
+                    for v in items {
+                        tri!(self.array_push(a, v));
+                    }
+                }
+                Op::ObjectSpread { obj, src } => {
+                    let (o, s) = (reg!(obj), reg!(src));
+                    tri!(self.copy_data_properties(o, s, &[]));
+                }
+                Op::GetNamed { dst, obj, k } => {
+                    let atom = self.constant_atom(fi, k);
+                    let o = reg!(obj);
+                    match tri!(self.get(o, Key::Atom(atom))) {
+                        crate::props::Got::Value(v) => reg!(dst) = v,
+                        crate::props::Got::Getter(g) => {
+                            save_pc!();
+                            match self.call_value(g, o, &[], ReturnTo::Reg(dst)) {
+                                Ok(p) => match self.deliver(p) {
+                                    Ok(()) => return Exit::Switch,
+                                    Err(e) => return Exit::Throw(e),
+                                },
+                                Err(e) => return Exit::Throw(e),
+                            }
+                        }
+                    }
+                }
+                Op::GetIndex { dst, obj, key } => {
+                    let (o, kv) = (reg!(obj), reg!(key));
+                    // Fast path: array[number].
+                    if let (Value::Obj(id), Value::Number(n)) = (o, kv) {
+                        if let ObjKind::Array(items) = &self.heap.obj(id).kind {
+                            if let Some(i) = crate::value::as_array_index(n) {
+                                if let Some(v) = items.get(i as usize) {
+                                    reg!(dst) = *v;
+                                    continue;
+                                }
+                            }
+                        }
+                    }
+                    let key = tri!(self.to_key(kv));
+                    match tri!(self.get(o, key)) {
+                        crate::props::Got::Value(v) => reg!(dst) = v,
+                        crate::props::Got::Getter(g) => {
+                            save_pc!();
+                            match self.call_value(g, o, &[], ReturnTo::Reg(dst)) {
+                                Ok(p) => match self.deliver(p) {
+                                    Ok(()) => return Exit::Switch,
+                                    Err(e) => return Exit::Throw(e),
+                                },
+                                Err(e) => return Exit::Throw(e),
+                            }
+                        }
+                    }
+                }
+                Op::SetNamed { obj, k, src } => {
+                    let atom = self.constant_atom(fi, k);
+                    let (o, v) = (reg!(obj), reg!(src));
+                    if let Some(setter) = tri!(self.set(o, Key::Atom(atom), v)) {
+                        switch_after!(
+                            self.call_value(setter, o, &[v], ReturnTo::Discard).and_then(|p| self.deliver(p))
+                        );
+                    }
+                }
+                Op::SetIndex { obj, key, src } => {
+                    let (o, kv, v) = (reg!(obj), reg!(key), reg!(src));
+                    if let (Value::Obj(id), Value::Number(n)) = (o, kv) {
+                        if let ObjKind::Array(items) = &mut self.heap.obj_mut(id).kind {
+                            if let Some(i) = crate::value::as_array_index(n) {
+                                if let Some(slot) = items.get_mut(i as usize) {
+                                    *slot = v;
+                                    continue;
+                                }
+                            }
+                        }
+                    }
+                    let key = tri!(self.to_key(kv));
+                    if let Some(setter) = tri!(self.set(o, key, v)) {
+                        switch_after!(
+                            self.call_value(setter, o, &[v], ReturnTo::Discard).and_then(|p| self.deliver(p))
+                        );
+                    }
+                }
+                Op::DefineNamed { obj, k, src } => {
+                    let atom = self.constant_atom(fi, k);
+                    let (o, v) = (reg!(obj), reg!(src));
+                    tri!(self.define(o, Key::Atom(atom), v));
+                }
+                Op::DefineIndex { obj, key, src } => {
+                    let (o, kv, v) = (reg!(obj), reg!(key), reg!(src));
+                    let key = tri!(self.to_key(kv));
+                    tri!(self.define(o, key, v));
+                }
+                Op::DefineGetter { obj, key, func } => {
+                    let (o, kv, f) = (reg!(obj), reg!(key), reg!(func));
+                    let key = tri!(self.to_key(kv));
+                    tri!(self.define_accessor(o, key, Some(f), None));
+                }
+                Op::DefineSetter { obj, key, func } => {
+                    let (o, kv, f) = (reg!(obj), reg!(key), reg!(func));
+                    let key = tri!(self.to_key(kv));
+                    tri!(self.define_accessor(o, key, None, Some(f)));
+                }
+                Op::Delete { dst, obj, key } => {
+                    let (o, kv) = (reg!(obj), reg!(key));
+                    let key = tri!(self.to_key(kv));
+                    reg!(dst) = Value::Bool(tri!(self.delete(o, key)));
+                }
+                Op::Call { dst, callee, this, args, argc } => {
+                    self.fuel -= 1;
+                    let f = reg!(callee);
+                    let t = reg!(this);
+                    let start = base + args as usize;
+                    let argv: smallvec::SmallVec<[Value; 8]> =
+                        self.stack.get(start..start + argc as usize).unwrap_or(&[]).iter().copied().collect();
+                    save_pc!();
+                    let result = self.call_value(f, t, &argv, ReturnTo::Reg(dst)).and_then(|p| self.deliver(p));
+                    if let Err(e) = result {
+                        return Exit::Throw(e);
+                    }
+                    if self.fuel <= 0 {
+                        return Exit::OutOfFuel;
+                    }
+                    return Exit::Switch;
+                }
+                Op::CallSpread { dst, callee, this, arr } => {
+                    self.fuel -= 1;
+                    let (f, t, a) = (reg!(callee), reg!(this), reg!(arr));
+                    let argv = self.array_items(a);
+                    self.fuel -= argv.len() as i64 / 16;
+                    switch_after!(self.call_value(f, t, &argv, ReturnTo::Reg(dst)).and_then(|p| self.deliver(p)));
+                }
+                Op::New { dst, callee, args, argc } => {
+                    self.fuel -= 1;
+                    let f = reg!(callee);
+                    let start = base + args as usize;
+                    let argv: Vec<Value> =
+                        self.stack.get(start..start + argc as usize).unwrap_or(&[]).to_vec();
+                    switch_after!(self.construct(f, &argv, dst));
+                }
+                Op::NewSpread { dst, callee, arr } => {
+                    self.fuel -= 1;
+                    let (f, a) = (reg!(callee), reg!(arr));
+                    let argv = self.array_items(a);
+                    switch_after!(self.construct(f, &argv, dst));
+                }
+                Op::Return { src } => {
+                    let v = reg!(src);
+                    switch_after!(self.return_from_frame(v));
+                }
+                Op::Await { dst, src } => {
+                    let v = reg!(src);
+                    save_pc!();
+                    let result = self.promise_resolve(v).and_then(|p| self.suspend_at_await(p, dst));
+                    switch_after!(result);
+                }
+                Op::Throw { src } => {
+                    let v = reg!(src);
+                    throw!(v);
+                }
+                Op::ThrowError { kind, k } => {
+                    let msg = self.constant_str(fi, k);
+                    throw!(self.make_error(kind, &msg));
+                }
+                Op::GetIterator { dst, src } => {
+                    let v = reg!(src);
+                    reg!(dst) = tri!(self.get_iterator(v));
+                }
+                Op::IterNext { dst, iter, target } => {
+                    let it = reg!(iter);
+                    match tri!(self.iter_next(it)) {
+                        Some(v) => reg!(dst) = v,
+                        None => pc = target as usize,
+                    }
+                }
+                Op::ForInKeys { dst, src } => {
+                    let v = reg!(src);
+                    reg!(dst) = tri!(self.for_in_iterator(v));
+                }
+                Op::IterRest { dst, iter } => {
+                    let it = reg!(iter);
+                    let mut items = Vec::new();
+                    while let Some(v) = tri!(self.iter_next(it)) {
+                        items.push(v);
+                    }
+                    reg!(dst) = tri!(self.new_array(items));
+                }
+                Op::ObjectRest { dst, src, excluded, count } => {
+                    let s = reg!(src);
+                    let start = base + excluded as usize;
+                    let keys: Vec<Value> =
+                        self.stack.get(start..start + count as usize).unwrap_or(&[]).to_vec();
+                    let o = tri!(self.new_object());
+                    tri!(self.copy_data_properties(o, s, &keys));
+                    reg!(dst) = o;
+                }
+                Op::LoadThis { dst } => {
+                    reg!(dst) = match self.frames.last() {
+                        Some(Frame::Js(f)) => f.this,
+                        _ => Value::Undefined,
+                    };
+                }
+                Op::Regex { dst, k } => {
+                    let f = fi;
+                    let v = tri!(self.regex_from_constant(f, k));
+                    reg!(dst) = v;
+                }
+                Op::TemplateToString { dst, src } => {
+                    let v = reg!(src);
+                    reg!(dst) = match v {
+                        Value::Str(_) => v,
+                        _ => tri!(self.to_string_value(v)),
+                    };
+                }
+                Op::Nop => {}
+            }
+        }
+    }
+
+    fn capture_cell(&self, closure: Option<crate::value::ObjId>, index: u16) -> Option<crate::value::CellId> {
+        let id = closure?;
+        match &self.heap.obj(id).kind {
+            ObjKind::Function(Callable::Closure { captures, .. }) => captures.get(index as usize).copied(),
+            _ => None,
+        }
+    }
+}

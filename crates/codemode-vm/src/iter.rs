@@ -1,0 +1,163 @@
+//! Iteration as the VM drives it natively: for-of, spread, destructuring and for-in over arrays,
+//! strings, Maps, Sets and iterator objects the built-ins create.
+//!
+//! User-defined iterables (`[Symbol.iterator]`) are not supported: iterating anything else is a
+//! `TypeError: x is not iterable`.
+
+use codemode_compiler::bytecode::ErrorKind;
+
+use crate::Vm;
+use crate::call::Throw;
+use crate::object::{IterState, MapIterMode, ObjKind};
+use crate::value::Value;
+
+impl Vm {
+    pub(crate) fn new_iterator(&mut self, state: IterState) -> Result<Value, Throw> {
+        let proto = Some(self.realm.iterator_proto);
+        Ok(Value::Obj(self.alloc(ObjKind::Iterator(state), proto)?))
+    }
+
+    /// `GetIterator(v)`.
+    pub(crate) fn get_iterator(&mut self, v: Value) -> Result<Value, Throw> {
+        let state = match v {
+            Value::Str(s) => IterState::String { string: s, next: 0 },
+            Value::Obj(id) => match &self.heap.obj(id).kind {
+                ObjKind::Array(_) => IterState::Array { array: id, next: 0 },
+                ObjKind::Map { set, .. } => IterState::Map {
+                    map: id,
+                    next: 0,
+                    mode: if *set { MapIterMode::Keys } else { MapIterMode::Entries },
+                },
+                ObjKind::Iterator(_) => return Ok(v),
+                _ => return Err(self.not_iterable(v)),
+            },
+            _ => return Err(self.not_iterable(v)),
+        };
+        self.new_iterator(state)
+    }
+
+    fn not_iterable(&mut self, v: Value) -> Throw {
+        let desc = match v {
+            Value::Undefined => "undefined".to_string(),
+            Value::Null => "null".to_string(),
+            _ => self.describe_for_error(v),
+        };
+        self.make_error(ErrorKind::TypeError, &format!("{desc} is not iterable"))
+    }
+
+    /// The next value of a native iterator, or `None` when done.
+    pub(crate) fn iter_next(&mut self, it: Value) -> Result<Option<Value>, Throw> {
+        let Value::Obj(id) = it else { return Ok(None) };
+        // Lists advance in place (no clone per step).
+        if let ObjKind::Iterator(IterState::List { items, next }) = &mut self.heap.obj_mut(id).kind {
+            let v = items.get(*next as usize).copied();
+            *next = next.saturating_add(1);
+            return Ok(v);
+        }
+        let state = match &self.heap.obj(id).kind {
+            ObjKind::Iterator(s) => s.clone(),
+            _ => return Ok(None),
+        };
+        let (value, next_state) = match state {
+            IterState::Array { array, next } => match &self.heap.obj(array).kind {
+                ObjKind::Array(items) => match items.get(next as usize) {
+                    Some(v) => (Some(*v), IterState::Array { array, next: next + 1 }),
+                    None => (None, IterState::Done),
+                },
+                _ => (None, IterState::Done),
+            },
+            IterState::String { string, next } => {
+                let text = self.heap.str(string);
+                match text.get(next as usize..).and_then(|rest| rest.chars().next()) {
+                    Some(c) => {
+                        let len = c.len_utf8() as u32;
+                        let v = self.new_string(c.encode_utf8(&mut [0; 4]))?;
+                        (Some(v), IterState::String { string, next: next + len })
+                    }
+                    None => (None, IterState::Done),
+                }
+            }
+            IterState::List { items, next } => match items.get(next as usize) {
+                Some(v) => (Some(*v), IterState::List { items: items.clone(), next: next + 1 }),
+                None => (None, IterState::Done),
+            },
+            IterState::Map { map, mut next, mode } => {
+                let entry = match &self.heap.obj(map).kind {
+                    ObjKind::Map { entries, .. } => {
+                        let mut found = None;
+                        while let Some(e) = entries.get(next as usize) {
+                            next += 1;
+                            if let Some(pair) = e {
+                                found = Some(*pair);
+                                break;
+                            }
+                        }
+                        found
+                    }
+                    _ => None,
+                };
+                match entry {
+                    Some((k, v)) => {
+                        let out = match mode {
+                            MapIterMode::Keys => k,
+                            MapIterMode::Values => v,
+                            MapIterMode::Entries => self.new_array(vec![k, v])?,
+                        };
+                        (Some(out), IterState::Map { map, next, mode })
+                    }
+                    None => (None, IterState::Done),
+                }
+            }
+            IterState::Done => (None, IterState::Done),
+        };
+        if let ObjKind::Iterator(s) = &mut self.heap.obj_mut(id).kind {
+            *s = next_state;
+        }
+        Ok(value)
+    }
+
+    /// An iterator over the enumerable string keys of `v` and its prototypes (for-in).
+    pub(crate) fn for_in_iterator(&mut self, v: Value) -> Result<Value, Throw> {
+        let mut items = Vec::new();
+        if let Value::Obj(start) = v {
+            let mut seen = Vec::new();
+            let mut cur = Some(start);
+            let mut depth = 0;
+            while let Some(id) = cur {
+                depth += 1;
+                if depth > 10_000 {
+                    break;
+                }
+                for key in self.own_keys(id) {
+                    if !seen.contains(&key) {
+                        seen.push(key);
+                        items.push(self.key_to_value(key)?);
+                    }
+                }
+                cur = self.heap.obj(id).proto;
+            }
+        } else if let Value::Str(s) = v {
+            let n = self.heap.string(s).utf16_len();
+            for i in 0..n {
+                items.push(self.new_string(&i.to_string())?);
+            }
+        }
+        self.fuel -= items.len() as i64 / 16;
+        self.new_iterator(IterState::List { items, next: 0 })
+    }
+
+    /// All values of an iterable (spread, `Array.from`, `Promise.all`).
+    pub(crate) fn collect_iterable(&mut self, v: Value) -> Result<Vec<Value>, Throw> {
+        if let Value::Obj(id) = v {
+            if let ObjKind::Array(items) = &self.heap.obj(id).kind {
+                return Ok(items.clone());
+            }
+        }
+        let it = self.get_iterator(v)?;
+        let mut out = Vec::new();
+        while let Some(x) = self.iter_next(it)? {
+            out.push(x);
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,164 @@
+//! Number ↔ string conversions with JavaScript's exact rules (`Number::toString`, `StringToNumber`).
+//! Pure functions: no heap, no VM.
+
+/// `Number.prototype.toString()` for radix 10 (ECMA-262 Number::toString).
+pub fn number_to_string(n: f64) -> String {
+    if n.is_nan() {
+        return "NaN".into();
+    }
+    if n == 0.0 {
+        return "0".into();
+    }
+    if n.is_infinite() {
+        return if n > 0.0 { "Infinity".into() } else { "-Infinity".into() };
+    }
+    if n < 0.0 {
+        return format!("-{}", number_to_string(-n));
+    }
+    if n.fract() == 0.0 && n < 1e21 {
+        // Integers below 1e21 print all their digits.
+        if n < 9_007_199_254_740_992.0 {
+            return format!("{}", n as u64);
+        }
+    }
+    // Shortest round-trip digits and exponent from Rust's formatter: "d.ddde±x".
+    let sci = format!("{:e}", n);
+    let (mantissa, exp) = match sci.split_once('e') {
+        Some(parts) => parts,
+        None => return sci,
+    };
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let e: i32 = exp.parse().unwrap_or(0);
+    let k = digits.len() as i32;
+    let n_exp = e + 1; // position of the decimal point relative to the digits
+    if k <= n_exp && n_exp <= 21 {
+        let mut s = digits.clone();
+        s.extend(std::iter::repeat_n('0', (n_exp - k) as usize));
+        s
+    } else if 0 < n_exp && n_exp <= 21 {
+        let (a, b) = digits.split_at(n_exp as usize);
+        format!("{a}.{b}")
+    } else if -6 < n_exp && n_exp <= 0 {
+        format!("0.{}{}", "0".repeat((-n_exp) as usize), digits)
+    } else {
+        let sign = if n_exp - 1 >= 0 { '+' } else { '-' };
+        let ex = (n_exp - 1).abs();
+        if k == 1 {
+            format!("{digits}e{sign}{ex}")
+        } else {
+            let (a, b) = digits.split_at(1);
+            format!("{a}.{b}e{sign}{ex}")
+        }
+    }
+}
+
+/// `StringToNumber`: whitespace-trimmed decimal, `Infinity`, hex/octal/binary literals; `""` is 0;
+/// anything else is NaN.
+pub fn string_to_number(s: &str) -> f64 {
+    let t = s.trim_matches(is_js_whitespace);
+    if t.is_empty() {
+        return 0.0;
+    }
+    let lower_prefix = |p: &str| t.len() > 2 && t[..2].eq_ignore_ascii_case(p);
+    if lower_prefix("0x") {
+        return parse_radix_int(&t[2..], 16);
+    }
+    if lower_prefix("0o") {
+        return parse_radix_int(&t[2..], 8);
+    }
+    if lower_prefix("0b") {
+        return parse_radix_int(&t[2..], 2);
+    }
+    match t {
+        "Infinity" | "+Infinity" => return f64::INFINITY,
+        "-Infinity" => return f64::NEG_INFINITY,
+        _ => {}
+    }
+    // Rust accepts "inf", "nan", "infinity"; JavaScript does not.
+    let body = t.strip_prefix(['+', '-']).unwrap_or(t);
+    if !body.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-')) {
+        return f64::NAN;
+    }
+    if body.starts_with(['e', 'E']) || body == "." {
+        return f64::NAN;
+    }
+    t.parse::<f64>().unwrap_or(f64::NAN)
+}
+
+fn parse_radix_int(digits: &str, radix: u32) -> f64 {
+    if digits.is_empty() {
+        return f64::NAN;
+    }
+    let mut n = 0.0f64;
+    for c in digits.chars() {
+        match c.to_digit(radix) {
+            Some(d) => n = n * radix as f64 + d as f64,
+            None => return f64::NAN,
+        }
+    }
+    n
+}
+
+/// JavaScript's WhiteSpace and LineTerminator characters (what `trim` removes).
+pub fn is_js_whitespace(c: char) -> bool {
+    matches!(
+        c,
+        '\u{9}' | '\u{a}' | '\u{b}' | '\u{c}' | '\u{d}' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
+    )
+}
+
+/// ToInt32.
+pub fn to_int32(n: f64) -> i32 {
+    if !n.is_finite() {
+        return 0;
+    }
+    let m = n.trunc().rem_euclid(4_294_967_296.0);
+    (m as u32) as i32
+}
+
+/// ToUint32.
+pub fn to_uint32(n: f64) -> u32 {
+    to_int32(n) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_like_javascript() {
+        let cases: &[(f64, &str)] = &[
+            (1.0, "1"),
+            (-1.5, "-1.5"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (1e21, "1e+21"),
+            (1e-7, "1e-7"),
+            (123e-20, "1.23e-18"),
+            (0.000001, "0.000001"),
+            (1.5e300, "1.5e+300"),
+            (2f64.powi(53), "9007199254740992"),
+            (1e20, "100000000000000000000"),
+            (f64::NAN, "NaN"),
+            (-0.0, "0"),
+            (f64::NEG_INFINITY, "-Infinity"),
+        ];
+        for (n, s) in cases {
+            assert_eq!(number_to_string(*n), *s, "{n}");
+        }
+    }
+
+    #[test]
+    fn parses_like_javascript() {
+        assert_eq!(string_to_number(" 42 "), 42.0);
+        assert_eq!(string_to_number(""), 0.0);
+        assert_eq!(string_to_number("0x1f"), 31.0);
+        assert!(string_to_number("inf").is_nan());
+        assert!(string_to_number("1a").is_nan());
+        assert_eq!(string_to_number("-Infinity"), f64::NEG_INFINITY);
+        assert_eq!(string_to_number(".5"), 0.5);
+        assert_eq!(string_to_number("5."), 5.0);
+        assert_eq!(to_int32(4294967297.0), 1);
+        assert_eq!(to_int32(-1.0), -1);
+    }
+}

@@ -1,0 +1,198 @@
+//! Objects: an ordered property map, a prototype link, and a kind that carries whatever the
+//! object is besides its properties (array elements, a closure, a promise's state, ...).
+
+use serde::{Deserialize, Serialize};
+
+use crate::builtins::Native;
+use crate::frame::SavedFrame;
+use crate::promise::PromiseState;
+use crate::value::{Atom, CellId, ObjId, StrId, Value};
+
+pub const ACCESSOR: u8 = 1;
+pub const HIDDEN: u8 = 2; // not enumerable
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Slot {
+    pub key: Atom,
+    pub value: Value,
+    pub flags: u8,
+}
+
+/// Properties in insertion order. Small maps are searched linearly (most objects have a handful of
+/// properties); past [`INDEX_THRESHOLD`] a hash index is kept beside them.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PropMap {
+    pub slots: Vec<Slot>,
+    #[serde(skip)]
+    index: Option<crate::value::FastMap<Atom, u32>>,
+}
+
+const INDEX_THRESHOLD: usize = 12;
+
+impl PropMap {
+    #[inline]
+    pub fn find(&self, key: Atom) -> Option<usize> {
+        if self.slots.len() <= INDEX_THRESHOLD {
+            self.slots.iter().position(|s| s.key == key)
+        } else if let Some(index) = &self.index {
+            index.get(&key).map(|&i| i as usize)
+        } else {
+            self.slots.iter().position(|s| s.key == key)
+        }
+    }
+
+    #[inline]
+    pub fn get(&self, key: Atom) -> Option<&Slot> {
+        self.find(key).and_then(|i| self.slots.get(i))
+    }
+
+    /// Sets a data property (adding it at the end when new). Returns the slot index.
+    pub fn set(&mut self, key: Atom, value: Value, flags: u8) -> usize {
+        if let Some(i) = self.find(key) {
+            if let Some(slot) = self.slots.get_mut(i) {
+                slot.value = value;
+                slot.flags = flags;
+            }
+            return i;
+        }
+        self.slots.push(Slot { key, value, flags });
+        let i = self.slots.len() - 1;
+        if self.slots.len() > INDEX_THRESHOLD {
+            match &mut self.index {
+                Some(index) => {
+                    index.insert(key, i as u32);
+                }
+                None => self.rebuild_index(),
+            }
+        }
+        i
+    }
+
+    pub fn remove(&mut self, key: Atom) -> bool {
+        match self.find(key) {
+            Some(i) => {
+                self.slots.remove(i);
+                if self.slots.len() > INDEX_THRESHOLD {
+                    self.rebuild_index();
+                } else {
+                    self.index = None;
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn rebuild_index(&mut self) {
+        self.index = Some(self.slots.iter().enumerate().map(|(i, s)| (s.key, i as u32)).collect());
+    }
+
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+}
+
+/// What a function object calls.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Callable {
+    /// A compiled function with its captured cells; arrows also carry the `this` they closed over.
+    Closure { func: u32, captures: Box<[CellId]>, this: Value },
+    /// A built-in, with values it was bound to (resolving functions, `Promise.all` elements, ...).
+    Native { native: Native, data: Box<[Value]> },
+    /// `tools.a.b`: reading a property goes one level deeper; calling it calls the tool at `path`.
+    Tool { path: Box<str> },
+    /// `f.bind(this, ...args)`.
+    Bound { target: ObjId, this: Value, args: Box<[Value]> },
+}
+
+/// The state of an iterator the VM drives natively (for-of, spread, destructuring, for-in).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum IterState {
+    /// Array elements (also `arguments` and array `values()`).
+    Array { array: ObjId, next: u32 },
+    /// A string's code points; `next` is a byte offset.
+    String { string: StrId, next: u32 },
+    /// A precomputed list (for-in keys, `Object.entries` iterators, Map/Set snapshots).
+    List { items: Vec<Value>, next: u32 },
+    /// `[key, value]` or key or value of a Map, live over its entries.
+    Map { map: ObjId, next: u32, mode: MapIterMode },
+    Done,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MapIterMode {
+    Keys,
+    Values,
+    Entries,
+}
+
+/// What an Error object carries besides `name` and `message`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ErrorInfo {
+    /// How an uncaught throw of this error is classified (host failures are tagged).
+    pub kind: crate::host::FailureKind,
+    /// Where it was created (1-based line, column).
+    pub location: Option<(u32, u32)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ObjKind {
+    Plain,
+    Array(Vec<Value>),
+    Function(Callable),
+    Error(ErrorInfo),
+    Promise(Box<PromiseState>),
+    Iterator(IterState),
+    /// A suspended async function activation.
+    Coroutine(Box<SavedFrame>),
+    RegExp { source: Box<str>, flags: Box<str>, last_index: u32 },
+    Date(f64),
+    /// A getter/setter pair stored as the value of an accessor property slot.
+    Accessor { get: Value, set: Value },
+    /// Map and Set: entries in insertion order; deleted entries become `None` so live iterators
+    /// keep their place.
+    Map { entries: Vec<Option<(Value, Value)>>, set: bool },
+    /// Boxed primitives (`new String("x")` is not supported; used for `Object(1)`-style wrappers).
+    Boxed(Value),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Object {
+    pub proto: Option<ObjId>,
+    pub props: PropMap,
+    pub kind: ObjKind,
+}
+
+impl Default for Object {
+    fn default() -> Self {
+        Object::plain(None)
+    }
+}
+
+impl Object {
+    pub fn plain(proto: Option<ObjId>) -> Self {
+        Object { proto, props: PropMap::default(), kind: ObjKind::Plain }
+    }
+
+    pub fn with_kind(proto: Option<ObjId>, kind: ObjKind) -> Self {
+        Object { proto, props: PropMap::default(), kind }
+    }
+
+    /// Bytes beyond the fixed overhead, for memory accounting.
+    pub fn extra_bytes(&self) -> usize {
+        let elements = match &self.kind {
+            ObjKind::Array(v) => v.capacity() * crate::heap::VALUE_SIZE,
+            ObjKind::Map { entries, .. } => entries.capacity() * 2 * crate::heap::VALUE_SIZE,
+            _ => 0,
+        };
+        self.props.slots.capacity() * std::mem::size_of::<Slot>() + elements
+    }
+
+    pub fn is_callable(&self) -> bool {
+        matches!(self.kind, ObjKind::Function(_))
+    }
+}

@@ -1,0 +1,56 @@
+//! Promise state, reactions and the job (microtask) queue's entries.
+
+use serde::{Deserialize, Serialize};
+
+use crate::value::{ObjId, Value};
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Settled {
+    Pending,
+    Fulfilled(Value),
+    Rejected(Value),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PromiseState {
+    pub settled: Settled,
+    pub reactions: Vec<Reaction>,
+    /// Whether a handler was ever attached (for unhandled-rejection warnings).
+    pub handled: bool,
+}
+
+impl PromiseState {
+    pub fn pending() -> Self {
+        PromiseState { settled: Settled::Pending, reactions: Vec::new(), handled: false }
+    }
+}
+
+/// What happens when a promise settles.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Reaction {
+    /// `then(on_fulfilled, on_rejected)`; the handler's outcome settles `derived`.
+    Then { on_fulfilled: Value, on_rejected: Value, derived: Option<ObjId> },
+    /// `finally(f)`: calls `f()`, then passes the original outcome on to `derived`.
+    Finally { on_finally: Value, derived: Option<ObjId> },
+    /// Resume the suspended async function (a `Coroutine` object).
+    Await { coroutine: ObjId },
+    /// Settle `promise` the same way (adopting a promise's state).
+    Forward { promise: ObjId },
+    /// One element of `Promise.all`/`allSettled`/`any`: the combinator's state object and index.
+    Combinator { kind: Combinator, state: ObjId, index: u32 },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Combinator {
+    All,
+    AllSettled,
+    Any,
+    Race,
+}
+
+/// A microtask.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Job {
+    /// Run `reaction` for a promise that settled with `value`.
+    Reaction { reaction: Reaction, value: Value, rejected: bool },
+}

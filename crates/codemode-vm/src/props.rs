@@ -1,0 +1,423 @@
+//! Property lookup, assignment, definition and deletion, with JavaScript's rules for arrays,
+//! strings, prototypes and accessors.
+//!
+//! Getters and setters are JavaScript functions, so these functions never run them: they hand the
+//! accessor back ([`Got::Getter`], or the setter from [`Vm::set`]) and the interpreter calls it
+//! like any other function. Built-ins that read properties use [`Vm::get_value`], which treats an
+//! accessor as `undefined` (documented limitation).
+
+use codemode_compiler::bytecode::ErrorKind;
+
+use crate::Vm;
+use crate::call::Throw;
+use crate::object::{ACCESSOR, Callable, HIDDEN, ObjKind, Object};
+use crate::value::{Atom, ObjId, Value, as_array_index, parse_array_index};
+
+/// A property key: an array index or an interned name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Key {
+    Index(u32),
+    Atom(Atom),
+}
+
+/// The outcome of a lookup.
+pub enum Got {
+    Value(Value),
+    /// An accessor property: call this getter with the object as `this`.
+    Getter(Value),
+}
+
+const MAX_PROTO_CHAIN: usize = 10_000;
+
+impl Vm {
+    /// Converts a property key value (already `ToPropertyKey`-ed or not) to a [`Key`].
+    pub(crate) fn to_key(&mut self, v: Value) -> Result<Key, Throw> {
+        match v {
+            Value::Number(n) => {
+                if let Some(i) = as_array_index(n) {
+                    return Ok(Key::Index(i));
+                }
+                let s = crate::numconv::number_to_string(n);
+                Ok(Key::Atom(self.heap.atoms.intern(&s)))
+            }
+            Value::Str(id) => {
+                let s = self.heap.str(id);
+                if let Some(i) = parse_array_index(s) {
+                    return Ok(Key::Index(i));
+                }
+                let s = s.to_string();
+                Ok(Key::Atom(self.heap.atoms.intern(&s)))
+            }
+            _ => {
+                let s = self.to_rust_string(v)?;
+                if let Some(i) = parse_array_index(&s) {
+                    return Ok(Key::Index(i));
+                }
+                Ok(Key::Atom(self.heap.atoms.intern(&s)))
+            }
+        }
+    }
+
+    /// The atom for a key (index keys become their decimal names).
+    pub(crate) fn key_atom(&mut self, key: Key) -> Atom {
+        match key {
+            Key::Atom(a) => a,
+            Key::Index(i) => self.heap.atoms.intern(&i.to_string()),
+        }
+    }
+
+    /// The value of a key as a JavaScript string value.
+    pub(crate) fn key_to_value(&mut self, key: Key) -> Result<Value, Throw> {
+        match key {
+            Key::Atom(a) => {
+                let s = self.heap.atoms.name(a).to_string();
+                self.new_string(&s)
+            }
+            Key::Index(i) => self.new_string(&i.to_string()),
+        }
+    }
+
+    /// `o[key]`.
+    pub(crate) fn get(&mut self, o: Value, key: Key) -> Result<Got, Throw> {
+        let start = match o {
+            Value::Obj(id) => id,
+            Value::Str(s) => {
+                match key {
+                    Key::Index(i) => {
+                        let js = self.heap.string(s);
+                        let ch = if js.ascii {
+                            js.text.get(i as usize..i as usize + 1).map(str::to_string)
+                        } else {
+                            js.text.encode_utf16().nth(i as usize).map(|u| String::from_utf16_lossy(&[u]))
+                        };
+                        return match ch {
+                            Some(c) => Ok(Got::Value(self.new_string(&c)?)),
+                            None => Ok(Got::Value(Value::Undefined)),
+                        };
+                    }
+                    Key::Atom(a) if a == self.realm.atoms.length => {
+                        return Ok(Got::Value(Value::Number(self.heap.string(s).utf16_len() as f64)));
+                    }
+                    _ => {}
+                }
+                self.realm.string_proto
+            }
+            Value::Number(_) => self.realm.number_proto,
+            Value::Bool(_) => self.realm.boolean_proto,
+            Value::Undefined | Value::Null => {
+                let what = if o == Value::Null { "null" } else { "undefined" };
+                let name = match key {
+                    Key::Atom(a) => self.heap.atoms.name(a).to_string(),
+                    Key::Index(i) => i.to_string(),
+                };
+                let msg = format!("Cannot read properties of {what} (reading '{name}')");
+                return Err(self.make_error(ErrorKind::TypeError, &msg));
+            }
+            Value::Cell(_) | Value::Uninit => return Ok(Got::Value(Value::Undefined)),
+        };
+        Ok(self.lookup(start, key, o))
+    }
+
+    /// Walks the prototype chain from `start`.
+    fn lookup(&mut self, start: ObjId, key: Key, receiver: Value) -> Got {
+        let mut cur = Some(start);
+        let mut steps = 0;
+        while let Some(id) = cur {
+            steps += 1;
+            if steps > MAX_PROTO_CHAIN {
+                break;
+            }
+            let obj = self.heap.obj(id);
+            // Own exotic properties first.
+            match (&obj.kind, key) {
+                (ObjKind::Array(items), Key::Index(i)) => {
+                    if let Some(v) = items.get(i as usize) {
+                        return Got::Value(*v);
+                    }
+                }
+                (ObjKind::Array(items), Key::Atom(a)) if a == self.realm.atoms.length => {
+                    return Got::Value(Value::Number(items.len() as f64));
+                }
+                (ObjKind::Function(Callable::Tool { path }), Key::Atom(a)) => {
+                    // `tools.a` → the namespace or tool `a` below this one.
+                    if obj.props.find(a).is_none() && a != self.realm.atoms.then {
+                        let name = self.heap.atoms.name(a);
+                        let child = if path.is_empty() { name.to_string() } else { format!("{path}.{name}") };
+                        return match self.tool_value(&child) {
+                            Ok(v) => Got::Value(v),
+                            Err(_) => Got::Value(Value::Undefined),
+                        };
+                    }
+                }
+                _ => {}
+            }
+            let atom = match key {
+                Key::Atom(a) => Some(a),
+                Key::Index(i) => {
+                    if obj.props.is_empty() {
+                        None
+                    } else {
+                        self.heap.atoms.lookup(&i.to_string())
+                    }
+                }
+            };
+            let obj = self.heap.obj(id);
+            if let Some(atom) = atom {
+                if let Some(slot) = obj.props.get(atom) {
+                    if slot.flags & ACCESSOR != 0 {
+                        if let Value::Obj(acc) = slot.value {
+                            if let ObjKind::Accessor { get, .. } = self.heap.obj(acc).kind {
+                                return match get {
+                                    Value::Undefined => Got::Value(Value::Undefined),
+                                    g => Got::Getter(g),
+                                };
+                            }
+                        }
+                        return Got::Value(Value::Undefined);
+                    }
+                    return Got::Value(slot.value);
+                }
+            }
+            cur = obj.proto;
+        }
+        let _ = receiver;
+        Got::Value(Value::Undefined)
+    }
+
+    /// `o[key]` for built-ins: accessors read as `undefined`.
+    pub(crate) fn get_value(&mut self, o: Value, key: Key) -> Result<Value, Throw> {
+        match self.get(o, key)? {
+            Got::Value(v) => Ok(v),
+            Got::Getter(_) => Ok(Value::Undefined),
+        }
+    }
+
+    pub(crate) fn get_named(&mut self, o: Value, name: &str) -> Result<Value, Throw> {
+        let atom = self.heap.atoms.intern(name);
+        self.get_value(o, Key::Atom(atom))
+    }
+
+    /// `o[key] = v`. Returns a setter to call when the property is an accessor.
+    pub(crate) fn set(&mut self, o: Value, key: Key, v: Value) -> Result<Option<Value>, Throw> {
+        let id = match o {
+            Value::Obj(id) => id,
+            Value::Undefined | Value::Null => {
+                let what = if o == Value::Null { "null" } else { "undefined" };
+                let name = match key {
+                    Key::Atom(a) => self.heap.atoms.name(a).to_string(),
+                    Key::Index(i) => i.to_string(),
+                };
+                let msg = format!("Cannot set properties of {what} (setting '{name}')");
+                return Err(self.make_error(ErrorKind::TypeError, &msg));
+            }
+            // Assignments to primitives are silently ignored (sloppy-mode semantics).
+            _ => return Ok(None),
+        };
+        // Setter on the chain?
+        if let Some(setter) = self.find_setter(id, key) {
+            return Ok(Some(setter));
+        }
+        self.define(Value::Obj(id), key, v)?;
+        Ok(None)
+    }
+
+    fn find_setter(&mut self, start: ObjId, key: Key) -> Option<Value> {
+        let atom = match key {
+            Key::Atom(a) => a,
+            Key::Index(i) => self.heap.atoms.lookup(&i.to_string())?,
+        };
+        let mut cur = Some(start);
+        let mut steps = 0;
+        while let Some(id) = cur {
+            steps += 1;
+            if steps > MAX_PROTO_CHAIN {
+                return None;
+            }
+            let obj = self.heap.obj(id);
+            if let Some(slot) = obj.props.get(atom) {
+                if slot.flags & ACCESSOR != 0 {
+                    if let Value::Obj(acc) = slot.value {
+                        if let ObjKind::Accessor { set, .. } = self.heap.obj(acc).kind {
+                            return Some(set);
+                        }
+                    }
+                }
+                return None;
+            }
+            cur = obj.proto;
+        }
+        None
+    }
+
+    /// Defines (or overwrites) an own data property.
+    pub(crate) fn define(&mut self, o: Value, key: Key, v: Value) -> Result<(), Throw> {
+        let Value::Obj(id) = o else { return Ok(()) };
+        let length = self.realm.atoms.length;
+        match (&mut self.heap.obj_mut(id).kind, key) {
+            (ObjKind::Array(items), Key::Index(i)) => {
+                let i = i as usize;
+                if i < items.len() {
+                    items[i] = v;
+                    return Ok(());
+                }
+                if i > crate::heap::MAX_ARRAY_LENGTH {
+                    return Err(self.make_error(ErrorKind::RangeError, "Invalid array length"));
+                }
+                let grow = i + 1 - items.len();
+                self.heap.charge(grow * crate::heap::VALUE_SIZE).map_err(|_| self.out_of_memory())?;
+                if let ObjKind::Array(items) = &mut self.heap.obj_mut(id).kind {
+                    items.resize(i, Value::Undefined);
+                    items.push(v);
+                }
+                return Ok(());
+            }
+            (ObjKind::Array(_), Key::Atom(a)) if a == length => {
+                let n = self.to_number(v)?;
+                let Some(n) = as_array_index(n) else {
+                    return Err(self.make_error(ErrorKind::RangeError, "Invalid array length"));
+                };
+                if n as usize > crate::heap::MAX_ARRAY_LENGTH {
+                    return Err(self.make_error(ErrorKind::RangeError, "Invalid array length"));
+                }
+                if let ObjKind::Array(items) = &mut self.heap.obj_mut(id).kind {
+                    let n = n as usize;
+                    if n > items.len() {
+                        let grow = n - items.len();
+                        self.heap.charge(grow * crate::heap::VALUE_SIZE).map_err(|_| self.out_of_memory())?;
+                    }
+                    if let ObjKind::Array(items) = &mut self.heap.obj_mut(id).kind {
+                        items.resize(n, Value::Undefined);
+                    }
+                }
+                return Ok(());
+            }
+            _ => {}
+        }
+        let atom = self.key_atom(key);
+        let obj = self.heap.obj_mut(id);
+        let before = obj.props.slots.capacity();
+        obj.props.set(atom, v, 0);
+        let after = obj.props.slots.capacity();
+        if after > before {
+            self.heap
+                .charge((after - before) * std::mem::size_of::<crate::object::Slot>())
+                .map_err(|_| self.out_of_memory())?;
+        }
+        Ok(())
+    }
+
+    /// Defines a hidden (non-enumerable) data property: built-in methods and `constructor`s.
+    pub(crate) fn define_hidden(&mut self, id: ObjId, name: &str, v: Value) {
+        let atom = self.heap.atoms.intern(name);
+        self.heap.obj_mut(id).props.set(atom, v, HIDDEN);
+    }
+
+    /// Defines one half of an accessor property.
+    pub(crate) fn define_accessor(
+        &mut self,
+        o: Value,
+        key: Key,
+        get: Option<Value>,
+        set: Option<Value>,
+    ) -> Result<(), Throw> {
+        let Value::Obj(id) = o else { return Ok(()) };
+        let atom = self.key_atom(key);
+        let existing = self.heap.obj(id).props.get(atom).copied();
+        if let Some(slot) = existing {
+            if slot.flags & ACCESSOR != 0 {
+                if let Value::Obj(acc) = slot.value {
+                    if let ObjKind::Accessor { get: g, set: s } = &mut self.heap.obj_mut(acc).kind {
+                        if let Some(get) = get {
+                            *g = get;
+                        }
+                        if let Some(set) = set {
+                            *s = set;
+                        }
+                        return Ok(());
+                    }
+                }
+            }
+        }
+        let pair = ObjKind::Accessor { get: get.unwrap_or(Value::Undefined), set: set.unwrap_or(Value::Undefined) };
+        let acc = self.alloc(pair, None)?;
+        self.heap.obj_mut(id).props.set(atom, Value::Obj(acc), ACCESSOR);
+        Ok(())
+    }
+
+    /// `delete o[key]`.
+    pub(crate) fn delete(&mut self, o: Value, key: Key) -> Result<bool, Throw> {
+        let Value::Obj(id) = o else {
+            if o.is_nullish() {
+                return Err(self.make_error(ErrorKind::TypeError, "Cannot convert undefined or null to object"));
+            }
+            return Ok(true);
+        };
+        if let (ObjKind::Array(items), Key::Index(i)) = (&mut self.heap.obj_mut(id).kind, key) {
+            if let Some(slot) = items.get_mut(i as usize) {
+                *slot = Value::Undefined;
+            }
+            return Ok(true);
+        }
+        let atom = self.key_atom(key);
+        self.heap.obj_mut(id).props.remove(atom);
+        Ok(true)
+    }
+
+    /// The object's own enumerable string keys in JavaScript order: array indices, then integer
+    /// keys ascending, then the other keys in insertion order.
+    pub(crate) fn own_keys(&mut self, id: ObjId) -> Vec<Key> {
+        let obj: &Object = self.heap.obj(id);
+        let mut keys = Vec::new();
+        match &obj.kind {
+            ObjKind::Array(items) => keys.extend((0..items.len() as u32).map(Key::Index)),
+            ObjKind::Boxed(Value::Str(s)) => {
+                let n = self.heap.string(*s).utf16_len() as u32;
+                keys.extend((0..n).map(Key::Index));
+            }
+            _ => {}
+        }
+        let mut ints: Vec<(u32, Atom)> = Vec::new();
+        let mut names: Vec<Atom> = Vec::new();
+        for slot in &obj.props.slots {
+            if slot.flags & HIDDEN != 0 {
+                continue;
+            }
+            match parse_array_index(self.heap.atoms.name(slot.key)) {
+                Some(i) => ints.push((i, slot.key)),
+                None => names.push(slot.key),
+            }
+        }
+        ints.sort_unstable();
+        keys.extend(ints.into_iter().map(|(_, a)| Key::Atom(a)));
+        keys.extend(names.into_iter().map(Key::Atom));
+        keys
+    }
+
+    /// Copies own enumerable properties of `src` onto `dst`, skipping `excluded` keys (object
+    /// spread, `Object.assign`, object rest patterns).
+    pub(crate) fn copy_data_properties(&mut self, dst: Value, src: Value, excluded: &[Value]) -> Result<(), Throw> {
+        let id = match src {
+            Value::Obj(id) => id,
+            Value::Str(s) => {
+                let text = self.heap.str(s).to_string();
+                for (i, c) in text.chars().enumerate() {
+                    let v = self.new_string(c.encode_utf8(&mut [0; 4]))?;
+                    self.define(dst, Key::Index(i as u32), v)?;
+                }
+                return Ok(());
+            }
+            _ => return Ok(()),
+        };
+        let excluded: Vec<Key> = excluded.iter().map(|v| self.to_key(*v)).collect::<Result<_, _>>()?;
+        let keys = self.own_keys(id);
+        self.fuel -= keys.len() as i64 / 16;
+        for key in keys {
+            if excluded.contains(&key) {
+                continue;
+            }
+            let v = self.get_value(src, key)?;
+            self.define(dst, key, v)?;
+        }
+        Ok(())
+    }
+}

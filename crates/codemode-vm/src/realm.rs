@@ -1,0 +1,357 @@
+//! The realm (the global object, the intrinsic prototypes, common atoms) and the allocation
+//! helpers every other module uses to make strings, objects, arrays, errors and closures.
+
+use codemode_compiler::bytecode::{CaptureSource, Constant, ErrorKind};
+use serde::{Deserialize, Serialize};
+
+use crate::Vm;
+use crate::builtins::{self, Native};
+use crate::call::Throw;
+use crate::heap::{Heap, JsString, OutOfMemory};
+use crate::host::FailureKind;
+use crate::object::{Callable, ErrorInfo, ObjKind, Object};
+use crate::props::Key;
+use crate::value::{Atom, ObjId, Value};
+
+/// Atoms the VM needs by identity.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CommonAtoms {
+    pub length: Atom,
+    pub then: Atom,
+    pub prototype: Atom,
+    pub constructor: Atom,
+    pub message: Atom,
+    pub name: Atom,
+    pub status: Atom,
+    pub value: Atom,
+    pub done: Atom,
+    pub cause: Atom,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Realm {
+    pub global: ObjId,
+    pub object_proto: ObjId,
+    pub function_proto: ObjId,
+    pub array_proto: ObjId,
+    pub string_proto: ObjId,
+    pub number_proto: ObjId,
+    pub boolean_proto: ObjId,
+    pub promise_proto: ObjId,
+    pub iterator_proto: ObjId,
+    pub regexp_proto: ObjId,
+    pub date_proto: ObjId,
+    pub map_proto: ObjId,
+    pub set_proto: ObjId,
+    /// Error.prototype and the native error prototypes, indexed by [`ErrorKind`] order.
+    pub error_protos: [ObjId; 5],
+    pub atoms: CommonAtoms,
+    /// Pre-made values of every constant of every function (strings allocated once).
+    pub consts: Vec<Vec<Value>>,
+    /// The atom of every string constant (`Atom(u32::MAX)` for non-strings).
+    pub const_atoms: Vec<Vec<Atom>>,
+}
+
+impl Realm {
+    /// Allocates the intrinsic objects. Built-in functions are installed by [`builtins::install`].
+    pub fn new(heap: &mut Heap) -> Result<Realm, OutOfMemory> {
+        let mut obj = |proto: Option<ObjId>, kind: ObjKind| heap.alloc_object(Object::with_kind(proto, kind));
+        let object_proto = obj(None, ObjKind::Plain)?;
+        let p = Some(object_proto);
+        let function_proto = obj(p, ObjKind::Plain)?;
+        let array_proto = obj(p, ObjKind::Array(Vec::new()))?;
+        let string_proto = obj(p, ObjKind::Plain)?;
+        let number_proto = obj(p, ObjKind::Plain)?;
+        let boolean_proto = obj(p, ObjKind::Plain)?;
+        let promise_proto = obj(p, ObjKind::Plain)?;
+        let iterator_proto = obj(p, ObjKind::Plain)?;
+        let regexp_proto = obj(p, ObjKind::Plain)?;
+        let date_proto = obj(p, ObjKind::Plain)?;
+        let map_proto = obj(p, ObjKind::Plain)?;
+        let set_proto = obj(p, ObjKind::Plain)?;
+        let error_proto = obj(p, ObjKind::Plain)?;
+        let ep = Some(error_proto);
+        let error_protos = [error_proto, obj(ep, ObjKind::Plain)?, obj(ep, ObjKind::Plain)?, obj(ep, ObjKind::Plain)?, obj(ep, ObjKind::Plain)?];
+        let global = obj(p, ObjKind::Plain)?;
+        let atoms = &mut heap.atoms;
+        let atoms = CommonAtoms {
+            length: atoms.intern("length"),
+            then: atoms.intern("then"),
+            prototype: atoms.intern("prototype"),
+            constructor: atoms.intern("constructor"),
+            message: atoms.intern("message"),
+            name: atoms.intern("name"),
+            status: atoms.intern("status"),
+            value: atoms.intern("value"),
+            done: atoms.intern("done"),
+            cause: atoms.intern("cause"),
+        };
+        Ok(Realm {
+            global,
+            object_proto,
+            function_proto,
+            array_proto,
+            string_proto,
+            number_proto,
+            boolean_proto,
+            promise_proto,
+            iterator_proto,
+            regexp_proto,
+            date_proto,
+            map_proto,
+            set_proto,
+            error_protos,
+            atoms,
+            consts: Vec::new(),
+            const_atoms: Vec::new(),
+        })
+    }
+}
+
+pub(crate) fn error_index(kind: ErrorKind) -> usize {
+    match kind {
+        ErrorKind::Error => 0,
+        ErrorKind::TypeError => 1,
+        ErrorKind::RangeError => 2,
+        ErrorKind::ReferenceError => 3,
+        ErrorKind::SyntaxError => 4,
+    }
+}
+
+impl Vm {
+    /// Prepares constant values and atoms of every function.
+    pub(crate) fn load_constants(&mut self) -> Result<(), OutOfMemory> {
+        let module = self.module.clone();
+        let mut consts = Vec::with_capacity(module.functions.len());
+        let mut atoms = Vec::with_capacity(module.functions.len());
+        for f in &module.functions {
+            let mut values = Vec::with_capacity(f.constants.len());
+            let mut names = Vec::with_capacity(f.constants.len());
+            for c in &f.constants {
+                match c {
+                    Constant::Number(n) => {
+                        values.push(Value::Number(*n));
+                        names.push(Atom(u32::MAX));
+                    }
+                    Constant::String(s) => {
+                        values.push(Value::Str(self.heap.alloc_string(JsString::new(s.as_str()))?));
+                        names.push(self.heap.atoms.intern(s));
+                    }
+                    Constant::Regex { .. } => {
+                        values.push(Value::Undefined);
+                        names.push(Atom(u32::MAX));
+                    }
+                }
+            }
+            consts.push(values);
+            atoms.push(names);
+        }
+        self.realm.consts = consts;
+        self.realm.const_atoms = atoms;
+        Ok(())
+    }
+
+    #[inline]
+    pub(crate) fn constant(&self, func: u32, k: u32) -> Value {
+        self.realm.consts.get(func as usize).and_then(|c| c.get(k as usize)).copied().unwrap_or(Value::Undefined)
+    }
+
+    #[inline]
+    pub(crate) fn constant_atom(&self, func: u32, k: u32) -> Atom {
+        self.realm.const_atoms.get(func as usize).and_then(|c| c.get(k as usize)).copied().unwrap_or(Atom(0))
+    }
+
+    pub(crate) fn constant_str(&self, func: u32, k: u32) -> String {
+        match self.module.functions.get(func as usize).and_then(|f| f.constants.get(k as usize)) {
+            Some(Constant::String(s)) => s.clone(),
+            _ => String::new(),
+        }
+    }
+
+    pub(crate) fn get_global(&mut self, atom: Atom) -> Option<Value> {
+        let global = self.realm.global;
+        self.heap.obj(global).props.get(atom).map(|s| s.value)
+    }
+
+    pub(crate) fn out_of_memory(&mut self) -> Throw {
+        // Allocating the error could itself fail: raise the limit by the error's size first.
+        self.heap.memory_limit = self.heap.memory_limit.saturating_add(4096);
+        self.make_error(ErrorKind::RangeError, "Out of memory: the program exceeded its memory limit")
+    }
+
+    pub(crate) fn alloc(&mut self, kind: ObjKind, proto: Option<ObjId>) -> Result<ObjId, Throw> {
+        match self.heap.alloc_object(Object::with_kind(proto, kind)) {
+            Ok(id) => Ok(id),
+            Err(OutOfMemory) => Err(self.out_of_memory()),
+        }
+    }
+
+    pub(crate) fn new_object(&mut self) -> Result<Value, Throw> {
+        let proto = Some(self.realm.object_proto);
+        Ok(Value::Obj(self.alloc(ObjKind::Plain, proto)?))
+    }
+
+    pub(crate) fn new_array(&mut self, items: Vec<Value>) -> Result<Value, Throw> {
+        if items.len() > crate::heap::MAX_ARRAY_LENGTH {
+            return Err(self.make_error(ErrorKind::RangeError, "Invalid array length"));
+        }
+        let proto = Some(self.realm.array_proto);
+        Ok(Value::Obj(self.alloc(ObjKind::Array(items), proto)?))
+    }
+
+    pub(crate) fn new_string(&mut self, s: &str) -> Result<Value, Throw> {
+        match self.heap.alloc_string(JsString::new(s)) {
+            Ok(id) => Ok(Value::Str(id)),
+            Err(OutOfMemory) => Err(self.out_of_memory()),
+        }
+    }
+
+    pub(crate) fn new_string_owned(&mut self, s: String) -> Result<Value, Throw> {
+        match self.heap.alloc_string(JsString::new(s)) {
+            Ok(id) => Ok(Value::Str(id)),
+            Err(OutOfMemory) => Err(self.out_of_memory()),
+        }
+    }
+
+    /// A string for a fixed name (`typeof` results and the like).
+    pub(crate) fn intern_string(&mut self, s: &str) -> Result<Value, Throw> {
+        self.new_string(s)
+    }
+
+    pub(crate) fn array_push(&mut self, arr: Value, v: Value) -> Result<(), Throw> {
+        let Value::Obj(id) = arr else { return Ok(()) };
+        let mut grew = 0;
+        if let ObjKind::Array(items) = &mut self.heap.obj_mut(id).kind {
+            if items.len() >= crate::heap::MAX_ARRAY_LENGTH {
+                return Err(self.make_error(ErrorKind::RangeError, "Invalid array length"));
+            }
+            let before = items.capacity();
+            items.push(v);
+            grew = items.capacity() - before;
+        }
+        if grew > 0 {
+            self.heap.charge(grew * crate::heap::VALUE_SIZE).map_err(|_| self.out_of_memory())?;
+        }
+        Ok(())
+    }
+
+    /// A copy of an array's elements (empty for non-arrays).
+    pub(crate) fn array_items(&self, arr: Value) -> Vec<Value> {
+        match arr {
+            Value::Obj(id) => match &self.heap.obj(id).kind {
+                ObjKind::Array(items) => items.clone(),
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        }
+    }
+
+    /// A new Error of `kind` with `message`, located at the current instruction.
+    pub(crate) fn make_error(&mut self, kind: ErrorKind, message: &str) -> Value {
+        let proto = self.realm.error_protos[error_index(kind)];
+        let location = self.current_location();
+        let info = ErrorInfo { kind: FailureKind::Execution, location };
+        let Ok(id) = self.heap.alloc_object(Object::with_kind(Some(proto), ObjKind::Error(info))) else {
+            return Value::Undefined;
+        };
+        if let Ok(Value::Str(s)) = self.new_string(message) {
+            let atom = self.realm.atoms.message;
+            self.heap.obj_mut(id).props.set(atom, Value::Str(s), crate::object::HIDDEN);
+        }
+        Value::Obj(id)
+    }
+
+    /// The source position of the instruction being executed.
+    pub(crate) fn current_location(&self) -> Option<(u32, u32)> {
+        let f = self.frames.iter().rev().find_map(|f| match f {
+            crate::frame::Frame::Js(f) => Some(f),
+            _ => None,
+        })?;
+        let code = self.module.functions.get(f.func as usize)?;
+        let span = code.span_at(f.pc.saturating_sub(1) as usize);
+        Some((span.line, span.column))
+    }
+
+    /// A native function object bound to `data`.
+    pub(crate) fn alloc_native(&mut self, native: Native, data: Vec<Value>) -> Result<Value, Throw> {
+        let proto = Some(self.realm.function_proto);
+        let kind = ObjKind::Function(Callable::Native { native, data: data.into_boxed_slice() });
+        Ok(Value::Obj(self.alloc(kind, proto)?))
+    }
+
+    /// Creates a closure of function `func`, capturing cells per its capture list from the
+    /// creating frame (`closure` and the register window at `base`).
+    pub(crate) fn make_closure(
+        &mut self,
+        func: u32,
+        closure: Option<ObjId>,
+        base: usize,
+        this: Value,
+    ) -> Result<Value, Throw> {
+        let module = self.module.clone();
+        let Some(code) = module.functions.get(func as usize) else { return Ok(Value::Undefined) };
+        let mut captures = Vec::with_capacity(code.captures.len());
+        for source in &code.captures {
+            let cell = match *source {
+                CaptureSource::Register(r) => match self.stack.get(base + r as usize) {
+                    Some(Value::Cell(c)) => Some(*c),
+                    _ => None,
+                },
+                CaptureSource::Capture(i) => match closure.map(|c| &self.heap.obj(c).kind) {
+                    Some(ObjKind::Function(Callable::Closure { captures, .. })) => captures.get(i as usize).copied(),
+                    _ => None,
+                },
+            };
+            let cell = match cell {
+                Some(c) => c,
+                None => self.heap.alloc_cell(Value::Undefined).map_err(|_| self.out_of_memory())?,
+            };
+            captures.push(cell);
+        }
+        let this = if code.is_arrow { this } else { Value::Undefined };
+        let kind = ObjKind::Function(Callable::Closure { func, captures: captures.into_boxed_slice(), this });
+        let proto = Some(self.realm.function_proto);
+        Ok(Value::Obj(self.alloc(kind, proto)?))
+    }
+
+    /// `new callee(...args)`.
+    pub(crate) fn construct(&mut self, callee: Value, args: &[Value], dst: u16) -> Result<(), Throw> {
+        use crate::frame::ReturnTo;
+        let Value::Obj(id) = callee else { return Err(self.not_a_constructor(callee)) };
+        match &self.heap.obj(id).kind {
+            ObjKind::Function(Callable::Native { native, .. }) => {
+                let native = *native;
+                let step = builtins::construct_native(self, native, args)?;
+                let pending = self.apply_step(step, ReturnTo::Reg(dst))?;
+                self.deliver(pending)
+            }
+            ObjKind::Function(Callable::Closure { func, .. }) => {
+                let is_plain = self.module.functions.get(*func as usize).is_some_and(|f| !f.is_arrow && !f.is_async);
+                if !is_plain {
+                    return Err(self.not_a_constructor(callee));
+                }
+                let proto = match self.get_value(callee, Key::Atom(self.realm.atoms.prototype))? {
+                    Value::Obj(p) => p,
+                    _ => self.realm.object_proto,
+                };
+                let this = self.alloc(ObjKind::Plain, Some(proto))?;
+                let pending = self.call_value(callee, Value::Obj(this), args, ReturnTo::Construct { dst, this })?;
+                self.deliver(pending)
+            }
+            _ => Err(self.not_a_constructor(callee)),
+        }
+    }
+
+    fn not_a_constructor(&mut self, v: Value) -> Throw {
+        let desc = self.describe_for_error(v);
+        self.make_error(ErrorKind::TypeError, &format!("{desc} is not a constructor"))
+    }
+
+    pub(crate) fn regex_from_constant(&mut self, func: u32, k: u32) -> Result<Value, Throw> {
+        let (source, flags) = match self.module.functions.get(func as usize).and_then(|f| f.constants.get(k as usize)) {
+            Some(Constant::Regex { pattern, flags }) => (pattern.clone(), flags.clone()),
+            _ => (String::new(), String::new()),
+        };
+        builtins::new_regexp(self, &source, &flags)
+    }
+}

@@ -1,0 +1,79 @@
+//! Values: the small `Copy` enum every register, property and array element holds.
+//!
+//! Heap things (strings, objects, closure cells) are referred to by arena index, never by pointer,
+//! so a [`Value`] is plain data that serializes as it is.
+
+use serde::{Deserialize, Serialize};
+
+/// Index of a string in the heap's string arena.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct StrId(pub u32);
+
+/// Index of an object in the heap's object arena.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ObjId(pub u32);
+
+/// Index of a closure cell (a captured variable) in the heap's cell arena.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct CellId(pub u32);
+
+/// An interned property name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Atom(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Value {
+    Undefined,
+    Null,
+    Bool(bool),
+    Number(f64),
+    Str(StrId),
+    Obj(ObjId),
+    /// A register holding a captured variable's cell (never visible to programs).
+    Cell(CellId),
+    /// A `let`/`const` binding before its initialization (never visible to programs).
+    Uninit,
+}
+
+impl Value {
+    #[inline]
+    pub fn is_nullish(self) -> bool {
+        matches!(self, Value::Undefined | Value::Null)
+    }
+
+    #[inline]
+    pub fn as_obj(self) -> Option<ObjId> {
+        match self {
+            Value::Obj(id) => Some(id),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    pub fn number(n: f64) -> Value {
+        Value::Number(n)
+    }
+}
+
+/// `true` when `n` is an integer that can index an array (0 ≤ n < 2³² − 1).
+#[inline]
+pub fn as_array_index(n: f64) -> Option<u32> {
+    if n >= 0.0 && n < 4_294_967_295.0 && n.fract() == 0.0 { Some(n as u32) } else { None }
+}
+
+/// Parses a canonical array-index string (`"0"`, `"17"`, not `"01"` or `"-1"`).
+pub fn parse_array_index(s: &str) -> Option<u32> {
+    let bytes = s.as_bytes();
+    if bytes.is_empty() || bytes.len() > 10 || (bytes.len() > 1 && bytes[0] == b'0') {
+        return None;
+    }
+    if !bytes.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let n: u64 = s.parse().ok()?;
+    if n < 4_294_967_295 { Some(n as u32) } else { None }
+}
+
+/// A deterministic, fast hash map (ahash with fixed keys: iteration order never leaks into
+/// program behaviour, and runs stay reproducible).
+pub type FastMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<ahash::AHasher>>;
