@@ -143,11 +143,23 @@ pub enum StmtKind {
     /// A declaration's initialization (`let`, `const`, `var x = ..`, hoisted function declarations,
     /// catch parameters). Initializes bindings (ends their TDZ) even for `const`. A `let x;` without
     /// initializer binds `undefined`; a `var x;` without initializer produces no statement.
-    Bind { pattern: Pattern, init: Expr },
+    Bind {
+        pattern: Pattern,
+        init: Expr,
+    },
     Block(Block),
-    If { test: Expr, then: Box<Stmt>, otherwise: Option<Box<Stmt>> },
+    If {
+        test: Expr,
+        then: Box<Stmt>,
+        otherwise: Option<Box<Stmt>>,
+    },
     /// `while (test) body`; `do body while (test)` has `do_while: true`.
-    While { test: Expr, body: Box<Stmt>, do_while: bool, label: Option<String> },
+    While {
+        test: Expr,
+        body: Box<Stmt>,
+        do_while: bool,
+        label: Option<String>,
+    },
     /// `for (init; test; update) body`. `per_iteration` lists the loop-head `let` bindings that are
     /// captured by closures: each iteration gets a fresh copy of them (the compiler copies the cells
     /// before running `update`).
@@ -164,18 +176,44 @@ pub enum StmtKind {
     /// `for (<decl> of iterable) body` / `for (<decl> in object) body`. `scope` lists the head's
     /// `let`/`const` bindings, fresh for every iteration. `declare` says whether `pattern` is
     /// initialized as a declaration (`let`/`const`/`var`) or assigned (`for (x of xs)`).
-    ForOf { pattern: Pattern, declare: bool, iterable: Expr, body: Box<Stmt>, scope: Vec<VarId>, label: Option<String> },
-    ForIn { pattern: Pattern, declare: bool, object: Expr, body: Box<Stmt>, scope: Vec<VarId>, label: Option<String> },
+    ForOf {
+        pattern: Pattern,
+        declare: bool,
+        iterable: Expr,
+        body: Box<Stmt>,
+        scope: Vec<VarId>,
+        label: Option<String>,
+    },
+    ForIn {
+        pattern: Pattern,
+        declare: bool,
+        object: Expr,
+        body: Box<Stmt>,
+        scope: Vec<VarId>,
+        label: Option<String>,
+    },
     /// `switch (discriminant) { case test: body ... default: body }`, cases in source order;
     /// `test: None` is `default`. One block scope for all cases.
-    Switch { discriminant: Expr, cases: Vec<SwitchCase>, scope: Vec<VarId>, label: Option<String> },
+    Switch {
+        discriminant: Expr,
+        cases: Vec<SwitchCase>,
+        scope: Vec<VarId>,
+        label: Option<String>,
+    },
     /// A labelled statement that is not a loop or switch (`label: { ... break label; }`).
-    Labeled { label: String, body: Box<Stmt> },
+    Labeled {
+        label: String,
+        body: Box<Stmt>,
+    },
     Break(Option<String>),
     Continue(Option<String>),
     Return(Option<Expr>),
     Throw(Expr),
-    Try { block: Block, catch: Option<CatchClause>, finally: Option<Block> },
+    Try {
+        block: Block,
+        catch: Option<CatchClause>,
+        finally: Option<Block>,
+    },
     Empty,
 }
 
@@ -198,12 +236,24 @@ pub struct CatchClause {
 pub enum Pattern {
     Var(VarRef),
     /// Assignment targets only (`o.x = ..`, `[a.b] = ..`, `for (o.k of ..)`).
-    Member { object: Box<Expr>, property: Box<Property> },
-    Object { props: Vec<PatternProp>, rest: Option<Box<Pattern>> },
+    Member {
+        object: Box<Expr>,
+        property: Box<Property>,
+    },
+    Object {
+        props: Vec<PatternProp>,
+        rest: Option<Box<Pattern>>,
+    },
     /// `None` elements are holes (`[, b]`).
-    Array { elems: Vec<Option<Pattern>>, rest: Option<Box<Pattern>> },
+    Array {
+        elems: Vec<Option<Pattern>>,
+        rest: Option<Box<Pattern>>,
+    },
     /// `target = default`: the default is evaluated when the value is `undefined`.
-    Default { target: Box<Pattern>, default: Box<Expr> },
+    Default {
+        target: Box<Pattern>,
+        default: Box<Expr>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -240,43 +290,114 @@ pub enum ExprKind {
     Bool(bool),
     Number(f64),
     String(String),
-    Regex { pattern: String, flags: String },
+    Regex {
+        pattern: String,
+        flags: String,
+    },
     /// A template literal: `quasis.len() == exprs.len() + 1`, cooked strings.
-    Template { quasis: Vec<String>, exprs: Vec<Expr> },
+    Template {
+        quasis: Vec<String>,
+        exprs: Vec<Expr>,
+    },
     /// Read a binding. `check_tdz` is true when the read may happen before a `let`/`const` is
     /// initialized (the compiler then emits a check that throws a ReferenceError).
-    Var { var: VarRef, check_tdz: bool },
+    Var {
+        var: VarRef,
+        check_tdz: bool,
+    },
     This,
     Array(Vec<ArrayElem>),
     Object(Vec<ObjectProp>),
     /// A function or arrow expression (also a hoisted function declaration's value).
     Function(FuncId),
-    Unary { op: UnaryOp, arg: Box<Expr> },
+    Unary {
+        op: UnaryOp,
+        arg: Box<Expr>,
+    },
     /// `typeof x` where `x` is a global that may not exist: never throws.
     TypeofGlobal(String),
     /// `++x`, `x--`, ...; the target is `Pattern::Var` or `Pattern::Member`.
-    Update { op: UpdateOp, prefix: bool, target: Box<Pattern> },
-    Binary { op: BinaryOp, left: Box<Expr>, right: Box<Expr> },
-    Logical { op: LogicalOp, left: Box<Expr>, right: Box<Expr> },
-    Conditional { test: Box<Expr>, then: Box<Expr>, otherwise: Box<Expr> },
+    Update {
+        op: UpdateOp,
+        prefix: bool,
+        target: Box<Pattern>,
+    },
+    Binary {
+        op: BinaryOp,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
+    Logical {
+        op: LogicalOp,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
+    Conditional {
+        test: Box<Expr>,
+        then: Box<Expr>,
+        otherwise: Box<Expr>,
+    },
     /// `target = value` (`op: None`), `target op= value`. Logical assignments (`&&=`, `||=`, `??=`)
     /// are [`ExprKind::LogicalAssign`]. Destructuring assignment has an Object/Array pattern.
-    Assign { op: Option<BinaryOp>, target: Box<Pattern>, value: Box<Expr> },
+    Assign {
+        op: Option<BinaryOp>,
+        target: Box<Pattern>,
+        value: Box<Expr>,
+    },
     /// `target &&= value` etc.: assigns only when the logical operator would evaluate `value`.
-    LogicalAssign { op: LogicalOp, target: Box<Pattern>, value: Box<Expr> },
+    LogicalAssign {
+        op: LogicalOp,
+        target: Box<Pattern>,
+        value: Box<Expr>,
+    },
     /// `object.property` / `object[property]`; `optional` for `?.` (short-circuits to the end of the
     /// enclosing [`ExprKind::OptionalChain`]).
-    Member { object: Box<Expr>, property: Box<Property>, optional: bool },
+    Member {
+        object: Box<Expr>,
+        property: Box<Property>,
+        optional: bool,
+    },
     /// A call. When `callee` is a `Member`, `this` is the member's object. `optional` for `f?.()`.
-    Call { callee: Box<Expr>, args: Vec<ArrayElem>, optional: bool },
-    New { callee: Box<Expr>, args: Vec<ArrayElem> },
+    Call {
+        callee: Box<Expr>,
+        args: Vec<ArrayElem>,
+        optional: bool,
+    },
+    New {
+        callee: Box<Expr>,
+        args: Vec<ArrayElem>,
+    },
     /// The extent of an optional chain `a?.b.c()`: any `optional` link inside that meets
     /// `null`/`undefined` makes the whole chain `undefined`.
     OptionalChain(Box<Expr>),
     Sequence(Vec<Expr>),
     Await(Box<Expr>),
     /// `delete object.property`.
-    Delete { object: Box<Expr>, property: Box<Property> },
+    Delete {
+        object: Box<Expr>,
+        property: Box<Property>,
+    },
+    /// Throws `TypeError: Assignment to constant variable.`; `name` is the `const` binding's name,
+    /// for the message. JavaScript accepts an assignment to a `const` when parsing and throws when
+    /// it runs, so the lowering keeps what runs before the throw:
+    /// - `c = v` → `Sequence([v, ThrowConstAssign])` (with a TDZ-checked read of `c` before the
+    ///   throw when `c` may be uninitialized, since that error wins);
+    /// - `c += v` → `Sequence([c, v, ThrowConstAssign])`, `c++` → `Sequence([c, ThrowConstAssign])`;
+    /// - `c &&= v` → `Logical(&&, c, Sequence([v, ThrowConstAssign]))` (no throw when it
+    ///   short-circuits);
+    /// - as a destructuring or `for (c of ..)` target: `Pattern::Member { object:
+    ///   ThrowConstAssign, property: Named(c) }`, which throws when the target is evaluated.
+    ///
+    /// (Added by the syntax crate: the IR had no way to express this run-time error.)
+    ThrowConstAssign {
+        name: String,
+    },
+    /// The closure currently running. A named function expression's own name is a binding of
+    /// that function, initialized on entry with `Bind { name, CurrentFunction }`, so that
+    /// `function fact(n) { return n && n * fact(n - 1) }` works as an expression.
+    ///
+    /// (Added by the syntax crate: the IR had no way to name the running closure.)
+    CurrentFunction,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -289,10 +410,19 @@ pub enum ArrayElem {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ObjectProp {
     /// `key: value`, shorthand `key`, methods `key() {}` (value is a Function).
-    KeyValue { key: PropKey, value: Expr },
+    KeyValue {
+        key: PropKey,
+        value: Expr,
+    },
     Spread(Expr),
-    Getter { key: PropKey, function: FuncId },
-    Setter { key: PropKey, function: FuncId },
+    Getter {
+        key: PropKey,
+        function: FuncId,
+    },
+    Setter {
+        key: PropKey,
+        function: FuncId,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -10,9 +10,16 @@
 //!
 //! Nothing here panics on any input; every failure is a [`SyntaxError`] with a 1-based location.
 
+mod dump;
 pub mod ir;
+mod location;
+mod lower;
+mod normalize;
+mod parse;
+mod scan;
 
 pub use ir::Span;
+pub use normalize::normalize;
 
 /// Why source text could not become a program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,11 +43,14 @@ pub struct SyntaxError {
 pub const MAX_NESTING: usize = 500;
 
 /// Normalizes, parses and lowers `source` into a program.
+///
+/// Locations in errors and in the IR are 1-based lines and columns (in characters) of `source`
+/// itself: normalization blanks what it strips instead of removing it, so nothing shifts. The one
+/// exception is a leading byte order mark, which is dropped and not counted.
 pub fn compile_to_ir(source: &str) -> Result<ir::Program, SyntaxError> {
-    let _ = source;
-    Err(SyntaxError {
-        kind: SyntaxErrorKind::UnsupportedSyntax,
-        message: "not implemented yet".into(),
-        span: Span { line: 1, column: 1 },
-    })
+    let text = normalize::normalize(source);
+    let locator = parse::Locator::new(&text);
+    let stmts = parse::parse(&text, &locator)?;
+    let stmts = normalize::unwrap_program_wrapper(stmts);
+    lower::lower_program(&stmts, &locator)
 }

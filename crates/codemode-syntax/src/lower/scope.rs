@@ -1,0 +1,275 @@
+//! Scope resolution: which binding an identifier names, and how a function reaches it.
+//!
+//! While the lowering walks the AST it keeps a stack of [`FunctionState`]s (the function being
+//! lowered and every function around it), each with a stack of [`Scope`]s (its function scope and
+//! the blocks open at this point). Declarations are entered into scopes *before* the statements
+//! of their block are lowered (see `collect`), so a name resolves to a binding declared later in
+//! the same block, as JavaScript's hoisting demands.
+//!
+//! A name found in an enclosing function becomes a capture, Lua-style: each function between the
+//! owner and the reader gets one entry in [`FunctionState::captures`], the first pointing at the
+//! owner's local ([`Capture::ParentLocal`]), the next ones at the previous capture
+//! ([`Capture::ParentCapture`]). The owner's local is marked `captured`.
+//!
+//! This module also decides TDZ checks: a read of a `let`/`const` is checked when it happens in a
+//! nested function, textually before the declaration has been lowered, or inside the `switch`
+//! that declares the binding.
+
+use std::collections::HashMap;
+
+use crate::ir::{Capture, VarId, VarInfo, VarKind, VarRef};
+
+/// What kind of region a scope belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScopeKind {
+    /// The function's own scope: parameters, `var`s, top-level lexical declarations.
+    Function,
+    Block,
+    /// A `switch` body: a jump to a later case may skip a declaration, so reads are TDZ-checked.
+    Switch,
+}
+
+#[derive(Debug)]
+pub struct Scope {
+    pub kind: ScopeKind,
+    names: HashMap<String, VarId>,
+    /// The bindings declared here, in declaration order: the IR block's `scope`.
+    pub vars: Vec<VarId>,
+}
+
+impl Scope {
+    pub fn new(kind: ScopeKind) -> Self {
+        Scope { kind, names: HashMap::new(), vars: Vec::new() }
+    }
+}
+
+/// Whether a binding can be read before it is initialized.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Init {
+    /// No temporal dead zone (`var`, parameters, functions, catch parameters, synthetic bindings).
+    Always,
+    /// A `let`/`const` whose declaration has not been lowered yet.
+    Pending,
+    /// A `let`/`const` whose declaration has been lowered: later reads in the same function see
+    /// it initialized (unless it lives in a `switch`).
+    Done,
+}
+
+#[derive(Debug)]
+pub struct VarMeta {
+    pub init: Init,
+    pub in_switch: bool,
+}
+
+/// The resolution state of one function being lowered.
+#[derive(Debug)]
+pub struct FunctionState {
+    pub is_arrow: bool,
+    pub vars: Vec<VarInfo>,
+    pub meta: Vec<VarMeta>,
+    pub captures: Vec<Capture>,
+    pub scopes: Vec<Scope>,
+    pub uses_this: bool,
+    pub arguments_var: Option<VarId>,
+    /// A synthetic binding holding `this`, created when an arrow inside reads `this`.
+    pub this_var: Option<VarId>,
+    /// A named function expression's own name, visible inside it (created on first use).
+    pub self_name: Option<String>,
+    pub self_var: Option<VarId>,
+    /// Whether `arguments` refers to an implicit arguments object here (non-arrow functions
+    /// other than the top-level script).
+    pub has_arguments_object: bool,
+}
+
+impl FunctionState {
+    pub fn new(is_arrow: bool, has_arguments_object: bool, self_name: Option<String>) -> Self {
+        FunctionState {
+            is_arrow,
+            vars: Vec::new(),
+            meta: Vec::new(),
+            captures: Vec::new(),
+            scopes: vec![Scope::new(ScopeKind::Function)],
+            uses_this: false,
+            arguments_var: None,
+            this_var: None,
+            self_name,
+            self_var: None,
+            has_arguments_object,
+        }
+    }
+
+    /// Adds a binding to the scope at `scope_index`; `named` makes it resolvable by its name.
+    pub fn add_var(&mut self, scope_index: usize, name: &str, kind: VarKind, named: bool) -> VarId {
+        let id = VarId(u32::try_from(self.vars.len()).unwrap_or(u32::MAX));
+        self.vars.push(VarInfo { name: name.to_owned(), kind, captured: false });
+        let in_switch = self.scopes.get(scope_index).is_some_and(|scope| scope.kind == ScopeKind::Switch);
+        let init = if kind.has_tdz() { Init::Pending } else { Init::Always };
+        self.meta.push(VarMeta { init, in_switch });
+        if let Some(scope) = self.scopes.get_mut(scope_index) {
+            scope.vars.push(id);
+            if named {
+                scope.names.insert(name.to_owned(), id);
+            }
+        }
+        id
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<VarId> {
+        self.scopes.iter().rev().find_map(|scope| scope.names.get(name).copied())
+    }
+
+    /// The binding `name` has in the scope at `scope_index` itself, if any.
+    pub fn lookup_in(&self, scope_index: usize, name: &str) -> Option<VarId> {
+        self.scopes.get(scope_index).and_then(|scope| scope.names.get(name).copied())
+    }
+
+    pub fn kind_of(&self, var: VarId) -> Option<VarKind> {
+        self.vars.get(var.0 as usize).map(|info| info.kind)
+    }
+
+    pub fn meta_mut(&mut self, var: VarId) -> Option<&mut VarMeta> {
+        self.meta.get_mut(var.0 as usize)
+    }
+
+    fn add_capture(&mut self, capture: Capture) -> u32 {
+        let index = match self.captures.iter().position(|existing| *existing == capture) {
+            Some(index) => index,
+            None => {
+                self.captures.push(capture);
+                self.captures.len() - 1
+            }
+        };
+        u32::try_from(index).unwrap_or(u32::MAX)
+    }
+}
+
+/// A resolved identifier, with what the caller needs to decide on TDZ checks and `const`
+/// assignments.
+#[derive(Debug)]
+pub struct Resolved {
+    pub var: VarRef,
+    pub check_tdz: bool,
+    /// The binding's kind (`None` for globals).
+    pub kind: Option<VarKind>,
+}
+
+/// The functions being lowered: `outer` are the enclosing ones (outermost first), `current` the
+/// innermost, whose code is being lowered. Level `outer.len()` is `current`.
+#[derive(Debug)]
+pub struct Chain<'s> {
+    pub outer: &'s mut [FunctionState],
+    pub current: &'s mut FunctionState,
+}
+
+impl Chain<'_> {
+    fn innermost(&self) -> usize {
+        self.outer.len()
+    }
+
+    fn level(&mut self, level: usize) -> Option<&mut FunctionState> {
+        if level == self.outer.len() { Some(&mut *self.current) } else { self.outer.get_mut(level) }
+    }
+
+    /// Resolves `name` as seen from the current function.
+    pub fn resolve(&mut self, name: &str) -> Resolved {
+        let Some((level, var)) = self.find_binding(name) else {
+            return Resolved { var: VarRef::Global(name.to_owned()), check_tdz: false, kind: None };
+        };
+        let innermost = self.innermost();
+        let (kind, check_tdz) = match self.level(level) {
+            Some(owner) => {
+                let kind = owner.kind_of(var);
+                let check_tdz = match owner.meta.get(var.0 as usize) {
+                    Some(meta) => match meta.init {
+                        Init::Always => false,
+                        Init::Pending => true,
+                        Init::Done => level != innermost || meta.in_switch,
+                    },
+                    None => false,
+                };
+                (kind, check_tdz)
+            }
+            None => (None, false),
+        };
+        Resolved { var: self.reference_from(level, var), check_tdz, kind }
+    }
+
+    /// Builds the capture chain from the function at `level`, which owns `var`, to the current
+    /// function, and returns how the current function refers to it.
+    pub fn reference_from(&mut self, level: usize, var: VarId) -> VarRef {
+        if level >= self.innermost() {
+            return VarRef::Local(var);
+        }
+        if let Some(info) = self.level(level).and_then(|owner| owner.vars.get_mut(var.0 as usize)) {
+            info.captured = true;
+        }
+        let mut capture = Capture::ParentLocal(var);
+        for function in self.outer.iter_mut().skip(level + 1) {
+            capture = Capture::ParentCapture(function.add_capture(capture));
+        }
+        VarRef::Capture(self.current.add_capture(capture))
+    }
+
+    /// Finds the function level and binding `name` refers to, creating implicit bindings
+    /// (`arguments`, a function expression's own name) on first use.
+    fn find_binding(&mut self, name: &str) -> Option<(usize, VarId)> {
+        for level in (0..=self.innermost()).rev() {
+            let function = self.level(level)?;
+            if let Some(var) = function.lookup(name) {
+                return Some((level, var));
+            }
+            if name == "arguments" && function.has_arguments_object {
+                let var = function.add_var(0, "arguments", VarKind::Var, true);
+                function.arguments_var = Some(var);
+                return Some((level, var));
+            }
+            if function.self_name.as_deref() == Some(name) {
+                let var = match function.self_var {
+                    Some(var) => var,
+                    None => {
+                        // Not entered by name: a parameter or `var` of the same name shadows
+                        // it, and is found first by `lookup`.
+                        let var = function.add_var(0, name, VarKind::Const, false);
+                        if let Some(meta) = function.meta_mut(var) {
+                            meta.init = Init::Always;
+                        }
+                        function.self_var = Some(var);
+                        var
+                    }
+                };
+                return Some((level, var));
+            }
+        }
+        None
+    }
+
+    /// The level whose `this` the current function reads: the nearest non-arrow function (the
+    /// top-level script counts as one).
+    pub fn this_level(&self) -> usize {
+        if !self.current.is_arrow {
+            return self.outer.len();
+        }
+        self.outer.iter().rposition(|function| !function.is_arrow).unwrap_or(0)
+    }
+
+    /// A reference to the `this` of the function at `level`: `None` when that is the current
+    /// function (read `this` directly), else a capture of that function's synthetic `this`
+    /// binding, created on first use.
+    pub fn captured_this(&mut self, level: usize) -> Option<VarRef> {
+        let innermost = self.innermost();
+        let owner = self.level(level)?;
+        owner.uses_this = true;
+        if level == innermost {
+            return None;
+        }
+        let var = match owner.this_var {
+            Some(var) => var,
+            None => {
+                let var = owner.add_var(0, "this", VarKind::Temp, false);
+                owner.this_var = Some(var);
+                var
+            }
+        };
+        Some(self.reference_from(level, var))
+    }
+}

@@ -1,0 +1,181 @@
+//! Normalization of model output into a script body.
+//!
+//! Models wrap programs in ways a parser rejects or that would make the program's result a
+//! function instead of what the function computes. Two normalizations run, in two places:
+//!
+//! - [`normalize`], on the text, before parsing: line endings become `\n`, a leading byte order
+//!   mark is dropped, and markdown code fences are removed. Fence lines are *blanked*, not deleted,
+//!   so every line and column the parser reports refers to the text the model wrote.
+//! - [`unwrap_program_wrapper`], on the parsed statements: a program that is exactly one arrow
+//!   function without parameters (`async () => { .. }`, `() => { .. }`), possibly called right away
+//!   (`(async () => { .. })()`, optionally awaited), runs as its body. This is done on the AST
+//!   rather than on the text because only the parser knows where the arrow's body really ends;
+//!   spans stay those of the original text.
+
+use swc_ecma_ast::{ArrowFunctionBody, Callee, Expr, Stmt};
+
+/// Languages a markdown fence may name for a program we run.
+const FENCE_LANGUAGES: &[&str] =
+    &["", "js", "javascript", "ts", "typescript", "jsx", "tsx", "mjs", "cjs", "mts", "cts", "es6"];
+
+/// Normalizes line endings and strips markdown code fences.
+///
+/// The result has as many lines as the input (counting `\r\n` as one line break), and every
+/// character that is kept stays on its line and column; fence lines become empty lines.
+pub fn normalize(source: &str) -> String {
+    let source = source.strip_prefix('\u{feff}').unwrap_or(source);
+    let text =
+        if source.contains('\r') { source.replace("\r\n", "\n").replace('\r', "\n") } else { source.into() };
+    strip_fences(text)
+}
+
+/// Blanks an opening fence on the first non-blank line and, if present, a closing fence on the
+/// last non-blank line. Only a leading fence counts: a line of backticks in the middle of a program
+/// may well be inside a template literal.
+fn strip_fences(text: String) -> String {
+    let Some(open) = first_nonblank_line(&text) else { return text };
+    if !is_opening_fence(line_text(&text, open)) {
+        return text;
+    }
+    let close = last_nonblank_line(&text)
+        .filter(|&close| close.0 != open.0 && is_closing_fence(line_text(&text, close)));
+    let mut out = String::with_capacity(text.len());
+    out.push_str(&text[..open.0]);
+    match close {
+        Some(close) => {
+            out.push_str(&text[open.1..close.0]);
+            out.push_str(&text[close.1..]);
+        }
+        None => out.push_str(&text[open.1..]),
+    }
+    out
+}
+
+/// `(start, end)` byte range of a line, without its `\n`.
+type LineRange = (usize, usize);
+
+fn lines(text: &str) -> Vec<LineRange> {
+    let mut start = 0;
+    text.split('\n')
+        .map(|line| {
+            let range = (start, start + line.len());
+            start += line.len() + 1;
+            range
+        })
+        .collect()
+}
+
+fn line_text(text: &str, (start, end): LineRange) -> &str {
+    text.get(start..end).unwrap_or("")
+}
+
+fn first_nonblank_line(text: &str) -> Option<LineRange> {
+    lines(text).into_iter().find(|&range| !line_text(text, range).trim().is_empty())
+}
+
+fn last_nonblank_line(text: &str) -> Option<LineRange> {
+    lines(text).into_iter().rev().find(|&range| !line_text(text, range).trim().is_empty())
+}
+
+fn is_opening_fence(line: &str) -> bool {
+    let Some(rest) = line.trim().strip_prefix("```") else { return false };
+    let language = rest.trim().to_ascii_lowercase();
+    FENCE_LANGUAGES.contains(&language.as_str())
+}
+
+fn is_closing_fence(line: &str) -> bool {
+    let line = line.trim();
+    line.len() >= 3 && line.bytes().all(|b| b == b'`')
+}
+
+/// If the whole program is one parameterless arrow function with a block body (maybe called at
+/// once, maybe awaited), returns that body's statements; otherwise returns the statements as given.
+///
+/// An arrow's body sees the same `this` and `arguments` as the code around it, so running the body
+/// as the top-level script changes nothing but the result: the program's result becomes what the
+/// function returns instead of the function itself.
+pub fn unwrap_program_wrapper(mut stmts: Vec<Stmt>) -> Vec<Stmt> {
+    let is_wrapper = match stmts.as_slice() {
+        [Stmt::Expr(stmt)] => wrapper_body_of(&stmt.expr).is_some(),
+        _ => false,
+    };
+    if !is_wrapper {
+        return stmts;
+    }
+    match stmts.pop() {
+        Some(Stmt::Expr(stmt)) => into_wrapper_body(*stmt.expr).unwrap_or_default(),
+        _ => Vec::new(),
+    }
+}
+
+fn strip_parens(expr: &Expr) -> &Expr {
+    // Parentheses nest at most `MAX_NESTING` deep (the pre-scan guarantees it), and this loop does
+    // not recurse anyway.
+    let mut expr = expr;
+    while let Expr::Paren(paren) = expr {
+        expr = &paren.expr;
+    }
+    expr
+}
+
+/// The body statements of a wrapper expression, by reference, to decide without moving.
+fn wrapper_body_of(expr: &Expr) -> Option<&[Stmt]> {
+    match strip_parens(expr) {
+        Expr::Arrow(arrow) if arrow.params.is_empty() && !arrow.is_generator => match &*arrow.body {
+            ArrowFunctionBody::FunctionBody(body) => Some(&body.stmts),
+            ArrowFunctionBody::Expr(_) => None,
+        },
+        Expr::Call(call) if call.args.is_empty() => match &call.callee {
+            Callee::Expr(callee) if matches!(strip_parens(callee), Expr::Arrow(_)) => wrapper_body_of(callee),
+            _ => None,
+        },
+        Expr::Await(await_expr) if matches!(strip_parens(&await_expr.arg), Expr::Call(_)) => {
+            wrapper_body_of(&await_expr.arg)
+        }
+        _ => None,
+    }
+}
+
+/// Moves the body statements out of an expression [`wrapper_body_of`] accepted. The recursion is
+/// at most three levels deep (await → call → arrow) plus parentheses.
+fn into_wrapper_body(expr: Expr) -> Option<Vec<Stmt>> {
+    let mut expr = expr;
+    while let Expr::Paren(paren) = expr {
+        expr = *paren.expr;
+    }
+    match expr {
+        Expr::Arrow(arrow) => match *arrow.body {
+            ArrowFunctionBody::FunctionBody(body) => Some(body.stmts),
+            ArrowFunctionBody::Expr(_) => None,
+        },
+        Expr::Call(call) => match call.callee {
+            Callee::Expr(callee) => into_wrapper_body(*callee),
+            _ => None,
+        },
+        Expr::Await(await_expr) => into_wrapper_body(*await_expr.arg),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fences_are_blanked_keeping_lines() {
+        assert_eq!(normalize("```js\nlet x = 1;\nx\n```\n"), "\nlet x = 1;\nx\n\n");
+        assert_eq!(normalize("\n  ```TypeScript  \nx\n```"), "\n\nx\n");
+        assert_eq!(normalize("```\nx\n"), "\nx\n");
+    }
+
+    #[test]
+    fn unknown_languages_and_inner_fences_are_kept() {
+        assert_eq!(normalize("```python\nx\n```"), "```python\nx\n```");
+        assert_eq!(normalize("x\n```\ny"), "x\n```\ny");
+    }
+
+    #[test]
+    fn line_endings_become_newlines() {
+        assert_eq!(normalize("\u{feff}a\r\nb\rc"), "a\nb\nc");
+    }
+}

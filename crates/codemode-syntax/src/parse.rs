@@ -1,0 +1,157 @@
+//! Parsing normalized text with swc, as a script body with top-level `await` and `return`.
+//!
+//! swc has no option for both at once with TypeScript syntax on, so the text is parsed inside a
+//! wrapper, `async function <name>(){` + text + `\n}`, and the result is checked to be exactly
+//! that wrapper: one function declaration whose body ends where the wrapper's does. Otherwise the
+//! text closed a brace it never opened, and that is reported as a syntax error. The wrapper's
+//! prefix length is subtracted from every position ([`Locator`]).
+//!
+//! Before swc runs, [`crate::scan::prescan`] rejects empty text and nesting that would overflow
+//! the stack. A parse that succeeds with recovered errors is a failure.
+
+use swc_common::{BytePos, Spanned};
+use swc_ecma_ast::{Decl, ModuleDecl, ModuleItem, Stmt};
+use swc_ecma_parser::{Parser, StringInput, Syntax, TsSyntax};
+
+use crate::location::LineTable;
+use crate::scan::prescan;
+use crate::{SyntaxError, SyntaxErrorKind, ir::Span};
+
+const WRAPPER_NAME: &str = "__codemode_program__";
+const WRAPPER_PREFIX: &str = "async function __codemode_program__(){";
+/// The newline keeps a trailing `// comment` in the text from swallowing the closing brace.
+const WRAPPER_SUFFIX: &str = "\n}";
+/// swc's first byte position; 0 is reserved for "no position".
+const START_POS: u32 = 1;
+
+/// Maps swc byte positions back to 1-based lines and columns of the normalized text.
+#[derive(Debug)]
+pub struct Locator<'a> {
+    lines: LineTable<'a>,
+    /// The `BytePos` of the text's first byte inside the wrapper.
+    base: u32,
+}
+
+impl<'a> Locator<'a> {
+    pub fn new(text: &'a str) -> Self {
+        let prefix = u32::try_from(WRAPPER_PREFIX.len()).unwrap_or(0);
+        Locator { lines: LineTable::new(text), base: START_POS + prefix }
+    }
+
+    /// The position of `pos`; positions inside the wrapper clamp to the text's start or end.
+    pub fn position(&self, pos: BytePos) -> Span {
+        let offset = pos.0.saturating_sub(self.base);
+        self.lines.span_at(usize::try_from(offset).unwrap_or(usize::MAX))
+    }
+
+    /// The start position of an swc span.
+    pub fn start(&self, span: swc_common::Span) -> Span {
+        self.position(span.lo)
+    }
+
+    pub fn lines(&self) -> &LineTable<'a> {
+        &self.lines
+    }
+}
+
+/// Parses normalized `text` into the statements of the script body.
+pub fn parse(text: &str, locator: &Locator<'_>) -> Result<Vec<Stmt>, SyntaxError> {
+    // swc positions are u32; leave room for the wrapper.
+    if text.len() > (u32::MAX / 2) as usize {
+        return Err(parse_error("Source is too large".into(), Span { line: 1, column: 1 }));
+    }
+    let report = prescan(text, locator.lines())?;
+    if !report.has_code {
+        return Err(parse_error("Source is empty".into(), Span { line: 1, column: 1 }));
+    }
+
+    let wrapped = format!("{WRAPPER_PREFIX}{text}{WRAPPER_SUFFIX}");
+    let end = BytePos(START_POS + u32::try_from(wrapped.len()).unwrap_or(u32::MAX - START_POS));
+    let mut parser = Parser::new(typescript(), StringInput::new(&wrapped, BytePos(START_POS), end), None);
+    let script = parser.parse_script();
+    let recovered = parser.take_errors();
+    let script = match script {
+        Ok(script) => script,
+        Err(error) => return Err(swc_error(text, locator, &error, report.unmatched_closer)),
+    };
+    if let Some(error) = recovered.iter().min_by_key(|error| error.span().lo) {
+        return Err(swc_error(text, locator, error, report.unmatched_closer));
+    }
+
+    let mut body = script.body;
+    let wrapper_end = body.first().map(|stmt| stmt.span().hi);
+    match (body.len(), body.pop()) {
+        (1, Some(Stmt::Decl(Decl::Fn(decl))))
+            if decl.ident.sym == WRAPPER_NAME && wrapper_end == Some(end) =>
+        {
+            Ok(decl.function.body.map(|body| body.stmts).unwrap_or_default())
+        }
+        // The text closed the wrapper early: the wrapper's first statement ends at that `}`.
+        _ => Err(parse_error(
+            "Unexpected token `}`: it closes a bracket that was never opened".into(),
+            locator.position(BytePos(wrapper_end.map_or(START_POS, |pos| pos.0.saturating_sub(1)))),
+        )),
+    }
+}
+
+fn typescript() -> Syntax {
+    Syntax::Typescript(TsSyntax { tsx: false, decorators: true, ..Default::default() })
+}
+
+fn parse_error(message: String, span: Span) -> SyntaxError {
+    SyntaxError { kind: SyntaxErrorKind::ParseError, message, span }
+}
+
+/// Converts an swc error. Before reporting a syntax error, checks whether the text is a module
+/// (`import`/`export`), which parses fine as one but is not supported.
+///
+/// When the text has a closing bracket that closes nothing before the place swc complains
+/// about, that bracket is the real mistake (swc took it as the end of the wrapper and failed
+/// later), so it is reported instead.
+fn swc_error(
+    text: &str,
+    locator: &Locator<'_>,
+    error: &swc_ecma_parser::error::Error,
+    unmatched_closer: Option<usize>,
+) -> SyntaxError {
+    if let Some(unsupported) = module_syntax(text, locator) {
+        return unsupported;
+    }
+    let error_offset = error.span().lo.0.saturating_sub(locator.base) as usize;
+    if let Some(offset) = unmatched_closer.filter(|&offset| offset <= error_offset) {
+        let closer = text.get(offset..).and_then(|rest| rest.chars().next()).unwrap_or('}');
+        return parse_error(
+            format!("Unexpected token `{closer}`: it closes a bracket that was never opened"),
+            locator.lines().span_at(offset),
+        );
+    }
+    parse_error(error.kind().msg().into_owned(), locator.start(error.span()))
+}
+
+/// `UnsupportedSyntax` for the first `import`/`export` declaration, if `text` parses as a module.
+fn module_syntax(text: &str, locator: &Locator<'_>) -> Option<SyntaxError> {
+    if !(text.contains("import") || text.contains("export")) {
+        return None;
+    }
+    // Parse at the same base position as the wrapped text so the locator applies unchanged.
+    let start = locator.base;
+    let end = BytePos(start.checked_add(u32::try_from(text.len()).ok()?)?);
+    let mut parser = Parser::new(typescript(), StringInput::new(text, BytePos(start), end), None);
+    let module = parser.parse_module().ok()?;
+    module.body.iter().find_map(|item| match item {
+        ModuleItem::ModuleDecl(decl) => {
+            let what = match decl {
+                ModuleDecl::Import(_) | ModuleDecl::TsImportEquals(_) => "import declarations",
+                _ => "export declarations",
+            };
+            Some(SyntaxError {
+                kind: SyntaxErrorKind::UnsupportedSyntax,
+                message: format!(
+                    "Unsupported syntax: {what} are not supported (tools and globals are available without importing them)"
+                ),
+                span: locator.start(decl.span()),
+            })
+        }
+        ModuleItem::Stmt(_) => None,
+    })
+}

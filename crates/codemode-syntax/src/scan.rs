@@ -1,0 +1,489 @@
+//! A linear pre-scan that bounds how deeply the parser will recurse.
+//!
+//! swc's parser is recursive descent: every nested bracket, and every link of a right-nested
+//! chain (`a => b => ..`, `a ? b : c ? ..`, `!!!..x`, `if (a) if (b) ..`), costs it a few stack
+//! frames. Measured on a 2 MiB thread stack with a debug build, it overflows at about 800 nested
+//! parentheses or arrows. So before swc sees the text, this scan walks it once, without
+//! recursion, and rejects it when the estimated depth passes [`MAX_NESTING`].
+//!
+//! The estimate is the number of open brackets (`(`, `[`, `{`, `${`) plus, per open bracket, the
+//! number of *chaining* tokens seen since the last point where a new expression or statement
+//! certainly starts (`,`, `;`, or a line break or `}` between two statements). Chaining tokens
+//! are the ones after which the parser recurses: prefix operators, `?`, `:`, assignment
+//! operators, `=>`, `...`, `<`, and the statement keywords that take a nested statement. The
+//! estimate errs on the high side; no realistic program comes near the limit.
+//!
+//! Strings, comments, template text and regular expression literals are skipped, so brackets in
+//! them do not count. Telling a regex from a division needs the previous token; the scan keeps
+//! just enough state for that, and a wrong guess only moves the estimate a little.
+//!
+//! The scan also tells whether the text holds any code at all, for the "Source is empty" error.
+
+use crate::location::LineTable;
+use crate::{MAX_NESTING, SyntaxError, SyntaxErrorKind};
+
+/// What the pre-scan learned about a text it accepted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScanReport {
+    /// Whether there is anything besides whitespace and comments.
+    pub has_code: bool,
+    /// The byte offset of the first `)`, `]` or `}` that closes nothing, if any: a better place
+    /// to point at than where swc notices that the program ended early.
+    pub unmatched_closer: Option<usize>,
+}
+
+/// Scans `text`, rejecting nesting deeper than [`MAX_NESTING`] with a `ParseError` located at the
+/// token that goes past the limit.
+pub fn prescan(text: &str, lines: &LineTable<'_>) -> Result<ScanReport, SyntaxError> {
+    let mut scanner = Scanner::new(text.as_bytes());
+    scanner.run().map_err(|offset| SyntaxError {
+        kind: SyntaxErrorKind::ParseError,
+        message: format!(
+            "Nesting is too deep: the program nests brackets, blocks or expressions more than {MAX_NESTING} levels deep"
+        ),
+        span: lines.span_at(offset),
+    })?;
+    Ok(ScanReport { has_code: scanner.has_code, unmatched_closer: scanner.unmatched_closer })
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum FrameKind {
+    /// `(` of an `if`/`for`/`while`/`with`/`switch`/`catch` head: its `)` does not end a statement.
+    StatementHead,
+    Paren,
+    Bracket,
+    Brace,
+    /// `${` inside a template literal: its `}` goes back to template text.
+    TemplateExpr,
+}
+
+struct Frame {
+    kind: FrameKind,
+    /// Chaining tokens since the last certain expression/statement start inside this frame.
+    chain: usize,
+}
+
+/// The class of the previous significant token, which decides regex-vs-division and whether a
+/// following word may start a new statement.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Prev {
+    /// Start of text, an operator, an opening bracket, or a keyword that expects an operand:
+    /// an expression may start here (so `/` starts a regex, `-` is a prefix operator).
+    ExpressionStart,
+    /// An identifier, literal, `)`, `]`: an expression may end here.
+    Operand,
+    /// A `}`: a block or an object literal ended.
+    CloseBrace,
+    /// The `)` of a statement head (`if (..)`): a statement follows.
+    HeadClose,
+    /// A keyword after which a parenthesized head follows (`if`, `for`, ...).
+    HeadKeyword,
+}
+
+struct Scanner<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    frames: Vec<Frame>,
+    /// Chain of the implicit outermost frame (the script body).
+    root_chain: usize,
+    /// Sum of all chains, kept to avoid summing on every token.
+    total_chain: usize,
+    prev: Prev,
+    newline_since_prev: bool,
+    has_code: bool,
+    unmatched_closer: Option<usize>,
+}
+
+/// Keywords after which an expression starts (so a `/` is a regex and `-` a prefix operator).
+const OPERAND_EXPECTING_KEYWORDS: &[&[u8]] = &[
+    b"return",
+    b"typeof",
+    b"void",
+    b"delete",
+    b"await",
+    b"new",
+    b"yield",
+    b"case",
+    b"throw",
+    b"in",
+    b"of",
+    b"instanceof",
+    b"do",
+    b"else",
+    b"extends",
+    b"as",
+    b"satisfies",
+    b"keyof",
+    b"default",
+    b"export",
+    b"var",
+    b"let",
+    b"const",
+    b"async",
+    b"function",
+    b"import",
+    b"try",
+    b"finally",
+];
+
+/// Keywords that make the parser recurse into what follows.
+const CHAINING_KEYWORDS: &[&[u8]] =
+    &[b"typeof", b"void", b"delete", b"await", b"new", b"yield", b"do", b"if", b"for", b"while", b"with"];
+
+/// Keywords followed by a parenthesized head and then a nested statement or block.
+const HEAD_KEYWORDS: &[&[u8]] = &[b"if", b"for", b"while", b"with", b"switch", b"catch"];
+
+/// Words that continue the previous expression or statement rather than start a new one.
+const CONTINUATION_WORDS: &[&[u8]] =
+    &[b"instanceof", b"in", b"of", b"as", b"satisfies", b"else", b"catch", b"finally", b"while"];
+
+/// Punctuators, longest first so that the first match is the longest.
+const PUNCTUATORS: &[&[u8]] = &[
+    b">>>=", b"...", b"===", b"!==", b"**=", b"<<=", b">>=", b">>>", b"&&=", b"||=", b"??=", b"=>", b"==",
+    b"!=", b"<=", b">=", b"&&", b"||", b"??", b"?.", b"++", b"--", b"+=", b"-=", b"*=", b"/=", b"%=", b"&=",
+    b"|=", b"^=", b"**", b"<<", b">>",
+];
+
+impl<'a> Scanner<'a> {
+    fn new(bytes: &'a [u8]) -> Self {
+        Scanner {
+            bytes,
+            pos: 0,
+            frames: Vec::new(),
+            root_chain: 0,
+            total_chain: 0,
+            prev: Prev::ExpressionStart,
+            newline_since_prev: false,
+            has_code: false,
+            unmatched_closer: None,
+        }
+    }
+
+    fn peek(&self, ahead: usize) -> u8 {
+        self.bytes.get(self.pos + ahead).copied().unwrap_or(0)
+    }
+
+    /// Runs to the end; `Err(offset)` when the depth limit is passed at `offset`.
+    fn run(&mut self) -> Result<(), usize> {
+        while self.pos < self.bytes.len() {
+            let start = self.pos;
+            let byte = self.peek(0);
+            match byte {
+                b'\n' => {
+                    self.newline_since_prev = true;
+                    self.pos += 1;
+                }
+                b' ' | b'\t' | b'\x0b' | b'\x0c' => self.pos += 1,
+                b'/' if self.peek(1) == b'/' => self.skip_line_comment(),
+                b'/' if self.peek(1) == b'*' => self.skip_block_comment(),
+                _ => {
+                    self.has_code = true;
+                    self.token(byte, start)?;
+                    self.newline_since_prev = false;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn token(&mut self, byte: u8, start: usize) -> Result<(), usize> {
+        match byte {
+            b'\'' | b'"' => {
+                self.statement_boundary_before_operand(false);
+                self.skip_string(byte);
+                self.prev = Prev::Operand;
+            }
+            b'`' => {
+                self.statement_boundary_before_operand(false);
+                self.pos += 1;
+                self.template_text(start)?;
+            }
+            b'/' if !matches!(self.prev, Prev::Operand | Prev::CloseBrace) => {
+                self.skip_regex();
+                self.prev = Prev::Operand;
+            }
+            b'(' | b'[' | b'{' => {
+                let kind = match byte {
+                    b'(' if self.prev == Prev::HeadKeyword => FrameKind::StatementHead,
+                    b'(' => FrameKind::Paren,
+                    b'[' => FrameKind::Bracket,
+                    _ => FrameKind::Brace,
+                };
+                self.pos += 1;
+                self.open(kind, start)?;
+            }
+            b')' | b']' | b'}' => {
+                self.pos += 1;
+                let closed = self.close();
+                if closed.is_none() && self.unmatched_closer.is_none() {
+                    self.unmatched_closer = Some(start);
+                }
+                self.prev = match closed {
+                    Some(FrameKind::StatementHead) => Prev::HeadClose,
+                    Some(FrameKind::TemplateExpr) => return self.template_text(start),
+                    _ if byte == b'}' => Prev::CloseBrace,
+                    _ => Prev::Operand,
+                };
+            }
+            b',' | b';' => {
+                self.pos += 1;
+                self.reset_chain();
+                self.prev = Prev::ExpressionStart;
+            }
+            b'0'..=b'9' => {
+                self.statement_boundary_before_operand(false);
+                self.skip_number();
+                self.prev = Prev::Operand;
+            }
+            b'.' if self.peek(1).is_ascii_digit() => {
+                self.skip_number();
+                self.prev = Prev::Operand;
+            }
+            _ if is_word_byte(byte) => self.word(start)?,
+            _ => self.punctuator(start)?,
+        }
+        Ok(())
+    }
+
+    fn word(&mut self, start: usize) -> Result<(), usize> {
+        while self.pos < self.bytes.len() && is_word_byte(self.peek(0)) {
+            self.pos += 1;
+        }
+        let word = self.bytes.get(start..self.pos).unwrap_or_default();
+        self.statement_boundary_before_operand(CONTINUATION_WORDS.contains(&word));
+        if CHAINING_KEYWORDS.contains(&word) {
+            self.chain(start)?;
+        }
+        self.prev = if HEAD_KEYWORDS.contains(&word) {
+            Prev::HeadKeyword
+        } else if OPERAND_EXPECTING_KEYWORDS.contains(&word) {
+            Prev::ExpressionStart
+        } else {
+            Prev::Operand
+        };
+        Ok(())
+    }
+
+    fn punctuator(&mut self, start: usize) -> Result<(), usize> {
+        let rest = self.bytes.get(self.pos..).unwrap_or_default();
+        let len = PUNCTUATORS.iter().find(|p| rest.starts_with(p)).map_or(1, |p| p.len());
+        let punct = rest.get(..len).unwrap_or_default();
+        self.pos += len.max(1);
+        let prefix_position = self.prev != Prev::Operand && self.prev != Prev::CloseBrace;
+        let chains = match punct {
+            b"!" | b"~" | b"+" | b"-" | b"++" | b"--" => prefix_position,
+            b"?" | b":" | b"=>" | b"..." | b"<" => true,
+            // Every assignment operator ends in `=`; comparisons are listed separately.
+            b"==" | b"===" | b"!=" | b"!==" | b"<=" | b">=" => false,
+            _ => punct.last() == Some(&b'='),
+        };
+        if chains {
+            self.chain(start)?;
+        }
+        // A postfix `++`/`--` leaves an operand behind; anything else expects one.
+        self.prev = if matches!(punct, b"++" | b"--") && !prefix_position {
+            Prev::Operand
+        } else {
+            Prev::ExpressionStart
+        };
+        Ok(())
+    }
+
+    fn depth(&self) -> usize {
+        self.frames.len() + self.total_chain
+    }
+
+    fn open(&mut self, kind: FrameKind, start: usize) -> Result<(), usize> {
+        self.frames.push(Frame { kind, chain: 0 });
+        self.prev = Prev::ExpressionStart;
+        if self.depth() > MAX_NESTING { Err(start) } else { Ok(()) }
+    }
+
+    fn close(&mut self) -> Option<FrameKind> {
+        let frame = self.frames.pop()?;
+        self.total_chain -= frame.chain;
+        Some(frame.kind)
+    }
+
+    fn current_chain(&mut self) -> &mut usize {
+        match self.frames.last_mut() {
+            Some(frame) => &mut frame.chain,
+            None => &mut self.root_chain,
+        }
+    }
+
+    fn chain(&mut self, start: usize) -> Result<(), usize> {
+        *self.current_chain() += 1;
+        self.total_chain += 1;
+        if self.depth() > MAX_NESTING { Err(start) } else { Ok(()) }
+    }
+
+    fn reset_chain(&mut self) {
+        let chain = std::mem::take(self.current_chain());
+        self.total_chain -= chain;
+    }
+
+    /// Called before an operand-like token: if the previous token ended a statement and a line
+    /// break or a `}` separates them, a new statement starts here (automatic semicolon insertion),
+    /// so the parser has unwound and the current chain is over.
+    fn statement_boundary_before_operand(&mut self, continues: bool) {
+        let ended = match self.prev {
+            Prev::Operand => self.newline_since_prev,
+            Prev::CloseBrace => true,
+            _ => false,
+        };
+        if ended && !continues {
+            self.reset_chain();
+        }
+    }
+
+    /// Template text after a `` ` `` or the `}` of a `${`: up to the closing backtick (an operand
+    /// ends) or the next `${` (an expression frame opens).
+    fn template_text(&mut self, start: usize) -> Result<(), usize> {
+        while self.pos < self.bytes.len() {
+            match self.peek(0) {
+                b'\\' => self.pos += 2,
+                b'`' => {
+                    self.pos += 1;
+                    self.prev = Prev::Operand;
+                    return Ok(());
+                }
+                b'$' if self.peek(1) == b'{' => {
+                    self.pos += 2;
+                    return self.open(FrameKind::TemplateExpr, start);
+                }
+                _ => self.pos += 1,
+            }
+        }
+        self.prev = Prev::Operand;
+        Ok(())
+    }
+
+    fn skip_string(&mut self, quote: u8) {
+        self.pos += 1;
+        while self.pos < self.bytes.len() {
+            match self.peek(0) {
+                b'\\' => self.pos += 2,
+                b'\n' => return,
+                byte => {
+                    self.pos += 1;
+                    if byte == quote {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    fn skip_regex(&mut self) {
+        self.pos += 1;
+        let mut in_class = false;
+        while self.pos < self.bytes.len() {
+            match self.peek(0) {
+                b'\\' => self.pos += 2,
+                b'\n' => return,
+                b'[' => {
+                    in_class = true;
+                    self.pos += 1;
+                }
+                b']' => {
+                    in_class = false;
+                    self.pos += 1;
+                }
+                b'/' if !in_class => {
+                    self.pos += 1;
+                    while is_word_byte(self.peek(0)) {
+                        self.pos += 1;
+                    }
+                    return;
+                }
+                _ => self.pos += 1,
+            }
+        }
+    }
+
+    fn skip_number(&mut self) {
+        while self.pos < self.bytes.len() {
+            let byte = self.peek(0);
+            if byte.is_ascii_alphanumeric() || byte == b'.' || byte == b'_' {
+                self.pos += 1;
+            } else {
+                return;
+            }
+        }
+    }
+
+    fn skip_line_comment(&mut self) {
+        while self.pos < self.bytes.len() && self.peek(0) != b'\n' {
+            self.pos += 1;
+        }
+    }
+
+    fn skip_block_comment(&mut self) {
+        self.pos += 2;
+        while self.pos < self.bytes.len() {
+            if self.peek(0) == b'*' && self.peek(1) == b'/' {
+                self.pos += 2;
+                return;
+            }
+            if self.peek(0) == b'\n' {
+                self.newline_since_prev = true;
+            }
+            self.pos += 1;
+        }
+    }
+}
+
+/// Identifier characters, including every byte of a non-ASCII character and `\` of a unicode
+/// escape; `#` starts private names.
+fn is_word_byte(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'$' | b'\\' | b'#') || byte >= 0x80
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn depth_ok(text: &str) -> bool {
+        prescan(text, &LineTable::new(text)).is_ok()
+    }
+
+    #[test]
+    fn brackets_in_strings_comments_templates_and_regexes_do_not_count() {
+        let deep = "(".repeat(MAX_NESTING + 1);
+        assert!(depth_ok(&format!("'{deep}'; \"{deep}\"; // {deep}\n /* {deep} */ `{deep}`; x = /{deep}/")));
+        assert!(!depth_ok(&format!("x = {deep}")));
+    }
+
+    #[test]
+    fn template_expressions_nest() {
+        let text = format!("{}1{}", "`${".repeat(MAX_NESTING + 1), "}`".repeat(MAX_NESTING + 1));
+        assert!(!depth_ok(&text));
+        let text = format!("{}1{}", "`${".repeat(100), "}`".repeat(100));
+        assert!(depth_ok(&text));
+    }
+
+    #[test]
+    fn chains_count_but_statements_reset_them() {
+        assert!(!depth_ok(&format!("x = {}1", "a => ".repeat(MAX_NESTING + 1))));
+        assert!(!depth_ok(&format!("x = {}1", "!".repeat(MAX_NESTING + 1))));
+        assert!(!depth_ok(&format!("{}x", "if (a)\n".repeat(MAX_NESTING + 1))));
+        assert!(depth_ok(&"x = a - b\n".repeat(MAX_NESTING * 2)));
+        assert!(depth_ok(&"if (a) { b = 1 }\n".repeat(MAX_NESTING * 2)));
+        assert!(depth_ok(&"if (a) { b = 1 } ".repeat(MAX_NESTING * 2)));
+        assert!(depth_ok(&"const a = 1; ".repeat(MAX_NESTING * 2)));
+        assert!(depth_ok(&format!("f({})", "a = 1, ".repeat(MAX_NESTING * 2))));
+    }
+
+    #[test]
+    fn reports_emptiness_and_location() {
+        let text = "  // only a comment\n /* and another */ ";
+        assert_eq!(
+            prescan(text, &LineTable::new(text)),
+            Ok(ScanReport { has_code: false, unmatched_closer: None })
+        );
+        let text = format!("x;\n  {}", "[".repeat(MAX_NESTING + 1));
+        let error = prescan(&text, &LineTable::new(&text)).err();
+        assert_eq!(error.map(|e| e.span), Some(crate::Span { line: 2, column: 3 + MAX_NESTING as u32 }));
+    }
+}
