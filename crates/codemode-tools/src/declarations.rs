@@ -1,7 +1,7 @@
 //! Whole-API TypeScript declarations (`declare const tools: { … }`) for hosts that put a
 //! `.d.ts` in the prompt instead of (or besides) search.
 
-use crate::names::{ROOT, is_identifier, sanitize_identifier};
+use crate::names::{ROOT, is_identifier, is_reserved, sanitize_identifier};
 use crate::registry::ToolSet;
 use crate::schema::properties;
 use crate::schema::render::{
@@ -66,7 +66,9 @@ impl ToolSet {
     /// required properties becomes an optional parameter, and tools without input properties
     /// take no parameter. The text type-checks under `tsc --strict`.
     pub fn declarations(&self, options: &DeclarationOptions) -> String {
-        let root = if is_identifier(&options.root) {
+        // The Go runtime's rule: a root that is not an identifier, or would shadow a runtime
+        // global (`console`), is sanitized (`console_`). `tools` itself is the intended name.
+        let root = if options.root == ROOT || (is_identifier(&options.root) && !is_reserved(&options.root)) {
             options.root.clone()
         } else {
             sanitize_identifier(&options.root)

@@ -81,8 +81,9 @@ impl Tool {
     /// A tool with Rust input and output types.
     ///
     /// The input is checked against `I`'s schema (errors name the JSON path and what was
-    /// expected) and decoded before the handler runs; the output is encoded to JSON and a
-    /// failure to encode is an `InvalidOutput` error. `O = ()` renders as `Promise<void>`.
+    /// expected) and decoded before the handler runs; the output is encoded to JSON and checked
+    /// against `O`'s schema, and a failure of either is an `InvalidOutput` error. `O = ()`
+    /// renders as `Promise<void>`.
     pub fn typed<I, O, F, Fut>(description: impl Into<String>, handler: F) -> Self
     where
         I: DeserializeOwned + JsonSchema + Send + 'static,
@@ -94,6 +95,7 @@ impl Tool {
         let output_schema =
             if TypeId::of::<O>() == TypeId::of::<()>() { None } else { Some(schema_value::<O>()) };
         let check = input_schema.clone();
+        let check_output = output_schema.clone();
         let handler = Arc::new(handler);
         let handler: Arc<Handler> = Arc::new(move |raw: Value, ctx: CallContext| {
             // Validation first: it knows the JSON path and the expected type, which serde's
@@ -108,9 +110,19 @@ impl Tool {
                 }
             };
             let future = handler(input, ctx);
+            let check_output = check_output.clone();
             Box::pin(async move {
                 let output = future.await?;
-                serde_json::to_value(&output).map_err(|error| ToolError::invalid_output(error.to_string()))
+                let value = serde_json::to_value(&output)
+                    .map_err(|error| ToolError::invalid_output(error.to_string()))?;
+                // Encoding can still break the contract (a NaN becomes `null` where the schema
+                // says number), so the encoded value is checked against `O`'s schema too.
+                if let Some(schema) = &check_output
+                    && let Err(error) = validate::check_at(schema, &value, "output")
+                {
+                    return Err(ToolError::invalid_output(error.to_string()));
+                }
+                Ok(value)
             })
         });
         let mut tool =
@@ -233,7 +245,7 @@ impl Tool {
         Box::pin(async move {
             let value = future.await?;
             if let Some(schema) = &schema
-                && let Err(error) = validate::check(schema, &value)
+                && let Err(error) = validate::check_at(schema, &value, "output")
             {
                 return Err(ToolError::invalid_output(error.to_string()));
             }

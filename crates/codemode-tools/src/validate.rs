@@ -37,9 +37,14 @@ impl fmt::Display for ValidationError {
     }
 }
 
-/// Checks `value` against `schema` (whose own root resolves `$ref`s).
+/// Checks `value` against `schema` (whose own root resolves `$ref`s). Paths start at `input`.
 pub fn check(schema: &Value, value: &Value) -> Result<(), ValidationError> {
-    let mut path = String::from("input");
+    check_at(schema, value, "input")
+}
+
+/// Like [`check`], with paths starting at `root` (`output` for results).
+pub fn check_at(schema: &Value, value: &Value, root: &str) -> Result<(), ValidationError> {
+    let mut path = String::from(root);
     Checker { root: schema }.check(schema, value, &mut path, 0)
 }
 

@@ -142,3 +142,27 @@ fn tools_are_send_sync_and_concurrent() {
         assert_eq!(h.join().unwrap().unwrap()["id"], json!(format!("o{i}")));
     }
 }
+
+#[test]
+fn typed_output_is_checked_after_encoding() {
+    #[derive(Serialize, JsonSchema)]
+    struct Reading {
+        value: f64,
+    }
+    let tool =
+        Tool::typed(
+            "Read a sensor",
+            |_: serde_json::Value, _| async move { Ok(Reading { value: f64::NAN }) },
+        );
+    let err = block_on(tool.invoke(json!({}), ctx("sensor"))).unwrap_err();
+    assert_eq!(err.kind(), ToolErrorKind::InvalidOutput);
+    assert_eq!(err.message(), "at output.value: expected number, got null");
+}
+
+#[test]
+fn unit_output_renders_void() {
+    let tool = Tool::typed("Fire and forget", |_: LookupInput, _| async move { Ok(()) });
+    assert!(tool.output_schema().is_none());
+    let tools = Namespace::new().tool("fire", tool).build().unwrap();
+    assert_eq!(tools.catalog()[0].signature, "tools.fire({ id: string }): Promise<void>");
+}

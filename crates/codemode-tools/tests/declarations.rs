@@ -63,6 +63,8 @@ fn compact_declarations_with_root_name() {
     let text = sample().declarations(&DeclarationOptions::default().root("shop-tools").mode(Mode::Compact));
     insta::assert_snapshot!(text);
     assert!(text.starts_with("declare const shop_tools: {"));
+    let shadowing = sample().declarations(&DeclarationOptions::default().root("console"));
+    assert!(shadowing.starts_with("declare const console_: {"));
 }
 
 /// `tsc` from npm, when node is available: `$CODEMODE_TSC`, a `tsc` on PATH, or
