@@ -1,1 +1,168 @@
-//! benchmarks
+//! Benchmark support for `benches/benches/workloads.rs`: the shared workloads (`benches/workloads/*.js`,
+//! copied from the project's shared benchmark set), codemode's harness, and, behind the `compare`
+//! feature, the same workloads on QuickJS ([`quickjs`]) and Boa ([`boa`]) with the same demo tools.
+//!
+//! Every engine runs a workload as a whole: parse, compile, run (including tool calls) and turn the
+//! result into JSON text, so that the numbers compare one `execute` with one `execute`.
+
+use serde_json::{Value, json};
+
+#[cfg(feature = "compare")]
+pub mod boa;
+#[cfg(feature = "compare")]
+pub mod quickjs;
+
+/// The workloads as `(name, program body)`: top-level `await` and `return` allowed.
+pub const WORKLOADS: &[(&str, &str)] = &[
+    ("startup", include_str!("../workloads/startup.js")),
+    ("calls", include_str!("../workloads/calls.js")),
+    ("fib", include_str!("../workloads/fib.js")),
+    ("loop", include_str!("../workloads/loop.js")),
+    ("closures", include_str!("../workloads/closures.js")),
+    ("objects", include_str!("../workloads/objects.js")),
+    ("strings", include_str!("../workloads/strings.js")),
+    ("json", include_str!("../workloads/json.js")),
+];
+
+/// The Quick Start program (`examples/orders.js`), for the end-to-end benchmarks.
+pub const QUICKSTART: &str = include_str!("../../examples/orders.js");
+
+/// Runs programs through codemode with the demo tools on a current-thread tokio runtime.
+pub struct Codemode {
+    tokio: tokio::runtime::Runtime,
+    runtime: codemode::CodeMode,
+}
+
+impl Codemode {
+    /// A runtime with the demo tools and no limits, as a host would keep one for many runs.
+    pub fn new() -> Result<Self, String> {
+        let tokio = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| format!("tokio: {e}"))?;
+        let runtime = codemode::demo::builder().build().map_err(|e| format!("codemode: {e}"))?;
+        Ok(Self { tokio, runtime })
+    }
+
+    /// One `execute`; the result JSON text, or the failure message.
+    pub fn run(&self, source: &str) -> Result<String, String> {
+        let result = self.tokio.block_on(self.runtime.execute(source));
+        if result.ok {
+            Ok(result.value.unwrap_or(Value::Null).to_string())
+        } else {
+            Err(result.error.map_or_else(|| "failed without a diagnostic".to_string(), |d| d.message))
+        }
+    }
+
+    /// Builds a fresh runtime and runs `source` once: the whole cost a one-shot host pays.
+    pub fn cold_run(source: &str) -> Result<String, String> {
+        Self::new()?.run(source)
+    }
+}
+
+/// Digits of `id` as a number (0 when there are none), as the demo `orders.lookup` defines it.
+fn digits_of(id: &str) -> u64 {
+    id.chars()
+        .filter(char::is_ascii_digit)
+        .fold(0u64, |n, d| n.wrapping_mul(10).wrapping_add(u64::from(d) - u64::from('0')))
+}
+
+/// The demo tools, for the comparison engines (codemode has its own in `codemode::demo`):
+/// `orders.lookup`, `data.records`, `demo.echo`, `demo.fail`. Input and output are JSON values.
+pub fn demo_tool(path: &str, input: &Value) -> Result<Value, String> {
+    match path {
+        "orders.lookup" => {
+            let id = input["id"].as_str().unwrap_or_default();
+            let n = digits_of(id);
+            Ok(json!({
+                "id": id,
+                "status": if n.is_multiple_of(2) { "open" } else { "complete" },
+                "total": ((n * 17) % 100) as f64 + 0.5,
+                "customer": format!("c{}", n % 5),
+            }))
+        }
+        "data.records" => {
+            let n = input["n"].as_u64().unwrap_or(0);
+            let records: Vec<Value> = (0..n)
+                .map(|i| {
+                    let status = ["open", "closed", "pending"][(i % 3) as usize];
+                    json!({
+                        "id": i,
+                        "title": format!("Record {i}"),
+                        "status": status,
+                        "owner": format!("user{}", i % 40),
+                        "tags": if i % 4 == 0 { json!(["priority", "x"]) } else { json!(["y"]) },
+                        "score": (i * 37) % 101,
+                        "meta": { "created": "2024-01-01T00:00:00Z", "n": i },
+                    })
+                })
+                .collect();
+            Ok(json!({ "records": records }))
+        }
+        "demo.echo" => Ok(input.clone()),
+        "demo.fail" => Err(input["message"].as_str().unwrap_or("failed").to_string()),
+        other => Err(format!("Unknown tool '{other}'")),
+    }
+}
+
+/// The host side of the comparison engines' one native function `__tool(path, inputJson)`: returns
+/// `{"ok": value}` or `{"err": message}` as JSON text.
+pub fn tool_bridge(path: &str, input_json: &str) -> String {
+    let input: Value = serde_json::from_str(input_json).unwrap_or(Value::Null);
+    match demo_tool(path, &input) {
+        Ok(value) => json!({ "ok": value }).to_string(),
+        Err(message) => json!({ "err": message }).to_string(),
+    }
+}
+
+/// JavaScript for the comparison engines: a `tools` object over the native `__tool` bridge (tool
+/// calls return promises, as in codemode), and a runner that stores the program's result as JSON text
+/// in `globalThis.__result` or its failure in `globalThis.__error`.
+pub fn wrap_for_engine(body: &str) -> String {
+    format!(
+        r#"(() => {{
+  const call = (path) => async (input) => {{
+    const r = JSON.parse(__tool(path, JSON.stringify(input === undefined ? null : input)));
+    if ("err" in r) throw new Error(r.err);
+    return r.ok;
+  }};
+  const tools = {{
+    orders: {{ lookup: call("orders.lookup") }},
+    data: {{ records: call("data.records") }},
+    demo: {{ echo: call("demo.echo"), fail: call("demo.fail") }},
+  }};
+  globalThis.__result = undefined;
+  globalThis.__error = undefined;
+  (async (tools) => {{
+{body}
+  }})(tools).then(
+    (v) => {{ const s = JSON.stringify(v); globalThis.__result = s === undefined ? "null" : s; }},
+    (e) => {{ globalThis.__error = String(e); }},
+  );
+}})();
+"#
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn demo_tools_match_the_documented_shapes() {
+        let order = demo_tool("orders.lookup", &json!({ "id": "order_42" })).unwrap();
+        assert_eq!(order, json!({ "id": "order_42", "status": "open", "total": 14.5, "customer": "c2" }));
+        let records = demo_tool("data.records", &json!({ "n": 5 })).unwrap();
+        assert_eq!(records["records"].as_array().unwrap().len(), 5);
+        assert_eq!(records["records"][4]["tags"], json!(["priority", "x"]));
+        assert_eq!(tool_bridge("demo.fail", r#"{"message":"m"}"#), r#"{"err":"m"}"#);
+    }
+
+    #[test]
+    fn every_workload_ends_with_a_return() {
+        for (name, body) in WORKLOADS {
+            assert!(body.contains("return "), "{name}");
+        }
+    }
+}

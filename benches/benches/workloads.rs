@@ -1,0 +1,85 @@
+//! Criterion benchmarks: every workload in `benches/workloads/` through one reused codemode runtime
+//! (`execute` per iteration on a current-thread tokio runtime), plus end-to-end Quick Start runs.
+//! With `--features compare`, QuickJS and Boa run the same programs with the same demo tools.
+//!
+//! Ids are `<workload>/<engine>`; `cargo xtask bench` turns criterion's estimates into
+//! `docs/benchmarks.md`. A workload that fails on an engine is reported on stderr and not timed there.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use codemode_bench::{Codemode, QUICKSTART, WORKLOADS};
+use criterion::{BenchmarkGroup, Criterion, criterion_group, criterion_main, measurement::WallTime};
+
+/// Runs `run` once as a check; benchmarks it only when it succeeds.
+fn bench_checked<F>(group: &mut BenchmarkGroup<'_, WallTime>, engine: &str, workload: &str, mut run: F)
+where
+    F: FnMut() -> Result<String, String>,
+{
+    match run() {
+        Ok(_) => {
+            group.bench_function(engine, |b| b.iter(|| black_box(run())));
+        }
+        Err(e) => eprintln!("skipping {workload}/{engine}: the run failed: {e}"),
+    }
+}
+
+fn configure(group: &mut BenchmarkGroup<'_, WallTime>) {
+    group.sample_size(20).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(3));
+}
+
+fn workloads(c: &mut Criterion) {
+    let codemode = Codemode::new().expect("codemode runtime");
+    #[cfg(feature = "compare")]
+    let quickjs = codemode_bench::quickjs::Engine::new().expect("QuickJS runtime");
+    #[cfg(feature = "compare")]
+    let mut boa = codemode_bench::boa::Engine::new().expect("Boa context");
+
+    for (name, source) in WORKLOADS {
+        let mut group = c.benchmark_group(*name);
+        configure(&mut group);
+        bench_checked(&mut group, "codemode", name, || codemode.run(source));
+        #[cfg(feature = "compare")]
+        {
+            bench_checked(&mut group, "quickjs", name, || quickjs.run(source));
+            bench_checked(&mut group, "boa", name, || boa.run(source));
+        }
+        group.finish();
+    }
+}
+
+/// The Quick Start program end to end: on a reused runtime, and with a fresh runtime per run
+/// (build + execute, what a one-shot host pays).
+fn quickstart(c: &mut Criterion) {
+    let codemode = Codemode::new().expect("codemode runtime");
+    let mut group = c.benchmark_group("quickstart");
+    configure(&mut group);
+    bench_checked(&mut group, "codemode", "quickstart", || codemode.run(QUICKSTART));
+    #[cfg(feature = "compare")]
+    {
+        let quickjs = codemode_bench::quickjs::Engine::new().expect("QuickJS runtime");
+        bench_checked(&mut group, "quickjs", "quickstart", || quickjs.run(QUICKSTART));
+        let mut boa = codemode_bench::boa::Engine::new().expect("Boa context");
+        bench_checked(&mut group, "boa", "quickstart", || boa.run(QUICKSTART));
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("quickstart_cold");
+    configure(&mut group);
+    bench_checked(&mut group, "codemode", "quickstart_cold", || Codemode::cold_run(QUICKSTART));
+    #[cfg(feature = "compare")]
+    {
+        bench_checked(&mut group, "quickjs", "quickstart_cold", || {
+            codemode_bench::quickjs::Engine::new()?.run(QUICKSTART)
+        });
+        bench_checked(&mut group, "boa", "quickstart_cold", || {
+            codemode_bench::boa::Engine::new()?.run(QUICKSTART)
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, quickstart, workloads);
+criterion_main!(benches);
