@@ -262,7 +262,9 @@ impl Checker<'_> {
                 self.check(sub, item, path, depth + 1)
             } else {
                 match additional {
-                    Some(Value::Bool(false)) => {
+                    // Keys may be allowed by `patternProperties`, which is not matched here
+                    // (ECMAScript patterns), so an unlisted key is only an error without it.
+                    Some(Value::Bool(false)) if !schema.contains_key("patternProperties") => {
                         path.truncate(len);
                         return Err(ValidationError {
                             path: path.clone(),
@@ -421,5 +423,57 @@ mod tests {
         let err = check(&schema, &json!({ "name": "x", "items": [{ "id": "7" }] })).unwrap_err();
         assert_eq!(err.to_string(), "at input.items[0].id: expected integer, got string");
         assert!(check(&schema, &json!({ "name": "x", "items": [{ "id": 7 }] })).is_ok());
+    }
+
+    #[test]
+    fn constructs() {
+        let ok = |schema: Value, value: Value| assert!(check(&schema, &value).is_ok(), "{schema} {value}");
+        let bad = |schema: Value, value: Value| check(&schema, &value).unwrap_err().to_string();
+        ok(json!(true), json!(1));
+        assert_eq!(
+            bad(json!(false), json!(1)),
+            "at input: expected nothing (this value is not allowed), got integer"
+        );
+        ok(json!({ "type": "integer" }), json!(3.0));
+        assert_eq!(bad(json!({ "type": "integer" }), json!(3.5)), "at input: expected integer, got number");
+        ok(json!({ "type": ["string", "null"] }), json!(null));
+        ok(json!({ "type": "string", "nullable": true }), json!(null));
+        assert_eq!(
+            bad(json!({ "enum": ["open", "closed"] }), json!("opne")),
+            "at input: expected one of \"open\", \"closed\", got \"opne\" (did you mean 'open'?)"
+        );
+        assert_eq!(bad(json!({ "const": "v1" }), json!("v2")), "at input: expected \"v1\", got \"v2\"");
+        let tuple = json!({ "type": "array", "prefixItems": [{ "type": "string" }, { "type": "number" }], "items": false });
+        ok(tuple.clone(), json!(["a", 1]));
+        assert_eq!(bad(tuple.clone(), json!(["a", "b"])), "at input[1]: expected number, got string");
+        assert_eq!(
+            bad(tuple, json!(["a", 1, true])),
+            "at input[2]: expected nothing (this value is not allowed), got boolean"
+        );
+        let union = json!({ "anyOf": [{ "type": "string" }, { "type": "object", "properties": { "id": { "type": "integer" } }, "required": ["id"] }] });
+        ok(union.clone(), json!("x"));
+        ok(union.clone(), json!({ "id": 1 }));
+        assert_eq!(bad(union.clone(), json!({ "id": "1" })), "at input.id: expected integer, got string");
+        assert_eq!(bad(union, json!(true)), "at input: expected string | { id: number }, got boolean");
+        let all = json!({ "allOf": [{ "type": "object", "properties": { "a": { "type": "string" } } }, { "required": ["b"] }] });
+        assert_eq!(bad(all, json!({ "a": "x" })), "at input.b: expected a value (required), got undefined");
+        let refs = json!({ "$defs": { "Id": { "type": "string", "minLength": 3 } }, "properties": { "id": { "$ref": "#/$defs/Id" } } });
+        assert_eq!(
+            bad(refs, json!({ "id": "ab" })),
+            "at input.id: expected a string of at least 3 characters, got 2 characters"
+        );
+        let bounds = json!({ "type": "number", "minimum": 1, "exclusiveMaximum": 10 });
+        assert_eq!(bad(bounds.clone(), json!(0)), "at input: expected a number >= 1, got 0");
+        assert_eq!(bad(bounds, json!(10)), "at input: expected a number < 10, got 10");
+        let keys = json!({ "type": "object", "properties": { "a-b": { "type": "string" } }, "additionalProperties": { "type": "integer" } });
+        assert_eq!(bad(keys.clone(), json!({ "a-b": 1 })), "at input[\"a-b\"]: expected string, got integer");
+        assert_eq!(bad(keys, json!({ "x": "y" })), "at input.x: expected integer, got string");
+        ok(json!({ "additionalProperties": false, "patternProperties": { "^x": {} } }), json!({ "xy": 1 }));
+        let cyclic = json!({ "$ref": "#" });
+        ok(cyclic, json!(1));
+        assert_eq!(
+            check_at(&json!({ "type": "string" }), &json!(1), "output").unwrap_err().to_string(),
+            "at output: expected string, got integer"
+        );
     }
 }

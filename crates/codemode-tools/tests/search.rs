@@ -171,3 +171,31 @@ fn regex_search_filters_deterministically() {
     // Linear-time engine: a classic catastrophic pattern returns at once.
     assert!(tools.search_regex("(a+)+$", None).is_ok());
 }
+
+#[test]
+fn output_properties_and_titles_are_searchable() {
+    // The Go runtime's example: "matched product items" finds a tool from its output shape.
+    let products = Tool::from_json(
+        "Search the product catalog",
+        Some(
+            json!({ "type": "object", "properties": { "query": { "type": "string", "description": "Search query" } }, "required": ["query"] }),
+        ),
+        Some(
+            json!({ "type": "object", "properties": { "items": { "type": "array", "description": "Matched items", "items": {
+            "type": "object", "properties": { "id": { "type": "string", "description": "Product identifier" }, "title": { "type": "string" } }
+        } } } }),
+        ),
+        |_, _| async { Ok(json!(null)) },
+    );
+    let weather = Tool::from_json("Current conditions", None, None, |_, _| async { Ok(json!(null)) })
+        .with_title("Weather report");
+    let tools = Namespace::new()
+        .tool("search-products", products)
+        .tool("conditions", weather)
+        .tool("other", tool("Unrelated things", json!({})))
+        .build()
+        .unwrap();
+    assert_eq!(tools.rank("matched product items", None)[0].tool.path, "search-products");
+    assert_eq!(tools.rank("weather", None)[0].tool.path, "conditions");
+    assert_eq!(tools.rank("searchProducts", None)[0].tool.path, "search-products");
+}
