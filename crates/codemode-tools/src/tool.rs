@@ -86,12 +86,15 @@ impl Tool {
     /// renders as `Promise<void>`.
     pub fn typed<I, O, F, Fut>(description: impl Into<String>, handler: F) -> Self
     where
-        I: DeserializeOwned + JsonSchema + Send + 'static,
+        I: DeserializeOwned + JsonSchema + 'static,
         O: Serialize + JsonSchema + 'static,
         F: Fn(I, CallContext) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<O, ToolError>> + Send + 'static,
     {
-        let input_schema = schema_value::<I>();
+        // `I = ()` takes no arguments: no input schema, and whatever the caller passes (the
+        // facade passes `{}` for a call without arguments) decodes as `()`.
+        let unit_input = TypeId::of::<I>() == TypeId::of::<()>();
+        let input_schema = if unit_input { None } else { Some(schema_value::<I>()) };
         let output_schema =
             if TypeId::of::<O>() == TypeId::of::<()>() { None } else { Some(schema_value::<O>()) };
         let check = input_schema.clone();
@@ -100,7 +103,10 @@ impl Tool {
         let handler: Arc<Handler> = Arc::new(move |raw: Value, ctx: CallContext| {
             // Validation first: it knows the JSON path and the expected type, which serde's
             // error messages do not carry for `from_value`.
-            if let Err(error) = validate::check(&check, &raw) {
+            let raw = if unit_input { Value::Null } else { raw };
+            if let Some(check) = &check
+                && let Err(error) = validate::check(check, &raw)
+            {
                 return Box::pin(std::future::ready(Err(ToolError::invalid_input(error.to_string()))));
             }
             let input: I = match serde_json::from_value(raw) {
@@ -126,7 +132,7 @@ impl Tool {
             })
         });
         let mut tool =
-            Self::from_parts(description.into(), Some(input_schema), output_schema, Kind::Typed, handler);
+            Self::from_parts(description.into(), input_schema, output_schema, Kind::Typed, handler);
         // A typed tool's input is always checked (inside the handler above).
         tool.inner_mut().validate_input = false;
         tool

@@ -277,7 +277,22 @@ impl Checker<'_> {
                         });
                     }
                     Some(sub @ Value::Object(_)) => self.check(sub, item, path, depth + 1),
-                    _ => Ok(()),
+                    Some(Value::Bool(true)) => Ok(()),
+                    // Extra keys are allowed, but a near-typo of a property the value lacks
+                    // (`limt` without `limit`) is almost always a mistake that would otherwise be
+                    // silently ignored.
+                    _ => match nearest(key, known().filter(|k| !map.contains_key(*k))) {
+                        Some(intended) if !schema.contains_key("patternProperties") => {
+                            path.truncate(len);
+                            return Err(ValidationError {
+                                path: path.clone(),
+                                expected: format!("property '{intended}'"),
+                                found: format!("unknown property '{key}'"),
+                                suggestion: Some(intended.to_owned()),
+                            });
+                        }
+                        _ => Ok(()),
+                    },
                 }
             };
             path.truncate(len);
@@ -469,6 +484,13 @@ mod tests {
         assert_eq!(bad(keys.clone(), json!({ "a-b": 1 })), "at input[\"a-b\"]: expected string, got integer");
         assert_eq!(bad(keys, json!({ "x": "y" })), "at input.x: expected integer, got string");
         ok(json!({ "additionalProperties": false, "patternProperties": { "^x": {} } }), json!({ "xy": 1 }));
+        let open = json!({ "type": "object", "properties": { "limit": { "type": "integer" } } });
+        assert_eq!(
+            bad(open.clone(), json!({ "limt": 3 })),
+            "at input: expected property 'limit', got unknown property 'limt' (did you mean 'limit'?)"
+        );
+        ok(open.clone(), json!({ "limit": 3, "limt": 3 }));
+        ok(open, json!({ "unrelated": 3 }));
         let cyclic = json!({ "$ref": "#" });
         ok(cyclic, json!(1));
         assert_eq!(

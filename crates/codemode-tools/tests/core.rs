@@ -166,3 +166,12 @@ fn unit_output_renders_void() {
     let tools = Namespace::new().tool("fire", tool).build().unwrap();
     assert_eq!(tools.catalog()[0].signature, "tools.fire({ id: string }): Promise<void>");
 }
+
+#[test]
+fn unit_input_takes_no_arguments() {
+    let tool = Tool::typed("Ping", |(): (), _| async move { Ok::<_, ToolError>("pong".to_owned()) });
+    assert!(tool.input_schema().is_none());
+    assert_eq!(block_on(tool.invoke(json!({}), ctx("ping"))).unwrap(), json!("pong"));
+    let tools = Namespace::new().tool("ping", tool).build().unwrap();
+    assert_eq!(tools.catalog()[0].signature, "tools.ping(): Promise<string>");
+}
