@@ -199,3 +199,22 @@ fn output_properties_and_titles_are_searchable() {
     assert_eq!(tools.rank("weather", None)[0].tool.path, "conditions");
     assert_eq!(tools.rank("searchProducts", None)[0].tool.path, "search-products");
 }
+
+#[test]
+fn huge_queries_are_bounded() {
+    let tools = sample();
+    let query = "cancelx orderz ".repeat(100_000) + &"é".repeat(1000);
+    let started = std::time::Instant::now();
+    let page = tools.search(&SearchRequest::query(query.clone()));
+    let _ = tools.search(&SearchRequest::query("x".repeat(1_000_000)));
+    let _ = tools.search_regex(&regex_escape(&query[..10_000]), None);
+    assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());
+    assert!(page.items.len() <= 10);
+    let _ = tools.unknown_tool_message(&query);
+}
+
+fn regex_escape(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_alphanumeric() || c == ' ' { c.to_string() } else { format!("\\{c}") })
+        .collect()
+}

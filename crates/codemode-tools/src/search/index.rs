@@ -62,6 +62,25 @@ const K1: f64 = 1.2;
 const B: f64 = 0.75;
 /// Discount for a query word matched through a synonym.
 const SYNONYM_DISCOUNT: f64 = 0.45;
+/// Bytes of a query that are analyzed; the rest is ignored.
+const MAX_QUERY_BYTES: usize = 1024;
+/// Words of a query that are analyzed.
+const MAX_QUERY_WORDS: usize = 32;
+/// Longer "words" (hashes, blobs) are skipped: they cannot be meant as search terms.
+const MAX_WORD_BYTES: usize = 64;
+
+/// The longest prefix of `text` of at most `max` bytes, on a char boundary.
+fn truncate(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
 /// Weight of a stopword kept in a query (see [`SearchIndex::analyze`]).
 const STOPWORD_WEIGHT: f64 = 0.3;
 /// Discount for a query word matched through a near-typo.
@@ -251,9 +270,11 @@ impl SearchIndex {
 
     /// Analyzes a query against this index's vocabulary (fuzzy matches need it).
     pub(crate) fn analyze(&self, query: &str) -> Query {
+        // Queries come from programs: bound the work any one of them can cause.
+        let query = truncate(query, MAX_QUERY_BYTES);
         let raw = query.trim().to_lowercase();
         let mut all: Vec<String> = Vec::new();
-        for word in words(query) {
+        for word in words(query).into_iter().filter(|w| w.len() <= MAX_WORD_BYTES).take(MAX_QUERY_WORDS) {
             match expand_abbreviation(&word) {
                 Some(phrase) => all.extend(phrase.split(' ').map(str::to_owned)),
                 None => all.push(word),
