@@ -37,6 +37,44 @@
 //!   (the program's synchronous built-in), [`ToolSet::rank`].
 //! - [`tool_expression`]`(path) -> String` and [`search_signature`]`() -> &'static str`.
 //!
+//! ## Example
+//!
+//! ```
+//! use codemode_tools::{CallContext, Namespace, SearchRequest, Tool, ToolError};
+//! use schemars::JsonSchema;
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Deserialize, JsonSchema)]
+//! struct LookupInput {
+//!     id: String,
+//! }
+//!
+//! #[derive(Serialize, JsonSchema)]
+//! struct Order {
+//!     id: String,
+//!     status: String,
+//! }
+//!
+//! let lookup = Tool::typed("Look up an order by ID", |input: LookupInput, _ctx: CallContext| async move {
+//!     Ok::<_, ToolError>(Order { id: input.id, status: "open".into() })
+//! });
+//! let tools = Namespace::new()
+//!     .namespace("orders", Namespace::with_description("Purchases and shipments").tool("lookup", lookup))
+//!     .build()?;
+//!
+//! assert_eq!(
+//!     tools.catalog()[0].signature,
+//!     "tools.orders.lookup({ id: string }): Promise<{ id: string, status: string }>"
+//! );
+//! let page = tools.search(&SearchRequest::query("find an order"));
+//! assert_eq!(page.items[0].path, "tools.orders.lookup");
+//! assert_eq!(
+//!     tools.unknown_tool_message("orders.lokup"),
+//!     "Unknown tool 'orders.lokup'. Did you mean tools.orders.lookup?"
+//! );
+//! # Ok::<(), codemode_tools::BuildError>(())
+//! ```
+//!
 //! Paths are canonical dotted strings (`orders.lookup`); dots in registered names always create
 //! namespaces, so a dotted string is unambiguous.
 

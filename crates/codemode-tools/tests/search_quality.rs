@@ -172,3 +172,27 @@ fn search_quality() {
     assert!(r1 >= MIN_RECALL_AT_1, "recall@1 {r1:.3} fell below {MIN_RECALL_AT_1}");
     assert!(r5 >= MIN_RECALL_AT_5, "recall@5 {r5:.3} fell below {MIN_RECALL_AT_5}");
 }
+
+/// The top three of a few representative queries, so ranking changes show up in review.
+#[test]
+fn ranking_snapshot() {
+    let tools = corpus();
+    let queries = [
+        "create issue",
+        "create a Linear ticket",
+        "refund a payment",
+        "list files in a folder",
+        "slackPostMessage",
+        "lsit brnaches",
+        "tools.github.get_me",
+        "documentation",
+        "delete",
+        "customer email",
+    ];
+    let mut out = String::new();
+    for q in queries {
+        let top: Vec<String> = tools.rank(q, None).into_iter().take(3).map(|h| h.tool.path.clone()).collect();
+        out.push_str(&format!("{q:<26} {}\n", top.join(", ")));
+    }
+    insta::assert_snapshot!(out);
+}
