@@ -55,6 +55,7 @@
 //! | `IterRest` | dst, iter | dst = array of the remaining values | n |
 //! | `ObjectRest` | dst, src, excl, n | dst = copy of src without keys r[excl..excl+n] | n |
 //! | `LoadThis` | dst | dst = this | 0 |
+//! | `LoadCallee` | dst | dst = the closure being run (named function expressions) | 0 |
 //! | `Regex` | dst, k | dst = new RegExp(pool[k]) | 0 |
 //! | `TemplateToString` | dst, src | dst = ToString(src) for template literals | 0 |
 //! | `Nop` | | nothing (patched-out code) | 0 |
@@ -180,6 +181,7 @@ pub enum Op {
     IterRest { dst: Reg, iter: Reg },
     ObjectRest { dst: Reg, src: Reg, excluded: Reg, count: u16 },
     LoadThis { dst: Reg },
+    LoadCallee { dst: Reg },
     Regex { dst: Reg, k: ConstIdx },
     TemplateToString { dst: Reg, src: Reg },
     Nop,

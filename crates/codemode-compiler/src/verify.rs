@@ -21,7 +21,11 @@ fn verify_function(module: &Module, f: &FunctionCode) -> Result<(), String> {
     let consts = f.constants.len() as u32;
     let reg = |r: u16| if (r as u32) < regs { Ok(()) } else { Err(format!("register r{r} out of range")) };
     let range = |start: u16, n: u16| {
-        if start as u32 + n as u32 <= regs { Ok(()) } else { Err(format!("register range r{start}+{n} out of range")) }
+        if start as u32 + n as u32 <= regs {
+            Ok(())
+        } else {
+            Err(format!("register range r{start}+{n} out of range"))
+        }
     };
     let k = |i: u32| if i < consts { Ok(()) } else { Err(format!("constant k{i} out of range")) };
     let string_k = |i: u32| match f.constants.get(i as usize) {
@@ -56,7 +60,8 @@ fn verify_function(module: &Module, f: &FunctionCode) -> Result<(), String> {
             | Op::NewCell { dst }
             | Op::NewObject { dst }
             | Op::NewArray { dst }
-            | Op::LoadThis { dst } => reg(dst),
+            | Op::LoadThis { dst }
+            | Op::LoadCallee { dst } => reg(dst),
             Op::LoadConst { dst, k: i } => reg(dst).and(k(i)),
             Op::Move { dst, src }
             | Op::LoadCell { dst, cell: src }
@@ -77,7 +82,11 @@ fn verify_function(module: &Module, f: &FunctionCode) -> Result<(), String> {
             Op::StoreCapture { src, .. } => reg(src),
             Op::Closure { dst, func } => {
                 reg(dst)?;
-                if (func as usize) < module.functions.len() { Ok(()) } else { Err(format!("function {func} out of range")) }
+                if (func as usize) < module.functions.len() {
+                    Ok(())
+                } else {
+                    Err(format!("function {func} out of range"))
+                }
             }
             Op::Binary { dst, a, b, .. } => reg(dst).and(reg(a)).and(reg(b)),
             Op::Jump { target: t } => target(t),
@@ -86,29 +95,37 @@ fn verify_function(module: &Module, f: &FunctionCode) -> Result<(), String> {
             | Op::JumpIfNullish { src, target: t }
             | Op::JumpIfNotNullish { src, target: t }
             | Op::JumpIfNotUndefined { src, target: t } => reg(src).and(target(t)),
-            Op::ArrayPush { arr, src } | Op::ArraySpread { arr, src } | Op::ObjectSpread { obj: arr, src } => {
-                reg(arr).and(reg(src))
-            }
+            Op::ArrayPush { arr, src }
+            | Op::ArraySpread { arr, src }
+            | Op::ObjectSpread { obj: arr, src } => reg(arr).and(reg(src)),
             Op::ArrayHole { arr } => reg(arr),
             Op::GetNamed { dst, obj, k: i } => reg(dst).and(reg(obj)).and(string_k(i)),
             Op::SetNamed { obj, k: i, src } | Op::DefineNamed { obj, k: i, src } => {
                 reg(obj).and(reg(src)).and(string_k(i))
             }
-            Op::GetIndex { dst, obj, key } | Op::Delete { dst, obj, key } => reg(dst).and(reg(obj)).and(reg(key)),
+            Op::GetIndex { dst, obj, key } | Op::Delete { dst, obj, key } => {
+                reg(dst).and(reg(obj)).and(reg(key))
+            }
             Op::SetIndex { obj, key, src } | Op::DefineIndex { obj, key, src } => {
                 reg(obj).and(reg(key)).and(reg(src))
             }
             Op::DefineGetter { obj, key, func } | Op::DefineSetter { obj, key, func } => {
                 reg(obj).and(reg(key)).and(reg(func))
             }
-            Op::Call { dst, callee, this, args, argc } => reg(dst).and(reg(callee)).and(reg(this)).and(range(args, argc)),
-            Op::CallSpread { dst, callee, this, arr } => reg(dst).and(reg(callee)).and(reg(this)).and(reg(arr)),
+            Op::Call { dst, callee, this, args, argc } => {
+                reg(dst).and(reg(callee)).and(reg(this)).and(range(args, argc))
+            }
+            Op::CallSpread { dst, callee, this, arr } => {
+                reg(dst).and(reg(callee)).and(reg(this)).and(reg(arr))
+            }
             Op::New { dst, callee, args, argc } => reg(dst).and(reg(callee)).and(range(args, argc)),
             Op::NewSpread { dst, callee, arr } => reg(dst).and(reg(callee)).and(reg(arr)),
             Op::Return { src } | Op::Throw { src } => reg(src),
             Op::ThrowError { k: i, .. } => string_k(i),
             Op::IterNext { dst, iter, target: t } => reg(dst).and(reg(iter)).and(target(t)),
-            Op::ObjectRest { dst, src, excluded, count } => reg(dst).and(reg(src)).and(range(excluded, count)),
+            Op::ObjectRest { dst, src, excluded, count } => {
+                reg(dst).and(reg(src)).and(range(excluded, count))
+            }
             Op::Regex { dst, k: i } => reg(dst).and(k(i)),
             Op::Nop => Ok(()),
         };

@@ -291,9 +291,4 @@ impl Vm {
         let desc = self.describe_for_error(v);
         self.make_error(ErrorKind::TypeError, &format!("{desc} is not a function"))
     }
-
-    /// Calls a function from a native continuation point (used by `Step::Call`).
-    pub(crate) fn native_call(callee: Value, this: Value, args: Vec<Value>, cont: Cont) -> Step {
-        Step::Call { callee, this, args, cont }
-    }
 }

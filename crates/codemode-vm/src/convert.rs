@@ -87,8 +87,16 @@ impl Vm {
                     ObjKind::Error(_) => {
                         let name = self.get_named(v, "name")?;
                         let message = self.get_named(v, "message")?;
-                        let name = if name == Value::Undefined { "Error".into() } else { self.to_rust_string(name)? };
-                        let message = if message == Value::Undefined { String::new() } else { self.to_rust_string(message)? };
+                        let name = if name == Value::Undefined {
+                            "Error".into()
+                        } else {
+                            self.to_rust_string(name)?
+                        };
+                        let message = if message == Value::Undefined {
+                            String::new()
+                        } else {
+                            self.to_rust_string(message)?
+                        };
                         match (name.is_empty(), message.is_empty()) {
                             (_, true) => name,
                             (true, false) => message,
@@ -352,10 +360,14 @@ impl Vm {
 
     fn instance_of(&mut self, v: Value, ctor: Value) -> Result<bool, Throw> {
         let Value::Obj(cid) = ctor else {
-            return Err(self.make_error(ErrorKind::TypeError, "Right-hand side of 'instanceof' is not callable"));
+            return Err(
+                self.make_error(ErrorKind::TypeError, "Right-hand side of 'instanceof' is not callable")
+            );
         };
         if !self.heap.obj(cid).is_callable() {
-            return Err(self.make_error(ErrorKind::TypeError, "Right-hand side of 'instanceof' is not callable"));
+            return Err(
+                self.make_error(ErrorKind::TypeError, "Right-hand side of 'instanceof' is not callable")
+            );
         }
         if let ObjKind::Function(Callable::Bound { target, .. }) = self.heap.obj(cid).kind {
             return self.instance_of(v, Value::Obj(target));

@@ -53,15 +53,6 @@ pub enum Frame {
     Native(NativeFrame),
 }
 
-impl Frame {
-    pub fn ret(&self) -> ReturnTo {
-        match self {
-            Frame::Js(f) => f.ret,
-            Frame::Native(f) => f.ret,
-        }
-    }
-}
-
 /// An async function suspended at `await`: its frame and a copy of its registers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SavedFrame {

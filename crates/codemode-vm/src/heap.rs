@@ -57,14 +57,6 @@ impl<T> Arena<T> {
             (self.slots.len() - 1) as u32
         }
     }
-
-    pub fn len(&self) -> usize {
-        self.slots.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
-    }
 }
 
 /// The interned property names. Atoms are never freed: their count is bounded by the memory budget.

@@ -155,7 +155,12 @@ impl Vm {
         self.from_json_with_limit(json, depth, MAX_BOUNDARY_DEPTH)
     }
 
-    pub(crate) fn from_json_with_limit(&mut self, json: &Json, depth: usize, limit: usize) -> Result<Value, String> {
+    pub(crate) fn from_json_with_limit(
+        &mut self,
+        json: &Json,
+        depth: usize,
+        limit: usize,
+    ) -> Result<Value, String> {
         if depth > limit {
             return Err(format!("Value exceeds the maximum depth of {limit}."));
         }
@@ -199,7 +204,12 @@ impl Vm {
         self.to_json_inner(v, 0, &mut seen)
     }
 
-    fn to_json_inner(&mut self, v: Value, depth: usize, seen: &mut Vec<ObjId>) -> Result<Option<Json>, Throw> {
+    fn to_json_inner(
+        &mut self,
+        v: Value,
+        depth: usize,
+        seen: &mut Vec<ObjId>,
+    ) -> Result<Option<Json>, Throw> {
         Ok(Some(match v {
             Value::Undefined | Value::Uninit | Value::Cell(_) => return Ok(None),
             Value::Null => Json::Null,
@@ -212,7 +222,9 @@ impl Vm {
                     return Err(self.make_error(ErrorKind::RangeError, &msg));
                 }
                 if seen.contains(&id) {
-                    return Err(self.make_error(ErrorKind::TypeError, "Converting circular structure to JSON"));
+                    return Err(
+                        self.make_error(ErrorKind::TypeError, "Converting circular structure to JSON")
+                    );
                 }
                 // toJSON (Dates and user objects with a native toJSON).
                 if let ObjKind::Date(t) = self.heap.obj(id).kind {
@@ -334,7 +346,11 @@ impl Vm {
             Ok(None) => "undefined".into(),
             Err(_) => self.to_rust_string(v).unwrap_or_default(),
         };
-        ErrorReport { kind: FailureKind::Execution, message: format!("Uncaught: {text}"), location: self.throw_location }
+        ErrorReport {
+            kind: FailureKind::Execution,
+            message: format!("Uncaught: {text}"),
+            location: self.throw_location,
+        }
     }
 }
 

@@ -426,7 +426,8 @@ impl Vm {
                     let argv: smallvec::SmallVec<[Value; 8]> =
                         self.stack.get(start..start + argc as usize).unwrap_or(&[]).iter().copied().collect();
                     save_pc!();
-                    let result = self.call_value(f, t, &argv, ReturnTo::Reg(dst)).and_then(|p| self.deliver(p));
+                    let result =
+                        self.call_value(f, t, &argv, ReturnTo::Reg(dst)).and_then(|p| self.deliver(p));
                     if let Err(e) = result {
                         return Exit::Throw(e);
                     }
@@ -440,7 +441,9 @@ impl Vm {
                     let (f, t, a) = (reg!(callee), reg!(this), reg!(arr));
                     let argv = self.array_items(a);
                     self.fuel -= argv.len() as i64 / 16;
-                    switch_after!(self.call_value(f, t, &argv, ReturnTo::Reg(dst)).and_then(|p| self.deliver(p)));
+                    switch_after!(
+                        self.call_value(f, t, &argv, ReturnTo::Reg(dst)).and_then(|p| self.deliver(p))
+                    );
                 }
                 Op::New { dst, callee, args, argc } => {
                     self.fuel -= 1;
@@ -511,6 +514,9 @@ impl Vm {
                         Some(Frame::Js(f)) => f.this,
                         _ => Value::Undefined,
                     };
+                }
+                Op::LoadCallee { dst } => {
+                    reg!(dst) = closure.map_or(Value::Undefined, Value::Obj);
                 }
                 Op::Regex { dst, k } => {
                     let f = fi;

@@ -5,7 +5,7 @@
 use crate::Vm;
 use crate::call::Throw;
 use crate::frame::{Frame, JsFrame, ReturnTo};
-use crate::object::{Callable, ObjKind};
+use crate::object::ObjKind;
 use crate::promise::{Combinator, Job, PromiseState, Reaction, Settled};
 use crate::value::{ObjId, Value};
 
@@ -83,7 +83,9 @@ impl Vm {
         state.handled = true;
         match state.settled {
             Settled::Pending => state.reactions.push(reaction),
-            Settled::Fulfilled(v) => self.jobs.push_back(Job::Reaction { reaction, value: v, rejected: false }),
+            Settled::Fulfilled(v) => {
+                self.jobs.push_back(Job::Reaction { reaction, value: v, rejected: false })
+            }
             Settled::Rejected(v) => {
                 self.rejected_unhandled.retain(|q| *q != p);
                 self.jobs.push_back(Job::Reaction { reaction, value: v, rejected: true })
@@ -103,7 +105,12 @@ impl Vm {
     }
 
     /// `p.then(on_fulfilled, on_rejected)`: returns the derived promise.
-    pub(crate) fn promise_then(&mut self, p: ObjId, on_fulfilled: Value, on_rejected: Value) -> Result<ObjId, Throw> {
+    pub(crate) fn promise_then(
+        &mut self,
+        p: ObjId,
+        on_fulfilled: Value,
+        on_rejected: Value,
+    ) -> Result<ObjId, Throw> {
         let derived = self.new_promise()?;
         self.add_reaction(p, Reaction::Then { on_fulfilled, on_rejected, derived: Some(derived) })?;
         Ok(derived)
@@ -157,7 +164,11 @@ impl Vm {
                 )?;
                 self.add_reaction(
                     gate,
-                    Reaction::Then { on_fulfilled: pass, on_rejected: Value::Undefined, derived: Some(derived) },
+                    Reaction::Then {
+                        on_fulfilled: pass,
+                        on_rejected: Value::Undefined,
+                        derived: Some(derived),
+                    },
                 )?;
                 let result = self.call_value(on_finally, Value::Undefined, &[], ReturnTo::Settle(gate));
                 match result.and_then(|p| self.deliver(p)) {
@@ -169,11 +180,10 @@ impl Vm {
             Reaction::Forward { promise } => {
                 // First half (the thenable job): subscribe `promise` to `value`'s outcome.
                 match self.is_promise(value) {
-                    Some(inner) if !rejected => self.add_reaction(inner, Reaction::Combinator {
-                        kind: Combinator::Race,
-                        state: promise,
-                        index: u32::MAX,
-                    }),
+                    Some(inner) if !rejected => self.add_reaction(
+                        inner,
+                        Reaction::Combinator { kind: Combinator::Race, state: promise, index: u32::MAX },
+                    ),
                     _ => {
                         if rejected {
                             self.reject_promise(promise, value)
@@ -183,7 +193,9 @@ impl Vm {
                     }
                 }
             }
-            Reaction::Combinator { kind, state, index } => self.run_combinator(kind, state, index, value, rejected),
+            Reaction::Combinator { kind, state, index } => {
+                self.run_combinator(kind, state, index, value, rejected)
+            }
         }
     }
 
@@ -202,7 +214,11 @@ impl Vm {
         rejected: bool,
     ) -> Result<(), Throw> {
         if kind == Combinator::Race {
-            return if rejected { self.reject_promise(state, value) } else { self.resolve_promise(state, value) };
+            return if rejected {
+                self.reject_promise(state, value)
+            } else {
+                self.resolve_promise(state, value)
+            };
         }
         let items = self.array_items(Value::Obj(state));
         let (Some(Value::Obj(result)), Some(values), Some(Value::Number(remaining))) =
@@ -239,7 +255,8 @@ impl Vm {
         self.define(Value::Obj(state), crate::props::Key::Index(2), Value::Number(remaining))?;
         if remaining <= 0.0 {
             if kind == Combinator::Any {
-                let e = self.make_error(codemode_compiler::bytecode::ErrorKind::Error, "All promises were rejected");
+                let e = self
+                    .make_error(codemode_compiler::bytecode::ErrorKind::Error, "All promises were rejected");
                 return self.reject_promise(result, e);
             }
             return self.resolve_promise(result, values);
@@ -278,17 +295,5 @@ impl Vm {
                 _ => None,
             })
             .collect()
-    }
-
-    pub(crate) fn closure_is_async(&self, v: Value) -> bool {
-        match v {
-            Value::Obj(id) => match &self.heap.obj(id).kind {
-                ObjKind::Function(Callable::Closure { func, .. }) => {
-                    self.module.functions.get(*func as usize).is_some_and(|f| f.is_async)
-                }
-                _ => false,
-            },
-            _ => false,
-        }
     }
 }

@@ -87,10 +87,6 @@ impl PropMap {
         self.index = Some(self.slots.iter().enumerate().map(|(i, s)| (s.key, i as u32)).collect());
     }
 
-    pub fn len(&self) -> usize {
-        self.slots.len()
-    }
-
     pub fn is_empty(&self) -> bool {
         self.slots.is_empty()
     }
@@ -113,13 +109,26 @@ pub enum Callable {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum IterState {
     /// Array elements (also `arguments` and array `values()`).
-    Array { array: ObjId, next: u32 },
+    Array {
+        array: ObjId,
+        next: u32,
+    },
     /// A string's code points; `next` is a byte offset.
-    String { string: StrId, next: u32 },
+    String {
+        string: StrId,
+        next: u32,
+    },
     /// A precomputed list (for-in keys, `Object.entries` iterators, Map/Set snapshots).
-    List { items: Vec<Value>, next: u32 },
+    List {
+        items: Vec<Value>,
+        next: u32,
+    },
     /// `[key, value]` or key or value of a Map, live over its entries.
-    Map { map: ObjId, next: u32, mode: MapIterMode },
+    Map {
+        map: ObjId,
+        next: u32,
+        mode: MapIterMode,
+    },
     Done,
 }
 
@@ -149,13 +158,23 @@ pub enum ObjKind {
     Iterator(IterState),
     /// A suspended async function activation.
     Coroutine(Box<SavedFrame>),
-    RegExp { source: Box<str>, flags: Box<str>, last_index: u32 },
+    RegExp {
+        source: Box<str>,
+        flags: Box<str>,
+        last_index: u32,
+    },
     Date(f64),
     /// A getter/setter pair stored as the value of an accessor property slot.
-    Accessor { get: Value, set: Value },
+    Accessor {
+        get: Value,
+        set: Value,
+    },
     /// Map and Set: entries in insertion order; deleted entries become `None` so live iterators
     /// keep their place.
-    Map { entries: Vec<Option<(Value, Value)>>, set: bool },
+    Map {
+        entries: Vec<Option<(Value, Value)>>,
+        set: bool,
+    },
     /// Boxed primitives (`new String("x")` is not supported; used for `Object(1)`-style wrappers).
     Boxed(Value),
 }

@@ -338,7 +338,8 @@ impl Vm {
                 }
             }
         }
-        let pair = ObjKind::Accessor { get: get.unwrap_or(Value::Undefined), set: set.unwrap_or(Value::Undefined) };
+        let pair =
+            ObjKind::Accessor { get: get.unwrap_or(Value::Undefined), set: set.unwrap_or(Value::Undefined) };
         let acc = self.alloc(pair, None)?;
         self.heap.obj_mut(id).props.set(atom, Value::Obj(acc), ACCESSOR);
         Ok(())
@@ -348,7 +349,9 @@ impl Vm {
     pub(crate) fn delete(&mut self, o: Value, key: Key) -> Result<bool, Throw> {
         let Value::Obj(id) = o else {
             if o.is_nullish() {
-                return Err(self.make_error(ErrorKind::TypeError, "Cannot convert undefined or null to object"));
+                return Err(
+                    self.make_error(ErrorKind::TypeError, "Cannot convert undefined or null to object")
+                );
             }
             return Ok(true);
         };
@@ -395,7 +398,12 @@ impl Vm {
 
     /// Copies own enumerable properties of `src` onto `dst`, skipping `excluded` keys (object
     /// spread, `Object.assign`, object rest patterns).
-    pub(crate) fn copy_data_properties(&mut self, dst: Value, src: Value, excluded: &[Value]) -> Result<(), Throw> {
+    pub(crate) fn copy_data_properties(
+        &mut self,
+        dst: Value,
+        src: Value,
+        excluded: &[Value],
+    ) -> Result<(), Throw> {
         let id = match src {
             Value::Obj(id) => id,
             Value::Str(s) => {

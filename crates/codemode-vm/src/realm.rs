@@ -71,7 +71,13 @@ impl Realm {
         let set_proto = obj(p, ObjKind::Plain)?;
         let error_proto = obj(p, ObjKind::Plain)?;
         let ep = Some(error_proto);
-        let error_protos = [error_proto, obj(ep, ObjKind::Plain)?, obj(ep, ObjKind::Plain)?, obj(ep, ObjKind::Plain)?, obj(ep, ObjKind::Plain)?];
+        let error_protos = [
+            error_proto,
+            obj(ep, ObjKind::Plain)?,
+            obj(ep, ObjKind::Plain)?,
+            obj(ep, ObjKind::Plain)?,
+            obj(ep, ObjKind::Plain)?,
+        ];
         let global = obj(p, ObjKind::Plain)?;
         let atoms = &mut heap.atoms;
         let atoms = CommonAtoms {
@@ -153,7 +159,12 @@ impl Vm {
 
     #[inline]
     pub(crate) fn constant(&self, func: u32, k: u32) -> Value {
-        self.realm.consts.get(func as usize).and_then(|c| c.get(k as usize)).copied().unwrap_or(Value::Undefined)
+        self.realm
+            .consts
+            .get(func as usize)
+            .and_then(|c| c.get(k as usize))
+            .copied()
+            .unwrap_or(Value::Undefined)
     }
 
     #[inline]
@@ -298,7 +309,9 @@ impl Vm {
                     _ => None,
                 },
                 CaptureSource::Capture(i) => match closure.map(|c| &self.heap.obj(c).kind) {
-                    Some(ObjKind::Function(Callable::Closure { captures, .. })) => captures.get(i as usize).copied(),
+                    Some(ObjKind::Function(Callable::Closure { captures, .. })) => {
+                        captures.get(i as usize).copied()
+                    }
                     _ => None,
                 },
             };
@@ -326,7 +339,8 @@ impl Vm {
                 self.deliver(pending)
             }
             ObjKind::Function(Callable::Closure { func, .. }) => {
-                let is_plain = self.module.functions.get(*func as usize).is_some_and(|f| !f.is_arrow && !f.is_async);
+                let is_plain =
+                    self.module.functions.get(*func as usize).is_some_and(|f| !f.is_arrow && !f.is_async);
                 if !is_plain {
                     return Err(self.not_a_constructor(callee));
                 }
@@ -335,7 +349,8 @@ impl Vm {
                     _ => self.realm.object_proto,
                 };
                 let this = self.alloc(ObjKind::Plain, Some(proto))?;
-                let pending = self.call_value(callee, Value::Obj(this), args, ReturnTo::Construct { dst, this })?;
+                let pending =
+                    self.call_value(callee, Value::Obj(this), args, ReturnTo::Construct { dst, this })?;
                 self.deliver(pending)
             }
             _ => Err(self.not_a_constructor(callee)),
@@ -348,10 +363,11 @@ impl Vm {
     }
 
     pub(crate) fn regex_from_constant(&mut self, func: u32, k: u32) -> Result<Value, Throw> {
-        let (source, flags) = match self.module.functions.get(func as usize).and_then(|f| f.constants.get(k as usize)) {
-            Some(Constant::Regex { pattern, flags }) => (pattern.clone(), flags.clone()),
-            _ => (String::new(), String::new()),
-        };
+        let (source, flags) =
+            match self.module.functions.get(func as usize).and_then(|f| f.constants.get(k as usize)) {
+                Some(Constant::Regex { pattern, flags }) => (pattern.clone(), flags.clone()),
+                _ => (String::new(), String::new()),
+            };
         builtins::new_regexp(self, &source, &flags)
     }
 }

@@ -8,9 +8,102 @@
 //! - `demo.fail({ message })` → fails with that message.
 //! - `demo.sleep({ ms, value })` → `value` after `ms` milliseconds.
 
+use std::time::Duration;
+
+use codemode_tools::{Namespace, Tool, ToolError};
+use serde_json::{Value, json};
+
 use crate::Builder;
 
 /// A builder preloaded with the demo tools.
 pub fn builder() -> Builder {
     Builder::default()
+        .namespace(
+            "orders",
+            Namespace::with_description("Purchases and their status").tool("lookup", lookup()),
+        )
+        .namespace("data", Namespace::with_description("Bulk data for analysis").tool("records", records()))
+        .namespace(
+            "demo",
+            Namespace::with_description("Utilities for trying the runtime")
+                .tool("echo", echo())
+                .tool("fail", fail())
+                .tool("sleep", sleep()),
+        )
+}
+
+fn lookup() -> Tool {
+    Tool::from_json(
+        "Look up an order by ID",
+        Some(json!({"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]})),
+        Some(json!({"type": "object", "properties": {
+            "id": {"type": "string"}, "status": {"type": "string"},
+            "total": {"type": "number"}, "customer": {"type": "string"}
+        }, "required": ["id", "status", "total", "customer"]})),
+        |input: Value, _ctx| async move {
+            let id = input.get("id").and_then(Value::as_str).unwrap_or_default().to_string();
+            let digits: String = id.chars().filter(char::is_ascii_digit).collect();
+            let n: u64 = digits.parse().unwrap_or(0);
+            let status = if n % 2 == 0 { "open" } else { "complete" };
+            let total = (n.wrapping_mul(17) % 100) as f64 + 0.5;
+            Ok(json!({"id": id, "status": status, "total": total, "customer": format!("c{}", n % 5)}))
+        },
+    )
+}
+
+fn records() -> Tool {
+    Tool::from_json(
+        "Generate n synthetic records",
+        Some(json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]})),
+        Some(json!({"type": "object", "properties": {"records": {"type": "array"}}})),
+        |input: Value, _ctx| async move {
+            let n = input.get("n").and_then(Value::as_u64).unwrap_or(0).min(100_000);
+            let statuses = ["open", "closed", "pending"];
+            let records: Vec<Value> = (0..n)
+                .map(|i| {
+                    json!({
+                        "id": i,
+                        "title": format!("Record {i}"),
+                        "status": statuses[(i % 3) as usize],
+                        "owner": format!("user{}", i % 40),
+                        "tags": if i % 4 == 0 { json!(["priority", "x"]) } else { json!(["y"]) },
+                        "score": (i * 37) % 101,
+                        "meta": {"created": "2024-01-01T00:00:00Z", "n": i},
+                    })
+                })
+                .collect();
+            Ok(json!({ "records": records }))
+        },
+    )
+}
+
+fn echo() -> Tool {
+    Tool::from_json("Return the input unchanged", None, Some(json!({})), |input: Value, _ctx| async move {
+        Ok(input)
+    })
+}
+
+fn fail() -> Tool {
+    Tool::from_json(
+        "Fail with the given message",
+        Some(json!({"type": "object", "properties": {"message": {"type": "string"}}})),
+        None,
+        |input: Value, _ctx| async move {
+            let message = input.get("message").and_then(Value::as_str).unwrap_or("failed").to_string();
+            Err::<Value, _>(ToolError::failure(message))
+        },
+    )
+}
+
+fn sleep() -> Tool {
+    Tool::from_json(
+        "Wait ms milliseconds, then return value",
+        Some(json!({"type": "object", "properties": {"ms": {"type": "integer"}, "value": {}}})),
+        Some(json!({})),
+        |input: Value, _ctx| async move {
+            let ms = input.get("ms").and_then(Value::as_u64).unwrap_or(0).min(600_000);
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+            Ok(input.get("value").cloned().unwrap_or(Value::Null))
+        },
+    )
 }

@@ -2,10 +2,13 @@
 //! limits, and get one JSON-safe [`ExecResult`].
 
 pub mod demo;
+mod driver;
 mod limits;
 mod result;
 mod runtime;
 
+pub use codemode_tools as tools;
+pub use codemode_tools::{CallContext, Namespace, Tool, ToolError, ToolSet};
 pub use limits::Limits;
 pub use result::{CallStatus, Diagnostic, DiagnosticKind, ExecResult, Location, ToolCall};
 pub use runtime::{BuildError, Builder, CodeMode};

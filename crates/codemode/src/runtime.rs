@@ -1,11 +1,17 @@
 //! The public entry point: [`CodeMode`] and its [`Builder`].
 
-use crate::{Diagnostic, DiagnosticKind, ExecResult, Limits};
+use std::sync::Arc;
+
+use codemode_tools::{Namespace, Tool, ToolSet};
+
+use crate::{ExecResult, Limits};
 
 /// Configures a [`CodeMode`] runtime.
 #[derive(Default)]
 pub struct Builder {
     limits: Limits,
+    root: Namespace,
+    tools: Option<ToolSet>,
 }
 
 impl Builder {
@@ -14,8 +20,34 @@ impl Builder {
         self
     }
 
+    /// Adds a tool at a dotted path (`"orders.lookup"` is `tools.orders.lookup`).
+    pub fn tool(mut self, path: impl Into<String>, tool: Tool) -> Self {
+        self.root.add_tool(path, tool);
+        self
+    }
+
+    /// Adds a namespace (with its description and tools) at `name`.
+    pub fn namespace(mut self, name: impl Into<String>, namespace: Namespace) -> Self {
+        self.root.add_namespace(name, namespace);
+        self
+    }
+
+    /// Uses a ready-made tool set (replaces tools added with [`Builder::tool`]).
+    pub fn tools(mut self, tools: ToolSet) -> Self {
+        self.tools = Some(tools);
+        self
+    }
+
+    /// Checks the configuration: tool names and limits.
     pub fn build(self) -> Result<CodeMode, BuildError> {
-        Ok(CodeMode { limits: self.limits })
+        if self.limits.timeout.is_some_and(|t| t.is_zero()) {
+            return Err(BuildError { message: "RangeError: timeout must be greater than zero".into() });
+        }
+        let tools = match self.tools {
+            Some(tools) => tools,
+            None => ToolSet::new(self.root).map_err(|e| BuildError { message: e.to_string() })?,
+        };
+        Ok(CodeMode { inner: Arc::new(Inner { limits: self.limits, tools }) })
     }
 }
 
@@ -33,9 +65,16 @@ impl std::fmt::Display for BuildError {
 
 impl std::error::Error for BuildError {}
 
-/// A reusable runtime: tools, limits and hooks; each [`CodeMode::execute`] is one independent run.
+pub(crate) struct Inner {
+    pub(crate) limits: Limits,
+    pub(crate) tools: ToolSet,
+}
+
+/// A reusable runtime: tools and limits; each [`CodeMode::execute`] is one independent run.
+/// Cheap to clone.
+#[derive(Clone)]
 pub struct CodeMode {
-    limits: Limits,
+    pub(crate) inner: Arc<Inner>,
 }
 
 impl CodeMode {
@@ -43,21 +82,13 @@ impl CodeMode {
         Builder::default()
     }
 
+    /// The tools this runtime offers (catalog, search, signatures).
+    pub fn tools(&self) -> &ToolSet {
+        &self.inner.tools
+    }
+
     /// Runs `source` to completion (or a limit) and returns its result. Never panics.
     pub async fn execute(&self, source: &str) -> ExecResult {
-        let _ = (source, &self.limits);
-        ExecResult {
-            ok: false,
-            value: None,
-            error: Some(Diagnostic {
-                kind: DiagnosticKind::ExecutionFailure,
-                message: "not implemented yet".into(),
-                location: None,
-            }),
-            warnings: Vec::new(),
-            logs: Vec::new(),
-            truncated: false,
-            tool_calls: Vec::new(),
-        }
+        crate::driver::execute(&self.inner, source).await
     }
 }

@@ -90,17 +90,28 @@ fn array_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
 
 fn is_array(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let v = arg(args, 0);
-    Ok(Step::Return(Value::Bool(matches!(v, Value::Obj(id) if matches!(vm.heap.obj(id).kind, ObjKind::Array(_))))))
+    Ok(Step::Return(Value::Bool(
+        matches!(v, Value::Obj(id) if matches!(vm.heap.obj(id).kind, ObjKind::Array(_))),
+    )))
 }
 
 fn from(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let source = arg(args, 0);
     let items = match source {
-        Value::Obj(id) if !matches!(vm.heap.obj(id).kind, ObjKind::Array(_) | ObjKind::Iterator(_) | ObjKind::Map { .. }) => {
+        Value::Obj(id)
+            if !matches!(
+                vm.heap.obj(id).kind,
+                ObjKind::Array(_) | ObjKind::Iterator(_) | ObjKind::Map { .. }
+            ) =>
+        {
             // Array-like: { length: n }.
             let len = vm.get_named(source, "length")?;
             let len = vm.to_number(len)?;
-            let len = if len.is_nan() || len < 0.0 { 0 } else { len.min(crate::heap::MAX_ARRAY_LENGTH as f64) as usize };
+            let len = if len.is_nan() || len < 0.0 {
+                0
+            } else {
+                len.min(crate::heap::MAX_ARRAY_LENGTH as f64) as usize
+            };
             vm.heap.charge(len * crate::heap::VALUE_SIZE).map_err(|_| vm.out_of_memory())?;
             vm.fuel -= len as i64 / 16;
             let mut out = Vec::with_capacity(len);
@@ -312,7 +323,13 @@ fn fill(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Ste
     Ok(Step::Return(this))
 }
 
-fn flatten_into(vm: &mut Vm, items: &[Value], depth: usize, out: &mut Vec<Value>, level: usize) -> Result<(), Throw> {
+fn flatten_into(
+    vm: &mut Vm,
+    items: &[Value],
+    depth: usize,
+    out: &mut Vec<Value>,
+    level: usize,
+) -> Result<(), Throw> {
     if level > MAX_FLAT_DEPTH {
         return Err(vm.make_error(ErrorKind::RangeError, "Maximum call stack size exceeded"));
     }
@@ -405,7 +422,13 @@ impl ArrayLoop {
     }
 }
 
-fn start_loop(vm: &mut Vm, op: LoopOp, array: ObjId, callback: Value, this_arg: Value) -> Result<Step, Throw> {
+fn start_loop(
+    vm: &mut Vm,
+    op: LoopOp,
+    array: ObjId,
+    callback: Value,
+    this_arg: Value,
+) -> Result<Step, Throw> {
     require_callable(vm, callback)?;
     let len = items_of(vm, array).len() as u32;
     let acc = match op {
@@ -525,11 +548,7 @@ fn reduce_impl(vm: &mut Vm, this: Value, args: &[Value], right: bool) -> Result<
         if len == 0 {
             return Err(vm.make_error(ErrorKind::TypeError, "Reduce of empty array with no initial value"));
         }
-        if right {
-            (items_of(vm, id)[len as usize - 1], len - 1)
-        } else {
-            (items_of(vm, id)[0], 1)
-        }
+        if right { (items_of(vm, id)[len as usize - 1], len - 1) } else { (items_of(vm, id)[0], 1) }
     };
     next_call(vm, ArrayLoop { op, array: id, callback, this_arg: Value::Undefined, index, len, acc })
 }

@@ -11,7 +11,9 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::ctor("Error", 1, error_call, |vm, args| make(vm, ErrorKind::Error, args)),
     NativeDef::ctor("TypeError", 1, type_error_call, |vm, args| make(vm, ErrorKind::TypeError, args)),
     NativeDef::ctor("RangeError", 1, range_error_call, |vm, args| make(vm, ErrorKind::RangeError, args)),
-    NativeDef::ctor("ReferenceError", 1, reference_error_call, |vm, args| make(vm, ErrorKind::ReferenceError, args)),
+    NativeDef::ctor("ReferenceError", 1, reference_error_call, |vm, args| {
+        make(vm, ErrorKind::ReferenceError, args)
+    }),
     NativeDef::ctor("SyntaxError", 1, syntax_error_call, |vm, args| make(vm, ErrorKind::SyntaxError, args)),
     NativeDef::new("Error.prototype", "toString", 0, to_string),
 ];
@@ -61,7 +63,8 @@ fn to_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Resu
 
 /// Installs `name` and an empty `message` on the error prototypes.
 pub(super) fn install_names(vm: &mut Vm) -> Result<(), Throw> {
-    for (i, name) in ["Error", "TypeError", "RangeError", "ReferenceError", "SyntaxError"].iter().enumerate() {
+    for (i, name) in ["Error", "TypeError", "RangeError", "ReferenceError", "SyntaxError"].iter().enumerate()
+    {
         let proto = vm.realm.error_protos[i];
         let n = vm.new_string(name)?;
         vm.define_hidden(proto, "name", n);

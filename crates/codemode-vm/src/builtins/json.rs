@@ -13,10 +13,8 @@ use crate::Vm;
 use crate::call::Throw;
 use crate::value::Value;
 
-pub const DEFS: &[NativeDef] = &[
-    NativeDef::new("JSON", "stringify", 3, stringify),
-    NativeDef::new("JSON", "parse", 2, parse),
-];
+pub const DEFS: &[NativeDef] =
+    &[NativeDef::new("JSON", "stringify", 3, stringify), NativeDef::new("JSON", "parse", 2, parse)];
 
 fn stringify(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let value = arg(args, 0);

@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::Vm;
 use crate::call::Throw;
-use crate::object::{Callable, ObjKind};
+use crate::object::ObjKind;
 use crate::value::{ObjId, Value};
 
 pub(crate) use array::ArrayLoop;
@@ -286,10 +286,6 @@ pub(crate) fn relative_index(vm: &mut Vm, v: Value, len: usize, default: usize) 
     let n = vm.to_number(v)?;
     let n = if n.is_nan() { 0.0 } else { n.trunc() };
     Ok(if n < 0.0 { (len as f64 + n).max(0.0) as usize } else { n.min(len as f64) as usize })
-}
-
-pub(crate) fn is_closure_or_native(kind: &ObjKind) -> bool {
-    matches!(kind, ObjKind::Function(Callable::Closure { .. } | Callable::Native { .. }))
 }
 
 pub(crate) use global::{date_to_iso, date_to_string, new_regexp};

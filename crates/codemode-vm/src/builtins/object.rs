@@ -125,7 +125,9 @@ fn create(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<
     let proto = match arg(args, 0) {
         Value::Obj(p) => Some(p),
         Value::Null => None,
-        _ => return Err(vm.make_error(ErrorKind::TypeError, "Object prototype may only be an Object or null")),
+        _ => {
+            return Err(vm.make_error(ErrorKind::TypeError, "Object prototype may only be an Object or null"));
+        }
     };
     let o = Value::Obj(vm.alloc(ObjKind::Plain, proto)?);
     if let v @ Value::Obj(_) = arg(args, 1) {

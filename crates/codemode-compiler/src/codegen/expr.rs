@@ -1,0 +1,655 @@
+//! Expressions.
+//!
+//! `expr(e, dst)` leaves the value in `dst`; `expr_any(e)` may instead return the register a local
+//! already lives in (no copy), which is safe as long as nothing evaluated afterwards can write that
+//! local — see [`writes_locals`]; `expr_discard(e)` evaluates for effect only.
+
+use codemode_syntax::ir::{
+    ArrayElem, BinaryOp, Expr, ExprKind, LogicalOp, ObjectProp, Pattern, PropKey, Property, UnaryOp,
+    UpdateOp, VarRef,
+};
+
+use super::{CompileError, FnCompiler};
+use crate::bytecode::{BinOp, Constant, ErrorKind, Op, Reg, UnOp};
+
+impl<'a> FnCompiler<'a> {
+    /// Evaluates `e` into any register, preferring the one a local already lives in.
+    pub(super) fn expr_any(&mut self, e: &'a Expr) -> Result<Reg, CompileError> {
+        if let ExprKind::Var { var: VarRef::Local(id), check_tdz: false } = &e.kind {
+            if !self.is_captured(*id) {
+                return Ok(self.var_reg(*id));
+            }
+        }
+        let r = self.alloc_reg()?;
+        self.expr(e, r)?;
+        Ok(r)
+    }
+
+    /// Evaluates `e` for its effects.
+    pub(super) fn expr_discard(&mut self, e: &'a Expr) -> Result<(), CompileError> {
+        self.mark(e.span);
+        let mark = self.temp_mark();
+        match &e.kind {
+            ExprKind::Update { op, target, .. } => {
+                if let Pattern::Var(VarRef::Local(id)) = &**target {
+                    if !self.is_captured(*id) {
+                        let reg = self.var_reg(*id);
+                        self.emit(match op {
+                            UpdateOp::Increment => Op::Inc { dst: reg, src: reg },
+                            UpdateOp::Decrement => Op::Dec { dst: reg, src: reg },
+                        })?;
+                        return Ok(());
+                    }
+                }
+                let r = self.alloc_reg()?;
+                self.expr(e, r)?;
+            }
+            ExprKind::Assign { op, target, value } => {
+                if let Pattern::Var(VarRef::Local(id)) = &**target {
+                    if !self.is_captured(*id) {
+                        let reg = self.var_reg(*id);
+                        match op {
+                            None => {
+                                if super::stmt::mentions_var(value, *id, 0) {
+                                    let r = self.alloc_reg()?;
+                                    self.expr(value, r)?;
+                                    self.emit(Op::Move { dst: reg, src: r })?;
+                                } else {
+                                    self.expr(value, reg)?;
+                                }
+                            }
+                            Some(op) => {
+                                let v = self.expr_any(value)?;
+                                self.emit(Op::Binary { op: bin_op(*op), dst: reg, a: reg, b: v })?;
+                            }
+                        }
+                        self.free_to(mark);
+                        return Ok(());
+                    }
+                }
+                let r = self.alloc_reg()?;
+                self.expr(e, r)?;
+            }
+            _ => {
+                let r = self.alloc_reg()?;
+                self.expr(e, r)?;
+            }
+        }
+        self.free_to(mark);
+        Ok(())
+    }
+
+    /// Evaluates `e` into `dst`.
+    pub(super) fn expr(&mut self, e: &'a Expr, dst: Reg) -> Result<(), CompileError> {
+        self.enter()?;
+        self.mark(e.span);
+        let mark = self.temp_mark();
+        let result = self.expr_inner(e, dst);
+        self.free_to(mark);
+        self.leave();
+        result
+    }
+
+    fn expr_inner(&mut self, e: &'a Expr, dst: Reg) -> Result<(), CompileError> {
+        match &e.kind {
+            ExprKind::Undefined => {
+                self.emit(Op::LoadUndef { dst })?;
+            }
+            ExprKind::Null => {
+                self.emit(Op::LoadNull { dst })?;
+            }
+            ExprKind::Bool(true) => {
+                self.emit(Op::LoadTrue { dst })?;
+            }
+            ExprKind::Bool(false) => {
+                self.emit(Op::LoadFalse { dst })?;
+            }
+            ExprKind::Number(n) => self.load_number(*n, dst)?,
+            ExprKind::String(s) => {
+                let k = self.string_const(s);
+                self.emit(Op::LoadConst { dst, k })?;
+            }
+            ExprKind::Regex { pattern, flags } => {
+                let k = self.constants.len() as u32;
+                self.constants.push(Constant::Regex { pattern: pattern.clone(), flags: flags.clone() });
+                self.emit(Op::Regex { dst, k })?;
+            }
+            ExprKind::Template { quasis, exprs } => self.template(quasis, exprs, dst)?,
+            ExprKind::Var { var, check_tdz } => self.load_var(var, *check_tdz, dst)?,
+            ExprKind::This => {
+                self.emit(Op::LoadThis { dst })?;
+            }
+            ExprKind::CurrentFunction => {
+                self.emit(Op::LoadCallee { dst })?;
+            }
+            ExprKind::Array(items) => {
+                self.emit(Op::NewArray { dst })?;
+                for item in items {
+                    match item {
+                        ArrayElem::Item(x) => {
+                            let r = self.expr_any(x)?;
+                            self.emit(Op::ArrayPush { arr: dst, src: r })?;
+                        }
+                        ArrayElem::Spread(x) => {
+                            let r = self.expr_any(x)?;
+                            self.emit(Op::ArraySpread { arr: dst, src: r })?;
+                        }
+                        ArrayElem::Hole => {
+                            self.emit(Op::ArrayHole { arr: dst })?;
+                        }
+                    }
+                    self.free_to(dst as usize + 1);
+                }
+            }
+            ExprKind::Object(props) => self.object_literal(props, dst)?,
+            ExprKind::Function(fid) => {
+                self.note_child(*fid)?;
+                self.emit(Op::Closure { dst, func: fid.0 })?;
+            }
+            ExprKind::Unary { op, arg } => {
+                let src = self.expr_any(arg)?;
+                let op = match op {
+                    UnaryOp::Minus => UnOp::Neg,
+                    UnaryOp::Plus => UnOp::Plus,
+                    UnaryOp::Not => UnOp::Not,
+                    UnaryOp::BitNot => UnOp::BitNot,
+                    UnaryOp::Typeof => UnOp::Typeof,
+                    UnaryOp::Void => UnOp::Void,
+                };
+                self.emit(Op::Unary { op, dst, src })?;
+            }
+            ExprKind::TypeofGlobal(name) => {
+                let k = self.string_const(name);
+                self.emit(Op::TypeofGlobal { dst, k })?;
+            }
+            ExprKind::Update { op, prefix, target } => self.update(*op, *prefix, target, dst)?,
+            ExprKind::Binary { op, left, right } => {
+                let a = if writes_locals(right, 0) {
+                    let t = self.alloc_reg()?;
+                    self.expr(left, t)?;
+                    t
+                } else {
+                    self.expr_any(left)?
+                };
+                let b = self.expr_any(right)?;
+                self.mark(e.span);
+                self.emit(Op::Binary { op: bin_op(*op), dst, a, b })?;
+            }
+            ExprKind::Logical { op, left, right } => {
+                self.expr(left, dst)?;
+                let skip = self.emit(short_circuit(*op, dst))?;
+                self.expr(right, dst)?;
+                self.patch_here(skip);
+            }
+            ExprKind::Conditional { test, then, otherwise } => {
+                let t = self.expr_any(test)?;
+                let to_else = self.emit(Op::JumpIfFalse { src: t, target: 0 })?;
+                self.expr(then, dst)?;
+                let to_end = self.emit(Op::Jump { target: 0 })?;
+                self.patch_here(to_else);
+                self.expr(otherwise, dst)?;
+                self.patch_here(to_end);
+            }
+            ExprKind::Assign { op, target, value } => self.assign(*op, target, value, dst)?,
+            ExprKind::LogicalAssign { op, target, value } => {
+                // Read the target, short-circuit, else evaluate and store.
+                let (obj, key) = self.target_ref(target)?;
+                self.read_target(target, obj, key, dst)?;
+                let skip = self.emit(short_circuit(*op, dst))?;
+                self.expr(value, dst)?;
+                self.write_target(target, obj, key, dst)?;
+                self.patch_here(skip);
+            }
+            ExprKind::Member { object, property, optional } => {
+                let obj = self.expr_any(object)?;
+                if *optional {
+                    self.optional_exit(obj)?;
+                }
+                self.mark(e.span);
+                self.get_property(obj, property, dst)?;
+            }
+            ExprKind::Call { callee, args, optional } => self.call(callee, args, *optional, dst, e)?,
+            ExprKind::New { callee, args } => {
+                let f = self.alloc_reg()?;
+                self.expr(callee, f)?;
+                if args.iter().any(|a| matches!(a, ArrayElem::Spread(_))) {
+                    let arr = self.alloc_reg()?;
+                    self.args_array(args, arr)?;
+                    self.mark(e.span);
+                    self.emit(Op::NewSpread { dst, callee: f, arr })?;
+                } else {
+                    let (first, argc) = self.args_in_registers(args)?;
+                    self.mark(e.span);
+                    self.emit(Op::New { dst, callee: f, args: first, argc })?;
+                }
+            }
+            ExprKind::OptionalChain(inner) => {
+                self.optional_exits.push(Vec::new());
+                let result = self.expr(inner, dst);
+                let exits = self.optional_exits.pop().unwrap_or_default();
+                result?;
+                if !exits.is_empty() {
+                    let to_end = self.emit(Op::Jump { target: 0 })?;
+                    for j in exits {
+                        self.patch_here(j);
+                    }
+                    self.emit(Op::LoadUndef { dst })?;
+                    self.patch_here(to_end);
+                }
+            }
+            ExprKind::Sequence(items) => {
+                let n = items.len();
+                for (i, item) in items.iter().enumerate() {
+                    if i + 1 == n {
+                        self.expr(item, dst)?;
+                    } else {
+                        self.expr_discard(item)?;
+                    }
+                }
+                if n == 0 {
+                    self.emit(Op::LoadUndef { dst })?;
+                }
+            }
+            ExprKind::Await(arg) => {
+                let src = self.expr_any(arg)?;
+                self.mark(e.span);
+                self.emit(Op::Await { dst, src })?;
+            }
+            ExprKind::Delete { object, property } => {
+                let obj = self.expr_any(object)?;
+                let key = self.property_key(property)?;
+                self.emit(Op::Delete { dst, obj, key })?;
+            }
+            ExprKind::ThrowConstAssign { .. } => {
+                let k = self.string_const("Assignment to constant variable.");
+                self.emit(Op::ThrowError { kind: ErrorKind::TypeError, k })?;
+            }
+        }
+        Ok(())
+    }
+
+    fn load_number(&mut self, n: f64, dst: Reg) -> Result<(), CompileError> {
+        if n.fract() == 0.0 && n.abs() < 2_147_483_647.0 && !(n == 0.0 && n.is_sign_negative()) {
+            self.emit(Op::LoadInt { dst, value: n as i32 })?;
+        } else {
+            let k = self.number_const(n);
+            self.emit(Op::LoadConst { dst, k })?;
+        }
+        Ok(())
+    }
+
+    fn template(&mut self, quasis: &[String], exprs: &'a [Expr], dst: Reg) -> Result<(), CompileError> {
+        let first = quasis.first().map_or("", String::as_str);
+        let k = self.string_const(first);
+        self.emit(Op::LoadConst { dst, k })?;
+        let t = self.alloc_reg()?;
+        for (i, x) in exprs.iter().enumerate() {
+            self.expr(x, t)?;
+            self.emit(Op::TemplateToString { dst: t, src: t })?;
+            self.emit(Op::Binary { op: BinOp::Add, dst, a: dst, b: t })?;
+            if let Some(q) = quasis.get(i + 1).filter(|q| !q.is_empty()) {
+                let k = self.string_const(q);
+                self.emit(Op::LoadConst { dst: t, k })?;
+                self.emit(Op::Binary { op: BinOp::Add, dst, a: dst, b: t })?;
+            }
+        }
+        Ok(())
+    }
+
+    fn object_literal(&mut self, props: &'a [ObjectProp], dst: Reg) -> Result<(), CompileError> {
+        self.emit(Op::NewObject { dst })?;
+        for prop in props {
+            let mark = self.temp_mark();
+            match prop {
+                ObjectProp::KeyValue { key: PropKey::Named(name), value } => {
+                    let v = self.expr_any(value)?;
+                    let k = self.string_const(name);
+                    self.emit(Op::DefineNamed { obj: dst, k, src: v })?;
+                }
+                ObjectProp::KeyValue { key: PropKey::Computed(key), value } => {
+                    let kr = self.alloc_reg()?;
+                    self.expr(key, kr)?;
+                    self.emit(Op::ToPropertyKey { dst: kr, src: kr })?;
+                    let v = self.expr_any(value)?;
+                    self.emit(Op::DefineIndex { obj: dst, key: kr, src: v })?;
+                }
+                ObjectProp::Spread(x) => {
+                    let v = self.expr_any(x)?;
+                    self.emit(Op::ObjectSpread { obj: dst, src: v })?;
+                }
+                ObjectProp::Getter { key, function } | ObjectProp::Setter { key, function } => {
+                    let kr = self.alloc_reg()?;
+                    match key {
+                        PropKey::Named(name) => {
+                            let k = self.string_const(name);
+                            self.emit(Op::LoadConst { dst: kr, k })?;
+                        }
+                        PropKey::Computed(key) => {
+                            self.expr(key, kr)?;
+                            self.emit(Op::ToPropertyKey { dst: kr, src: kr })?;
+                        }
+                    }
+                    let f = self.alloc_reg()?;
+                    self.note_child(*function)?;
+                    self.emit(Op::Closure { dst: f, func: function.0 })?;
+                    if matches!(prop, ObjectProp::Getter { .. }) {
+                        self.emit(Op::DefineGetter { obj: dst, key: kr, func: f })?;
+                    } else {
+                        self.emit(Op::DefineSetter { obj: dst, key: kr, func: f })?;
+                    }
+                }
+            }
+            self.free_to(mark);
+        }
+        Ok(())
+    }
+
+    /// Registers the jump that leaves the innermost optional chain when `obj` is nullish.
+    fn optional_exit(&mut self, obj: Reg) -> Result<(), CompileError> {
+        let j = self.emit(Op::JumpIfNullish { src: obj, target: 0 })?;
+        match self.optional_exits.last_mut() {
+            Some(exits) => exits.push(j),
+            // The lowering always wraps optional links in a chain; without one, fall through.
+            None => self.patch_here(j),
+        }
+        Ok(())
+    }
+
+    fn get_property(&mut self, obj: Reg, property: &'a Property, dst: Reg) -> Result<(), CompileError> {
+        match property {
+            Property::Named(name) => {
+                let k = self.string_const(name);
+                self.emit(Op::GetNamed { dst, obj, k })?;
+            }
+            Property::Computed(key) => {
+                let key = self.expr_any(key)?;
+                self.emit(Op::GetIndex { dst, obj, key })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A register holding the property key (a string constant for named properties).
+    fn property_key(&mut self, property: &'a Property) -> Result<Reg, CompileError> {
+        match property {
+            Property::Named(name) => {
+                let r = self.alloc_reg()?;
+                let k = self.string_const(name);
+                self.emit(Op::LoadConst { dst: r, k })?;
+                Ok(r)
+            }
+            Property::Computed(key) => {
+                let r = self.alloc_reg()?;
+                self.expr(key, r)?;
+                self.emit(Op::ToPropertyKey { dst: r, src: r })?;
+                Ok(r)
+            }
+        }
+    }
+
+    /// Puts the arguments in consecutive fresh registers; returns the first and the count.
+    fn args_in_registers(&mut self, args: &'a [ArrayElem]) -> Result<(Reg, u16), CompileError> {
+        let argc = u16::try_from(args.len()).map_err(|_| self.error("too many arguments"))?;
+        let first = self.next_reg as Reg;
+        let mut regs = Vec::with_capacity(args.len());
+        for _ in args {
+            regs.push(self.alloc_reg()?);
+        }
+        for (arg, r) in args.iter().zip(regs) {
+            match arg {
+                ArrayElem::Item(x) => self.expr(x, r)?,
+                _ => {
+                    self.emit(Op::LoadUndef { dst: r })?;
+                }
+            }
+        }
+        Ok((first, argc))
+    }
+
+    /// Builds an array of the arguments (for calls with spread).
+    fn args_array(&mut self, args: &'a [ArrayElem], arr: Reg) -> Result<(), CompileError> {
+        self.emit(Op::NewArray { dst: arr })?;
+        for arg in args {
+            let mark = self.temp_mark();
+            match arg {
+                ArrayElem::Item(x) => {
+                    let r = self.expr_any(x)?;
+                    self.emit(Op::ArrayPush { arr, src: r })?;
+                }
+                ArrayElem::Spread(x) => {
+                    let r = self.expr_any(x)?;
+                    self.emit(Op::ArraySpread { arr, src: r })?;
+                }
+                ArrayElem::Hole => {
+                    self.emit(Op::ArrayHole { arr })?;
+                }
+            }
+            self.free_to(mark);
+        }
+        Ok(())
+    }
+
+    fn call(
+        &mut self,
+        callee: &'a Expr,
+        args: &'a [ArrayElem],
+        optional: bool,
+        dst: Reg,
+        call: &'a Expr,
+    ) -> Result<(), CompileError> {
+        let f = self.alloc_reg()?;
+        let this = self.alloc_reg()?;
+        match &callee.kind {
+            ExprKind::Member { object, property, optional: member_optional } => {
+                self.expr(object, this)?;
+                if *member_optional {
+                    self.optional_exit(this)?;
+                }
+                self.mark(callee.span);
+                self.get_property(this, property, f)?;
+            }
+            _ => {
+                self.expr(callee, f)?;
+                self.emit(Op::LoadUndef { dst: this })?;
+            }
+        }
+        if optional {
+            self.optional_exit(f)?;
+        }
+        if args.iter().any(|a| matches!(a, ArrayElem::Spread(_))) {
+            let arr = self.alloc_reg()?;
+            self.args_array(args, arr)?;
+            self.mark(call.span);
+            self.emit(Op::CallSpread { dst, callee: f, this, arr })?;
+        } else {
+            let (first, argc) = self.args_in_registers(args)?;
+            self.mark(call.span);
+            self.emit(Op::Call { dst, callee: f, this, args: first, argc })?;
+        }
+        Ok(())
+    }
+
+    /// For member targets: the object and key registers (evaluated once).
+    fn target_ref(&mut self, target: &'a Pattern) -> Result<(Reg, Reg), CompileError> {
+        match target {
+            Pattern::Member { object, property } => {
+                let obj = self.alloc_reg()?;
+                self.expr(object, obj)?;
+                let key = self.property_key(property)?;
+                Ok((obj, key))
+            }
+            _ => Ok((0, 0)),
+        }
+    }
+
+    fn read_target(&mut self, target: &'a Pattern, obj: Reg, key: Reg, dst: Reg) -> Result<(), CompileError> {
+        match target {
+            Pattern::Var(var) => self.load_var(var, matches!(var, VarRef::Capture(_)), dst),
+            Pattern::Member { .. } => {
+                self.emit(Op::GetIndex { dst, obj, key })?;
+                Ok(())
+            }
+            _ => Err(self.error("invalid assignment target")),
+        }
+    }
+
+    fn write_target(
+        &mut self,
+        target: &'a Pattern,
+        obj: Reg,
+        key: Reg,
+        src: Reg,
+    ) -> Result<(), CompileError> {
+        match target {
+            Pattern::Var(var) => self.store_var(var, src, false),
+            Pattern::Member { .. } => {
+                self.emit(Op::SetIndex { obj, key, src })?;
+                Ok(())
+            }
+            _ => Err(self.error("invalid assignment target")),
+        }
+    }
+
+    fn assign(
+        &mut self,
+        op: Option<BinaryOp>,
+        target: &'a Pattern,
+        value: &'a Expr,
+        dst: Reg,
+    ) -> Result<(), CompileError> {
+        match (op, target) {
+            (None, Pattern::Member { object, property }) => {
+                let obj = self.alloc_reg()?;
+                self.expr(object, obj)?;
+                match &**property {
+                    Property::Named(name) => {
+                        self.expr(value, dst)?;
+                        let k = self.string_const(name);
+                        self.emit(Op::SetNamed { obj, k, src: dst })?;
+                    }
+                    Property::Computed(key) => {
+                        let kr = self.alloc_reg()?;
+                        self.expr(key, kr)?;
+                        self.emit(Op::ToPropertyKey { dst: kr, src: kr })?;
+                        self.expr(value, dst)?;
+                        self.emit(Op::SetIndex { obj, key: kr, src: dst })?;
+                    }
+                }
+                Ok(())
+            }
+            (None, pattern) => {
+                self.expr(value, dst)?;
+                self.bind_pattern(pattern, dst, false)
+            }
+            (Some(op), target) => {
+                let (obj, key) = self.target_ref(target)?;
+                let current = self.alloc_reg()?;
+                self.read_target(target, obj, key, current)?;
+                let v = self.expr_any(value)?;
+                self.emit(Op::Binary { op: bin_op(op), dst, a: current, b: v })?;
+                self.write_target(target, obj, key, dst)
+            }
+        }
+    }
+
+    fn update(
+        &mut self,
+        op: UpdateOp,
+        prefix: bool,
+        target: &'a Pattern,
+        dst: Reg,
+    ) -> Result<(), CompileError> {
+        let (obj, key) = self.target_ref(target)?;
+        let old = self.alloc_reg()?;
+        self.read_target(target, obj, key, old)?;
+        self.emit(Op::ToNumeric { dst: old, src: old })?;
+        let new = if prefix { dst } else { self.alloc_reg()? };
+        self.emit(match op {
+            UpdateOp::Increment => Op::Inc { dst: new, src: old },
+            UpdateOp::Decrement => Op::Dec { dst: new, src: old },
+        })?;
+        self.write_target(target, obj, key, new)?;
+        if !prefix {
+            self.emit(Op::Move { dst, src: old })?;
+        }
+        Ok(())
+    }
+}
+
+fn short_circuit(op: LogicalOp, r: Reg) -> Op {
+    match op {
+        LogicalOp::And => Op::JumpIfFalse { src: r, target: 0 },
+        LogicalOp::Or => Op::JumpIfTrue { src: r, target: 0 },
+        LogicalOp::Nullish => Op::JumpIfNotNullish { src: r, target: 0 },
+    }
+}
+
+pub(super) fn bin_op(op: BinaryOp) -> BinOp {
+    match op {
+        BinaryOp::Add => BinOp::Add,
+        BinaryOp::Sub => BinOp::Sub,
+        BinaryOp::Mul => BinOp::Mul,
+        BinaryOp::Div => BinOp::Div,
+        BinaryOp::Rem => BinOp::Rem,
+        BinaryOp::Exp => BinOp::Exp,
+        BinaryOp::Eq => BinOp::Eq,
+        BinaryOp::NotEq => BinOp::NotEq,
+        BinaryOp::StrictEq => BinOp::StrictEq,
+        BinaryOp::StrictNotEq => BinOp::StrictNotEq,
+        BinaryOp::Lt => BinOp::Lt,
+        BinaryOp::LtEq => BinOp::LtEq,
+        BinaryOp::Gt => BinOp::Gt,
+        BinaryOp::GtEq => BinOp::GtEq,
+        BinaryOp::BitAnd => BinOp::BitAnd,
+        BinaryOp::BitOr => BinOp::BitOr,
+        BinaryOp::BitXor => BinOp::BitXor,
+        BinaryOp::Shl => BinOp::Shl,
+        BinaryOp::Shr => BinOp::Shr,
+        BinaryOp::UShr => BinOp::UShr,
+        BinaryOp::In => BinOp::In,
+        BinaryOp::InstanceOf => BinOp::InstanceOf,
+    }
+}
+
+/// Whether evaluating `e` may write a local's register (assignments and updates; calls cannot,
+/// since a local a closure could write lives in a cell). Conservative past a fixed depth.
+pub(super) fn writes_locals(e: &Expr, depth: usize) -> bool {
+    use ExprKind as K;
+    if depth > 64 {
+        return true;
+    }
+    let w = |x: &Expr| writes_locals(x, depth + 1);
+    let elems = |items: &[ArrayElem]| {
+        items.iter().any(|a| match a {
+            ArrayElem::Item(x) | ArrayElem::Spread(x) => writes_locals(x, depth + 1),
+            ArrayElem::Hole => false,
+        })
+    };
+    match &e.kind {
+        K::Assign { .. } | K::LogicalAssign { .. } | K::Update { .. } => true,
+        K::Undefined | K::Null | K::Bool(_) | K::Number(_) | K::String(_) | K::Regex { .. } | K::This => {
+            false
+        }
+        K::Function(_)
+        | K::TypeofGlobal(_)
+        | K::ThrowConstAssign { .. }
+        | K::CurrentFunction
+        | K::Var { .. } => false,
+        K::Template { exprs, .. } | K::Sequence(exprs) => exprs.iter().any(w),
+        K::Unary { arg, .. } | K::Await(arg) | K::OptionalChain(arg) => w(arg),
+        K::Binary { left, right, .. } | K::Logical { left, right, .. } => w(left) || w(right),
+        K::Conditional { test, then, otherwise } => w(test) || w(then) || w(otherwise),
+        K::Member { object, property, .. } | K::Delete { object, property } => {
+            w(object) || matches!(&**property, Property::Computed(p) if w(p))
+        }
+        K::Call { callee, args, .. } | K::New { callee, args } => w(callee) || elems(args),
+        K::Array(items) => elems(items),
+        K::Object(props) => props.iter().any(|p| match p {
+            ObjectProp::KeyValue { key, value } => w(value) || matches!(key, PropKey::Computed(k) if w(k)),
+            ObjectProp::Spread(x) => w(x),
+            ObjectProp::Getter { key, .. } | ObjectProp::Setter { key, .. } => {
+                matches!(key, PropKey::Computed(k) if w(k))
+            }
+        }),
+    }
+}

@@ -1,0 +1,398 @@
+//! IR → bytecode, one function at a time.
+//!
+//! **Registers.** A function's window is: its parameters (`0..param_count`, as the caller passed
+//! them), then one register per binding the function declares (a captured binding's register
+//! holds its cell), then temporaries, allocated and freed like a stack while expressions compile.
+//!
+//! **Closures.** The IR gives each function its captures relative to the enclosing function. The
+//! enclosing function knows which register holds each captured cell, so it fills in the child's
+//! [`CaptureSource`] list when it compiles the child's `Function` expression.
+//!
+//! **try/finally.** A `finally` block is compiled inline at every exit of its `try` (normal end,
+//! after `catch`, `break`/`continue`/`return` through it, and the exception path). While an inline
+//! copy is emitted, the protected ranges of the `try`s being left are suspended, so an exception
+//! in the copy goes to the right handler.
+//!
+//! Submodules: `expr` (expressions), `stmt` (statements, loops, try), `pattern` (bindings and
+//! destructuring).
+
+mod expr;
+mod pattern;
+mod stmt;
+
+use std::collections::HashMap;
+
+use codemode_syntax::Span;
+use codemode_syntax::ir::{self, FuncId, Program, VarId, VarKind};
+
+use crate::bytecode::{CaptureSource, Constant, FunctionCode, Handler, Module, Op, Reg, Target};
+
+/// A compile-time failure: the program is too large for the bytecode's limits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompileError {
+    pub message: String,
+    pub span: Span,
+}
+
+/// Registers per function (operands are 16-bit).
+const MAX_REGISTERS: usize = 60_000;
+/// Instructions per function.
+const MAX_CODE: usize = 4_000_000;
+/// Nesting the compiler recurses through (the IR is already bounded by the parser's guard).
+const MAX_DEPTH: usize = 2_000;
+
+/// Compiles a lowered program.
+pub fn compile(program: &Program) -> Result<Module, CompileError> {
+    let n = program.functions.len();
+    let mut functions = Vec::with_capacity(n);
+    let mut capture_sources: Vec<Option<Vec<CaptureSource>>> = vec![None; n];
+    for (i, func) in program.functions.iter().enumerate() {
+        let mut c = FnCompiler::new(program, func)?;
+        c.compile_body()?;
+        for (child, sources) in c.child_captures.drain() {
+            if let Some(slot) = capture_sources.get_mut(child as usize) {
+                *slot = Some(sources);
+            }
+        }
+        let _ = i;
+        functions.push(c.finish());
+    }
+    for (f, sources) in functions.iter_mut().zip(capture_sources) {
+        f.captures = sources.unwrap_or_default();
+    }
+    // A function whose closure was never created keeps an empty capture list; pad it so the
+    // verifier and the VM see as many captures as the function uses.
+    for (f, ir) in functions.iter_mut().zip(&program.functions) {
+        while f.captures.len() < ir.captures.len() {
+            f.captures.push(CaptureSource::Capture(0));
+        }
+    }
+    let module = Module { functions };
+    crate::verify::verify(&module).map_err(|message| CompileError { message, span: Span::default() })?;
+    Ok(module)
+}
+
+/// A loop, switch or labelled statement that `break`/`continue` can target.
+struct JumpScope {
+    label: Option<String>,
+    /// Labels of enclosing labelled statements that name this loop too (`a: b: for ..`).
+    is_loop: bool,
+    /// Whether unlabelled `break` targets it (loops and switch).
+    breakable_unlabelled: bool,
+    breaks: Vec<usize>,
+    continues: Vec<usize>,
+    /// `try_stack.len()` when the scope was entered.
+    try_depth: usize,
+}
+
+/// A `try` whose protected range is being emitted.
+struct TryScope<'a> {
+    /// Closed segments `[start, end)` of the protected range.
+    segments: Vec<(u32, u32)>,
+    /// Start of the open segment, if open.
+    open: Option<u32>,
+    /// The inline `finally` to run when leaving through this try (`None` for catch-only tries).
+    finally: Option<&'a ir::Block>,
+}
+
+struct FnCompiler<'a> {
+    program: &'a Program,
+    func: &'a ir::Function,
+    code: Vec<Op>,
+    constants: Vec<Constant>,
+    string_consts: HashMap<String, u32>,
+    handlers: Vec<Handler>,
+    lines: Vec<(u32, Span)>,
+    /// Register of every binding (`VarId` index).
+    var_regs: Vec<Reg>,
+    /// The first free temporary, and the high-water mark.
+    next_reg: usize,
+    max_reg: usize,
+    param_count: u16,
+    rest: Option<Reg>,
+    arguments: Option<Reg>,
+    jump_scopes: Vec<JumpScope>,
+    try_stack: Vec<TryScope<'a>>,
+    /// Pending `null`/`undefined` exits of the optional chains being compiled.
+    optional_exits: Vec<Vec<usize>>,
+    child_captures: HashMap<u32, Vec<CaptureSource>>,
+    depth: usize,
+    span: Span,
+}
+
+impl<'a> FnCompiler<'a> {
+    fn new(program: &'a Program, func: &'a ir::Function) -> Result<Self, CompileError> {
+        let param_count = func.params.len();
+        let mut c = FnCompiler {
+            program,
+            func,
+            code: Vec::new(),
+            constants: Vec::new(),
+            string_consts: HashMap::new(),
+            handlers: Vec::new(),
+            lines: Vec::new(),
+            var_regs: Vec::with_capacity(func.vars.len()),
+            next_reg: param_count,
+            max_reg: param_count,
+            param_count: 0,
+            rest: None,
+            arguments: None,
+            jump_scopes: Vec::new(),
+            try_stack: Vec::new(),
+            optional_exits: Vec::new(),
+            child_captures: HashMap::new(),
+            depth: 0,
+            span: func.span,
+        };
+        c.param_count = u16::try_from(param_count).map_err(|_| c.error("too many parameters"))?;
+        // A simple, uncaptured parameter lives in its argument register; every other binding gets
+        // a register of its own.
+        let mut direct: Vec<Option<Reg>> = vec![None; func.vars.len()];
+        for (i, p) in func.params.iter().enumerate() {
+            if let ir::Pattern::Var(ir::VarRef::Local(id)) = p {
+                if func.vars.get(id.0 as usize).is_some_and(|v| !v.captured) {
+                    if let Some(slot) = direct.get_mut(id.0 as usize) {
+                        *slot = Some(i as Reg);
+                    }
+                }
+            }
+        }
+        for d in direct {
+            let r = match d {
+                Some(r) => r,
+                None => c.alloc_reg()?,
+            };
+            c.var_regs.push(r);
+        }
+        if func.rest.is_some() {
+            c.rest = Some(c.alloc_reg()?);
+        }
+        if func.arguments_var.is_some() {
+            c.arguments = Some(c.alloc_reg()?);
+        }
+        Ok(c)
+    }
+
+    fn error(&self, message: &str) -> CompileError {
+        CompileError { message: message.to_string(), span: self.span }
+    }
+
+    // ---- registers ----
+
+    fn alloc_reg(&mut self) -> Result<Reg, CompileError> {
+        let r = self.next_reg;
+        if r >= MAX_REGISTERS {
+            return Err(self.error("function too large: too many registers"));
+        }
+        self.next_reg += 1;
+        self.max_reg = self.max_reg.max(self.next_reg);
+        Ok(r as Reg)
+    }
+
+    /// A mark to free temporaries back to.
+    fn temp_mark(&self) -> usize {
+        self.next_reg
+    }
+
+    fn free_to(&mut self, mark: usize) {
+        self.next_reg = mark;
+    }
+
+    fn var_reg(&self, id: VarId) -> Reg {
+        self.var_regs.get(id.0 as usize).copied().unwrap_or(0)
+    }
+
+    fn var_info(&self, id: VarId) -> Option<&'a ir::VarInfo> {
+        self.func.vars.get(id.0 as usize)
+    }
+
+    fn is_captured(&self, id: VarId) -> bool {
+        self.var_info(id).is_some_and(|v| v.captured)
+    }
+
+    // ---- emission ----
+
+    fn pc(&self) -> u32 {
+        self.code.len() as u32
+    }
+
+    fn emit(&mut self, op: Op) -> Result<usize, CompileError> {
+        if self.code.len() >= MAX_CODE {
+            return Err(self.error("function too large: too many instructions"));
+        }
+        self.code.push(op);
+        Ok(self.code.len() - 1)
+    }
+
+    /// Records that the instructions from here on come from `span`.
+    fn mark(&mut self, span: Span) {
+        if span.line == 0 {
+            return;
+        }
+        self.span = span;
+        let pc = self.pc();
+        match self.lines.last_mut() {
+            Some((last_pc, last_span)) if *last_pc == pc => *last_span = span,
+            Some((_, last_span)) if *last_span == span => {}
+            _ => self.lines.push((pc, span)),
+        }
+    }
+
+    /// Points the jump at `at` to `target`.
+    fn patch(&mut self, at: usize, target: Target) {
+        if let Some(op) = self.code.get_mut(at) {
+            match op {
+                Op::Jump { target: t }
+                | Op::JumpIfTrue { target: t, .. }
+                | Op::JumpIfFalse { target: t, .. }
+                | Op::JumpIfNullish { target: t, .. }
+                | Op::JumpIfNotNullish { target: t, .. }
+                | Op::JumpIfNotUndefined { target: t, .. }
+                | Op::IterNext { target: t, .. } => *t = target,
+                _ => {}
+            }
+        }
+    }
+
+    fn patch_here(&mut self, at: usize) {
+        let pc = self.pc();
+        self.patch(at, pc);
+    }
+
+    fn string_const(&mut self, s: &str) -> u32 {
+        if let Some(&k) = self.string_consts.get(s) {
+            return k;
+        }
+        let k = self.constants.len() as u32;
+        self.constants.push(Constant::String(s.to_string()));
+        self.string_consts.insert(s.to_string(), k);
+        k
+    }
+
+    fn number_const(&mut self, n: f64) -> u32 {
+        if let Some(k) =
+            self.constants.iter().position(|c| matches!(c, Constant::Number(m) if m.to_bits() == n.to_bits()))
+        {
+            return k as u32;
+        }
+        self.constants.push(Constant::Number(n));
+        (self.constants.len() - 1) as u32
+    }
+
+    fn enter(&mut self) -> Result<(), CompileError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.error("program nested too deeply"));
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    // ---- function body ----
+
+    fn compile_body(&mut self) -> Result<(), CompileError> {
+        let func = self.func;
+        self.mark(func.span);
+        self.enter_scope(&func.body.scope)?;
+        for (i, p) in func.params.iter().enumerate() {
+            match p {
+                ir::Pattern::Var(ir::VarRef::Local(_)) => {}
+                pattern => self.bind_pattern(pattern, i as Reg, true)?,
+            }
+        }
+        if let (Some(pattern), Some(rest)) = (&func.rest, self.rest) {
+            self.bind_pattern(pattern, rest, true)?;
+        }
+        if let (Some(var), Some(reg)) = (func.arguments_var, self.arguments) {
+            self.store_var(&ir::VarRef::Local(var), reg, true)?;
+        }
+        for stmt in &func.body.body {
+            self.stmt(stmt)?;
+        }
+        let r = self.alloc_reg()?;
+        self.emit(Op::LoadUndef { dst: r })?;
+        self.emit(Op::Return { src: r })?;
+        Ok(())
+    }
+
+    /// Initializes the bindings a scope declares: fresh cells for captured ones, TDZ for
+    /// `let`/`const`. A captured simple parameter's cell receives its argument.
+    fn enter_scope(&mut self, scope: &[VarId]) -> Result<(), CompileError> {
+        for &id in scope {
+            let Some(info) = self.var_info(id) else { continue };
+            let reg = self.var_reg(id);
+            if info.kind == VarKind::Param {
+                if info.captured {
+                    self.emit(Op::NewCell { dst: reg })?;
+                    if let Some(i) = self.simple_param_index(id) {
+                        self.emit(Op::StoreCell { cell: reg, src: i })?;
+                    }
+                }
+                continue;
+            }
+            if info.captured {
+                self.emit(Op::NewCell { dst: reg })?;
+                if !info.kind.has_tdz() {
+                    let t = self.alloc_reg()?;
+                    self.emit(Op::LoadUndef { dst: t })?;
+                    self.emit(Op::StoreCell { cell: reg, src: t })?;
+                    self.free_to(t as usize);
+                }
+            } else if info.kind.has_tdz() {
+                self.emit(Op::LoadUninit { dst: reg })?;
+            } else {
+                self.emit(Op::LoadUndef { dst: reg })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The argument register of a parameter declared as a plain identifier.
+    fn simple_param_index(&self, id: VarId) -> Option<Reg> {
+        self.func
+            .params
+            .iter()
+            .position(|p| matches!(p, ir::Pattern::Var(ir::VarRef::Local(v)) if *v == id))
+            .map(|i| i as Reg)
+    }
+
+    /// Records the capture list of child function `fid`, resolved against this function.
+    fn note_child(&mut self, fid: FuncId) -> Result<(), CompileError> {
+        let Some(child) = self.program.functions.get(fid.0 as usize) else {
+            return Err(self.error("reference to an unknown function"));
+        };
+        let mut sources = Vec::with_capacity(child.captures.len());
+        for cap in &child.captures {
+            sources.push(match *cap {
+                ir::Capture::ParentLocal(id) => CaptureSource::Register(self.var_reg(id)),
+                ir::Capture::ParentCapture(i) => {
+                    CaptureSource::Capture(u16::try_from(i).map_err(|_| self.error("too many captures"))?)
+                }
+            });
+        }
+        self.child_captures.insert(fid.0, sources);
+        Ok(())
+    }
+
+    fn finish(self) -> FunctionCode {
+        let func = self.func;
+        FunctionCode {
+            name: func.name.clone(),
+            param_count: self.param_count,
+            rest: self.rest,
+            arguments: self.arguments,
+            register_count: self.max_reg.max(1) as u16,
+            is_async: func.is_async,
+            is_arrow: func.is_arrow,
+            code: self.code,
+            constants: self.constants,
+            handlers: self.handlers,
+            captures: Vec::new(),
+            lines: self.lines,
+            span: func.span,
+        }
+    }
+}
