@@ -58,7 +58,7 @@ impl Field {
     }
 }
 
-const K1: f64 = 1.2;
+const K1: f64 = 3.0;
 const B: f64 = 0.75;
 /// Discount for a query word matched through a synonym.
 const SYNONYM_DISCOUNT: f64 = 0.45;
