@@ -37,6 +37,16 @@
 //!   (the program's synchronous built-in), [`ToolSet::rank`].
 //! - [`tool_expression`]`(path) -> String` and [`search_signature`]`() -> &'static str`.
 //!
+//! ## Beyond the facade
+//!
+//! - [`ToolSet::declarations`] with [`DeclarationOptions`]: a whole-API `.d.ts`.
+//! - [`ToolSet::search_regex`]: deterministic regex filtering (linear time).
+//! - [`mcp`]: tools from MCP `tools/list` entries, with the name mapping kept.
+//! - [`schema::render`]: the JSON Schema → TypeScript renderer on its own; [`validate`]: the checker.
+//!
+//! `docs/tools.md` in the repository explains all of it with examples, and records the
+//! search-quality figures.
+//!
 //! ## Example
 //!
 //! ```

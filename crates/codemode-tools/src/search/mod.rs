@@ -1,6 +1,6 @@
 //! Search over a [`ToolSet`]: the `search({ query?, namespace?, limit?, offset? })` built-in
 //! with the reference runtime's exact-path lookup, namespace scoping, empty-query browsing and
-//! pagination, ranked by [`index`]; plus a regex search for hosts.
+//! pagination, ranked by [`SearchIndex`] (BM25F, see `index.rs`); plus a regex search for hosts.
 
 mod index;
 pub mod regex;
