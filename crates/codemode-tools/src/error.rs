@@ -109,6 +109,17 @@ impl ToolError {
         &self.message
     }
 
+    /// The message in the reference runtime's framing, for a diagnostic about the tool at
+    /// `path`: `Invalid input for tool 'orders.lookup': at input.id: expected string, got integer`,
+    /// `Invalid output from tool 'orders.lookup': …`; other kinds are the message itself.
+    pub fn model_message(&self, path: &str) -> String {
+        match self.kind {
+            ToolErrorKind::InvalidInput => format!("Invalid input for tool '{path}': {}", self.message),
+            ToolErrorKind::InvalidOutput => format!("Invalid output from tool '{path}': {}", self.message),
+            _ => self.message.clone(),
+        }
+    }
+
     /// The private cause, if any. Never show this to the model.
     pub fn cause(&self) -> Option<&(dyn std::error::Error + Send + Sync + 'static)> {
         self.cause.as_deref()

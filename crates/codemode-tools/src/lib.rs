@@ -22,7 +22,8 @@
 //! - [`CallContext`] `{ key: String /* "<runId>:<id>" */, path: String }` — build with [`CallContext::new`].
 //! - [`ToolError`] — [`ToolError::kind`] ([`ToolErrorKind`]: `InvalidInput`, `InvalidOutput`,
 //!   `Refused`, `Failure`, `Internal`), [`ToolError::message`] (model-visible),
-//!   [`ToolError::cause`] (private). Constructors [`ToolError::failure`], [`ToolError::refused`],
+//!   [`ToolError::cause`] (private), [`ToolError::model_message`]`(path)` (the reference's
+//!   `Invalid input for tool 'x': …` framing). Constructors [`ToolError::failure`], [`ToolError::refused`],
 //!   [`ToolError::invalid_input`], [`ToolError::invalid_output`], [`ToolError::internal`],
 //!   [`ToolError::with_cause`]. Any `std::error::Error` converts (via `?`) into a sanitized
 //!   `Internal` error whose message is [`INTERNAL_MESSAGE`].

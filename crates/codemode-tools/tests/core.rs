@@ -175,3 +175,18 @@ fn unit_input_takes_no_arguments() {
     let tools = Namespace::new().tool("ping", tool).build().unwrap();
     assert_eq!(tools.catalog()[0].signature, "tools.ping(): Promise<string>");
 }
+
+#[test]
+fn model_messages_use_the_reference_framing() {
+    let err = ToolError::invalid_input("at input.id: expected string, got integer");
+    assert_eq!(
+        err.model_message("orders.lookup"),
+        "Invalid input for tool 'orders.lookup': at input.id: expected string, got integer"
+    );
+    let err = ToolError::invalid_output("at output: expected string, got integer");
+    assert_eq!(
+        err.model_message("x"),
+        "Invalid output from tool 'x': at output: expected string, got integer"
+    );
+    assert_eq!(ToolError::failure("nope").model_message("x"), "nope");
+}
