@@ -33,8 +33,10 @@ enum Kind {
 struct Inner {
     description: String,
     title: Option<String>,
-    input: Option<Value>,
-    output: Option<Value>,
+    // Schemas are shared, not copied: a call that validates its output holds the schema across
+    // an await, and cloning a schema per call would cost time and (deep schemas) stack.
+    input: Option<Arc<Value>>,
+    output: Option<Arc<Value>>,
     annotations: Option<Value>,
     kind: Kind,
     validate_input: bool,
@@ -75,7 +77,7 @@ impl Tool {
         Fut: Future<Output = Result<Value, ToolError>> + Send + 'static,
     {
         let handler: Arc<Handler> = Arc::new(move |input, ctx| Box::pin(handler(input, ctx)));
-        Self::from_parts(description.into(), input, output, Kind::Json, handler)
+        Self::from_parts(description.into(), input.map(Arc::new), output.map(Arc::new), Kind::Json, handler)
     }
 
     /// A tool with Rust input and output types.
@@ -97,6 +99,8 @@ impl Tool {
         let input_schema = if unit_input { None } else { Some(schema_value::<I>()) };
         let output_schema =
             if TypeId::of::<O>() == TypeId::of::<()>() { None } else { Some(schema_value::<O>()) };
+        let input_schema = input_schema.map(Arc::new);
+        let output_schema = output_schema.map(Arc::new);
         let check = input_schema.clone();
         let check_output = output_schema.clone();
         let handler = Arc::new(handler);
@@ -140,8 +144,8 @@ impl Tool {
 
     fn from_parts(
         description: String,
-        input: Option<Value>,
-        output: Option<Value>,
+        input: Option<Arc<Value>>,
+        output: Option<Arc<Value>>,
         kind: Kind,
         handler: Arc<Handler>,
     ) -> Self {
@@ -215,12 +219,12 @@ impl Tool {
 
     /// The input JSON Schema, if any.
     pub fn input_schema(&self) -> Option<&Value> {
-        self.inner.input.as_ref()
+        self.inner.input.as_deref()
     }
 
     /// The output JSON Schema, if any.
     pub fn output_schema(&self) -> Option<&Value> {
-        self.inner.output.as_ref()
+        self.inner.output.as_deref()
     }
 
     /// The annotations, if any.

@@ -1,6 +1,8 @@
 //! The JSON Schema → TypeScript renderer: every construct, both modes, and its guards.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use codemode_tools::schema::render::{Direction, RenderOptions, render};
 use serde_json::{Value, json};
 
@@ -291,4 +293,26 @@ fn exponential_ref_dag_is_bounded() {
     assert!(text.len() < 2_000_000, "{}", text.len());
     let _ = pretty(schema);
     assert!(started.elapsed().as_secs() < 20);
+}
+
+#[test]
+fn deep_schemas_in_tools_validate_and_render_without_overflow() {
+    use codemode_tools::{CallContext, Namespace, Tool};
+    let tool = Tool::from_json(
+        "deep",
+        Some(deep_array(10_000)),
+        Some(deep_array(10_000)),
+        |v, _| async move { Ok(v) },
+    )
+    .validate_input(true)
+    .validate_output(true);
+    let out = common::block_on(tool.invoke(json!([[[]]]), CallContext::new("r:1", "deep")));
+    assert!(out.is_ok());
+    let err = common::block_on(tool.invoke(json!(["x"]), CallContext::new("r:2", "deep"))).unwrap_err();
+    assert_eq!(err.message(), "at input[0]: expected array, got string");
+    let tools = Namespace::new().tool("deep", tool).build().unwrap();
+    assert!(tools.catalog()[0].signature.contains("unknown"));
+    let _ = tools.declarations(&codemode_tools::DeclarationOptions::default());
+    // serde_json drops values recursively: let the 10,000-level schemas go on a big stack.
+    std::thread::Builder::new().stack_size(256 << 20).spawn(move || drop(tools)).unwrap().join().unwrap();
 }
