@@ -120,6 +120,13 @@ fn search_quality() {
         .collect();
     let reference: Vec<(Vec<String>, &Query)> =
         queries.iter().map(|q| (reference_rank(&tools, &q.q), q)).collect();
+    let plain = |qs: &[Query]| -> (f64, f64) {
+        let ranked: Vec<(Vec<String>, &Query)> = qs
+            .iter()
+            .map(|q| (tools.rank_plain_bm25(&q.q).into_iter().map(|h| h.tool.path.clone()).collect(), q))
+            .collect();
+        (recall(&ranked, 1), recall(&ranked, 5))
+    };
     for (ranked, q) in &ours {
         let position = ranked.iter().position(|p| q.expect.contains(p));
         if position != Some(0) {
@@ -141,6 +148,8 @@ fn search_quality() {
         tools.len()
     );
     println!("reference scoring: recall@1 {b1:.3}  recall@5 {b5:.3}");
+    let (p1, p5) = plain(&queries);
+    println!("plain BM25F with name boosts (Go-style baseline): recall@1 {p1:.3}  recall@5 {p5:.3}");
     let held = holdout();
     let held_ours: Vec<(Vec<String>, &Query)> = held
         .iter()
@@ -168,6 +177,8 @@ fn search_quality() {
         recall(&held_reference, 1),
         recall(&held_reference, 5)
     );
+    let (hp1, hp5) = plain(&held);
+    println!("held-out plain BM25F baseline: recall@1 {hp1:.3}  recall@5 {hp5:.3}");
     assert!(h5 >= MIN_HOLDOUT_RECALL_AT_5, "held-out recall@5 {h5:.3} fell below {MIN_HOLDOUT_RECALL_AT_5}");
     assert!(r1 >= MIN_RECALL_AT_1, "recall@1 {r1:.3} fell below {MIN_RECALL_AT_1}");
     assert!(r5 >= MIN_RECALL_AT_5, "recall@5 {r5:.3} fell below {MIN_RECALL_AT_5}");

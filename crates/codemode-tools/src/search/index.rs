@@ -59,6 +59,8 @@ impl Field {
 }
 
 const K1: f64 = 3.0;
+/// k1 of the plain baseline: BM25's customary value.
+const K1_PLAIN: f64 = 1.2;
 const B: f64 = 0.75;
 /// Discount for a query word matched through a synonym.
 const SYNONYM_DISCOUNT: f64 = 0.45;
@@ -233,6 +235,8 @@ pub(crate) struct Query {
     terms: Vec<Vec<(String, f64)>>,
     /// Per word: the reference's forms (the word, minus `-es`, minus `-s`).
     reference_forms: Vec<Vec<String>>,
+    /// The plain-BM25 baseline: no coverage factor or reference scoring, BM25's usual k1.
+    plain: bool,
 }
 
 impl SearchIndex {
@@ -270,23 +274,36 @@ impl SearchIndex {
 
     /// Analyzes a query against this index's vocabulary (fuzzy matches need it).
     pub(crate) fn analyze(&self, query: &str) -> Query {
+        self.analyze_with(query, false)
+    }
+
+    /// Analyzes a query for the plain BM25 baseline: stopwords dropped, nothing added (no
+    /// abbreviations, synonyms, typo terms or file hint).
+    pub(crate) fn analyze_plain(&self, query: &str) -> Query {
+        self.analyze_with(query, true)
+    }
+
+    fn analyze_with(&self, query: &str, plain: bool) -> Query {
         // Queries come from programs: bound the work any one of them can cause.
         let query = truncate(query, MAX_QUERY_BYTES);
         let raw = query.trim().to_lowercase();
         let mut all: Vec<String> = Vec::new();
         for word in words(query).into_iter().filter(|w| w.len() <= MAX_WORD_BYTES).take(MAX_QUERY_WORDS) {
             match expand_abbreviation(&word) {
-                Some(phrase) => all.extend(phrase.split(' ').map(str::to_owned)),
-                None => all.push(word),
+                Some(phrase) if !plain => all.extend(phrase.split(' ').map(str::to_owned)),
+                _ => all.push(word),
             }
         }
         // A file name in the query (`README.md`, `*.toml`) is about files.
-        if query.split_whitespace().any(looks_like_file_name) {
+        if !plain && query.split_whitespace().any(looks_like_file_name) {
             all.push("file".to_owned());
         }
         // Stopwords go, unless a tool is named with them (`get_me`).
-        let meaningful: Vec<String> =
-            all.iter().filter(|w| !is_stopword(w) || self.name_vocabulary.contains(*w)).cloned().collect();
+        let meaningful: Vec<String> = all
+            .iter()
+            .filter(|w| !is_stopword(w) || (!plain && self.name_vocabulary.contains(*w)))
+            .cloned()
+            .collect();
         // A query of only stopwords still means something ("list all").
         if !meaningful.is_empty() {
             all = meaningful;
@@ -298,6 +315,10 @@ impl SearchIndex {
             // A stopword kept because a tool is named with it is weak evidence on its own.
             let base = if is_stopword(word) { STOPWORD_WEIGHT } else { 1.0 };
             let mut alternatives = vec![(own.clone(), base)];
+            if plain {
+                terms.push(alternatives);
+                continue;
+            }
             for synonym in synonyms(&own) {
                 alternatives.push((synonym, base * SYNONYM_DISCOUNT));
             }
@@ -327,7 +348,7 @@ impl SearchIndex {
             }
             reference_forms.push(forms);
         }
-        Query { raw_normalized: normalized(&raw), raw, terms, reference_forms }
+        Query { raw_normalized: normalized(&raw), raw, terms, reference_forms, plain }
     }
 
     /// Whether the analyzed query has any words.
@@ -336,7 +357,7 @@ impl SearchIndex {
     }
 
     /// The BM25F score of one term alternative in one document.
-    fn term_score(&self, doc: &Doc, term: &str) -> f64 {
+    fn term_score(&self, doc: &Doc, term: &str, k1: f64) -> f64 {
         let mut weighted = 0.0;
         for field in FIELDS {
             let i = field.index();
@@ -348,7 +369,7 @@ impl SearchIndex {
         if weighted == 0.0 {
             return 0.0;
         }
-        self.idf(term) * weighted * (K1 + 1.0) / (K1 + weighted)
+        self.idf(term) * weighted * (k1 + 1.0) / (k1 + weighted)
     }
 
     /// The reference runtime's per-word path/description scoring, scaled to break ties and to
@@ -374,12 +395,13 @@ impl SearchIndex {
     /// Scores one document; `0` means not relevant.
     pub(crate) fn score(&self, doc_index: usize, query: &Query) -> f64 {
         let Some(doc) = self.docs.get(doc_index) else { return 0.0 };
+        let k1 = if query.plain { K1_PLAIN } else { K1 };
         let mut total = 0.0;
         let mut matched = 0usize;
         for alternatives in &query.terms {
             let best = alternatives
                 .iter()
-                .map(|(term, weight)| weight * self.term_score(doc, term))
+                .map(|(term, weight)| weight * self.term_score(doc, term, k1))
                 .fold(0.0f64, f64::max);
             if best > 0.0 {
                 matched += 1;
@@ -389,12 +411,14 @@ impl SearchIndex {
         if total <= 0.0 {
             return 0.0;
         }
-        // Tools matching more of the query's words rank above tools matching one word often.
-        let coverage = matched as f64 / query.terms.len().max(1) as f64;
-        total *= 0.4 + 0.6 * coverage;
-        let reference: f64 =
-            query.reference_forms.iter().map(|forms| Self::reference_score(doc, forms)).sum();
-        total += reference / 40.0;
+        if !query.plain {
+            // Tools matching more of the query's words rank above tools matching one word often.
+            let coverage = matched as f64 / query.terms.len().max(1) as f64;
+            total *= 0.4 + 0.6 * coverage;
+            let reference: f64 =
+                query.reference_forms.iter().map(|forms| Self::reference_score(doc, forms)).sum();
+            total += reference / 40.0;
+        }
         // Name boosts (the Go runtime): exact name, normalized name or path, fuzzy name.
         if query.raw == doc.name || query.raw == doc.path {
             total += 10.0;

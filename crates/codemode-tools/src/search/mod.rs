@@ -148,6 +148,25 @@ impl ToolSet {
         hits
     }
 
+    /// A plain BM25F ranking over the same index — field weights and the Go runtime's name
+    /// boosts, without this crate's query expansion (abbreviations, synonyms, typo terms),
+    /// coverage factor or path scoring. It exists to measure those against a Go-style baseline
+    /// in the search-quality test; use [`ToolSet::rank`].
+    #[doc(hidden)]
+    pub fn rank_plain_bm25(&self, query: &str) -> Vec<ScoredHit<'_>> {
+        let catalog = self.catalog();
+        let index = self.index();
+        let analyzed = index.analyze_plain(query);
+        let mut hits: Vec<ScoredHit<'_>> = (0..catalog.len())
+            .filter_map(|i| {
+                let score = index.score(i, &analyzed);
+                (score > 0.0).then(|| ScoredHit { tool: &catalog[i], score })
+            })
+            .collect();
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.tool.path.cmp(&b.tool.path)));
+        hits
+    }
+
     /// The `search` built-in as a host API.
     pub fn search(&self, request: &SearchRequest) -> SearchResponse {
         let ranked = self.rank(request.query.as_deref().unwrap_or(""), request.namespace.as_deref());
