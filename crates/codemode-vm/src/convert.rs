@@ -140,13 +140,12 @@ impl Vm {
             Value::Bool(_) => "boolean",
             Value::Number(_) => "number",
             Value::Str(_) => "string",
-            Value::Obj(id) => {
-                if self.heap.obj(id).is_callable() {
-                    "function"
-                } else {
-                    "object"
-                }
-            }
+            Value::Obj(id) => match &self.heap.obj(id).kind {
+                // The `tools` root is a namespace object, as in the reference runtime.
+                ObjKind::Function(Callable::Tool { path }) if path.is_empty() => "object",
+                ObjKind::Function(_) => "function",
+                _ => "object",
+            },
         }
     }
 

@@ -201,7 +201,14 @@ impl Vm {
     /// [`MAX_BOUNDARY_DEPTH`].
     pub(crate) fn to_json(&mut self, v: Value) -> Result<Option<Json>, Throw> {
         let mut seen = Vec::new();
-        self.to_json_inner(v, 0, &mut seen)
+        self.to_json_inner(v, 0, &mut seen, true)
+    }
+
+    /// `JSON.stringify`'s conversion: like the boundary's, but Errors keep only their own
+    /// enumerable properties (`{}` for a plain Error), as in JavaScript.
+    pub(crate) fn to_json_plain(&mut self, v: Value) -> Result<Option<Json>, Throw> {
+        let mut seen = Vec::new();
+        self.to_json_inner(v, 0, &mut seen, false)
     }
 
     fn to_json_inner(
@@ -209,6 +216,7 @@ impl Vm {
         v: Value,
         depth: usize,
         seen: &mut Vec<ObjId>,
+        errors_as_objects: bool,
     ) -> Result<Option<Json>, Throw> {
         Ok(Some(match v {
             Value::Undefined | Value::Uninit | Value::Cell(_) => return Ok(None),
@@ -247,11 +255,16 @@ impl Vm {
                         let mut out = Vec::new();
                         for (k, val) in entries {
                             if set {
-                                out.push(self.to_json_inner(k, depth + 1, seen)?.unwrap_or(Json::Null));
+                                out.push(
+                                    self.to_json_inner(k, depth + 1, seen, errors_as_objects)?
+                                        .unwrap_or(Json::Null),
+                                );
                             } else {
                                 let pair = vec![
-                                    self.to_json_inner(k, depth + 2, seen)?.unwrap_or(Json::Null),
-                                    self.to_json_inner(val, depth + 2, seen)?.unwrap_or(Json::Null),
+                                    self.to_json_inner(k, depth + 2, seen, errors_as_objects)?
+                                        .unwrap_or(Json::Null),
+                                    self.to_json_inner(val, depth + 2, seen, errors_as_objects)?
+                                        .unwrap_or(Json::Null),
                                 ];
                                 out.push(Json::Array(pair));
                             }
@@ -264,15 +277,18 @@ impl Vm {
                 let out = if let Some(items) = kind_tag {
                     let mut out = Vec::with_capacity(items.len());
                     for item in items {
-                        out.push(self.to_json_inner(item, depth + 1, seen)?.unwrap_or(Json::Null));
+                        out.push(
+                            self.to_json_inner(item, depth + 1, seen, errors_as_objects)?
+                                .unwrap_or(Json::Null),
+                        );
                     }
                     Json::Array(out)
                 } else {
                     let mut map = serde_json::Map::new();
-                    if matches!(self.heap.obj(id).kind, ObjKind::Error(_)) {
+                    if errors_as_objects && matches!(self.heap.obj(id).kind, ObjKind::Error(_)) {
                         for name in ["name", "message"] {
                             let val = self.get_named(v, name)?;
-                            if let Some(j) = self.to_json_inner(val, depth + 1, seen)? {
+                            if let Some(j) = self.to_json_inner(val, depth + 1, seen, errors_as_objects)? {
                                 map.insert(name.to_string(), j);
                             }
                         }
@@ -283,7 +299,7 @@ impl Vm {
                             Key::Atom(a) => self.heap.atoms.name(a).to_string(),
                             Key::Index(i) => i.to_string(),
                         };
-                        if let Some(j) = self.to_json_inner(val, depth + 1, seen)? {
+                        if let Some(j) = self.to_json_inner(val, depth + 1, seen, errors_as_objects)? {
                             map.insert(name, j);
                         }
                     }

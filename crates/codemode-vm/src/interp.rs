@@ -465,9 +465,7 @@ impl Vm {
                 }
                 Op::Await { dst, src } => {
                     let v = reg!(src);
-                    save_pc!();
-                    let result = self.promise_resolve(v).and_then(|p| self.suspend_at_await(p, dst));
-                    switch_after!(result);
+                    switch_after!(self.promise_resolve(v).and_then(|p| self.suspend_at_await(p, dst)));
                 }
                 Op::Throw { src } => {
                     let v = reg!(src);

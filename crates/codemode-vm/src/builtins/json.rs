@@ -18,7 +18,7 @@ pub const DEFS: &[NativeDef] =
 
 fn stringify(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let value = arg(args, 0);
-    let Some(mut json) = vm.to_json(value)? else { return Ok(Step::Return(Value::Undefined)) };
+    let Some(mut json) = vm.to_json_plain(value)? else { return Ok(Step::Return(Value::Undefined)) };
     if let Value::Obj(_) = arg(args, 1) {
         let keys = vm.collect_iterable(arg(args, 1))?;
         let mut allowed = Vec::new();
