@@ -75,13 +75,14 @@ impl Dumper<'_> {
             let _ = writeln!(self.out, "  arguments: local#{}", var.0);
         }
         if !function.params.is_empty() {
-            let params: Vec<String> =
-                function.params.iter().map(|param| self.pattern(index, param)).collect();
-            let _ = writeln!(self.out, "  params: {}", params.join(", "));
+            self.text("  params: ");
+            self.list(index, &function.params, |this, function, param| this.pattern(function, param));
+            self.text("\n");
         }
         if let Some(rest) = &function.rest {
-            let rest = self.pattern(index, rest);
-            let _ = writeln!(self.out, "  rest: {rest}");
+            self.text("  rest: ");
+            self.pattern(index, rest);
+            self.text("\n");
         }
         let scope = self.scope(function, &function.body.scope);
         let _ = writeln!(self.out, "  body:{scope}");
@@ -137,322 +138,493 @@ impl Dumper<'_> {
         }
     }
 
-    fn line(&mut self, indent: usize, stmt: &Stmt, text: &str) {
-        let _ = writeln!(self.out, "{:indent$}{}:{} {text}", "", stmt.span.line, stmt.span.column);
+    /// Starts a statement's line: indentation and `line:column`.
+    fn begin(&mut self, indent: usize, stmt: &Stmt, keyword: &str) {
+        let _ = write!(self.out, "{:indent$}{}:{} {keyword}", "", stmt.span.line, stmt.span.column);
     }
 
-    fn label(label: &Option<String>) -> String {
-        label.as_ref().map_or_else(String::new, |label| format!(" label {label}"))
+    fn text(&mut self, text: &str) {
+        self.out.push_str(text);
     }
 
-    fn stmt(&mut self, function: usize, stmt: &Stmt, indent: usize) {
-        let Some(func) = self.program.functions.get(function) else { return };
-        let inner = indent + 2;
-        match &stmt.kind {
-            StmtKind::Expr(expr) => {
-                let text = format!("expr {}", self.expr(function, expr));
-                self.line(indent, stmt, &text);
-            }
-            StmtKind::Bind { pattern, init } => {
-                let text =
-                    format!("bind {} = {}", self.pattern(function, pattern), self.expr(function, init));
-                self.line(indent, stmt, &text);
-            }
-            StmtKind::Block(block) => {
-                let text = format!("block{}", self.scope(func, &block.scope));
-                self.line(indent, stmt, &text);
-                self.block_body(function, block, inner);
-            }
-            StmtKind::If { test, then, otherwise } => {
-                let text = format!("if {}", self.expr(function, test));
-                self.line(indent, stmt, &text);
-                self.stmt(function, then, inner);
-                if let Some(otherwise) = otherwise {
-                    let _ = writeln!(self.out, "{:indent$}else", "");
-                    self.stmt(function, otherwise, inner);
-                }
-            }
-            StmtKind::While { test, body, do_while, label } => {
-                let keyword = if *do_while { "do-while" } else { "while" };
-                let text = format!("{keyword}{} {}", Self::label(label), self.expr(function, test));
-                self.line(indent, stmt, &text);
-                self.stmt(function, body, inner);
-            }
-            StmtKind::For { init, test, update, body, scope, per_iteration, label } => {
-                let mut text = format!("for{}{}", Self::label(label), self.scope(func, scope));
-                if !per_iteration.is_empty() {
-                    let vars: Vec<String> = per_iteration.iter().map(|var| format!("#{}", var.0)).collect();
-                    let _ = write!(text, " per-iteration [{}]", vars.join(", "));
-                }
-                self.line(indent, stmt, &text);
-                if let Some(init) = init {
-                    let _ = writeln!(self.out, "{:inner$}init:", "");
-                    self.stmt(function, init, inner + 2);
-                }
-                if let Some(test) = test {
-                    let text = self.expr(function, test);
-                    let _ = writeln!(self.out, "{:inner$}test: {text}", "");
-                }
-                if let Some(update) = update {
-                    let text = self.expr(function, update);
-                    let _ = writeln!(self.out, "{:inner$}update: {text}", "");
-                }
-                self.stmt(function, body, inner);
-            }
-            StmtKind::ForOf { pattern, declare, iterable, body, scope, label }
-            | StmtKind::ForIn { pattern, declare, object: iterable, body, scope, label } => {
-                let keyword = if matches!(stmt.kind, StmtKind::ForOf { .. }) { "for-of" } else { "for-in" };
-                let how = if *declare { "declare" } else { "assign" };
-                let text = format!(
-                    "{keyword}{}{} {how} {} <- {}",
-                    Self::label(label),
-                    self.scope(func, scope),
-                    self.pattern(function, pattern),
-                    self.expr(function, iterable)
-                );
-                self.line(indent, stmt, &text);
-                self.stmt(function, body, inner);
-            }
-            StmtKind::Switch { discriminant, cases, scope, label } => {
-                let text = format!(
-                    "switch{}{} {}",
-                    Self::label(label),
-                    self.scope(func, scope),
-                    self.expr(function, discriminant)
-                );
-                self.line(indent, stmt, &text);
-                for case in cases {
-                    let test = case.test.as_ref().map_or_else(
-                        || "default".to_owned(),
-                        |test| format!("case {}", self.expr(function, test)),
-                    );
-                    let _ = writeln!(self.out, "{:inner$}{test}:", "");
-                    for stmt in &case.body {
-                        self.stmt(function, stmt, inner + 2);
-                    }
-                }
-            }
-            StmtKind::Labeled { label, body } => {
-                self.line(indent, stmt, &format!("labeled {label}"));
-                self.stmt(function, body, inner);
-            }
-            StmtKind::Break(label) => self.line(indent, stmt, &format!("break{}", opt_label(label))),
-            StmtKind::Continue(label) => self.line(indent, stmt, &format!("continue{}", opt_label(label))),
-            StmtKind::Return(value) => {
-                let text = match value {
-                    Some(value) => format!("return {}", self.expr(function, value)),
-                    None => "return".to_owned(),
-                };
-                self.line(indent, stmt, &text);
-            }
-            StmtKind::Throw(value) => {
-                let text = format!("throw {}", self.expr(function, value));
-                self.line(indent, stmt, &text);
-            }
-            StmtKind::Try { block, catch, finally } => {
-                let text = format!("try{}", self.scope(func, &block.scope));
-                self.line(indent, stmt, &text);
-                self.block_body(function, block, inner);
-                if let Some(CatchClause { param, body }) = catch {
-                    let param = param
-                        .as_ref()
-                        .map_or_else(String::new, |param| format!(" {}", self.pattern(function, param)));
-                    let scope = self.scope(func, &body.scope);
-                    let _ = writeln!(self.out, "{:indent$}catch{param}{scope}", "");
-                    self.block_body(function, body, inner);
-                }
-                if let Some(finally) = finally {
-                    let scope = self.scope(func, &finally.scope);
-                    let _ = writeln!(self.out, "{:indent$}finally{scope}", "");
-                    self.block_body(function, finally, inner);
-                }
-            }
-            StmtKind::Empty => self.line(indent, stmt, "empty"),
+    fn label(&mut self, label: &Option<String>) {
+        if let Some(label) = label {
+            let _ = write!(self.out, " label {label}");
         }
     }
 
-    fn var(&self, function: usize, var: &VarRef) -> String {
-        match var {
+    fn scope_of(&mut self, function: usize, scope: &[crate::ir::VarId]) {
+        if let Some(func) = self.program.functions.get(function) {
+            let text = self.scope(func, scope);
+            self.out.push_str(&text);
+        }
+    }
+
+    // The writers below append to `self.out` rather than return strings, and each statement or
+    // expression kind with nested ones has a function of its own: the dump recurses once per IR
+    // level, and must fit `MAX_NESTING` levels in a 2 MiB stack in debug builds too.
+
+    fn stmt(&mut self, function: usize, stmt: &Stmt, indent: usize) {
+        let inner = indent + 2;
+        match &stmt.kind {
+            StmtKind::Expr(expr) => self.expr_line(function, stmt, indent, "expr ", expr),
+            StmtKind::Throw(expr) => self.expr_line(function, stmt, indent, "throw ", expr),
+            StmtKind::Return(Some(expr)) => self.expr_line(function, stmt, indent, "return ", expr),
+            StmtKind::Return(None) => self.simple_line(stmt, indent, "return"),
+            StmtKind::Bind { pattern, init } => self.bind_line(function, stmt, indent, pattern, init),
+            StmtKind::Block(block) => {
+                self.begin(indent, stmt, "block");
+                self.scope_of(function, &block.scope);
+                self.text("\n");
+                self.block_body(function, block, inner);
+            }
+            StmtKind::If { test, then, otherwise } => {
+                self.if_stmt(function, stmt, indent, test, then, otherwise)
+            }
+            StmtKind::While { test, body, do_while, label } => {
+                self.begin(indent, stmt, if *do_while { "do-while" } else { "while" });
+                self.label(label);
+                self.text(" ");
+                self.expr(function, test);
+                self.text("\n");
+                self.stmt(function, body, inner);
+            }
+            StmtKind::For { .. } => self.for_stmt(function, stmt, indent),
+            StmtKind::ForOf { .. } | StmtKind::ForIn { .. } => self.for_in_of(function, stmt, indent),
+            StmtKind::Switch { .. } => self.switch(function, stmt, indent),
+            StmtKind::Labeled { label, body } => {
+                self.begin(indent, stmt, "labeled ");
+                self.text(label);
+                self.text("\n");
+                self.stmt(function, body, inner);
+            }
+            StmtKind::Break(label) => self.simple_line(stmt, indent, &format!("break{}", opt_label(label))),
+            StmtKind::Continue(label) => {
+                self.simple_line(stmt, indent, &format!("continue{}", opt_label(label)))
+            }
+            StmtKind::Try { block, catch, finally } => {
+                self.try_stmt(function, stmt, indent, block, catch, finally)
+            }
+            StmtKind::Empty => self.simple_line(stmt, indent, "empty"),
+        }
+    }
+
+    fn simple_line(&mut self, stmt: &Stmt, indent: usize, text: &str) {
+        self.begin(indent, stmt, text);
+        self.text("\n");
+    }
+
+    fn expr_line(&mut self, function: usize, stmt: &Stmt, indent: usize, keyword: &str, expr: &Expr) {
+        self.begin(indent, stmt, keyword);
+        self.expr(function, expr);
+        self.text("\n");
+    }
+
+    fn bind_line(&mut self, function: usize, stmt: &Stmt, indent: usize, pattern: &Pattern, init: &Expr) {
+        self.begin(indent, stmt, "bind ");
+        self.pattern(function, pattern);
+        self.text(" = ");
+        self.expr(function, init);
+        self.text("\n");
+    }
+
+    fn if_stmt(
+        &mut self,
+        function: usize,
+        stmt: &Stmt,
+        indent: usize,
+        test: &Expr,
+        then: &Stmt,
+        otherwise: &Option<Box<Stmt>>,
+    ) {
+        self.expr_line(function, stmt, indent, "if ", test);
+        self.stmt(function, then, indent + 2);
+        if let Some(otherwise) = otherwise {
+            let _ = writeln!(self.out, "{:indent$}else", "");
+            self.stmt(function, otherwise, indent + 2);
+        }
+    }
+
+    fn for_stmt(&mut self, function: usize, stmt: &Stmt, indent: usize) {
+        let StmtKind::For { init, test, update, body, scope, per_iteration, label } = &stmt.kind else {
+            return;
+        };
+        let inner = indent + 2;
+        self.begin(indent, stmt, "for");
+        self.label(label);
+        self.scope_of(function, scope);
+        if !per_iteration.is_empty() {
+            let vars: Vec<String> = per_iteration.iter().map(|var| format!("#{}", var.0)).collect();
+            let _ = write!(self.out, " per-iteration [{}]", vars.join(", "));
+        }
+        self.text("\n");
+        if let Some(init) = init {
+            let _ = writeln!(self.out, "{:inner$}init:", "");
+            self.stmt(function, init, inner + 2);
+        }
+        if let Some(test) = test {
+            let _ = write!(self.out, "{:inner$}test: ", "");
+            self.expr(function, test);
+            self.text("\n");
+        }
+        if let Some(update) = update {
+            let _ = write!(self.out, "{:inner$}update: ", "");
+            self.expr(function, update);
+            self.text("\n");
+        }
+        self.stmt(function, body, inner);
+    }
+
+    fn for_in_of(&mut self, function: usize, stmt: &Stmt, indent: usize) {
+        let (keyword, pattern, declare, iterable, body, scope, label) = match &stmt.kind {
+            StmtKind::ForOf { pattern, declare, iterable, body, scope, label } => {
+                ("for-of", pattern, declare, iterable, body, scope, label)
+            }
+            StmtKind::ForIn { pattern, declare, object, body, scope, label } => {
+                ("for-in", pattern, declare, object, body, scope, label)
+            }
+            _ => return,
+        };
+        self.begin(indent, stmt, keyword);
+        self.label(label);
+        self.scope_of(function, scope);
+        self.text(if *declare { " declare " } else { " assign " });
+        self.pattern(function, pattern);
+        self.text(" <- ");
+        self.expr(function, iterable);
+        self.text("\n");
+        self.stmt(function, body, indent + 2);
+    }
+
+    fn switch(&mut self, function: usize, stmt: &Stmt, indent: usize) {
+        let StmtKind::Switch { discriminant, cases, scope, label } = &stmt.kind else { return };
+        let inner = indent + 2;
+        self.begin(indent, stmt, "switch");
+        self.label(label);
+        self.scope_of(function, scope);
+        self.text(" ");
+        self.expr(function, discriminant);
+        self.text("\n");
+        for case in cases {
+            let _ = write!(self.out, "{:inner$}", "");
+            match &case.test {
+                Some(test) => {
+                    self.text("case ");
+                    self.expr(function, test);
+                }
+                None => self.text("default"),
+            }
+            self.text(":\n");
+            for stmt in &case.body {
+                self.stmt(function, stmt, inner + 2);
+            }
+        }
+    }
+
+    fn try_stmt(
+        &mut self,
+        function: usize,
+        stmt: &Stmt,
+        indent: usize,
+        block: &Block,
+        catch: &Option<CatchClause>,
+        finally: &Option<Block>,
+    ) {
+        let inner = indent + 2;
+        self.begin(indent, stmt, "try");
+        self.scope_of(function, &block.scope);
+        self.text("\n");
+        self.block_body(function, block, inner);
+        if let Some(CatchClause { param, body }) = catch {
+            let _ = write!(self.out, "{:indent$}catch", "");
+            if let Some(param) = param {
+                self.text(" ");
+                self.pattern(function, param);
+            }
+            self.scope_of(function, &body.scope);
+            self.text("\n");
+            self.block_body(function, body, inner);
+        }
+        if let Some(finally) = finally {
+            let _ = write!(self.out, "{:indent$}finally", "");
+            self.scope_of(function, &finally.scope);
+            self.text("\n");
+            self.block_body(function, finally, inner);
+        }
+    }
+
+    fn var(&mut self, function: usize, var: &VarRef) {
+        let text = match var {
             VarRef::Local(id) => format!("local#{} {}", id.0, self.var_name(function, id.0 as usize)),
             VarRef::Capture(index) => {
                 format!("capture#{index} {}", self.capture_name(function, *index as usize))
             }
             VarRef::Global(name) => format!("global {name}"),
+        };
+        self.out.push_str(&text);
+    }
+
+    /// Writes `items` separated by `, `.
+    fn list<T>(&mut self, function: usize, items: &[T], mut write: impl FnMut(&mut Self, usize, &T)) {
+        for (index, item) in items.iter().enumerate() {
+            if index > 0 {
+                self.text(", ");
+            }
+            write(self, function, item);
         }
     }
 
-    fn pattern(&mut self, function: usize, pattern: &Pattern) -> String {
+    fn pattern(&mut self, function: usize, pattern: &Pattern) {
         match pattern {
             Pattern::Var(var) => self.var(function, var),
             Pattern::Member { object, property } => {
-                let object = self.expr(function, object);
-                format!("{object}{}", self.property(function, property, false))
+                self.expr(function, object);
+                self.property(function, property, false);
             }
             Pattern::Object { props, rest } => {
-                let mut parts: Vec<String> = props
-                    .iter()
-                    .map(|prop| {
-                        format!("{}: {}", self.key(function, &prop.key), self.pattern(function, &prop.value))
-                    })
-                    .collect();
+                self.text("{");
+                self.list(function, props, |this, function, prop| {
+                    this.key(function, &prop.key);
+                    this.text(": ");
+                    this.pattern(function, &prop.value);
+                });
                 if let Some(rest) = rest {
-                    parts.push(format!("...{}", self.pattern(function, rest)));
+                    self.text(if props.is_empty() { "..." } else { ", ..." });
+                    self.pattern(function, rest);
                 }
-                format!("{{{}}}", parts.join(", "))
+                self.text("}");
             }
             Pattern::Array { elems, rest } => {
-                let mut parts: Vec<String> = elems
-                    .iter()
-                    .map(|elem| {
-                        elem.as_ref().map_or_else(|| "<hole>".to_owned(), |elem| self.pattern(function, elem))
-                    })
-                    .collect();
+                self.text("[");
+                self.list(function, elems, |this, function, elem| match elem {
+                    Some(elem) => this.pattern(function, elem),
+                    None => this.text("<hole>"),
+                });
                 if let Some(rest) = rest {
-                    parts.push(format!("...{}", self.pattern(function, rest)));
+                    self.text(if elems.is_empty() { "..." } else { ", ..." });
+                    self.pattern(function, rest);
                 }
-                format!("[{}]", parts.join(", "))
+                self.text("]");
             }
             Pattern::Default { target, default } => {
-                format!("({} default {})", self.pattern(function, target), self.expr(function, default))
+                self.text("(");
+                self.pattern(function, target);
+                self.text(" default ");
+                self.expr(function, default);
+                self.text(")");
             }
         }
     }
 
-    fn key(&mut self, function: usize, key: &PropKey) -> String {
+    fn key(&mut self, function: usize, key: &PropKey) {
         match key {
-            PropKey::Named(name) => format!("{name:?}"),
-            PropKey::Computed(expr) => format!("[{}]", self.expr(function, expr)),
+            PropKey::Named(name) => {
+                let _ = write!(self.out, "{name:?}");
+            }
+            PropKey::Computed(expr) => {
+                self.text("[");
+                self.expr(function, expr);
+                self.text("]");
+            }
         }
     }
 
-    fn property(&mut self, function: usize, property: &Property, optional: bool) -> String {
-        let dot = if optional { "?." } else { "" };
+    fn property(&mut self, function: usize, property: &Property, optional: bool) {
+        if optional {
+            self.text("?.");
+        }
         match property {
-            Property::Named(name) if optional => format!("?.{name}"),
-            Property::Named(name) => format!(".{name}"),
-            Property::Computed(expr) => format!("{dot}[{}]", self.expr(function, expr)),
+            Property::Named(name) => {
+                if !optional {
+                    self.text(".");
+                }
+                self.text(name);
+            }
+            Property::Computed(expr) => {
+                self.text("[");
+                self.expr(function, expr);
+                self.text("]");
+            }
         }
     }
 
-    fn args(&mut self, function: usize, args: &[ArrayElem]) -> String {
-        let parts: Vec<String> = args
-            .iter()
-            .map(|arg| match arg {
-                ArrayElem::Item(expr) => self.expr(function, expr),
-                ArrayElem::Spread(expr) => format!("...{}", self.expr(function, expr)),
-                ArrayElem::Hole => "<hole>".to_owned(),
-            })
-            .collect();
-        parts.join(", ")
+    fn args(&mut self, function: usize, args: &[ArrayElem]) {
+        self.list(function, args, |this, function, arg| match arg {
+            ArrayElem::Item(expr) => this.expr(function, expr),
+            ArrayElem::Spread(expr) => {
+                this.text("...");
+                this.expr(function, expr);
+            }
+            ArrayElem::Hole => this.text("<hole>"),
+        });
     }
 
-    fn expr(&mut self, function: usize, expr: &Expr) -> String {
+    fn expr(&mut self, function: usize, expr: &Expr) {
         match &expr.kind {
-            ExprKind::Undefined => "undefined".into(),
-            ExprKind::Null => "null".into(),
-            ExprKind::Bool(value) => value.to_string(),
-            ExprKind::Number(value) => js_number_to_string(*value),
-            ExprKind::String(value) => format!("{value:?}"),
-            ExprKind::Regex { pattern, flags } => format!("/{pattern}/{flags}"),
-            ExprKind::Template { quasis, exprs } => {
-                let mut parts = Vec::new();
-                for (index, quasi) in quasis.iter().enumerate() {
-                    parts.push(format!("{quasi:?}"));
-                    if let Some(expr) = exprs.get(index) {
-                        parts.push(format!("${{{}}}", self.expr(function, expr)));
-                    }
-                }
-                format!("template({})", parts.join(" "))
+            ExprKind::Undefined => self.text("undefined"),
+            ExprKind::Null => self.text("null"),
+            ExprKind::Bool(value) => self.text(if *value { "true" } else { "false" }),
+            ExprKind::Number(value) => self.text(&js_number_to_string(*value)),
+            ExprKind::String(value) => {
+                let _ = write!(self.out, "{value:?}");
             }
+            ExprKind::Regex { pattern, flags } => {
+                let _ = write!(self.out, "/{pattern}/{flags}");
+            }
+            ExprKind::Template { quasis, exprs } => self.template(function, quasis, exprs),
             ExprKind::Var { var, check_tdz } => {
-                let tdz = if *check_tdz { "!" } else { "" };
-                format!("{}{tdz}", self.var(function, var))
+                self.var(function, var);
+                if *check_tdz {
+                    self.text("!");
+                }
             }
-            ExprKind::This => "this".into(),
-            ExprKind::Array(elems) => format!("[{}]", self.args(function, elems)),
-            ExprKind::Object(props) => {
-                let parts: Vec<String> = props
-                    .iter()
-                    .map(|prop| match prop {
-                        ObjectProp::KeyValue { key, value } => {
-                            format!("{}: {}", self.key(function, key), self.expr(function, value))
-                        }
-                        ObjectProp::Spread(expr) => format!("...{}", self.expr(function, expr)),
-                        ObjectProp::Getter { key, function: id } => {
-                            self.note_child(function, id.0 as usize);
-                            format!("get {}: fn#{}", self.key(function, key), id.0)
-                        }
-                        ObjectProp::Setter { key, function: id } => {
-                            self.note_child(function, id.0 as usize);
-                            format!("set {}: fn#{}", self.key(function, key), id.0)
-                        }
-                    })
-                    .collect();
-                format!("{{{}}}", parts.join(", "))
+            ExprKind::This => self.text("this"),
+            ExprKind::Array(elems) => {
+                self.text("[");
+                self.args(function, elems);
+                self.text("]");
             }
+            ExprKind::Object(props) => self.object(function, props),
             ExprKind::Function(id) => {
                 self.note_child(function, id.0 as usize);
-                format!("fn#{}", id.0)
+                let _ = write!(self.out, "fn#{}", id.0);
             }
-            ExprKind::Unary { op, arg } => format!("({} {})", unary_op(*op), self.expr(function, arg)),
-            ExprKind::TypeofGlobal(name) => format!("(typeof global {name})"),
+            ExprKind::Unary { op, arg } => self.prefix(function, unary_op(*op), arg),
+            ExprKind::TypeofGlobal(name) => {
+                let _ = write!(self.out, "(typeof global {name})");
+            }
             ExprKind::Update { op, prefix, target } => {
                 let op = match op {
                     UpdateOp::Increment => "++",
                     UpdateOp::Decrement => "--",
                 };
-                let target = self.pattern(function, target);
-                if *prefix { format!("({op}{target})") } else { format!("({target}{op})") }
+                self.text("(");
+                if *prefix {
+                    self.text(op);
+                }
+                self.pattern(function, target);
+                if !*prefix {
+                    self.text(op);
+                }
+                self.text(")");
             }
-            ExprKind::Binary { op, left, right } => {
-                format!("({} {} {})", self.expr(function, left), binary_op(*op), self.expr(function, right))
+            ExprKind::Binary { op, left, right } => self.infix(function, left, binary_op(*op), right),
+            ExprKind::Logical { op, left, right } => self.infix(function, left, logical_op(*op), right),
+            ExprKind::Conditional { test, then, otherwise } => {
+                self.text("(");
+                self.expr(function, test);
+                self.text(" ? ");
+                self.expr(function, then);
+                self.text(" : ");
+                self.expr(function, otherwise);
+                self.text(")");
             }
-            ExprKind::Logical { op, left, right } => {
-                format!("({} {} {})", self.expr(function, left), logical_op(*op), self.expr(function, right))
-            }
-            ExprKind::Conditional { test, then, otherwise } => format!(
-                "({} ? {} : {})",
-                self.expr(function, test),
-                self.expr(function, then),
-                self.expr(function, otherwise)
-            ),
             ExprKind::Assign { op, target, value } => {
                 let op = op.map_or_else(|| "=".to_owned(), |op| format!("{}=", binary_op(op)));
-                format!("({} {op} {})", self.pattern(function, target), self.expr(function, value))
+                self.assignment(function, target, &op, value);
             }
             ExprKind::LogicalAssign { op, target, value } => {
-                format!(
-                    "({} {}= {})",
-                    self.pattern(function, target),
-                    logical_op(*op),
-                    self.expr(function, value)
-                )
+                self.assignment(function, target, &format!("{}=", logical_op(*op)), value);
             }
             ExprKind::Member { object, property, optional } => {
-                let object = self.expr(function, object);
-                format!("{object}{}", self.property(function, property, *optional))
+                self.expr(function, object);
+                self.property(function, property, *optional);
             }
             ExprKind::Call { callee, args, optional } => {
-                let callee = self.expr(function, callee);
-                let optional = if *optional { "?." } else { "" };
-                format!("{callee}{optional}({})", self.args(function, args))
+                self.expr(function, callee);
+                self.text(if *optional { "?.(" } else { "(" });
+                self.args(function, args);
+                self.text(")");
             }
             ExprKind::New { callee, args } => {
-                format!("new {}({})", self.expr(function, callee), self.args(function, args))
+                self.text("new ");
+                self.expr(function, callee);
+                self.text("(");
+                self.args(function, args);
+                self.text(")");
             }
-            ExprKind::OptionalChain(inner) => format!("chain({})", self.expr(function, inner)),
+            ExprKind::OptionalChain(inner) => {
+                self.text("chain(");
+                self.expr(function, inner);
+                self.text(")");
+            }
             ExprKind::Sequence(exprs) => {
-                let parts: Vec<String> = exprs.iter().map(|expr| self.expr(function, expr)).collect();
-                format!("({})", parts.join(", "))
+                self.text("(");
+                self.list(function, exprs, |this, function, expr| this.expr(function, expr));
+                self.text(")");
             }
-            ExprKind::Await(arg) => format!("(await {})", self.expr(function, arg)),
+            ExprKind::Await(arg) => self.prefix(function, "await", arg),
             ExprKind::Delete { object, property } => {
-                let object = self.expr(function, object);
-                format!("(delete {object}{})", self.property(function, property, false))
+                self.text("(delete ");
+                self.expr(function, object);
+                self.property(function, property, false);
+                self.text(")");
             }
-            ExprKind::ThrowConstAssign { name } => format!("throw-const-assign({name})"),
-            ExprKind::CurrentFunction => "current-function".into(),
+            ExprKind::ThrowConstAssign { name } => {
+                let _ = write!(self.out, "throw-const-assign({name})");
+            }
+            ExprKind::CurrentFunction => self.text("current-function"),
         }
+    }
+
+    fn prefix(&mut self, function: usize, op: &str, arg: &Expr) {
+        let _ = write!(self.out, "({op} ");
+        self.expr(function, arg);
+        self.text(")");
+    }
+
+    fn infix(&mut self, function: usize, left: &Expr, op: &str, right: &Expr) {
+        self.text("(");
+        self.expr(function, left);
+        let _ = write!(self.out, " {op} ");
+        self.expr(function, right);
+        self.text(")");
+    }
+
+    fn assignment(&mut self, function: usize, target: &Pattern, op: &str, value: &Expr) {
+        self.text("(");
+        self.pattern(function, target);
+        let _ = write!(self.out, " {op} ");
+        self.expr(function, value);
+        self.text(")");
+    }
+
+    fn template(&mut self, function: usize, quasis: &[String], exprs: &[Expr]) {
+        self.text("template(");
+        for (index, quasi) in quasis.iter().enumerate() {
+            if index > 0 {
+                self.text(" ");
+            }
+            let _ = write!(self.out, "{quasi:?}");
+            if let Some(expr) = exprs.get(index) {
+                self.text(" ${");
+                self.expr(function, expr);
+                self.text("}");
+            }
+        }
+        self.text(")");
+    }
+
+    fn object(&mut self, function: usize, props: &[ObjectProp]) {
+        self.text("{");
+        self.list(function, props, |this, function, prop| match prop {
+            ObjectProp::KeyValue { key, value } => {
+                this.key(function, key);
+                this.text(": ");
+                this.expr(function, value);
+            }
+            ObjectProp::Spread(expr) => {
+                this.text("...");
+                this.expr(function, expr);
+            }
+            ObjectProp::Getter { key, function: id } | ObjectProp::Setter { key, function: id } => {
+                this.note_child(function, id.0 as usize);
+                this.text(if matches!(prop, ObjectProp::Getter { .. }) { "get " } else { "set " });
+                this.key(function, key);
+                let _ = write!(this.out, ": fn#{}", id.0);
+            }
+        });
+        self.text("}");
     }
 
     fn note_child(&mut self, parent: usize, child: usize) {

@@ -301,6 +301,11 @@ pub enum ExprKind {
     },
     /// Read a binding. `check_tdz` is true when the read may happen before a `let`/`const` is
     /// initialized (the compiler then emits a check that throws a ReferenceError).
+    ///
+    /// (Syntax crate note: assignment targets carry no such flag. When an assignment or update
+    /// may write an uninitialized `let`, the lowering puts a checked read of it first:
+    /// `Sequence([Var { x, check_tdz: true }, Assign { x, .. }])`. Targets inside destructuring
+    /// patterns are not checked.)
     Var {
         var: VarRef,
         check_tdz: bool,

@@ -42,6 +42,13 @@ pub struct SyntaxError {
 /// accept. Deeper input is a `ParseError` before any recursion can overflow the stack.
 pub const MAX_NESTING: usize = 500;
 
+/// The diagnostic for input nested deeper than [`MAX_NESTING`], from the pre-scan or a pass.
+fn nesting_too_deep_message() -> String {
+    format!(
+        "Nesting is too deep: brackets, blocks, statements or expressions are nested more than {MAX_NESTING} levels deep"
+    )
+}
+
 /// Normalizes, parses and lowers `source` into a program.
 ///
 /// Locations in errors and in the IR are 1-based lines and columns (in characters) of `source`

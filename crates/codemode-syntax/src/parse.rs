@@ -117,6 +117,19 @@ fn swc_error(
     if let Some(unsupported) = module_syntax(text, locator) {
         return unsupported;
     }
+    // Errors swc reports for valid JavaScript that the runtime does not implement.
+    let unsupported = match error.kind() {
+        swc_ecma_parser::error::SyntaxError::TS2410 => Some("`with` statements are not supported"),
+        swc_ecma_parser::error::SyntaxError::ImportMetaInScript => Some("`import.meta` is not supported"),
+        _ => None,
+    };
+    if let Some(what) = unsupported {
+        return SyntaxError {
+            kind: SyntaxErrorKind::UnsupportedSyntax,
+            message: format!("Unsupported syntax: {what}"),
+            span: locator.start(error.span()),
+        };
+    }
     let error_offset = error.span().lo.0.saturating_sub(locator.base) as usize;
     if let Some(offset) = unmatched_closer.filter(|&offset| offset <= error_offset) {
         let closer = text.get(offset..).and_then(|rest| rest.chars().next()).unwrap_or('}');

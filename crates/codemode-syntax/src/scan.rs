@@ -38,9 +38,7 @@ pub fn prescan(text: &str, lines: &LineTable<'_>) -> Result<ScanReport, SyntaxEr
     let mut scanner = Scanner::new(text.as_bytes());
     scanner.run().map_err(|offset| SyntaxError {
         kind: SyntaxErrorKind::ParseError,
-        message: format!(
-            "Nesting is too deep: the program nests brackets, blocks or expressions more than {MAX_NESTING} levels deep"
-        ),
+        message: crate::nesting_too_deep_message(),
         span: lines.span_at(offset),
     })?;
     Ok(ScanReport { has_code: scanner.has_code, unmatched_closer: scanner.unmatched_closer })

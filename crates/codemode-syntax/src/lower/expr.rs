@@ -26,137 +26,167 @@ impl Lowerer<'_> {
     /// Lowers an expression that initializes a binding or property called `name`: an anonymous
     /// function or arrow there takes that name (JavaScript's "named evaluation").
     pub(crate) fn lower_named_expr(&mut self, expr: &Expr, name: Option<&str>) -> LowerResult<ir::Expr> {
-        let Some(name) = name else { return self.lower_expr(expr) };
-        let span = self.span(expr.span());
-        match expr {
-            Expr::Fn(function) if function.ident.is_none() => {
-                let source = FunctionSource::from_function(Some(name.to_owned()), None, &function.function);
-                Ok(ir::Expr { kind: ExprKind::Function(self.lower_function(source)?), span })
+        match (name, strip_parens(expr)) {
+            (Some(name), function @ Expr::Fn(ast::FnExpr { ident: None, .. })) => {
+                self.named_function(function, name)
             }
-            Expr::Arrow(arrow) => {
-                let id = self.lower_function(arrow_source(arrow, Some(name.to_owned())))?;
-                Ok(ir::Expr { kind: ExprKind::Function(id), span })
-            }
-            Expr::Paren(paren) => self.lower_named_expr(&paren.expr, Some(name)),
+            (Some(name), arrow @ Expr::Arrow(_)) => self.named_function(arrow, name),
             _ => self.lower_expr(expr),
         }
     }
 
-    fn lower_expr_kind(&mut self, expr: &Expr) -> LowerResult<ExprKind> {
-        Ok(match expr {
-            Expr::This(_) => self.this_expr(),
-            Expr::Ident(ident) => self.ident_expr(ident),
-            Expr::Lit(lit) => self.literal(lit)?,
-            Expr::Tpl(tpl) => ExprKind::Template {
-                quasis: tpl
-                    .quasis
-                    .iter()
-                    .map(|quasi| match &quasi.cooked {
-                        Some(cooked) => cooked.to_atom_lossy().to_string(),
-                        None => quasi.raw.to_string(),
-                    })
-                    .collect(),
-                exprs: self.lower_exprs(tpl.exprs.iter().map(|expr| &**expr))?,
-            },
-            Expr::Array(array) => {
-                let mut elems = Vec::with_capacity(array.elems.len());
-                for elem in &array.elems {
-                    elems.push(match elem {
-                        Some(elem) => self.lower_arg(elem)?,
-                        None => ArrayElem::Hole,
-                    });
-                }
-                ExprKind::Array(elems)
-            }
-            Expr::Object(object) => {
-                let mut props = Vec::with_capacity(object.props.len());
-                for prop in &object.props {
-                    props.push(self.object_prop(prop)?);
-                }
-                ExprKind::Object(props)
-            }
+    fn named_function(&mut self, expr: &Expr, name: &str) -> LowerResult<ir::Expr> {
+        let source = match expr {
             Expr::Fn(function) => {
-                let name = function.ident.as_ref().map(|ident| ident.sym.to_string());
-                let source = FunctionSource::from_function(name.clone(), name, &function.function);
-                ExprKind::Function(self.lower_function(source)?)
+                FunctionSource::from_function(Some(name.to_owned()), None, &function.function)
             }
-            Expr::Arrow(arrow) => ExprKind::Function(self.lower_function(arrow_source(arrow, None))?),
-            Expr::Unary(unary) => self.unary(unary)?,
-            Expr::Update(update) => self.update(update)?,
-            Expr::Bin(bin) => {
-                let left = Box::new(self.lower_expr(&bin.left)?);
-                let right = Box::new(self.lower_expr(&bin.right)?);
-                match binary_op(bin.op) {
-                    Operator::Binary(op) => ExprKind::Binary { op, left, right },
-                    Operator::Logical(op) => ExprKind::Logical { op, left, right },
-                }
-            }
-            Expr::Assign(assign) => self.assign(assign)?,
-            Expr::Member(member) => self.member(member, false, false)?,
-            Expr::Cond(cond) => ExprKind::Conditional {
-                test: Box::new(self.lower_expr(&cond.test)?),
-                then: Box::new(self.lower_expr(&cond.cons)?),
-                otherwise: Box::new(self.lower_expr(&cond.alt)?),
+            Expr::Arrow(arrow) => arrow_source(arrow, Some(name.to_owned())),
+            _ => return self.lower_expr(expr),
+        };
+        let id = self.lower_function(source)?;
+        Ok(ir::Expr { kind: ExprKind::Function(id), span: self.span(expr.span()) })
+    }
+
+    /// Dispatches on the expression kind. Every arm is a tail call into a function of its own:
+    /// in debug builds a `match` with the arms' code inline reserves stack for all arms at once,
+    /// and this function is on the stack once per nesting level.
+    fn lower_expr_kind(&mut self, expr: &Expr) -> LowerResult<ExprKind> {
+        match expr {
+            Expr::This(_) => Ok(self.this_expr()),
+            Expr::Ident(ident) => Ok(self.ident_expr(ident)),
+            Expr::Lit(lit) => self.literal(lit),
+            Expr::Tpl(tpl) => self.template(tpl),
+            Expr::Array(array) => self.array(array),
+            Expr::Object(object) => self.object(object),
+            Expr::Fn(function) => self.function_expr(function),
+            Expr::Arrow(arrow) => self.lower_function(arrow_source(arrow, None)).map(ExprKind::Function),
+            Expr::Unary(unary) => self.unary(unary),
+            Expr::Update(update) => self.update(update),
+            Expr::Bin(bin) => self.binary(bin),
+            Expr::Assign(assign) => self.assign(assign),
+            Expr::Member(member) => self.member(member, false, false),
+            Expr::Cond(cond) => self.conditional(cond),
+            Expr::Call(call) => self.call(call),
+            Expr::New(new) => self.new_expr(new),
+            Expr::Seq(seq) => self.lower_exprs(seq.exprs.iter().map(|expr| &**expr)).map(ExprKind::Sequence),
+            Expr::Await(await_expr) => self.await_expr(await_expr),
+            Expr::OptChain(chain) => self.optional_chain(chain),
+            // Parentheses and TypeScript-only wrappers: the inner expression is the value. The
+            // stripped expression is none of these, so this recursion is one level deep.
+            Expr::Paren(_)
+            | Expr::TsAs(_)
+            | Expr::TsNonNull(_)
+            | Expr::TsSatisfies(_)
+            | Expr::TsTypeAssertion(_)
+            | Expr::TsConstAssertion(_)
+            | Expr::TsInstantiation(_) => self.lower_expr_kind(strip_parens_and_types(expr)),
+            _ => Err(self.unsupported_expr(expr)),
+        }
+    }
+
+    /// The diagnostic for an expression kind the runtime does not implement.
+    fn unsupported_expr(&self, expr: &Expr) -> super::LowerError {
+        let what = match expr {
+            Expr::TaggedTpl(_) => "tagged templates are not supported",
+            Expr::Class(_) => "class expressions are not supported",
+            Expr::Yield(_) => "generators (`yield`) are not supported",
+            Expr::MetaProp(meta) => match meta.kind {
+                ast::MetaPropKind::NewTarget => "`new.target` is not supported",
+                ast::MetaPropKind::ImportMeta => "`import.meta` is not supported",
             },
-            Expr::Call(call) => {
-                let callee = match &call.callee {
-                    Callee::Expr(callee) => self.lower_expr(callee)?,
-                    Callee::Super(sup) => return Err(self.unsupported("`super` is not supported", sup.span)),
-                    Callee::Import(import) => {
-                        return Err(self.unsupported("dynamic `import()` is not supported", import.span));
-                    }
-                };
-                ExprKind::Call {
-                    callee: Box::new(callee),
-                    args: self.lower_args(&call.args)?,
-                    optional: false,
-                }
-            }
-            Expr::New(new) => ExprKind::New {
-                callee: Box::new(self.lower_expr(&new.callee)?),
-                args: match &new.args {
-                    Some(args) => self.lower_args(args)?,
-                    None => Vec::new(),
-                },
-            },
-            Expr::Seq(seq) => ExprKind::Sequence(self.lower_exprs(seq.exprs.iter().map(|expr| &**expr))?),
-            Expr::Await(await_expr) => ExprKind::Await(Box::new(self.lower_expr(&await_expr.arg)?)),
-            Expr::OptChain(chain) => ExprKind::OptionalChain(Box::new(self.chain_link(chain)?)),
-            // Parentheses and TypeScript-only wrappers: the inner expression is the value.
-            Expr::Paren(paren) => return self.lower_expr(&paren.expr).map(|expr| expr.kind),
-            Expr::TsAs(ts) => return self.lower_expr(&ts.expr).map(|expr| expr.kind),
-            Expr::TsNonNull(ts) => return self.lower_expr(&ts.expr).map(|expr| expr.kind),
-            Expr::TsSatisfies(ts) => return self.lower_expr(&ts.expr).map(|expr| expr.kind),
-            Expr::TsTypeAssertion(ts) => return self.lower_expr(&ts.expr).map(|expr| expr.kind),
-            Expr::TsConstAssertion(ts) => return self.lower_expr(&ts.expr).map(|expr| expr.kind),
-            Expr::TsInstantiation(ts) => return self.lower_expr(&ts.expr).map(|expr| expr.kind),
-            Expr::TaggedTpl(tagged) => {
-                return Err(self.unsupported("tagged templates are not supported", tagged.span));
-            }
-            Expr::Class(class) => {
-                return Err(self.unsupported("class expressions are not supported", class.class.span));
-            }
-            Expr::Yield(yield_expr) => {
-                return Err(self.unsupported("generators (`yield`) are not supported", yield_expr.span));
-            }
-            Expr::MetaProp(meta) => {
-                let what = match meta.kind {
-                    ast::MetaPropKind::NewTarget => "`new.target` is not supported",
-                    ast::MetaPropKind::ImportMeta => "`import.meta` is not supported",
-                };
-                return Err(self.unsupported(what, meta.span));
-            }
-            Expr::SuperProp(sup) => return Err(self.unsupported("`super` is not supported", sup.span)),
-            Expr::PrivateName(private) => {
-                return Err(self.unsupported("private names (`#name`) are not supported", private.span));
-            }
+            Expr::SuperProp(_) => "`super` is not supported",
+            Expr::PrivateName(_) => "private names (`#name`) are not supported",
             Expr::JSXMember(_)
             | Expr::JSXNamespacedName(_)
             | Expr::JSXEmpty(_)
             | Expr::JSXElement(_)
-            | Expr::JSXFragment(_) => return Err(self.unsupported("JSX is not supported", expr.span())),
-            Expr::Invalid(invalid) => return Err(self.parse_error("Invalid expression", invalid.span)),
+            | Expr::JSXFragment(_) => "JSX is not supported",
+            _ => return self.parse_error("Invalid expression", expr.span()),
+        };
+        self.unsupported(what, expr.span())
+    }
+
+    fn template(&mut self, tpl: &ast::Tpl) -> LowerResult<ExprKind> {
+        let quasis = tpl
+            .quasis
+            .iter()
+            .map(|quasi| match &quasi.cooked {
+                Some(cooked) => cooked.to_atom_lossy().to_string(),
+                None => quasi.raw.to_string(),
+            })
+            .collect();
+        let exprs = self.lower_exprs(tpl.exprs.iter().map(|expr| &**expr))?;
+        Ok(ExprKind::Template { quasis, exprs })
+    }
+
+    fn array(&mut self, array: &ast::ArrayLit) -> LowerResult<ExprKind> {
+        let mut elems = Vec::with_capacity(array.elems.len());
+        for elem in &array.elems {
+            elems.push(match elem {
+                Some(elem) => self.lower_arg(elem)?,
+                None => ArrayElem::Hole,
+            });
+        }
+        Ok(ExprKind::Array(elems))
+    }
+
+    fn object(&mut self, object: &ast::ObjectLit) -> LowerResult<ExprKind> {
+        let mut props = Vec::with_capacity(object.props.len());
+        for prop in &object.props {
+            props.push(self.object_prop(prop)?);
+        }
+        Ok(ExprKind::Object(props))
+    }
+
+    fn function_expr(&mut self, function: &ast::FnExpr) -> LowerResult<ExprKind> {
+        let name = function.ident.as_ref().map(|ident| ident.sym.to_string());
+        let source = FunctionSource::from_function(name.clone(), name, &function.function);
+        self.lower_function(source).map(ExprKind::Function)
+    }
+
+    fn binary(&mut self, bin: &ast::BinExpr) -> LowerResult<ExprKind> {
+        let left = Box::new(self.lower_expr(&bin.left)?);
+        let right = Box::new(self.lower_expr(&bin.right)?);
+        Ok(match binary_op(bin.op) {
+            Operator::Binary(op) => ExprKind::Binary { op, left, right },
+            Operator::Logical(op) => ExprKind::Logical { op, left, right },
         })
+    }
+
+    fn conditional(&mut self, cond: &ast::CondExpr) -> LowerResult<ExprKind> {
+        let test = Box::new(self.lower_expr(&cond.test)?);
+        let then = Box::new(self.lower_expr(&cond.cons)?);
+        let otherwise = Box::new(self.lower_expr(&cond.alt)?);
+        Ok(ExprKind::Conditional { test, then, otherwise })
+    }
+
+    fn call(&mut self, call: &ast::CallExpr) -> LowerResult<ExprKind> {
+        let callee = match &call.callee {
+            Callee::Expr(callee) => self.lower_expr(callee)?,
+            Callee::Super(sup) => return Err(self.unsupported("`super` is not supported", sup.span)),
+            Callee::Import(import) => {
+                return Err(self.unsupported("dynamic `import()` is not supported", import.span));
+            }
+        };
+        let args = self.lower_args(&call.args)?;
+        Ok(ExprKind::Call { callee: Box::new(callee), args, optional: false })
+    }
+
+    fn new_expr(&mut self, new: &ast::NewExpr) -> LowerResult<ExprKind> {
+        let callee = Box::new(self.lower_expr(&new.callee)?);
+        let args = match &new.args {
+            Some(args) => self.lower_args(args)?,
+            None => Vec::new(),
+        };
+        Ok(ExprKind::New { callee, args })
+    }
+
+    fn await_expr(&mut self, await_expr: &ast::AwaitExpr) -> LowerResult<ExprKind> {
+        Ok(ExprKind::Await(Box::new(self.lower_expr(&await_expr.arg)?)))
+    }
+
+    fn optional_chain(&mut self, chain: &OptChainExpr) -> LowerResult<ExprKind> {
+        Ok(ExprKind::OptionalChain(Box::new(self.chain_link(chain)?)))
     }
 
     pub(crate) fn lower_exprs<'e>(
@@ -222,43 +252,51 @@ impl Lowerer<'_> {
 
     fn object_prop(&mut self, prop: &PropOrSpread) -> LowerResult<ObjectProp> {
         let prop = match prop {
-            PropOrSpread::Spread(spread) => return Ok(ObjectProp::Spread(self.lower_expr(&spread.expr)?)),
+            PropOrSpread::Spread(spread) => return self.lower_expr(&spread.expr).map(ObjectProp::Spread),
             PropOrSpread::Prop(prop) => &**prop,
         };
-        Ok(match prop {
-            Prop::Shorthand(ident) => ObjectProp::KeyValue {
+        match prop {
+            Prop::Shorthand(ident) => Ok(ObjectProp::KeyValue {
                 key: PropKey::Named(ident.sym.to_string()),
                 value: ir::Expr { kind: self.ident_expr(ident), span: self.span(ident.span) },
-            },
-            Prop::KeyValue(kv) => {
-                let key = self.prop_key(&kv.key)?;
-                let value = self.lower_named_expr(&kv.value, key_name(&key))?;
-                ObjectProp::KeyValue { key, value }
-            }
-            Prop::Method(method) => {
-                let key = self.prop_key(&method.key)?;
-                let span = self.span(method.function.span);
-                let name = key_name(&key).map(str::to_owned);
-                let id = self.lower_function(FunctionSource::from_function(name, None, &method.function))?;
-                ObjectProp::KeyValue { key, value: ir::Expr { kind: ExprKind::Function(id), span } }
-            }
-            Prop::Getter(getter) => {
-                let key = self.prop_key(&getter.key)?;
-                let name = key_name(&key).map(|name| format!("get {name}"));
-                let function =
-                    self.lower_function(FunctionSource::from_function(name, None, &getter.function))?;
-                ObjectProp::Getter { key, function }
-            }
-            Prop::Setter(setter) => {
-                let key = self.prop_key(&setter.key)?;
-                let name = key_name(&key).map(|name| format!("set {name}"));
-                let function =
-                    self.lower_function(FunctionSource::from_function(name, None, &setter.function))?;
-                ObjectProp::Setter { key, function }
-            }
+            }),
+            Prop::KeyValue(kv) => self.key_value_prop(kv),
+            Prop::Method(method) => self.accessor_prop(&method.key, &method.function, Accessor::Method),
+            Prop::Getter(getter) => self.accessor_prop(&getter.key, &getter.function, Accessor::Getter),
+            Prop::Setter(setter) => self.accessor_prop(&setter.key, &setter.function, Accessor::Setter),
             Prop::Assign(assign) => {
-                return Err(self.parse_error("Invalid shorthand property initializer", assign.span));
+                Err(self.parse_error("Invalid shorthand property initializer", assign.span))
             }
+        }
+    }
+
+    fn key_value_prop(&mut self, kv: &ast::KeyValueProp) -> LowerResult<ObjectProp> {
+        let key = self.prop_key(&kv.key)?;
+        let value = self.lower_named_expr(&kv.value, key_name(&key))?;
+        Ok(ObjectProp::KeyValue { key, value })
+    }
+
+    /// A method, getter or setter: its function is named after the key (`get x` for getters).
+    fn accessor_prop(
+        &mut self,
+        key: &PropName,
+        function: &ast::Function,
+        accessor: Accessor,
+    ) -> LowerResult<ObjectProp> {
+        let key = self.prop_key(key)?;
+        let name = key_name(&key).map(|name| match accessor {
+            Accessor::Method => name.to_owned(),
+            Accessor::Getter => format!("get {name}"),
+            Accessor::Setter => format!("set {name}"),
+        });
+        let id = self.lower_function(FunctionSource::from_function(name, None, function))?;
+        Ok(match accessor {
+            Accessor::Method => ObjectProp::KeyValue {
+                key,
+                value: ir::Expr { kind: ExprKind::Function(id), span: self.span(function.span) },
+            },
+            Accessor::Getter => ObjectProp::Getter { key, function: id },
+            Accessor::Setter => ObjectProp::Setter { key, function: id },
         })
     }
 
@@ -377,6 +415,22 @@ pub(crate) fn arrow_source(arrow: &ast::ArrowExpr, name: Option<String>) -> Func
         },
         span: arrow.span,
     }
+}
+
+/// Removes parentheses, without recursion.
+fn strip_parens(expr: &Expr) -> &Expr {
+    let mut expr = expr;
+    while let Expr::Paren(inner) = expr {
+        expr = &inner.expr;
+    }
+    expr
+}
+
+#[derive(Clone, Copy)]
+enum Accessor {
+    Method,
+    Getter,
+    Setter,
 }
 
 /// Removes parentheses and TypeScript-only wrappers, without recursion.

@@ -25,21 +25,28 @@ use crate::{MAX_NESTING, SyntaxError, SyntaxErrorKind};
 pub use expr::js_number_to_string;
 use scope::{Chain, FunctionState, Init, ScopeKind};
 
-pub(crate) type LowerResult<T> = Result<T, SyntaxError>;
+/// Errors are boxed: lowering results travel up every level of recursion, and in debug builds
+/// each level's stack frame holds copies of them, so they are kept pointer-sized.
+pub(crate) type LowerError = Box<SyntaxError>;
+pub(crate) type LowerResult<T> = Result<T, LowerError>;
+
+/// How many nesting levels a nested function counts for (see [`Lowerer::enter_weighted`]).
+const FUNCTION_WEIGHT: usize = 4;
 
 /// Lowers the statements of a parsed (and unwrapped) script body.
-pub fn lower_program(stmts: &[Stmt], locator: &Locator<'_>) -> LowerResult<ir::Program> {
+pub fn lower_program(stmts: &[Stmt], locator: &Locator<'_>) -> Result<ir::Program, SyntaxError> {
     let mut lowerer = Lowerer {
         locator,
         functions: Vec::new(),
-        func: FunctionState::new(false, false, None),
+        func: FunctionState::new(false, false, None, 0),
         outer: Vec::new(),
         depth: 0,
+        clock: 0,
     };
     let span =
         stmts.first().map(|stmt| locator.start(stmt.span())).unwrap_or(ir::Span { line: 1, column: 1 });
     lowerer.functions.push(placeholder_function(span));
-    let body = lowerer.lower_function_body(stmts, true)?;
+    let body = lowerer.lower_function_body(stmts, true).map_err(|error| *error)?;
     let main = lowerer.finish_function(None, true, false, Vec::new(), None, body, span);
     if let Some(slot) = lowerer.functions.first_mut() {
         *slot = main;
@@ -92,6 +99,8 @@ pub(crate) struct Lowerer<'a> {
     /// The functions around it, outermost first.
     outer: Vec<FunctionState>,
     depth: usize,
+    /// Ticks at every declaration and closure creation, to order them for TDZ decisions.
+    clock: u64,
 }
 
 impl<'a> Lowerer<'a> {
@@ -101,34 +110,46 @@ impl<'a> Lowerer<'a> {
 
     /// An `UnsupportedSyntax` error; `what` completes "Unsupported syntax: ..", e.g. "class
     /// declarations are not supported".
-    pub(crate) fn unsupported(&self, what: &str, span: swc_common::Span) -> SyntaxError {
-        SyntaxError {
+    pub(crate) fn unsupported(&self, what: &str, span: swc_common::Span) -> LowerError {
+        Box::new(SyntaxError {
             kind: SyntaxErrorKind::UnsupportedSyntax,
             message: format!("Unsupported syntax: {what}"),
             span: self.span(span),
-        }
+        })
     }
 
-    pub(crate) fn parse_error(&self, message: impl Into<String>, span: swc_common::Span) -> SyntaxError {
-        SyntaxError { kind: SyntaxErrorKind::ParseError, message: message.into(), span: self.span(span) }
+    pub(crate) fn parse_error(&self, message: impl Into<String>, span: swc_common::Span) -> LowerError {
+        Box::new(SyntaxError {
+            kind: SyntaxErrorKind::ParseError,
+            message: message.into(),
+            span: self.span(span),
+        })
     }
 
     /// Counts one level of recursion; past [`MAX_NESTING`] the lowering fails. Callers pair it
     /// with [`Lowerer::leave`] on success; on failure the whole lowering is abandoned, so the
     /// count no longer matters.
     pub(crate) fn enter(&mut self, span: swc_common::Span) -> LowerResult<()> {
-        self.depth += 1;
+        self.enter_weighted(span, 1)
+    }
+
+    /// [`Lowerer::enter`] for constructs whose lowering takes several times the stack of one
+    /// expression level (a nested function goes through a handful of large frames): they count
+    /// `weight` levels, so that `MAX_NESTING` levels of anything fit a 2 MiB stack.
+    pub(crate) fn enter_weighted(&mut self, span: swc_common::Span, weight: usize) -> LowerResult<()> {
+        self.depth += weight;
         if self.depth > MAX_NESTING {
-            return Err(self.parse_error(
-                format!("Nesting is too deep: the program nests expressions or statements more than {MAX_NESTING} levels deep"),
-                span,
-            ));
+            return Err(self.parse_error(crate::nesting_too_deep_message(), span));
         }
         Ok(())
     }
 
     pub(crate) fn leave(&mut self) {
-        self.depth = self.depth.saturating_sub(1);
+        self.leave_weighted(1);
+    }
+
+    pub(crate) fn leave_weighted(&mut self, weight: usize) {
+        self.depth = self.depth.saturating_sub(weight);
     }
 
     pub(crate) fn chain(&mut self) -> Chain<'_> {
@@ -170,7 +191,7 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    pub(crate) fn redeclared(&self, name: &str, span: swc_common::Span) -> SyntaxError {
+    pub(crate) fn redeclared(&self, name: &str, span: swc_common::Span) -> LowerError {
         self.parse_error(format!("Identifier '{name}' has already been declared"), span)
     }
 
@@ -180,7 +201,8 @@ impl<'a> Lowerer<'a> {
             && let Some(meta) = self.func.meta_mut(*id)
             && meta.init == Init::Pending
         {
-            meta.init = Init::Done;
+            self.clock += 1;
+            meta.init = Init::Done { at: self.clock };
         }
     }
 
@@ -269,11 +291,13 @@ impl<'a> Lowerer<'a> {
         if source.has_param_decorators {
             return Err(self.unsupported("decorators are not supported", source.span));
         }
-        self.enter(source.span)?;
+        self.enter_weighted(source.span, FUNCTION_WEIGHT)?;
         let id = FuncId(u32::try_from(self.functions.len()).unwrap_or(u32::MAX));
         let span = self.span(source.span);
         self.functions.push(placeholder_function(span));
-        let state = FunctionState::new(source.is_arrow, !source.is_arrow, source.self_name.clone());
+        self.clock += 1;
+        let state =
+            FunctionState::new(source.is_arrow, !source.is_arrow, source.self_name.clone(), self.clock);
         let parent = std::mem::replace(&mut self.func, state);
         self.outer.push(parent);
 
@@ -289,7 +313,7 @@ impl<'a> Lowerer<'a> {
         if let Some(slot) = self.functions.get_mut(id.0 as usize) {
             *slot = function;
         }
-        self.leave();
+        self.leave_weighted(FUNCTION_WEIGHT);
         Ok(id)
     }
 
@@ -323,12 +347,7 @@ impl<'a> Lowerer<'a> {
             }
         }
         if let FunctionBodySource::Block(stmts) = source.body {
-            for declared in collect::hoisted_vars(stmts) {
-                self.declare_var(declared.ident)?;
-            }
-            for declared in collect::lexical_declarations(stmts) {
-                self.declare_lexical(declared.ident, declared.kind)?;
-            }
+            self.declare_function_scope(stmts)?;
         }
         let mut params = Vec::with_capacity(simple_params.len());
         for pat in simple_params {
@@ -353,12 +372,7 @@ impl<'a> Lowerer<'a> {
     /// expression statement is the program's result.
     fn lower_function_body(&mut self, stmts: &[Stmt], is_script: bool) -> LowerResult<Vec<ir::Stmt>> {
         if is_script {
-            for declared in collect::hoisted_vars(stmts) {
-                self.declare_var(declared.ident)?;
-            }
-            for declared in collect::lexical_declarations(stmts) {
-                self.declare_lexical(declared.ident, declared.kind)?;
-            }
+            self.declare_function_scope(stmts)?;
         }
         let mut body = Vec::new();
         self.hoist_functions(stmts, &mut body)?;
@@ -376,6 +390,19 @@ impl<'a> Lowerer<'a> {
             }
         }
         Ok(body)
+    }
+
+    /// Declares a function body's top-level lexical declarations, then its hoisted `var`s, in the
+    /// function scope. (Lexical ones first, so that a `var` clashing with a `let` is the one
+    /// reported, as JavaScript engines do for the usual `let x; { var x; }`.)
+    fn declare_function_scope(&mut self, stmts: &[Stmt]) -> LowerResult<()> {
+        for declared in collect::lexical_declarations(stmts) {
+            self.declare_lexical(declared.ident, declared.kind)?;
+        }
+        for declared in collect::hoisted_vars(stmts) {
+            self.declare_var(declared.ident)?;
+        }
+        Ok(())
     }
 
     /// Assembles the finished current function: its prologue (synthetic bindings) and scope.

@@ -25,12 +25,11 @@ enum Mode {
 
 /// An identifier as an assignment target.
 enum IdentTarget {
-    Writable(ir::VarRef),
+    /// A writable binding; `tdz_read` is a TDZ-checked read of it when it may be uninitialized
+    /// (writing to a `let` in its TDZ throws), to evaluate before the write.
+    Writable { var: ir::VarRef, tdz_read: Option<ir::Expr> },
     /// A `const` binding: `read` is a read of it (TDZ-checked when needed), `name` for the error.
-    Const {
-        read: ir::Expr,
-        name: String,
-    },
+    Const { read: ir::Expr, name: String },
 }
 
 impl Lowerer<'_> {
@@ -130,7 +129,9 @@ impl Lowerer<'_> {
         match mode {
             Mode::Bind => Pattern::Var(self.chain().resolve(ident.sym.as_str()).var),
             Mode::Assign => match self.ident_target(ident) {
-                IdentTarget::Writable(var) => Pattern::Var(var),
+                // A TDZ check is not expressible inside a destructuring pattern; such writes
+                // to an uninitialized `let` go unchecked.
+                IdentTarget::Writable { var, .. } => Pattern::Var(var),
                 IdentTarget::Const { name, .. } => const_target(name, self.span(ident.span)),
             },
         }
@@ -146,7 +147,11 @@ impl Lowerer<'_> {
                 name: name.to_owned(),
             }
         } else {
-            IdentTarget::Writable(resolved.var)
+            let tdz_read = resolved.check_tdz.then(|| ir::Expr {
+                kind: ExprKind::Var { var: resolved.var.clone(), check_tdz: true },
+                span: self.span(ident.span),
+            });
+            IdentTarget::Writable { var: resolved.var, tdz_read }
         }
     }
 
@@ -193,13 +198,20 @@ impl Lowerer<'_> {
         };
         let value = self.lower_named_expr(&assign.right, name.as_deref())?;
         Ok(match target {
-            IdentOrPattern::Pattern(pattern) => {
+            IdentOrPattern::Pattern(pattern, tdz_read) => {
                 let target = Box::new(pattern);
                 let value = Box::new(value);
-                match op {
+                let assign = match op {
                     AssignKind::Plain => ExprKind::Assign { op: None, target, value },
                     AssignKind::Binary(op) => ExprKind::Assign { op: Some(op), target, value },
                     AssignKind::Logical(op) => ExprKind::LogicalAssign { op, target, value },
+                };
+                // The check runs before the right-hand side, where JavaScript would evaluate the
+                // right-hand side of a plain `=` first: only the order of a side effect and the
+                // ReferenceError differs, in a program that is broken anyway.
+                match tdz_read {
+                    Some(read) => ExprKind::Sequence(vec![read, ir::Expr { kind: assign, span }]),
+                    None => assign,
                 }
             }
             IdentOrPattern::Const { read, name } => {
@@ -223,10 +235,12 @@ impl Lowerer<'_> {
     fn simple_target(&mut self, target: &SimpleAssignTarget) -> LowerResult<IdentOrPattern> {
         Ok(match target {
             SimpleAssignTarget::Ident(binding) => match self.ident_target(&binding.id) {
-                IdentTarget::Writable(var) => IdentOrPattern::Pattern(Pattern::Var(var)),
+                IdentTarget::Writable { var, tdz_read } => {
+                    IdentOrPattern::Pattern(Pattern::Var(var), tdz_read)
+                }
                 IdentTarget::Const { read, name } => IdentOrPattern::Const { read, name },
             },
-            SimpleAssignTarget::Member(member) => IdentOrPattern::Pattern(self.member_target(member)?),
+            SimpleAssignTarget::Member(member) => IdentOrPattern::Pattern(self.member_target(member)?, None),
             SimpleAssignTarget::Paren(paren) => self.expr_simple_target(&paren.expr)?,
             SimpleAssignTarget::TsAs(ts) => self.expr_simple_target(&ts.expr)?,
             SimpleAssignTarget::TsSatisfies(ts) => self.expr_simple_target(&ts.expr)?,
@@ -249,10 +263,12 @@ impl Lowerer<'_> {
     fn expr_simple_target(&mut self, expr: &Expr) -> LowerResult<IdentOrPattern> {
         match strip_parens_and_types(expr) {
             Expr::Ident(ident) => Ok(match self.ident_target(ident) {
-                IdentTarget::Writable(var) => IdentOrPattern::Pattern(Pattern::Var(var)),
+                IdentTarget::Writable { var, tdz_read } => {
+                    IdentOrPattern::Pattern(Pattern::Var(var), tdz_read)
+                }
                 IdentTarget::Const { read, name } => IdentOrPattern::Const { read, name },
             }),
-            Expr::Member(member) => Ok(IdentOrPattern::Pattern(self.member_target(member)?)),
+            Expr::Member(member) => Ok(IdentOrPattern::Pattern(self.member_target(member)?, None)),
             other => Err(self.parse_error("Invalid left-hand side in assignment", other.span())),
         }
     }
@@ -266,7 +282,12 @@ impl Lowerer<'_> {
         };
         let target = match strip_parens_and_types(&update.arg) {
             Expr::Ident(ident) => match self.ident_target(ident) {
-                IdentTarget::Writable(var) => Pattern::Var(var),
+                IdentTarget::Writable { var, tdz_read: Some(read) } => {
+                    let update =
+                        ExprKind::Update { op, prefix: update.prefix, target: Box::new(Pattern::Var(var)) };
+                    return Ok(ExprKind::Sequence(vec![read, ir::Expr { kind: update, span }]));
+                }
+                IdentTarget::Writable { var, tdz_read: None } => Pattern::Var(var),
                 IdentTarget::Const { read, name } => {
                     let throw = ir::Expr { kind: ExprKind::ThrowConstAssign { name }, span };
                     return Ok(ExprKind::Sequence(vec![read, throw]));
@@ -285,8 +306,12 @@ impl Lowerer<'_> {
 }
 
 enum IdentOrPattern {
-    Pattern(Pattern),
-    Const { read: ir::Expr, name: String },
+    /// A target, with a TDZ-checked read to run first when it may be an uninitialized `let`.
+    Pattern(Pattern, Option<ir::Expr>),
+    Const {
+        read: ir::Expr,
+        name: String,
+    },
 }
 
 /// The target that stands for a `const` binding inside a destructuring assignment: evaluating

@@ -11,9 +11,18 @@
 //! owner's local ([`Capture::ParentLocal`]), the next ones at the previous capture
 //! ([`Capture::ParentCapture`]). The owner's local is marked `captured`.
 //!
-//! This module also decides TDZ checks: a read of a `let`/`const` is checked when it happens in a
-//! nested function, textually before the declaration has been lowered, or inside the `switch`
-//! that declares the binding.
+//! This module also decides TDZ checks. A read of a `let`/`const` is checked when it may run
+//! before the declaration has run:
+//! - in the declaring function, when the read comes textually before the declaration's end, or
+//!   the binding belongs to a `switch` (a jump to a later case skips declarations);
+//! - from a nested function, when that function's closure may be created before the declaration
+//!   has run: the outermost function between the binding and the read was created (its
+//!   expression lowered, or its declaration hoisted) before the declaration was lowered, or the
+//!   binding belongs to a `switch`. Closures created after the declaration in the same scope can
+//!   only run after it (control flow never jumps backwards into the middle of a block, and every
+//!   new run of a block re-creates both), so their reads need no check.
+//!
+//! "Before" is measured with a clock that ticks at every declaration and function creation.
 
 use std::collections::HashMap;
 
@@ -50,9 +59,8 @@ pub enum Init {
     Always,
     /// A `let`/`const` whose declaration has not been lowered yet.
     Pending,
-    /// A `let`/`const` whose declaration has been lowered: later reads in the same function see
-    /// it initialized (unless it lives in a `switch`).
-    Done,
+    /// A `let`/`const` whose declaration has been lowered, at clock time `at`.
+    Done { at: u64 },
 }
 
 #[derive(Debug)]
@@ -76,13 +84,20 @@ pub struct FunctionState {
     /// A named function expression's own name, visible inside it (created on first use).
     pub self_name: Option<String>,
     pub self_var: Option<VarId>,
+    /// Clock time at which this function's closure creation was lowered.
+    pub created_at: u64,
     /// Whether `arguments` refers to an implicit arguments object here (non-arrow functions
     /// other than the top-level script).
     pub has_arguments_object: bool,
 }
 
 impl FunctionState {
-    pub fn new(is_arrow: bool, has_arguments_object: bool, self_name: Option<String>) -> Self {
+    pub fn new(
+        is_arrow: bool,
+        has_arguments_object: bool,
+        self_name: Option<String>,
+        created_at: u64,
+    ) -> Self {
         FunctionState {
             is_arrow,
             vars: Vec::new(),
@@ -94,6 +109,7 @@ impl FunctionState {
             this_var: None,
             self_name,
             self_var: None,
+            created_at,
             has_arguments_object,
         }
     }
@@ -176,14 +192,18 @@ impl Chain<'_> {
             return Resolved { var: VarRef::Global(name.to_owned()), check_tdz: false, kind: None };
         };
         let innermost = self.innermost();
+        // When the closure of the outermost function between the owner and the read was made.
+        let closure_created_at =
+            if level < innermost { self.level(level + 1).map(|f| f.created_at) } else { None };
         let (kind, check_tdz) = match self.level(level) {
             Some(owner) => {
                 let kind = owner.kind_of(var);
                 let check_tdz = match owner.meta.get(var.0 as usize) {
-                    Some(meta) => match meta.init {
-                        Init::Always => false,
-                        Init::Pending => true,
-                        Init::Done => level != innermost || meta.in_switch,
+                    Some(meta) => match (meta.init, closure_created_at) {
+                        (Init::Always, _) => false,
+                        (Init::Pending, _) => true,
+                        (Init::Done { .. }, None) => meta.in_switch,
+                        (Init::Done { at }, Some(created_at)) => meta.in_switch || at >= created_at,
                     },
                     None => false,
                 };

@@ -6,7 +6,7 @@ use swc_ecma_ast::{self as ast, Decl, ForHead, Stmt, VarDeclKind, VarDeclOrExpr}
 
 use super::scope::{Scope, ScopeKind};
 use super::{LowerResult, Lowerer, collect};
-use crate::ir::{self, Block, CatchClause, ExprKind, Pattern, StmtKind, SwitchCase, VarKind};
+use crate::ir::{self, Block, CatchClause, ExprKind, StmtKind, SwitchCase, VarKind};
 
 impl Lowerer<'_> {
     /// Lowers a statement list into `out`, one source statement giving zero or more IR
@@ -21,10 +21,12 @@ impl Lowerer<'_> {
     pub(crate) fn lower_stmt_into(&mut self, stmt: &Stmt, out: &mut Vec<ir::Stmt>) -> LowerResult<()> {
         match stmt {
             Stmt::Decl(Decl::Var(decl)) => self.var_decl(decl, out),
-            Stmt::Decl(Decl::Fn(_)) => Ok(()),
-            Stmt::Empty(_) => Ok(()),
+            // Hoisted already, or types only: nothing runs here.
+            Stmt::Decl(Decl::Fn(_) | Decl::TsInterface(_) | Decl::TsTypeAlias(_)) | Stmt::Empty(_) => Ok(()),
+            Stmt::Decl(Decl::TsEnum(ts_enum)) if ts_enum.declare => Ok(()),
+            Stmt::Decl(Decl::TsModule(module)) if module.declare => Ok(()),
             _ => {
-                out.push(self.lower_stmt(stmt)?);
+                out.push(*self.lower_stmt(stmt)?);
                 Ok(())
             }
         }
@@ -32,108 +34,155 @@ impl Lowerer<'_> {
 
     /// Lowers a statement in a position that holds exactly one (a loop or `if` body, a label's
     /// body).
-    pub(crate) fn lower_stmt(&mut self, stmt: &Stmt) -> LowerResult<ir::Stmt> {
+    ///
+    /// Statements travel boxed through the recursion: in debug builds every stack frame on the
+    /// way holds copies of the returned value, and an unboxed `ir::Stmt` is a few hundred bytes.
+    pub(crate) fn lower_stmt(&mut self, stmt: &Stmt) -> LowerResult<Box<ir::Stmt>> {
         self.lower_labeled_stmt(stmt, None)
     }
 
     /// Lowers a statement; `label` is the label directly in front of it, which a loop or
     /// `switch` carries itself.
-    fn lower_labeled_stmt(&mut self, stmt: &Stmt, label: Option<String>) -> LowerResult<ir::Stmt> {
+    fn lower_labeled_stmt(&mut self, stmt: &Stmt, label: Option<String>) -> LowerResult<Box<ir::Stmt>> {
         self.enter(stmt.span())?;
         let span = self.span(stmt.span());
-        let kind = self.lower_stmt_kind(stmt, label)?;
+        let lowered = self.lower_stmt_kind(stmt, label, span);
         self.leave();
-        Ok(ir::Stmt { kind, span })
+        lowered
     }
 
-    fn lower_stmt_kind(&mut self, stmt: &Stmt, label: Option<String>) -> LowerResult<StmtKind> {
-        if let Some(label) = &label
-            && !matches!(
-                stmt,
-                Stmt::While(_)
-                    | Stmt::DoWhile(_)
-                    | Stmt::For(_)
-                    | Stmt::ForIn(_)
-                    | Stmt::ForOf(_)
-                    | Stmt::Switch(_)
-            )
-        {
-            let body = self.lower_stmt(stmt)?;
-            return Ok(StmtKind::Labeled { label: label.clone(), body: Box::new(body) });
+    /// Dispatches on the statement kind. Every arm is a call into a function of its own: in
+    /// debug builds a `match` with the arms' code inline reserves stack for all arms at once, and
+    /// this function is on the stack once per nesting level.
+    fn lower_stmt_kind(
+        &mut self,
+        stmt: &Stmt,
+        label: Option<String>,
+        span: ir::Span,
+    ) -> LowerResult<Box<ir::Stmt>> {
+        let carries_label = matches!(
+            stmt,
+            Stmt::While(_)
+                | Stmt::DoWhile(_)
+                | Stmt::For(_)
+                | Stmt::ForIn(_)
+                | Stmt::ForOf(_)
+                | Stmt::Switch(_)
+        );
+        if !carries_label && let Some(label) = label {
+            return self.labeled(stmt, label, span);
         }
-        Ok(match stmt {
-            Stmt::Block(block) => StmtKind::Block(self.lower_block(&block.stmts, ScopeKind::Block)?),
-            Stmt::Empty(_) | Stmt::Debugger(_) => StmtKind::Empty,
+        match stmt {
+            Stmt::Block(block) => self.block_stmt(&block.stmts, span),
+            Stmt::Empty(_) | Stmt::Debugger(_) | Stmt::Break(_) | Stmt::Continue(_) | Stmt::With(_) => {
+                self.leaf_stmt(stmt, span)
+            }
+            Stmt::Return(ret) => self.return_stmt(ret, span),
+            // The label goes onto the loop or switch itself, or becomes a `Labeled` wrapper.
+            Stmt::Labeled(labeled) => {
+                self.lower_labeled_stmt(&labeled.body, Some(labeled.label.sym.to_string()))
+            }
+            Stmt::If(stmt) => self.if_stmt(stmt, span),
+            Stmt::Switch(switch) => self.switch(switch, label, span),
+            Stmt::Throw(throw) => self.expr_stmt(&throw.arg, true, span),
+            Stmt::Try(try_stmt) => self.try_stmt(try_stmt, span),
+            Stmt::While(stmt) => self.while_stmt(&stmt.test, &stmt.body, false, label, span),
+            Stmt::DoWhile(stmt) => self.while_stmt(&stmt.test, &stmt.body, true, label, span),
+            Stmt::For(stmt) => self.for_stmt(stmt, label, span),
+            Stmt::ForIn(stmt) => self.for_in_of(&stmt.left, &stmt.right, &stmt.body, false, label, span),
+            Stmt::ForOf(stmt) if stmt.is_await => {
+                Err(self.unsupported("`for await` loops are not supported", stmt.span))
+            }
+            Stmt::ForOf(stmt) => self.for_in_of(&stmt.left, &stmt.right, &stmt.body, true, label, span),
+            Stmt::Decl(decl) => self.decl_stmt(decl, span),
+            Stmt::Expr(expr) => self.expr_stmt(&expr.expr, false, span),
+        }
+    }
+
+    /// Statements without nested statements or expressions.
+    fn leaf_stmt(&mut self, stmt: &Stmt, span: ir::Span) -> LowerResult<Box<ir::Stmt>> {
+        let label_of = |label: &Option<ast::Ident>| label.as_ref().map(|label| label.sym.to_string());
+        let kind = match stmt {
+            Stmt::Break(brk) => StmtKind::Break(label_of(&brk.label)),
+            Stmt::Continue(cont) => StmtKind::Continue(label_of(&cont.label)),
             Stmt::With(with) => {
                 return Err(self.unsupported("`with` statements are not supported", with.span));
             }
-            Stmt::Return(ret) => StmtKind::Return(match &ret.arg {
-                Some(arg) => Some(self.lower_expr(arg)?),
-                None => None,
-            }),
-            Stmt::Labeled(labeled) => {
-                let body = self.lower_labeled_stmt(&labeled.body, Some(labeled.label.sym.to_string()))?;
-                // The label went onto the loop or switch itself, or became a `Labeled` wrapper.
-                return Ok(body.kind);
-            }
-            Stmt::Break(brk) => StmtKind::Break(brk.label.as_ref().map(|label| label.sym.to_string())),
-            Stmt::Continue(cont) => {
-                StmtKind::Continue(cont.label.as_ref().map(|label| label.sym.to_string()))
-            }
-            Stmt::If(stmt) => StmtKind::If {
-                test: self.lower_expr(&stmt.test)?,
-                then: Box::new(self.nested_stmt(&stmt.cons)?),
-                otherwise: match &stmt.alt {
-                    Some(alt) => Some(Box::new(self.nested_stmt(alt)?)),
-                    None => None,
-                },
-            },
-            Stmt::Switch(switch) => self.switch(switch, label)?,
-            Stmt::Throw(throw) => StmtKind::Throw(self.lower_expr(&throw.arg)?),
-            Stmt::Try(try_stmt) => self.try_stmt(try_stmt)?,
-            Stmt::While(stmt) => StmtKind::While {
-                test: self.lower_expr(&stmt.test)?,
-                body: Box::new(self.nested_stmt(&stmt.body)?),
-                do_while: false,
-                label,
-            },
-            Stmt::DoWhile(stmt) => {
-                let body = Box::new(self.nested_stmt(&stmt.body)?);
-                StmtKind::While { test: self.lower_expr(&stmt.test)?, body, do_while: true, label }
-            }
-            Stmt::For(stmt) => self.for_stmt(stmt, label)?,
-            Stmt::ForIn(stmt) => {
-                let (pattern, declare, object, body, scope) =
-                    self.for_in_of(&stmt.left, &stmt.right, &stmt.body)?;
-                StmtKind::ForIn { pattern, declare, object, body, scope, label }
-            }
-            Stmt::ForOf(stmt) => {
-                if stmt.is_await {
-                    return Err(self.unsupported("`for await` loops are not supported", stmt.span));
-                }
-                let (pattern, declare, iterable, body, scope) =
-                    self.for_in_of(&stmt.left, &stmt.right, &stmt.body)?;
-                StmtKind::ForOf { pattern, declare, iterable, body, scope, label }
-            }
-            Stmt::Decl(decl) => self.decl_stmt(decl)?,
-            Stmt::Expr(expr) => StmtKind::Expr(self.lower_expr(&expr.expr)?),
-        })
+            _ => StmtKind::Empty,
+        };
+        Ok(boxed(kind, span))
+    }
+
+    fn block_stmt(&mut self, stmts: &[Stmt], span: ir::Span) -> LowerResult<Box<ir::Stmt>> {
+        let block = self.lower_block(stmts, ScopeKind::Block)?;
+        Ok(boxed(StmtKind::Block(block), span))
+    }
+
+    /// An expression statement, or a `throw`.
+    fn expr_stmt(&mut self, expr: &ast::Expr, throw: bool, span: ir::Span) -> LowerResult<Box<ir::Stmt>> {
+        let expr = self.lower_expr(expr)?;
+        Ok(boxed(if throw { StmtKind::Throw(expr) } else { StmtKind::Expr(expr) }, span))
+    }
+
+    /// A labelled statement that is not a loop or `switch`.
+    fn labeled(&mut self, stmt: &Stmt, label: String, span: ir::Span) -> LowerResult<Box<ir::Stmt>> {
+        let body = self.lower_stmt(stmt)?;
+        Ok(boxed(StmtKind::Labeled { label, body }, span))
+    }
+
+    fn return_stmt(&mut self, ret: &ast::ReturnStmt, span: ir::Span) -> LowerResult<Box<ir::Stmt>> {
+        let value = match &ret.arg {
+            Some(arg) => Some(self.lower_expr(arg)?),
+            None => None,
+        };
+        Ok(boxed(StmtKind::Return(value), span))
+    }
+
+    fn if_stmt(&mut self, stmt: &ast::IfStmt, span: ir::Span) -> LowerResult<Box<ir::Stmt>> {
+        let test = self.lower_expr(&stmt.test)?;
+        let then = self.nested_stmt(&stmt.cons)?;
+        let otherwise = match &stmt.alt {
+            Some(alt) => Some(self.nested_stmt(alt)?),
+            None => None,
+        };
+        Ok(boxed(StmtKind::If { test, then, otherwise }, span))
+    }
+
+    /// `while (test) body`, or `do body while (test)` (body lowered first, in source order).
+    fn while_stmt(
+        &mut self,
+        test: &ast::Expr,
+        body: &Stmt,
+        do_while: bool,
+        label: Option<String>,
+        span: ir::Span,
+    ) -> LowerResult<Box<ir::Stmt>> {
+        let mut lowered_body = None;
+        if do_while {
+            lowered_body = Some(self.nested_stmt(body)?);
+        }
+        let test = self.lower_expr(test)?;
+        let body = match lowered_body {
+            Some(body) => body,
+            None => self.nested_stmt(body)?,
+        };
+        Ok(boxed(StmtKind::While { test, body, do_while, label }, span))
     }
 
     /// The body of an `if` or loop. A declaration there gets a block of its own (JavaScript
     /// allows only function declarations, in sloppy mode; `let` is a syntax error swc reports).
-    fn nested_stmt(&mut self, stmt: &Stmt) -> LowerResult<ir::Stmt> {
+    fn nested_stmt(&mut self, stmt: &Stmt) -> LowerResult<Box<ir::Stmt>> {
         match stmt {
             Stmt::Decl(_) => {
-                let block = self.lower_block(std::slice::from_ref(stmt), ScopeKind::Block)?;
-                Ok(ir::Stmt { kind: StmtKind::Block(block), span: self.span(stmt.span()) })
+                let span = self.span(stmt.span());
+                self.block_stmt(std::slice::from_ref(stmt), span)
             }
             _ => self.lower_stmt(stmt),
         }
     }
 
-    fn decl_stmt(&mut self, decl: &Decl) -> LowerResult<StmtKind> {
-        Ok(match decl {
+    fn decl_stmt(&mut self, decl: &Decl, span: ir::Span) -> LowerResult<Box<ir::Stmt>> {
+        let kind = match decl {
             Decl::Var(var) => {
                 let mut binds = Vec::new();
                 self.var_decl(var, &mut binds)?;
@@ -156,7 +205,8 @@ impl Lowerer<'_> {
             Decl::TsModule(module) => {
                 return Err(self.unsupported("TypeScript namespaces are not supported", module.span));
             }
-        })
+        };
+        Ok(boxed(kind, span))
     }
 
     /// `var`/`let`/`const` declarators as `Bind`s (none for `var x;`). The initializer is lowered
@@ -203,7 +253,12 @@ impl Lowerer<'_> {
         Ok(())
     }
 
-    fn for_stmt(&mut self, stmt: &ast::ForStmt, label: Option<String>) -> LowerResult<StmtKind> {
+    fn for_stmt(
+        &mut self,
+        stmt: &ast::ForStmt,
+        label: Option<String>,
+        span: ir::Span,
+    ) -> LowerResult<Box<ir::Stmt>> {
         // A `let`/`const` head has a scope of its own around the whole loop.
         let head_scope =
             matches!(&stmt.init, Some(VarDeclOrExpr::VarDecl(decl)) if decl.kind != VarDeclKind::Var);
@@ -238,7 +293,7 @@ impl Lowerer<'_> {
             Some(update) => Some(self.lower_expr(update)?),
             None => None,
         };
-        let body = Box::new(self.nested_stmt(&stmt.body)?);
+        let body = self.nested_stmt(&stmt.body)?;
         let scope = if head_scope { self.close_scope() } else { Vec::new() };
         // Closures capture the loop variables of their own iteration.
         let per_iteration = scope
@@ -246,21 +301,22 @@ impl Lowerer<'_> {
             .copied()
             .filter(|var| self.func.vars.get(var.0 as usize).is_some_and(|info| info.captured))
             .collect();
-        Ok(StmtKind::For { init, test, update, body, scope, per_iteration, label })
+        Ok(boxed(StmtKind::For { init, test, update, body, scope, per_iteration, label }, span))
     }
 
-    /// The parts of a `for (.. in ..)`/`for (.. of ..)` loop. The object/iterable is lowered
-    /// outside the head's scope: it is evaluated once, before the first iteration's bindings
-    /// exist.
-    #[allow(clippy::type_complexity)]
+    /// `for (.. of ..)` (`is_of`) or `for (.. in ..)`. The object/iterable is lowered outside the
+    /// head's scope: it is evaluated once, before the first iteration's bindings exist.
     fn for_in_of(
         &mut self,
         head: &ForHead,
         right: &ast::Expr,
         body: &Stmt,
-    ) -> LowerResult<(Pattern, bool, ir::Expr, Box<ir::Stmt>, Vec<ir::VarId>)> {
+        is_of: bool,
+        label: Option<String>,
+        span: ir::Span,
+    ) -> LowerResult<Box<ir::Stmt>> {
         let right = self.lower_expr(right)?;
-        match head {
+        let (pattern, declare, body, scope) = match head {
             ForHead::VarDecl(decl) => {
                 let [declarator] = decl.decls.as_slice() else {
                     return Err(self.parse_error(
@@ -285,23 +341,33 @@ impl Lowerer<'_> {
                 }
                 let pattern = self.lower_binding_pattern(&declarator.name)?;
                 self.mark_pattern_initialized(&declarator.name);
-                let body = Box::new(self.nested_stmt(body)?);
+                let body = self.nested_stmt(body)?;
                 let scope = if lexical { self.close_scope() } else { Vec::new() };
-                Ok((pattern, true, right, body, scope))
+                (pattern, true, body, scope)
             }
             ForHead::Pat(pat) => {
                 let pattern = self.lower_assign_pattern(pat)?;
-                let body = Box::new(self.nested_stmt(body)?);
-                Ok((pattern, false, right, body, Vec::new()))
+                (pattern, false, self.nested_stmt(body)?, Vec::new())
             }
             ForHead::UsingDecl(using) => {
-                Err(self.unsupported("`using` declarations are not supported", using.span))
+                return Err(self.unsupported("`using` declarations are not supported", using.span));
             }
-        }
+        };
+        let kind = if is_of {
+            StmtKind::ForOf { pattern, declare, iterable: right, body, scope, label }
+        } else {
+            StmtKind::ForIn { pattern, declare, object: right, body, scope, label }
+        };
+        Ok(boxed(kind, span))
     }
 
     /// One scope for all cases; the discriminant is evaluated outside it.
-    fn switch(&mut self, switch: &ast::SwitchStmt, label: Option<String>) -> LowerResult<StmtKind> {
+    fn switch(
+        &mut self,
+        switch: &ast::SwitchStmt,
+        label: Option<String>,
+        span: ir::Span,
+    ) -> LowerResult<Box<ir::Stmt>> {
         let discriminant = self.lower_expr(&switch.discriminant)?;
         self.open_scope(ScopeKind::Switch, switch.cases.iter().flat_map(|case| case.cons.iter()))?;
         let mut cases = Vec::with_capacity(switch.cases.len());
@@ -324,10 +390,10 @@ impl Lowerer<'_> {
             cases.push(SwitchCase { test, body });
         }
         let scope = self.close_scope();
-        Ok(StmtKind::Switch { discriminant, cases, scope, label })
+        Ok(boxed(StmtKind::Switch { discriminant, cases, scope, label }, span))
     }
 
-    fn try_stmt(&mut self, stmt: &ast::TryStmt) -> LowerResult<StmtKind> {
+    fn try_stmt(&mut self, stmt: &ast::TryStmt, span: ir::Span) -> LowerResult<Box<ir::Stmt>> {
         let block = self.lower_block(&stmt.block.stmts, ScopeKind::Block)?;
         let catch = match &stmt.handler {
             Some(handler) => Some(self.catch_clause(handler)?),
@@ -337,7 +403,7 @@ impl Lowerer<'_> {
             Some(finalizer) => Some(self.lower_block(&finalizer.stmts, ScopeKind::Block)?),
             None => None,
         };
-        Ok(StmtKind::Try { block, catch, finally })
+        Ok(boxed(StmtKind::Try { block, catch, finally }, span))
     }
 
     /// The catch parameter's bindings live in the catch body's scope.
@@ -361,6 +427,10 @@ impl Lowerer<'_> {
         let scope = self.close_scope();
         Ok(CatchClause { param, body: Block { scope, body } })
     }
+}
+
+fn boxed(kind: StmtKind, span: ir::Span) -> Box<ir::Stmt> {
+    Box::new(ir::Stmt { kind, span })
 }
 
 /// One statement as is; several (`let a = 1, b = 2`) in a block without a scope of its own.

@@ -1,0 +1,1 @@
+const big = 10n ** 20n;

@@ -1,0 +1,4 @@
+const a = 1;
+class Order {
+  constructor(id) { this.id = id; }
+}

@@ -1,0 +1,4 @@
+```ts
+const a = 1;
+const b = ;
+```

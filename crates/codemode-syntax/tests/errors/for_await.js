@@ -1,0 +1,3 @@
+for await (const x of stream) {
+  x;
+}

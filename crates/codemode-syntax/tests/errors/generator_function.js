@@ -1,0 +1,3 @@
+function* gen() {
+  yield 1;
+}

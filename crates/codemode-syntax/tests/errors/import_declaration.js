@@ -1,0 +1,3 @@
+// helpers
+import { get } from "lodash";
+get({}, "a");

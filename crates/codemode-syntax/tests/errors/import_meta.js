@@ -1,0 +1,1 @@
+const x = import.meta.url;

@@ -1,0 +1,3 @@
+function F() {
+  if (!new.target) throw new Error();
+}

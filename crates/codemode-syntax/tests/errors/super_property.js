@@ -1,0 +1,3 @@
+const o = {
+  m() { return super.m(); },
+};

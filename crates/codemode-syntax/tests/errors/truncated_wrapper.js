@@ -1,0 +1,3 @@
+async () => {
+  const x = await tools.a({});
+  return x;

@@ -1,0 +1,10 @@
+const o = await tools.lookup({});
+o?.a;
+o?.a.b.c;
+o?.[0]?.["k"];
+o.f?.();
+o?.f();
+o?.a.f(1)?.g?.(2);
+(o?.a).b;
+o?.a!.b;
+o?.a ?? "default";

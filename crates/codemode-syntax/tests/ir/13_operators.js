@@ -1,0 +1,13 @@
+let a = 1, b = 2, o = {};
+a + b - a * b / a % b ** 2;
+a == b, a != b, a === b, a !== b;
+a < b, a <= b, a > b, a >= b;
+a & b | a ^ b, a << 1, a >> 1, a >>> 1;
+"x" in o, o instanceof Object;
+a && b || !a, a ?? b;
+-a, +a, ~a, !a, typeof a, void 0;
+delete o.x, delete o["y"], delete 1;
+a ? b : o;
+(a, b, o);
+2 ** 3 ** 2;
+(-2) ** 2;

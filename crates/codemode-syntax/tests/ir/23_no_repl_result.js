@@ -1,0 +1,4 @@
+let total = 0;
+if (total === 0) {
+  total;
+}

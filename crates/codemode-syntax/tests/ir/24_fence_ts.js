@@ -1,0 +1,4 @@
+```ts
+const orders = await tools.orders.list({});
+orders.length
+```

@@ -1,0 +1,4 @@
+(async () => {
+  const a = await tools.a({});
+  a.value;
+})();

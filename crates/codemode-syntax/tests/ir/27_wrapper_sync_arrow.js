@@ -1,0 +1,4 @@
+() => {
+  const x = 1;
+  return x + 1;
+};

@@ -1,0 +1,12 @@
+const args = [1, 2];
+Math.max(...args, 3);
+new Date();
+new Date(2020, ...args);
+new Map;
+const o = { f() { return this; } };
+o.f();
+(o.f)();
+(0, o.f)();
+o["f"](...[]);
+tools["namespaced-tool"]({ id: 1 });
+eval("1");

@@ -1,0 +1,5 @@
+;;
+debugger;
+if (true);
+label: ;
+1;
