@@ -190,9 +190,13 @@ pub enum Op {
 /// A constant-pool entry.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Constant {
-    Number(f64),
+    /// Serialized as its IEEE-754 bits (exact for NaN and -0).
+    Number(#[serde(with = "bits")] f64),
     String(String),
-    Regex { pattern: String, flags: String },
+    Regex {
+        pattern: String,
+        flags: String,
+    },
 }
 
 /// Where a closure's i-th capture comes from when the closure is created.
@@ -247,4 +251,17 @@ impl FunctionCode {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Module {
     pub functions: Vec<FunctionCode>,
+}
+
+/// Serde adapter storing an `f64` as its bit pattern.
+mod bits {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(n: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(n.to_bits())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        Ok(f64::from_bits(u64::deserialize(d)?))
+    }
 }

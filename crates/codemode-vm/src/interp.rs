@@ -77,6 +77,14 @@ impl Vm {
 
     fn handle_throw(&mut self, exc: Throw) {
         self.record_throw_location();
+        if let Value::Obj(id) = exc {
+            let location = self.throw_location;
+            if let ObjKind::Error(info) = &mut self.heap.obj_mut(id).kind {
+                if info.location.is_none() {
+                    info.location = location;
+                }
+            }
+        }
         if let Err(uncaught) = self.unwind(exc) {
             // Nothing to catch it: it rejects the program.
             let _ = self.reject_promise(self.main_promise, uncaught);

@@ -163,7 +163,7 @@ pub enum ObjKind {
         flags: Box<str>,
         last_index: u32,
     },
-    Date(f64),
+    Date(#[serde(with = "crate::value::f64_bits")] f64),
     /// A getter/setter pair stored as the value of an accessor property slot.
     Accessor {
         get: Value,

@@ -257,11 +257,11 @@ impl Vm {
         }
     }
 
-    /// A new Error of `kind` with `message`, located at the current instruction.
+    /// A new Error of `kind` with `message`. Its location is filled in where it is first thrown
+    /// (the interpreter's pc is only saved at that point).
     pub(crate) fn make_error(&mut self, kind: ErrorKind, message: &str) -> Value {
         let proto = self.realm.error_protos[error_index(kind)];
-        let location = self.current_location();
-        let info = ErrorInfo { kind: FailureKind::Execution, location };
+        let info = ErrorInfo { kind: FailureKind::Execution, location: None };
         let Ok(id) = self.heap.alloc_object(Object::with_kind(Some(proto), ObjKind::Error(info))) else {
             return Value::Undefined;
         };
@@ -270,17 +270,6 @@ impl Vm {
             self.heap.obj_mut(id).props.set(atom, Value::Str(s), crate::object::HIDDEN);
         }
         Value::Obj(id)
-    }
-
-    /// The source position of the instruction being executed.
-    pub(crate) fn current_location(&self) -> Option<(u32, u32)> {
-        let f = self.frames.iter().rev().find_map(|f| match f {
-            crate::frame::Frame::Js(f) => Some(f),
-            _ => None,
-        })?;
-        let code = self.module.functions.get(f.func as usize)?;
-        let span = code.span_at(f.pc.saturating_sub(1) as usize);
-        Some((span.line, span.column))
     }
 
     /// A native function object bound to `data`.

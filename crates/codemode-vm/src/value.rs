@@ -26,7 +26,8 @@ pub enum Value {
     Undefined,
     Null,
     Bool(bool),
-    Number(f64),
+    /// Serialized as its IEEE-754 bits: exact for NaN and -0, which JSON cannot carry.
+    Number(#[serde(with = "f64_bits")] f64),
     Str(StrId),
     Obj(ObjId),
     /// A register holding a captured variable's cell (never visible to programs).
@@ -77,3 +78,16 @@ pub fn parse_array_index(s: &str) -> Option<u32> {
 /// A deterministic, fast hash map (ahash with fixed keys: iteration order never leaks into
 /// program behaviour, and runs stay reproducible).
 pub type FastMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<ahash::AHasher>>;
+
+/// Serde adapter storing an `f64` as its bit pattern (snapshots must roundtrip NaN, ±∞ and -0).
+pub mod f64_bits {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(n: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(n.to_bits())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        Ok(f64::from_bits(u64::deserialize(d)?))
+    }
+}

@@ -37,7 +37,9 @@ pub(crate) async fn execute(inner: &Inner, source: &str) -> ExecResult {
 
     let outcome = loop {
         let status = vm.run(SLICE_FUEL);
-        // Start every call the slice issued.
+        // Start every call the slice issued. Calls answered at once (unknown tools) let a
+        // waiting program go on without any task running.
+        let mut answered_now = false;
         for call in vm.take_host_calls() {
             let HostTarget::Tool(path) = call.target;
             if inner.limits.max_tool_calls.is_some_and(|max| calls.len() as u32 >= max) {
@@ -60,6 +62,7 @@ pub(crate) async fn execute(inner: &Inner, source: &str) -> ExecResult {
                 };
                 calls.push(ToolCall { id: call.id, path: path.clone(), status: CallStatus::Error });
                 vm.complete(call.id, Err(HostError { kind: FailureKind::UnknownTool, message }));
+                answered_now = true;
                 continue;
             };
             calls.push(ToolCall { id: call.id, path: path.clone(), status: CallStatus::Interrupted });
@@ -83,6 +86,7 @@ pub(crate) async fn execute(inner: &Inner, source: &str) -> ExecResult {
                 tokio::task::yield_now().await;
                 collect_ready(&mut vm, &mut tasks, &mut calls);
             }
+            Status::Waiting if answered_now => {}
             Status::Waiting => {
                 if tasks.is_empty() {
                     break Err(ErrorReport {

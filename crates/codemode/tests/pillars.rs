@@ -1,0 +1,190 @@
+//! The architecture pillars of DESIGN.md, each shown by a test through the public API.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use codemode::{CodeMode, DiagnosticKind, ExecResult, Limits, Tool, ToolError};
+use serde_json::{Value, json};
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime")
+}
+
+fn run(source: &str, limits: Limits) -> ExecResult {
+    let rt = codemode::demo::builder().limits(limits).build().expect("build");
+    runtime().block_on(rt.execute(source))
+}
+
+fn error_kind(r: &ExecResult) -> Option<DiagnosticKind> {
+    r.error.as_ref().map(|e| e.kind)
+}
+
+#[test]
+fn busy_loop_times_out() {
+    let started = std::time::Instant::now();
+    let r = run("while (true) {}", Limits::default().timeout(Duration::from_millis(200)));
+    assert_eq!(error_kind(&r), Some(DiagnosticKind::TimeoutExceeded), "{r:?}");
+    assert_eq!(r.error.as_ref().map(|e| e.message.as_str()), Some("Execution timed out after 200ms."));
+    assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
+}
+
+#[test]
+fn infinite_loop_inside_a_map_callback_is_stopped_by_fuel() {
+    let r =
+        run("[1, 2].map(x => { while (true) {} })", Limits::default().timeout(Duration::from_millis(200)));
+    assert_eq!(error_kind(&r), Some(DiagnosticKind::TimeoutExceeded), "{r:?}");
+}
+
+#[test]
+fn infinite_recursion_is_a_catchable_range_error() {
+    let source = r#"
+        function down(n) { return down(n + 1) + 1; }
+        try { down(0); return "no error"; }
+        catch (e) { return [e instanceof RangeError, e.message]; }
+    "#;
+    let r = run(source, Limits::default().timeout(Duration::from_secs(10)));
+    assert_eq!(r.value, Some(json!([true, "Maximum call stack size exceeded"])), "{r:?}");
+}
+
+#[test]
+fn recursion_through_builtins_is_limited_too() {
+    // map → callback → map → ...: native frames count towards the depth limit and nothing
+    // recurses through Rust.
+    let source = r#"
+        function deep(n) { return [n].map(x => deep(x + 1))[0]; }
+        try { deep(0); } catch (e) { return e.message; }
+    "#;
+    let r = run(source, Limits::default().timeout(Duration::from_secs(10)));
+    assert_eq!(r.value, Some(json!("Maximum call stack size exceeded")), "{r:?}");
+}
+
+#[test]
+fn deep_recursion_within_the_limit_works() {
+    let source = "function sum(n) { return n === 0 ? 0 : n + sum(n - 1); } return sum(5000);";
+    let r = run(source, Limits::default());
+    assert_eq!(r.value, Some(json!(12502500)), "{r:?}");
+}
+
+#[test]
+fn deeply_nested_input_is_a_diagnostic_not_a_crash() {
+    for source in [
+        format!("return {}1{};", "(".repeat(10_000), ")".repeat(10_000)),
+        format!("return {}{};", "[".repeat(10_000), "]".repeat(10_000)),
+        format!("return {}{};", "{a:".repeat(10_000), "}".repeat(10_000)),
+        format!("return {}1;", "-".repeat(10_000)),
+        format!("return {}1{};", "f(".repeat(10_000), ")".repeat(10_000)),
+    ] {
+        let r = run(&source, Limits::default());
+        assert_eq!(error_kind(&r), Some(DiagnosticKind::ParseError), "{:?}", r.error);
+    }
+}
+
+#[test]
+fn deeply_nested_tool_results_are_rejected_at_the_boundary() {
+    let mut v = json!(1);
+    for _ in 0..40 {
+        v = json!([v]);
+    }
+    let r = run(&format!("return await tools.demo.echo({v})"), Limits::default());
+    assert!(!r.ok, "{r:?}");
+}
+
+#[test]
+fn tool_calls_under_promise_all_really_overlap() {
+    // The first tool waits until the second has started: a sequential driver deadlocks.
+    let second_started = Arc::new(AtomicBool::new(false));
+    let flag = second_started.clone();
+    let first = Tool::from_json("waits for second", None, Some(json!({})), move |_input: Value, _ctx| {
+        let flag = flag.clone();
+        async move {
+            for _ in 0..200 {
+                if flag.load(Ordering::SeqCst) {
+                    return Ok(json!("first"));
+                }
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+            Err(ToolError::failure("the second call never started"))
+        }
+    });
+    let flag = second_started.clone();
+    let second = Tool::from_json("second", None, Some(json!({})), move |_input: Value, _ctx| {
+        let flag = flag.clone();
+        async move {
+            flag.store(true, Ordering::SeqCst);
+            Ok(json!("second"))
+        }
+    });
+    let rt = CodeMode::builder()
+        .tool("a.first", first)
+        .tool("a.second", second)
+        .limits(Limits::default().timeout(Duration::from_secs(5)))
+        .build()
+        .expect("build");
+    let r = runtime().block_on(rt.execute("return await Promise.all([tools.a.first(), tools.a.second()])"));
+    assert_eq!(r.value, Some(json!(["first", "second"])), "{r:?}");
+    assert_eq!(r.tool_calls.len(), 2);
+}
+
+#[test]
+fn failing_tool_rejects_a_catchable_error_and_uncaught_is_tool_failure() {
+    let r = run(
+        r#"try { await tools.demo.fail({ message: "nope" }); } catch (e) { return e.message; }"#,
+        Limits::default(),
+    );
+    assert_eq!(r.value, Some(json!("nope")), "{r:?}");
+    let r = run(r#"await tools.demo.fail({ message: "nope" });"#, Limits::default());
+    assert_eq!(error_kind(&r), Some(DiagnosticKind::ToolFailure), "{r:?}");
+}
+
+#[test]
+fn unknown_tool_is_reported_with_a_suggestion() {
+    let r = run("return await tools.orders.lokup({ id: 'x' })", Limits::default());
+    assert_eq!(error_kind(&r), Some(DiagnosticKind::UnknownTool), "{r:?}");
+    let message = r.error.map(|e| e.message).unwrap_or_default();
+    assert!(message.contains("Did you mean tools.orders.lookup"), "{message}");
+}
+
+#[test]
+fn max_tool_calls_is_enforced() {
+    let r = run(
+        "for (let i = 0; i < 5; i++) await tools.demo.echo(i); return 1;",
+        Limits::default().max_tool_calls(3),
+    );
+    assert_eq!(error_kind(&r), Some(DiagnosticKind::ToolCallLimitExceeded), "{r:?}");
+    assert_eq!(r.tool_calls.len(), 3);
+}
+
+#[test]
+fn syntax_errors_and_unsupported_syntax_have_locations() {
+    let r = run("let x = ;", Limits::default());
+    assert_eq!(error_kind(&r), Some(DiagnosticKind::ParseError), "{r:?}");
+    assert!(r.error.as_ref().and_then(|e| e.location).is_some());
+    let r = run("\nclass A {}", Limits::default());
+    assert_eq!(error_kind(&r), Some(DiagnosticKind::UnsupportedSyntax), "{r:?}");
+    assert_eq!(r.error.as_ref().and_then(|e| e.location).map(|l| l.line), Some(2));
+}
+
+#[test]
+fn last_expression_is_the_result_and_undefined_becomes_null() {
+    assert_eq!(run("1 + 2", Limits::default()).value, Some(json!(3)));
+    assert_eq!(run("let x = 1;", Limits::default()).value, Some(json!(null)));
+}
+
+#[test]
+fn uncaught_errors_are_execution_failures_with_location() {
+    let r = run("const o = null;\nreturn o.x;", Limits::default());
+    assert_eq!(error_kind(&r), Some(DiagnosticKind::ExecutionFailure));
+    let e = r.error.expect("error");
+    assert_eq!(e.message, "TypeError: Cannot read properties of null (reading 'x') (line 2, col 8)");
+    let r = run("throw 'text'", Limits::default());
+    assert_eq!(r.error.map(|e| e.message).unwrap_or_default(), "Uncaught: \"text\" (line 1, col 1)");
+}
+
+#[test]
+fn unhandled_rejections_become_warnings() {
+    let r = run("Promise.reject(new Error('lost')); return 1;", Limits::default());
+    assert_eq!(r.value, Some(json!(1)));
+    assert_eq!(r.warnings.len(), 1, "{r:?}");
+    assert!(r.warnings[0].message.starts_with("Unhandled rejection from an un-awaited promise: Error: lost"));
+}

@@ -1,0 +1,115 @@
+//! Pillars 2 and 3 at the VM level: the sans-I/O protocol (run, take calls, complete by id) and
+//! run state as plain data (serialize mid-run, restore in a fresh VM, finish there).
+
+use std::sync::Arc;
+
+use codemode_vm::{HostCall, HostTarget, Status, Vm, VmConfig};
+use serde_json::{Value, json};
+
+fn vm(source: &str) -> Vm {
+    let ir = codemode_syntax::compile_to_ir(source).expect("parses");
+    let module = codemode_compiler::compile(&ir).expect("compiles");
+    Vm::new(Arc::new(module), VmConfig::default()).expect("starts")
+}
+
+const PROGRAM: &str = r#"
+    const [a, b] = await Promise.all([tools.x.get({ n: 1 }), tools.x.get({ n: 2 })]);
+    const seen = [];
+    for (const item of [a, b]) seen.push(item.n * 10);
+    const c = await tools.x.get({ n: seen.reduce((s, v) => s + v, 0) });
+    console.log("total", c.n);
+    return { seen, c };
+"#;
+
+/// Completes a call the way a host tool would: echo the input.
+fn answer(vm: &mut Vm, call: &HostCall) {
+    assert_eq!(call.target, HostTarget::Tool("x.get".into()));
+    assert!(vm.complete(call.id, Ok(call.input.clone())));
+}
+
+fn run_to_end(vm: &mut Vm) -> Value {
+    loop {
+        match vm.run(1_000_000) {
+            Status::Done => return vm.result_json().expect("result"),
+            Status::Waiting => {
+                for call in vm.take_host_calls() {
+                    answer(vm, &call);
+                }
+            }
+            Status::OutOfFuel => {}
+            Status::Threw => panic!("threw: {:?}", vm.error_report()),
+        }
+    }
+}
+
+#[test]
+fn sans_io_protocol_numbers_calls_in_program_order() {
+    let mut vm = vm(PROGRAM);
+    assert_eq!(vm.run(1_000_000), Status::Waiting);
+    let calls = vm.take_host_calls();
+    assert_eq!(calls.iter().map(|c| c.id).collect::<Vec<_>>(), vec![1, 2]);
+    assert_eq!(calls[0].input, json!({ "n": 1 }));
+    // Nothing can run until a completion arrives.
+    assert_eq!(vm.run(1_000_000), Status::Waiting);
+    // Completions in any order, by id; unknown ids are refused.
+    assert!(!vm.complete(99, Ok(json!(null))));
+    answer(&mut vm, &calls[1]);
+    assert_eq!(vm.run(1_000_000), Status::Waiting);
+    answer(&mut vm, &calls[0]);
+    assert_eq!(vm.run(1_000_000), Status::Waiting);
+    let third = vm.take_host_calls();
+    assert_eq!(third.len(), 1);
+    assert_eq!(third[0].id, 3);
+    assert_eq!(third[0].input, json!({ "n": 30 }));
+    answer(&mut vm, &third[0]);
+    assert_eq!(vm.run(1_000_000), Status::Done);
+    assert_eq!(vm.result_json().expect("result"), json!({ "seen": [10, 20], "c": { "n": 30 } }));
+    assert_eq!(vm.logs(), ["total 30"]);
+}
+
+#[test]
+fn state_roundtrips_through_serde_json_mid_run() {
+    let expected = run_to_end(&mut vm(PROGRAM));
+
+    let mut first = vm(PROGRAM);
+    assert_eq!(first.run(1_000_000), Status::Waiting);
+    let calls = first.take_host_calls();
+    answer(&mut first, &calls[0]);
+    // Serialize everything, drop the VM, restore into a fresh one.
+    let bytes = serde_json::to_vec(&first).expect("serializes");
+    drop(first);
+    let mut restored: Vm = serde_json::from_slice(&bytes).expect("deserializes");
+    answer(&mut restored, &calls[1]);
+    assert_eq!(run_to_end(&mut restored), expected);
+}
+
+#[test]
+fn out_of_fuel_slices_resume_where_they_stopped() {
+    let mut vm = vm("let s = 0; for (let i = 0; i < 10000; i++) { s += [i].map(x => x * 2)[0]; } return s;");
+    let mut slices = 0;
+    loop {
+        match vm.run(500) {
+            Status::OutOfFuel => slices += 1,
+            Status::Done => break,
+            other => panic!("unexpected {other:?}"),
+        }
+        // Snapshot in the middle of callbacks too: serialize and restore every slice.
+        let bytes = serde_json::to_vec(&vm).expect("serializes");
+        vm = serde_json::from_slice(&bytes).expect("deserializes");
+    }
+    assert!(slices > 10, "only {slices} slices");
+    assert_eq!(vm.result_json().expect("result"), json!(99990000));
+}
+
+#[test]
+fn random_and_clock_are_host_supplied_and_deterministic() {
+    let source = "return [Math.random(), Math.random()];";
+    let a = run_to_end(&mut vm(source));
+    let b = run_to_end(&mut vm(source));
+    assert_eq!(a, b);
+    let config = VmConfig { random_seed: 7, ..VmConfig::default() };
+    let ir = codemode_syntax::compile_to_ir(source).expect("parses");
+    let module = Arc::new(codemode_compiler::compile(&ir).expect("compiles"));
+    let mut other = Vm::new(module, config).expect("starts");
+    assert_ne!(run_to_end(&mut other), a);
+}
