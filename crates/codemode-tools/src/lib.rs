@@ -43,6 +43,7 @@
 //! - [`ToolSet::declarations`] with [`DeclarationOptions`]: a whole-API `.d.ts`.
 //! - [`ToolSet::search_regex`]: deterministic regex filtering (linear time).
 //! - [`mcp`]: tools from MCP `tools/list` entries, with the name mapping kept.
+//! - [`openapi`]: tools from an OpenAPI 3.x document, with `skipped` reasons; the host performs HTTP.
 //! - [`schema::render`]: the JSON Schema → TypeScript renderer on its own; [`validate`]: the checker.
 //!
 //! `docs/tools.md` in the repository explains all of it with examples, and records the
@@ -95,6 +96,7 @@ mod error;
 pub mod mcp;
 pub mod names;
 mod namespace;
+pub mod openapi;
 mod registry;
 pub mod schema;
 pub mod search;
