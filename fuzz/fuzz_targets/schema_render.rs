@@ -1,7 +1,8 @@
 //! Fuzz target `schema_render`: arbitrary bytes, parsed as a JSON value, used as a JSON Schema
 //! everywhere codemode-tools takes one: rendering (compact and pretty, both directions),
 //! validation (of the schema against itself and of a few fixed values), input-emptiness,
-//! a tool set built around it (catalog, declarations, search) and MCP import. None of it may
+//! a tool set built around it (catalog, declarations, search), MCP import and OpenAPI import
+//! (the value as a document). None of it may
 //! panic, overflow the stack or run away.
 
 #![no_main]
@@ -37,6 +38,7 @@ fuzz_target!(|data: &[u8]| {
         let _ = tools.search_regex(&text, None);
         let _ = tools.unknown_tool_message(&text);
     }
+    let _ = codemode_tools::openapi::from_spec(&schema, |_, _| async { Ok(Value::Null) });
     let name = schema.get("name").and_then(Value::as_str).unwrap_or("fuzzed").to_owned();
     let mcp = McpTool {
         name,

@@ -1,7 +1,7 @@
 //! A deterministic stand-in for the `schema_render` fuzz target that runs in `cargo test`:
 //! thousands of random schema-like values built from JSON Schema's own vocabulary (so they hit
 //! the interesting paths far more often than random bytes would), each put through everything
-//! that takes a schema. Nothing may panic.
+//! that takes a schema, OpenAPI import included. Nothing may panic.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -157,6 +157,23 @@ fn exercise(schema: &Value, rng: &mut Rng) {
     let _ = tools.declarations(&DeclarationOptions::default().with_search(true));
     let _ = tools.search(&SearchRequest::query(schema.to_string()).limit(2));
     let _ = tools.search_json(schema);
+    // The same value as an OpenAPI document, and inside one in every schema position.
+    let _ = codemode_tools::openapi::from_spec(schema, |_, _| async { Ok(Value::Null) });
+    let spec = json!({
+        "components": { "schemas": { "A": schema, "B": schema } },
+        "paths": { "/x/{a}": { "post": {
+            "parameters": [{ "name": "a", "in": "path", "schema": schema }, { "name": "q", "in": "query", "schema": schema }],
+            "requestBody": { "content": { "application/json": { "schema": schema } } },
+            "responses": { "200": { "content": { "application/json": { "schema": schema } } } }
+        } } }
+    });
+    if let Ok(imported) = codemode_tools::openapi::from_spec(&spec, |_, _| async { Ok(Value::Null) })
+        && let Ok(tools) = Namespace::new().namespace("api", imported.namespace).build()
+    {
+        for (path, tool) in tools.iter() {
+            let _ = common::block_on(tool.invoke(schema.clone(), CallContext::new("r:1", path)));
+        }
+    }
 }
 
 #[test]
