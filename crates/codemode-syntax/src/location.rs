@@ -4,6 +4,8 @@
 //! project's own [`Span`]. Columns count Unicode scalar values (characters), not bytes, so that a
 //! model reading its own program sees the same column an editor would show.
 
+use std::cell::Cell;
+
 use crate::ir::Span;
 
 /// The start offset of every line of a text, for offset → line/column lookups.
@@ -12,6 +14,13 @@ pub struct LineTable<'a> {
     text: &'a str,
     /// Byte offset of the first character of each line; `line_starts[0] == 0`.
     line_starts: Vec<usize>,
+    /// Whether the text is all ASCII: then a column is a byte difference, with no counting.
+    /// (Counting characters from the line start for every node would be quadratic on a long
+    /// minified line.)
+    ascii: bool,
+    /// The last non-ASCII lookup `(line_start, offset, column)`: lookups come mostly in source
+    /// order, so the next one on the same line counts on from there.
+    last: Cell<(usize, usize, usize)>,
 }
 
 impl<'a> LineTable<'a> {
@@ -20,7 +29,7 @@ impl<'a> LineTable<'a> {
     pub fn new(text: &'a str) -> Self {
         let mut line_starts = vec![0];
         line_starts.extend(text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1));
-        LineTable { text, line_starts }
+        LineTable { text, line_starts, ascii: text.is_ascii(), last: Cell::new((0, 0, 0)) }
     }
 
     /// The position of byte `offset` (clamped to the end of the text).
@@ -30,7 +39,18 @@ impl<'a> LineTable<'a> {
         let line_index = self.line_starts.partition_point(|&start| start <= offset).saturating_sub(1);
         let line_start = self.line_starts.get(line_index).copied().unwrap_or(0);
         let column = match self.text.get(line_start..offset) {
-            Some(prefix) => prefix.chars().count(),
+            Some(_) if self.ascii => offset - line_start,
+            Some(prefix) => {
+                let (last_start, last_offset, last_column) = self.last.get();
+                let column = match self.text.get(last_offset..offset) {
+                    Some(between) if last_start == line_start && last_offset <= offset => {
+                        last_column + between.chars().count()
+                    }
+                    _ => prefix.chars().count(),
+                };
+                self.last.set((line_start, offset, column));
+                column
+            }
             // Not on a character boundary (cannot happen for swc spans): count bytes instead.
             None => offset - line_start,
         };
@@ -56,5 +76,11 @@ mod tests {
         assert_eq!(table.span_at(5), Span { line: 2, column: 2 });
         assert_eq!(table.span_at(8), Span { line: 4, column: 1 });
         assert_eq!(table.span_at(100), Span { line: 4, column: 2 });
+        // Out of order lookups on a non-ASCII line.
+        let table = LineTable::new("çaçbç");
+        assert_eq!(table.span_at(5), Span { line: 1, column: 4 });
+        assert_eq!(table.span_at(2), Span { line: 1, column: 2 });
+        assert_eq!(table.span_at(6), Span { line: 1, column: 5 });
+        assert_eq!(table.span_at(8), Span { line: 1, column: 6 });
     }
 }

@@ -186,6 +186,134 @@ fn tricky_inputs() -> Vec<String> {
     inputs
 }
 
+/// Random token soup: mostly invalid programs, some valid ones, from a fixed seed.
+fn random_programs() -> Vec<String> {
+    const TOKENS: &[&str] = &[
+        "let ",
+        "const ",
+        "var ",
+        "x",
+        "y",
+        "f",
+        "tools",
+        ".a",
+        "?.",
+        "?.[",
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        "=>",
+        "=",
+        "+=",
+        "??=",
+        "&&",
+        "||",
+        "??",
+        "+",
+        "-",
+        "*",
+        "**",
+        "!",
+        "typeof ",
+        "delete ",
+        "void ",
+        "await ",
+        "new ",
+        "function ",
+        "async ",
+        "return ",
+        "if ",
+        "else ",
+        "for ",
+        "of ",
+        "in ",
+        "while ",
+        "do ",
+        "switch ",
+        "case ",
+        "default",
+        ":",
+        "break ",
+        "continue ",
+        "try ",
+        "catch ",
+        "finally ",
+        "throw ",
+        "this",
+        "arguments",
+        ";",
+        ",",
+        "...",
+        "1",
+        "0.5",
+        "'s'",
+        "`t${",
+        "`",
+        "}`",
+        "/re/g",
+        "null",
+        "undefined",
+        "true",
+        "class ",
+        "yield ",
+        "label: ",
+        "\n",
+        " as any",
+        "!",
+        ": number",
+        "<T>",
+        "#p",
+        "get ",
+        "set ",
+        "static ",
+        "super",
+        "import ",
+        "export ",
+        "1n",
+        "?",
+        "++",
+        "--",
+        "with ",
+    ];
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    (0..3000)
+        .map(|_| {
+            let len = (next() % 40) as usize;
+            (0..len).map(|_| TOKENS[(next() % TOKENS.len() as u64) as usize]).collect::<String>()
+        })
+        .collect()
+}
+
+#[test]
+fn lowering_never_panics_on_random_token_soup() {
+    let handle = std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(|| {
+            let mut lowered = 0;
+            for input in random_programs() {
+                if compile_to_ir(&input).map(|program| program.dump()).is_ok() {
+                    lowered += 1;
+                }
+            }
+            lowered
+        })
+        .unwrap_or_else(|error| panic!("spawn: {error}"));
+    match handle.join() {
+        // Some of the soup is valid: the test exercises the lowering, not only the parser.
+        Ok(lowered) => assert!(lowered > 0),
+        Err(_) => panic!("compile_to_ir panicked"),
+    }
+}
+
 #[test]
 fn lowering_never_panics() {
     // A 2 MiB stack, the default of spawned threads and tokio workers.

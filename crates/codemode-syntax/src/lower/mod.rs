@@ -42,6 +42,7 @@ pub fn lower_program(stmts: &[Stmt], locator: &Locator<'_>) -> Result<ir::Progra
         outer: Vec::new(),
         depth: 0,
         clock: 0,
+        continue_aliases: Vec::new(),
     };
     let span =
         stmts.first().map(|stmt| locator.start(stmt.span())).unwrap_or(ir::Span { line: 1, column: 1 });
@@ -101,6 +102,9 @@ pub(crate) struct Lowerer<'a> {
     depth: usize,
     /// Ticks at every declaration and closure creation, to order them for TDZ decisions.
     clock: u64,
+    /// Outer labels of a multiply-labelled loop → the label the loop carries (see
+    /// `Lowerer::labeled`).
+    continue_aliases: Vec<(String, String)>,
 }
 
 impl<'a> Lowerer<'a> {

@@ -104,7 +104,13 @@ impl Lowerer<'_> {
         let label_of = |label: &Option<ast::Ident>| label.as_ref().map(|label| label.sym.to_string());
         let kind = match stmt {
             Stmt::Break(brk) => StmtKind::Break(label_of(&brk.label)),
-            Stmt::Continue(cont) => StmtKind::Continue(label_of(&cont.label)),
+            Stmt::Continue(cont) => {
+                let label = label_of(&cont.label).map(|label| {
+                    let alias = self.continue_aliases.iter().rev().find(|(from, _)| *from == label);
+                    alias.map_or(label, |(_, to)| to.clone())
+                });
+                StmtKind::Continue(label)
+            }
             Stmt::With(with) => {
                 return Err(self.unsupported("`with` statements are not supported", with.span));
             }
@@ -125,9 +131,20 @@ impl Lowerer<'_> {
     }
 
     /// A labelled statement that is not a loop or `switch`.
+    ///
+    /// A loop can carry one label in the IR. With several (`a: b: for (..) { continue a; }`), the
+    /// loop carries the innermost one and the outer ones become `Labeled` wrappers, which `break`
+    /// can target; a `continue` to an outer one is redirected to the innermost label.
     fn labeled(&mut self, stmt: &Stmt, label: String, span: ir::Span) -> LowerResult<Box<ir::Stmt>> {
-        let body = self.lower_stmt(stmt)?;
-        Ok(boxed(StmtKind::Labeled { label, body }, span))
+        let loop_label = innermost_loop_label(stmt);
+        if let Some(target) = &loop_label {
+            self.continue_aliases.push((label.clone(), target.clone()));
+        }
+        let body = self.lower_stmt(stmt);
+        if loop_label.is_some() {
+            self.continue_aliases.pop();
+        }
+        Ok(boxed(StmtKind::Labeled { label, body: body? }, span))
     }
 
     fn return_stmt(&mut self, ret: &ast::ReturnStmt, span: ir::Span) -> LowerResult<Box<ir::Stmt>> {
@@ -427,6 +444,19 @@ impl Lowerer<'_> {
         let scope = self.close_scope();
         Ok(CatchClause { param, body: Block { scope, body } })
     }
+}
+
+/// For `b: c: loop` (the body of a label `a`), the label the loop itself will carry (`c`).
+fn innermost_loop_label(stmt: &Stmt) -> Option<String> {
+    let mut stmt = stmt;
+    let mut label = None;
+    while let Stmt::Labeled(labeled) = stmt {
+        label = Some(labeled.label.sym.to_string());
+        stmt = &labeled.body;
+    }
+    let is_loop =
+        matches!(stmt, Stmt::While(_) | Stmt::DoWhile(_) | Stmt::For(_) | Stmt::ForIn(_) | Stmt::ForOf(_));
+    if is_loop { label } else { None }
 }
 
 fn boxed(kind: StmtKind, span: ir::Span) -> Box<ir::Stmt> {

@@ -21,3 +21,4 @@ sw: switch (0) {
 }
 doLoop: do { break doLoop; } while (false);
 a: b: for (;;) { break a; }
+x: y: while (true) { continue x; }

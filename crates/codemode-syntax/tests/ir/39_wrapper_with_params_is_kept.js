@@ -1,0 +1,3 @@
+async (x) => {
+  return x;
+}

@@ -1,0 +1,3 @@
+await (async () => {
+  return 1;
+})();
