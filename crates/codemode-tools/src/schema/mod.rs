@@ -3,7 +3,7 @@
 
 pub mod render;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// The deepest schema nesting any pass walks. Beyond it a pass renders `unknown` (rendering),
 /// gives up checking (validation) or stops collecting (search). It keeps recursion far from
@@ -54,11 +54,6 @@ fn hex(b: u8) -> Option<u8> {
         b'A'..=b'F' => Some(b - b'A' + 10),
         _ => None,
     }
-}
-
-/// The object form of a schema, or `None` for boolean schemas and non-objects.
-pub fn as_object(schema: &Value) -> Option<&Map<String, Value>> {
-    schema.as_object()
 }
 
 /// A string keyword of a schema object.
