@@ -46,15 +46,21 @@ pub fn compile(program: &Program) -> Result<Module, CompileError> {
     let n = program.functions.len();
     let mut functions = Vec::with_capacity(n);
     let mut capture_sources: Vec<Option<Vec<CaptureSource>>> = vec![None; n];
+    // Names of each function's captures, known once its parent has been compiled (parents come
+    // first in the IR); used for TDZ messages.
+    let mut capture_names: Vec<Vec<String>> = vec![Vec::new(); n];
     for (i, func) in program.functions.iter().enumerate() {
-        let mut c = FnCompiler::new(program, func)?;
+        let names = std::mem::take(&mut capture_names[i]);
+        let mut c = FnCompiler::new(program, func, names)?;
         c.compile_body()?;
-        for (child, sources) in c.child_captures.drain() {
+        for (child, (sources, names)) in c.child_captures.drain() {
             if let Some(slot) = capture_sources.get_mut(child as usize) {
                 *slot = Some(sources);
             }
+            if let Some(slot) = capture_names.get_mut(child as usize) {
+                *slot = names;
+            }
         }
-        let _ = i;
         functions.push(c.finish());
     }
     for (f, sources) in functions.iter_mut().zip(capture_sources) {
@@ -115,13 +121,20 @@ struct FnCompiler<'a> {
     try_stack: Vec<TryScope<'a>>,
     /// Pending `null`/`undefined` exits of the optional chains being compiled.
     optional_exits: Vec<Vec<usize>>,
-    child_captures: HashMap<u32, Vec<CaptureSource>>,
+    /// Capture sources and names of the child functions created here.
+    child_captures: HashMap<u32, (Vec<CaptureSource>, Vec<String>)>,
+    /// Names of this function's own captures (empty when unknown).
+    capture_names: Vec<String>,
     depth: usize,
     span: Span,
 }
 
 impl<'a> FnCompiler<'a> {
-    fn new(program: &'a Program, func: &'a ir::Function) -> Result<Self, CompileError> {
+    fn new(
+        program: &'a Program,
+        func: &'a ir::Function,
+        capture_names: Vec<String>,
+    ) -> Result<Self, CompileError> {
         let param_count = func.params.len();
         let mut c = FnCompiler {
             program,
@@ -141,6 +154,7 @@ impl<'a> FnCompiler<'a> {
             try_stack: Vec::new(),
             optional_exits: Vec::new(),
             child_captures: HashMap::new(),
+            capture_names,
             depth: 0,
             span: func.span,
         };
@@ -365,15 +379,21 @@ impl<'a> FnCompiler<'a> {
             return Err(self.error("reference to an unknown function"));
         };
         let mut sources = Vec::with_capacity(child.captures.len());
+        let mut names = Vec::with_capacity(child.captures.len());
         for cap in &child.captures {
-            sources.push(match *cap {
-                ir::Capture::ParentLocal(id) => CaptureSource::Register(self.var_reg(id)),
-                ir::Capture::ParentCapture(i) => {
-                    CaptureSource::Capture(u16::try_from(i).map_err(|_| self.error("too many captures"))?)
+            let (source, name) = match *cap {
+                ir::Capture::ParentLocal(id) => {
+                    (CaptureSource::Register(self.var_reg(id)), self.var_info(id).map(|v| v.name.clone()))
                 }
-            });
+                ir::Capture::ParentCapture(i) => (
+                    CaptureSource::Capture(u16::try_from(i).map_err(|_| self.error("too many captures"))?),
+                    self.capture_names.get(i as usize).cloned(),
+                ),
+            };
+            sources.push(source);
+            names.push(name.unwrap_or_default());
         }
-        self.child_captures.insert(fid.0, sources);
+        self.child_captures.insert(fid.0, (sources, names));
         Ok(())
     }
 

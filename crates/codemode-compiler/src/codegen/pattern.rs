@@ -39,7 +39,7 @@ impl<'a> FnCompiler<'a> {
     fn var_name(&self, var: &VarRef) -> String {
         match var {
             VarRef::Local(id) => self.var_info(*id).map_or_else(String::new, |v| v.name.clone()),
-            VarRef::Capture(_) => "variable".into(),
+            VarRef::Capture(i) => self.capture_names.get(*i as usize).cloned().unwrap_or_default(),
             VarRef::Global(name) => name.clone(),
         }
     }
