@@ -27,7 +27,7 @@ where
 }
 
 fn configure(group: &mut BenchmarkGroup<'_, WallTime>) {
-    group.sample_size(20).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(3));
+    group.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
 }
 
 fn workloads(c: &mut Criterion) {

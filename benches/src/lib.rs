@@ -116,7 +116,8 @@ pub fn tool_bridge(path: &str, input_json: &str) -> String {
 }
 
 /// JavaScript for the comparison engines: a `tools` object over the native `__tool` bridge (tool
-/// calls return promises, as in codemode), and a runner that stores the program's result as JSON text
+/// calls return promises, as in codemode), a `console` that captures lines as codemode's does, and a
+/// runner that stores the program's result as JSON text
 /// in `globalThis.__result` or its failure in `globalThis.__error`.
 pub fn wrap_for_engine(body: &str) -> String {
     format!(
@@ -131,11 +132,15 @@ pub fn wrap_for_engine(body: &str) -> String {
     data: {{ records: call("data.records") }},
     demo: {{ echo: call("demo.echo"), fail: call("demo.fail") }},
   }};
+  const logs = [];
+  const show = (v) => (typeof v === "string" ? v : String(JSON.stringify(v)));
+  const line = (prefix) => (...args) => {{ logs.push(prefix + args.map(show).join(" ")); }};
+  const console = {{ log: line(""), info: line(""), warn: line("[warn] "), error: line("[error] "), debug: line("[debug] ") }};
   globalThis.__result = undefined;
   globalThis.__error = undefined;
-  (async (tools) => {{
+  (async (tools, console) => {{
 {body}
-  }})(tools).then(
+  }})(tools, console).then(
     (v) => {{ const s = JSON.stringify(v); globalThis.__result = s === undefined ? "null" : s; }},
     (e) => {{ globalThis.__error = String(e); }},
   );

@@ -22,17 +22,23 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         None => (args, &[][..]),
     };
     let compare = ours.iter().any(|a| a == "--compare");
-    if let Some(other) = ours.iter().find(|a| *a != "--compare") {
+    let report_only = ours.iter().any(|a| a == "--report-only");
+    if let Some(other) = ours.iter().find(|a| *a != "--compare" && *a != "--report-only") {
         return Err(format!("unknown bench argument `{other}` (criterion arguments go after `--`)"));
     }
-    let started = SystemTime::now();
-    let mut cmd = cargo();
-    cmd.args(["bench", "-p", "codemode-bench"]);
-    if compare {
-        cmd.args(["--features", "compare"]);
-    }
-    cmd.arg("--").args(criterion_args);
-    status(cmd)?;
+    let started = if report_only {
+        SystemTime::UNIX_EPOCH
+    } else {
+        let started = SystemTime::now();
+        let mut cmd = cargo();
+        cmd.args(["bench", "-p", "codemode-bench"]);
+        if compare {
+            cmd.args(["--features", "compare"]);
+        }
+        cmd.arg("--").args(criterion_args);
+        status(cmd)?;
+        started
+    };
 
     let criterion = target_dir().join("criterion");
     let mut results = Vec::new();
@@ -40,9 +46,11 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     if results.is_empty() {
         return Err(format!("no fresh criterion results under {}", criterion.display()));
     }
-    let table = render(&results);
+    let table = render(&results, compare);
     print!("{table}");
-    let out = root().join("docs/benchmarks.md");
+    let docs = root().join("docs");
+    std::fs::create_dir_all(&docs).map_err(|e| format!("cannot create {}: {e}", docs.display()))?;
+    let out = docs.join("benchmarks.md");
     std::fs::write(&out, table).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     println!("\nwrote {}", out.display());
     Ok(())
@@ -55,13 +63,12 @@ fn target_dir() -> PathBuf {
     }
 }
 
-/// One benchmark's result: workload, engine, median and mean in nanoseconds.
+/// One benchmark's result: workload, engine, median in nanoseconds.
 #[derive(Debug)]
 struct Sample {
     workload: String,
     engine: String,
     median_ns: f64,
-    mean_ns: f64,
 }
 
 /// Walks `dir` for `new/benchmark.json` + `new/estimates.json` written after `since`.
@@ -98,12 +105,7 @@ fn read_sample(new_dir: &Path, since: SystemTime) -> Option<Sample> {
         Some(function) => (benchmark["group_id"].as_str()?.to_string(), function.to_string()),
         None => (benchmark["group_id"].as_str()?.to_string(), "codemode".to_string()),
     };
-    Some(Sample {
-        workload,
-        engine,
-        median_ns: estimates["median"]["point_estimate"].as_f64()?,
-        mean_ns: estimates["mean"]["point_estimate"].as_f64()?,
-    })
+    Some(Sample { workload, engine, median_ns: estimates["median"]["point_estimate"].as_f64()? })
 }
 
 fn format_ns(ns: f64) -> String {
@@ -118,8 +120,10 @@ fn format_ns(ns: f64) -> String {
     }
 }
 
-fn render(samples: &[Sample]) -> String {
-    let mut engines: Vec<&str> = samples.iter().map(|s| s.engine.as_str()).collect();
+fn render(samples: &[Sample], compare: bool) -> String {
+    // codemode always has a column: a workload it cannot run yet shows as a gap, not as a missing column.
+    let mut engines: Vec<&str> =
+        std::iter::once("codemode").chain(samples.iter().map(|s| s.engine.as_str())).collect();
     engines.sort_by_key(|e| (ENGINE_ORDER.iter().position(|o| o == e).unwrap_or(usize::MAX), e.to_string()));
     engines.dedup();
     let mut rows: BTreeMap<&str, BTreeMap<&str, &Sample>> = BTreeMap::new();
@@ -134,8 +138,9 @@ fn render(samples: &[Sample]) -> String {
          (one whole `execute`: parse, compile, run, result conversion), and for other engines the \
          ratio to codemode's median (above 1.00× means slower than codemode). Workloads: \
          `benches/workloads/`. Machine: the project's 2-core CI kind; numbers from one run, \
-         compare within a table only.\n",
-        if engines.len() > 1 { " --compare" } else { "" }
+         compare within a table only. A dash: the engine could not run the workload (see the \
+         bench output).\n",
+        if compare { " --compare" } else { "" }
     );
     let _ = write!(out, "| workload |");
     for e in &engines {
@@ -161,11 +166,5 @@ fn render(samples: &[Sample]) -> String {
         }
         out.push('\n');
     }
-    let _ = writeln!(out, "\nMeans (ns): {}", {
-        let mut means: Vec<String> =
-            samples.iter().map(|s| format!("{}/{} {:.0}", s.workload, s.engine, s.mean_ns)).collect();
-        means.sort();
-        means.join(", ")
-    });
     out
 }

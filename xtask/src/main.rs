@@ -4,9 +4,9 @@
 //!   (`xtask/conformance/run.mjs`) and rewrites the expected `.json` files; without, checks that the
 //!   checked-in expectations are still what Node says (when Node is installed) and runs the Rust
 //!   comparison (`cargo test -p codemode --test conformance`).
-//! - `cargo xtask bench [--compare] [-- <criterion args>]`: runs `cargo bench -p codemode-bench`
-//!   (with `--compare`, also QuickJS and Boa) and writes the table of criterion's estimates to
-//!   `docs/benchmarks.md`.
+//! - `cargo xtask bench [--compare] [--report-only] [-- <criterion args>]`: runs
+//!   `cargo bench -p codemode-bench` (with `--compare`, also QuickJS and Boa) and writes the table of
+//!   criterion's estimates to `docs/benchmarks.md` (`--report-only`: from the results already there).
 //! - `cargo xtask tidy`: checks dependency boundaries, e.g. that `codemode-vm` pulls in no tokio,
 //!   swc or clock crate.
 
@@ -21,7 +21,9 @@ usage: cargo xtask <command>
 
 commands:
   conformance [--bless]           compare codemode with Node on tests/conformance (--bless: rewrite the .json files from Node)
-  bench [--compare] [-- ARGS]     run the criterion benches and write docs/benchmarks.md (--compare: also QuickJS and Boa)
+  bench [--compare] [--report-only] [-- ARGS]
+                                  run the criterion benches and write docs/benchmarks.md
+                                  (--compare: also QuickJS and Boa; --report-only: only rewrite the table)
   tidy                            check dependency boundaries (codemode-vm: no tokio, swc or clock crates)
 ";
 
