@@ -218,3 +218,47 @@ fn regex_escape(text: &str) -> String {
         .map(|c| if c.is_alphanumeric() || c == ' ' { c.to_string() } else { format!("\\{c}") })
         .collect()
 }
+
+#[test]
+fn odd_text_never_panics() {
+    let tools = Namespace::new()
+        .tool(
+            "café.münü",
+            tool(
+                "Ünïcödé names İstanbul ß ﬁ",
+                json!({ "type": "object", "properties": { "größe": { "type": "string" } } }),
+            ),
+        )
+        .tool("emoji", tool("🚀 launches", json!({})))
+        .build()
+        .unwrap();
+    assert_eq!(
+        tools.catalog()[0].signature,
+        "tools[\"café\"][\"münü\"]({ \"größe\"?: string }): Promise<void>"
+    );
+    for query in [
+        "İ",
+        "ß",
+        "ﬁ",
+        "🚀",
+        "es",
+        "s",
+        "ies",
+        "*.",
+        ".x",
+        "a.b.c.",
+        "tools.",
+        "tools[\"",
+        "\u{0}",
+        "💥💥💥es",
+        "İes",
+        "größes",
+    ] {
+        let _ = tools.search(&SearchRequest::query(query));
+        let _ = tools.search(&SearchRequest::query(query).in_namespace(query));
+        let _ = tools.unknown_tool_message(query);
+        let _ = tools.search_regex(query, Some(query));
+    }
+    assert_eq!(tools.search(&SearchRequest::query("münü")).items[0].path, "tools[\"café\"][\"münü\"]");
+    assert_eq!(tools.search(&SearchRequest::query("tools[\"café\"][\"münü\"]")).items.len(), 1);
+}
