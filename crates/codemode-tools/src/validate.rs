@@ -45,12 +45,20 @@ pub fn check(schema: &Value, value: &Value) -> Result<(), ValidationError> {
 /// Like [`check`], with paths starting at `root` (`output` for results).
 pub fn check_at(schema: &Value, value: &Value, root: &str) -> Result<(), ValidationError> {
     let mut path = String::from(root);
-    Checker { root: schema }.check(schema, value, &mut path, 0)
+    Checker { root: schema, steps: std::cell::Cell::new(STEP_BUDGET) }.check(schema, value, &mut path, 0)
 }
 
 struct Checker<'a> {
     root: &'a Value,
+    /// Checks left before the rest is accepted unchecked. `$ref`s and `allOf` can make a small
+    /// schema check one value exponentially often (`A = allOf [B, B]`, `B = allOf [C, C]`, …);
+    /// depth alone does not bound that.
+    steps: std::cell::Cell<usize>,
 }
+
+/// Schema checks one validation may make: far above what a megabyte of JSON against a sane
+/// schema needs, far below a hang.
+const STEP_BUDGET: usize = 1_000_000;
 
 /// The JSON type name of a value, as error messages show it.
 fn type_name(value: &Value) -> &'static str {
@@ -127,9 +135,10 @@ impl Checker<'_> {
         path: &mut String,
         depth: usize,
     ) -> Result<(), ValidationError> {
-        if depth > MAX_SCHEMA_DEPTH {
+        if depth > MAX_SCHEMA_DEPTH || self.steps.get() == 0 {
             return Ok(());
         }
+        self.steps.set(self.steps.get() - 1);
         let object = match schema {
             Value::Bool(true) => return Ok(()),
             Value::Bool(false) => {

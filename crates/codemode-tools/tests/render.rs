@@ -316,3 +316,28 @@ fn deep_schemas_in_tools_validate_and_render_without_overflow() {
     // serde_json drops values recursively: let the 10,000-level schemas go on a big stack.
     std::thread::Builder::new().stack_size(256 << 20).spawn(move || drop(tools)).unwrap().join().unwrap();
 }
+
+#[test]
+fn exponential_all_of_dags_are_bounded_everywhere() {
+    // D0 = { properties: { leaf } }; Dn = allOf [D(n-1), D(n-1)]: 2^40 visits if walked naively.
+    let mut defs = serde_json::Map::new();
+    defs.insert("D0".into(), json!({ "type": "object", "properties": { "leaf": { "type": "string" } } }));
+    for n in 1..=40 {
+        let prev = format!("#/$defs/D{}", n - 1);
+        defs.insert(format!("D{n}"), json!({ "allOf": [{ "$ref": prev }, { "$ref": prev }], "anyOf": [{ "$ref": prev }, { "$ref": prev }] }));
+    }
+    let schema = json!({ "$defs": defs, "$ref": "#/$defs/D40" });
+    let started = std::time::Instant::now();
+    let _ = codemode_tools::validate::check(&schema, &json!({ "leaf": 1 }));
+    let _ = codemode_tools::is_empty_input(Some(&schema));
+    let tool = codemode_tools::Tool::from_json(
+        "dag",
+        Some(schema.clone()),
+        Some(schema),
+        |v, _| async move { Ok(v) },
+    );
+    let tools = codemode_tools::Namespace::new().tool("dag", tool).build().unwrap();
+    let _ = tools.declarations(&codemode_tools::DeclarationOptions::default());
+    let _ = tools.search(&codemode_tools::SearchRequest::query("leaf"));
+    assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
+}

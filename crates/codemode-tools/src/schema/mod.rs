@@ -82,18 +82,27 @@ pub struct Property {
 /// (schemars and MCP servers both produce those shapes).
 pub fn properties(root: &Value) -> Vec<Property> {
     let mut out = Vec::new();
-    collect_properties(root, root, 0, &mut out);
+    let mut steps = 1_000;
+    collect_properties(root, root, 0, &mut steps, &mut out);
     out
 }
 
-fn collect_properties(root: &Value, schema: &Value, depth: usize, out: &mut Vec<Property>) {
-    if depth > 8 {
+/// `steps` bounds the walk: `allOf`s of `$ref`s can revisit one definition exponentially often.
+fn collect_properties(
+    root: &Value,
+    schema: &Value,
+    depth: usize,
+    steps: &mut usize,
+    out: &mut Vec<Property>,
+) {
+    if depth > 8 || *steps == 0 {
         return;
     }
+    *steps -= 1;
     if let Some(reference) = str_keyword(schema, "$ref")
         && let Some(target) = resolve_ref(root, reference)
     {
-        collect_properties(root, target, depth + 1, out);
+        collect_properties(root, target, depth + 1, steps, out);
     }
     let required: Vec<&str> = schema
         .get("required")
@@ -114,7 +123,7 @@ fn collect_properties(root: &Value, schema: &Value, depth: usize, out: &mut Vec<
     }
     if let Some(parts) = schema.get("allOf").and_then(Value::as_array) {
         for part in parts {
-            collect_properties(root, part, depth + 1, out);
+            collect_properties(root, part, depth + 1, steps, out);
         }
     }
 }

@@ -139,15 +139,18 @@ fn collect_properties(
     root: &Value,
     schema: &Value,
     depth: usize,
+    steps: &mut usize,
     names: &mut Vec<String>,
     descriptions: &mut Vec<String>,
 ) {
-    if depth > MAX_SCHEMA_DEPTH.min(8) || names.len() >= MAX_PROPERTIES {
+    // `steps` bounds the walk: `allOf`s of `$ref`s can revisit a definition exponentially often.
+    if depth > MAX_SCHEMA_DEPTH.min(8) || names.len() >= MAX_PROPERTIES || *steps == 0 {
         return;
     }
+    *steps -= 1;
     let Some(object) = schema.as_object() else { return };
     if let Some(target) = str_keyword(schema, "$ref").and_then(|r| resolve_ref(root, r)) {
-        collect_properties(root, target, depth + 1, names, descriptions);
+        collect_properties(root, target, depth + 1, steps, names, descriptions);
     }
     if let Some(Value::Object(props)) = object.get("properties") {
         for (name, sub) in props {
@@ -158,18 +161,18 @@ fn collect_properties(
             if let Some(d) = str_keyword(sub, "description") {
                 descriptions.push(d.to_owned());
             }
-            collect_properties(root, sub, depth + 1, names, descriptions);
+            collect_properties(root, sub, depth + 1, steps, names, descriptions);
         }
     }
     for key in ["items", "additionalProperties"] {
         if let Some(sub) = object.get(key) {
-            collect_properties(root, sub, depth + 1, names, descriptions);
+            collect_properties(root, sub, depth + 1, steps, names, descriptions);
         }
     }
     for key in ["anyOf", "oneOf", "allOf", "prefixItems"] {
         if let Some(Value::Array(parts)) = object.get(key) {
             for part in parts {
-                collect_properties(root, part, depth + 1, names, descriptions);
+                collect_properties(root, part, depth + 1, steps, names, descriptions);
             }
         }
     }
@@ -179,7 +182,8 @@ fn schema_text(schema: Option<&Value>) -> (String, String) {
     let mut names = Vec::new();
     let mut descriptions = Vec::new();
     if let Some(schema) = schema {
-        collect_properties(schema, schema, 0, &mut names, &mut descriptions);
+        let mut steps = 2_000;
+        collect_properties(schema, schema, 0, &mut steps, &mut names, &mut descriptions);
     }
     (names.join(" "), descriptions.join(" "))
 }
