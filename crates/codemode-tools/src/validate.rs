@@ -162,6 +162,10 @@ impl Checker<'_> {
         {
             return self.fail(path, short(expected), short(value));
         }
+        // A long enum costs in proportion, so the step budget also bounds enum scans.
+        if let Some(Value::Array(options)) = object.get("enum") {
+            self.steps.set(self.steps.get().saturating_sub(options.len()));
+        }
         if let Some(Value::Array(options)) = object.get("enum")
             && !options.contains(value)
         {

@@ -341,3 +341,39 @@ fn exponential_all_of_dags_are_bounded_everywhere() {
     let _ = tools.search(&codemode_tools::SearchRequest::query("leaf"));
     assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
 }
+
+#[test]
+fn big_definitions_reused_many_times_are_bounded() {
+    // A 2,000-option enum with a long description, reached 2^20 ways.
+    let options: Vec<String> = (0..2_000).map(|i| format!("option-number-{i}")).collect();
+    let mut defs = serde_json::Map::new();
+    defs.insert("D0".into(), json!({ "enum": options, "description": "x".repeat(10_000) }));
+    for n in 1..=20 {
+        let prev = format!("#/$defs/D{}", n - 1);
+        defs.insert(
+            format!("D{n}"),
+            json!({ "type": "object", "properties": { "a": { "$ref": prev }, "b": { "$ref": prev } } }),
+        );
+    }
+    let schema = json!({ "$defs": defs, "$ref": "#/$defs/D20" });
+    for options in [RenderOptions::compact(), RenderOptions::pretty()] {
+        let text = render(&schema, options);
+        assert!(text.len() < 8 << 20, "{} bytes", text.len());
+        assert!(text.contains("unknown"));
+    }
+}
+
+#[test]
+fn validation_of_big_reused_enums_is_bounded() {
+    let options: Vec<String> = (0..2_000).map(|i| format!("o{i}")).collect();
+    let mut defs = serde_json::Map::new();
+    defs.insert("D0".into(), json!({ "enum": options }));
+    for n in 1..=30 {
+        let prev = format!("#/$defs/D{}", n - 1);
+        defs.insert(format!("D{n}"), json!({ "allOf": [{ "$ref": prev }, { "$ref": prev }] }));
+    }
+    let schema = json!({ "$defs": defs, "$ref": "#/$defs/D30" });
+    let started = std::time::Instant::now();
+    let _ = codemode_tools::validate::check(&schema, &json!("o1999"));
+    assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
+}

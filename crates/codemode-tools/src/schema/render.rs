@@ -8,7 +8,9 @@
 //!
 //! Two guards make it total: nesting deeper than [`MAX_SCHEMA_DEPTH`] renders `unknown`, and a
 //! node budget stops `$ref` DAGs that would expand exponentially (each definition used twice by
-//! the next one) — past the budget every remaining node renders `unknown`.
+//! the next one), and a text budget stops a big definition (a long enum, a long description)
+//! from being copied into the output thousands of times — past either budget every remaining
+//! node renders `unknown`.
 //!
 //! Pretty mode adds JSDoc (descriptions and constraint tags) above properties and breaks an object
 //! over lines only when something inside it carries documentation, so undocumented schemas stay
@@ -83,6 +85,8 @@ impl RenderOptions {
 
 /// How many schema nodes one rendering may visit before the rest renders `unknown`.
 const NODE_BUDGET: usize = 20_000;
+/// How many bytes of literals, property keys and documentation one rendering may emit.
+const TEXT_BUDGET: usize = 1 << 20;
 
 /// Renders `schema` (which is also the root its `$ref`s resolve against).
 pub fn render(schema: &Value, options: RenderOptions) -> String {
@@ -92,7 +96,8 @@ pub fn render(schema: &Value, options: RenderOptions) -> String {
 /// Renders `schema`, resolving `$ref`s against `root`.
 pub fn render_in(schema: &Value, root: &Value, options: RenderOptions) -> String {
     // The root is being expanded from the start: `{"$ref": "#"}` inside it closes a cycle.
-    let mut renderer = Renderer { root, options, refs: vec!["#"], budget: NODE_BUDGET };
+    let mut renderer =
+        Renderer { root, options, refs: vec!["#"], budget: NODE_BUDGET, text_budget: TEXT_BUDGET };
     renderer.ty(schema, 0, options.indent).text
 }
 
@@ -139,6 +144,8 @@ struct Renderer<'a> {
     /// `$ref`s being expanded right now: meeting one again closes a cycle.
     refs: Vec<&'a str>,
     budget: usize,
+    /// Bytes of literals, keys and documentation left to emit.
+    text_budget: usize,
 }
 
 fn pad(indent: usize) -> String {
@@ -281,6 +288,14 @@ pub fn jsdoc(lines: &[String], indent: usize) -> Option<String> {
 }
 
 impl<'a> Renderer<'a> {
+    /// Charges emitted text; once the text budget is spent, no further node is rendered.
+    fn charge(&mut self, bytes: usize) {
+        self.text_budget = self.text_budget.saturating_sub(bytes);
+        if self.text_budget == 0 {
+            self.budget = 0;
+        }
+    }
+
     fn pretty(&self) -> bool {
         self.options.mode == Mode::Pretty
     }
@@ -307,10 +322,14 @@ impl<'a> Renderer<'a> {
             return self.reference(reference, depth, indent);
         }
         if let Some(value) = object.get("const") {
-            return Ty::atom(literal(value, depth));
+            let text = literal(value, depth);
+            self.charge(text.len());
+            return Ty::atom(text);
         }
         if let Some(Value::Array(options)) = object.get("enum") {
-            return union(options.iter().map(|v| Ty::atom(literal(v, depth))).collect());
+            let ty = union(options.iter().map(|v| Ty::atom(literal(v, depth))).collect());
+            self.charge(ty.text.len());
+            return ty;
         }
         let mut parts: Vec<Ty> = Vec::new();
         let structural = self.structural(schema, object, depth, indent);
@@ -416,6 +435,7 @@ impl<'a> Renderer<'a> {
                 }
                 let ty = self.ty(sub, depth + 1, indent + 1);
                 let doc = if self.pretty() { jsdoc(&self.property_doc(sub), indent + 1) } else { None };
+                self.charge(name.len() + doc.as_ref().map_or(0, String::len));
                 entries.push(Entry {
                     doc,
                     key: property_key(name),
