@@ -2,7 +2,8 @@
 //!
 //! How a host describes its world to the model, and how the model finds its way in it: tool
 //! definitions with typed or JSON Schema contracts, namespaces, the catalog, TypeScript
-//! signatures and declarations, search, and MCP import. It depends on neither the VM nor swc,
+//! signatures and declarations, search, and MCP and OpenAPI import. It depends on neither the VM nor swc
+//! (nor tokio),
 //! so hosts can use it alone (for example to render a `.d.ts` for a prompt).
 //!
 //! ## Facade-facing API
@@ -11,11 +12,13 @@
 //!
 //! - [`Tool`] — `Clone` (an `Arc` inside), `Send + Sync`, callable concurrently.
 //!   - [`Tool::from_json`]`(description, input: Option<Value>, output: Option<Value>, handler)`
-//!     with `handler: Fn(Value, CallContext) -> impl Future<Output = Result<Value, ToolError>> + Send + 'static`;
+//!     with `handler: F`, `F: Fn(Value, CallContext) -> Fut + Send + Sync + 'static`,
+//!     `Fut: Future<Output = Result<Value, ToolError>> + Send + 'static`;
 //!     opt-in checks [`Tool::validate_input`] / [`Tool::validate_output`].
 //!   - [`Tool::typed`]`::<I, O, _, _>(description, handler)` with
-//!     `handler: Fn(I, CallContext) -> impl Future<Output = Result<O, ToolError>> + Send + 'static`,
-//!     `I: DeserializeOwned + JsonSchema`, `O: Serialize + JsonSchema` (`O = ()` renders `Promise<void>`).
+//!     `F: Fn(I, CallContext) -> Fut + Send + Sync + 'static`, `Fut: Future<Output = Result<O, ToolError>> + Send + 'static`,
+//!     `I: DeserializeOwned + JsonSchema + 'static`, `O: Serialize + JsonSchema + 'static`
+//!     (`O = ()` renders `Promise<void>`, `I = ()` takes no arguments).
 //!   - [`Tool::invoke`]`(&self, input: Value, ctx: CallContext) -> BoxFuture<Result<Value, ToolError>>`
 //!     (`BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>`): decodes/validates,
 //!     runs the handler, encodes/validates the output. Std futures only.
