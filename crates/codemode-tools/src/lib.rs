@@ -2,9 +2,8 @@
 //!
 //! How a host describes its world to the model, and how the model finds its way in it: tool
 //! definitions with typed or JSON Schema contracts, namespaces, the catalog, TypeScript
-//! signatures and declarations, search, and MCP and OpenAPI import. It depends on neither the VM nor swc
-//! (nor tokio),
-//! so hosts can use it alone (for example to render a `.d.ts` for a prompt).
+//! signatures and declarations, search, and MCP and OpenAPI import. It depends on neither the VM
+//! nor swc (nor tokio), so hosts can use it alone (for example to render a `.d.ts` for a prompt).
 //!
 //! ## Facade-facing API
 //!
