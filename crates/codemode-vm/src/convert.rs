@@ -286,7 +286,8 @@ impl Vm {
         if x.is_nan() || y.is_nan() {
             return Ok(false);
         }
-        Ok(if negate_from_swapped { !(x < y) } else { x < y })
+        // NaN was handled above, so `!(x < y)` is `x >= y`.
+        Ok(if negate_from_swapped { x >= y } else { x < y })
     }
 
     fn int32(&mut self, v: Value) -> Result<i32, Throw> {

@@ -54,11 +54,11 @@ impl Vm {
                     }
                 }
                 Value::Cell(c) => {
-                    if let Some(flag) = m.cells.get_mut(c.0 as usize) {
-                        if !*flag {
-                            *flag = true;
-                            m.push(self.heap.cell(c));
-                        }
+                    if let Some(flag) = m.cells.get_mut(c.0 as usize)
+                        && !*flag
+                    {
+                        *flag = true;
+                        m.push(self.heap.cell(c));
                     }
                 }
                 Value::Obj(id) => {

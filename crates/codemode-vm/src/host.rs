@@ -142,10 +142,10 @@ impl Vm {
     /// An Error whose uncaught report carries `kind`.
     pub(crate) fn make_tagged_error(&mut self, kind: FailureKind, message: &str) -> Value {
         let e = self.make_error(ErrorKind::Error, message);
-        if let Value::Obj(id) = e {
-            if let ObjKind::Error(info) = &mut self.heap.obj_mut(id).kind {
-                info.kind = kind;
-            }
+        if let Value::Obj(id) = e
+            && let ObjKind::Error(info) = &mut self.heap.obj_mut(id).kind
+        {
+            info.kind = kind;
         }
         e
     }
@@ -350,12 +350,12 @@ impl Vm {
 
     /// Describes a thrown value: `Name: message` for Errors, `Uncaught: <JSON>` otherwise.
     pub(crate) fn report_for(&mut self, v: Value) -> ErrorReport {
-        if let Value::Obj(id) = v {
-            if let ObjKind::Error(info) = &self.heap.obj(id).kind {
-                let (kind, location) = (info.kind, info.location);
-                let message = self.to_rust_string(v).unwrap_or_else(|_| "Error".into());
-                return ErrorReport { kind, message, location: location.or(self.throw_location) };
-            }
+        if let Value::Obj(id) = v
+            && let ObjKind::Error(info) = &self.heap.obj(id).kind
+        {
+            let (kind, location) = (info.kind, info.location);
+            let message = self.to_rust_string(v).unwrap_or_else(|_| "Error".into());
+            return ErrorReport { kind, message, location: location.or(self.throw_location) };
         }
         let text = match self.to_json(v) {
             Ok(Some(j)) => j.to_string(),

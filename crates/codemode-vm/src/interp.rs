@@ -79,10 +79,10 @@ impl Vm {
         self.record_throw_location();
         if let Value::Obj(id) = exc {
             let location = self.throw_location;
-            if let ObjKind::Error(info) = &mut self.heap.obj_mut(id).kind {
-                if info.location.is_none() {
-                    info.location = location;
-                }
+            if let ObjKind::Error(info) = &mut self.heap.obj_mut(id).kind
+                && info.location.is_none()
+            {
+                info.location = location;
             }
         }
         if let Err(uncaught) = self.unwind(exc) {
@@ -92,11 +92,11 @@ impl Vm {
     }
 
     fn record_throw_location(&mut self) {
-        if let Some(Frame::Js(f)) = self.frames.last() {
-            if let Some(code) = self.module.functions.get(f.func as usize) {
-                let span = code.span_at(f.pc.saturating_sub(1) as usize);
-                self.throw_location = Some((span.line, span.column));
-            }
+        if let Some(Frame::Js(f)) = self.frames.last()
+            && let Some(code) = self.module.functions.get(f.func as usize)
+        {
+            let span = code.span_at(f.pc.saturating_sub(1) as usize);
+            self.throw_location = Some((span.line, span.column));
         }
     }
 
@@ -348,15 +348,13 @@ impl Vm {
                 Op::GetIndex { dst, obj, key } => {
                     let (o, kv) = (reg!(obj), reg!(key));
                     // Fast path: array[number].
-                    if let (Value::Obj(id), Value::Number(n)) = (o, kv) {
-                        if let ObjKind::Array(items) = &self.heap.obj(id).kind {
-                            if let Some(i) = crate::value::as_array_index(n) {
-                                if let Some(v) = items.get(i as usize) {
-                                    reg!(dst) = *v;
-                                    continue;
-                                }
-                            }
-                        }
+                    if let (Value::Obj(id), Value::Number(n)) = (o, kv)
+                        && let ObjKind::Array(items) = &self.heap.obj(id).kind
+                        && let Some(i) = crate::value::as_array_index(n)
+                        && let Some(v) = items.get(i as usize)
+                    {
+                        reg!(dst) = *v;
+                        continue;
                     }
                     let key = tri!(self.to_key(kv));
                     match tri!(self.get(o, key)) {
@@ -384,15 +382,13 @@ impl Vm {
                 }
                 Op::SetIndex { obj, key, src } => {
                     let (o, kv, v) = (reg!(obj), reg!(key), reg!(src));
-                    if let (Value::Obj(id), Value::Number(n)) = (o, kv) {
-                        if let ObjKind::Array(items) = &mut self.heap.obj_mut(id).kind {
-                            if let Some(i) = crate::value::as_array_index(n) {
-                                if let Some(slot) = items.get_mut(i as usize) {
-                                    *slot = v;
-                                    continue;
-                                }
-                            }
-                        }
+                    if let (Value::Obj(id), Value::Number(n)) = (o, kv)
+                        && let ObjKind::Array(items) = &mut self.heap.obj_mut(id).kind
+                        && let Some(i) = crate::value::as_array_index(n)
+                        && let Some(slot) = items.get_mut(i as usize)
+                    {
+                        *slot = v;
+                        continue;
                     }
                     let key = tri!(self.to_key(kv));
                     if let Some(setter) = tri!(self.set(o, key, v)) {

@@ -148,10 +148,10 @@ impl Vm {
 
     /// All values of an iterable (spread, `Array.from`, `Promise.all`).
     pub(crate) fn collect_iterable(&mut self, v: Value) -> Result<Vec<Value>, Throw> {
-        if let Value::Obj(id) = v {
-            if let ObjKind::Array(items) = &self.heap.obj(id).kind {
-                return Ok(items.clone());
-            }
+        if let Value::Obj(id) = v
+            && let ObjKind::Array(items) = &self.heap.obj(id).kind
+        {
+            return Ok(items.clone());
         }
         let it = self.get_iterator(v)?;
         let mut out = Vec::new();

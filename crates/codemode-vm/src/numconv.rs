@@ -41,7 +41,7 @@ pub fn number_to_string(n: f64) -> String {
     } else if -6 < n_exp && n_exp <= 0 {
         format!("0.{}{}", "0".repeat((-n_exp) as usize), digits)
     } else {
-        let sign = if n_exp - 1 >= 0 { '+' } else { '-' };
+        let sign = if n_exp > 0 { '+' } else { '-' };
         let ex = (n_exp - 1).abs();
         if k == 1 {
             format!("{digits}e{sign}{ex}")

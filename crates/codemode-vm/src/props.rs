@@ -138,9 +138,9 @@ impl Vm {
                 (ObjKind::Array(items), Key::Atom(a)) if a == self.realm.atoms.length => {
                     return Got::Value(Value::Number(items.len() as f64));
                 }
-                (ObjKind::Function(Callable::Tool { path }), Key::Atom(a)) => {
+                (ObjKind::Function(Callable::Tool { path }), Key::Atom(a))
                     // `tools.a` → the namespace or tool `a` below this one.
-                    if obj.props.find(a).is_none() && a != self.realm.atoms.then {
+                    if obj.props.find(a).is_none() && a != self.realm.atoms.then => {
                         let name = self.heap.atoms.name(a);
                         let child = if path.is_empty() { name.to_string() } else { format!("{path}.{name}") };
                         return match self.tool_value(&child) {
@@ -148,7 +148,6 @@ impl Vm {
                             Err(_) => Got::Value(Value::Undefined),
                         };
                     }
-                }
                 _ => {}
             }
             let atom = match key {
@@ -162,21 +161,21 @@ impl Vm {
                 }
             };
             let obj = self.heap.obj(id);
-            if let Some(atom) = atom {
-                if let Some(slot) = obj.props.get(atom) {
-                    if slot.flags & ACCESSOR != 0 {
-                        if let Value::Obj(acc) = slot.value {
-                            if let ObjKind::Accessor { get, .. } = self.heap.obj(acc).kind {
-                                return match get {
-                                    Value::Undefined => Got::Value(Value::Undefined),
-                                    g => Got::Getter(g),
-                                };
-                            }
-                        }
-                        return Got::Value(Value::Undefined);
+            if let Some(atom) = atom
+                && let Some(slot) = obj.props.get(atom)
+            {
+                if slot.flags & ACCESSOR != 0 {
+                    if let Value::Obj(acc) = slot.value
+                        && let ObjKind::Accessor { get, .. } = self.heap.obj(acc).kind
+                    {
+                        return match get {
+                            Value::Undefined => Got::Value(Value::Undefined),
+                            g => Got::Getter(g),
+                        };
                     }
-                    return Got::Value(slot.value);
+                    return Got::Value(Value::Undefined);
                 }
+                return Got::Value(slot.value);
             }
             cur = obj.proto;
         }
@@ -235,12 +234,11 @@ impl Vm {
             }
             let obj = self.heap.obj(id);
             if let Some(slot) = obj.props.get(atom) {
-                if slot.flags & ACCESSOR != 0 {
-                    if let Value::Obj(acc) = slot.value {
-                        if let ObjKind::Accessor { set, .. } = self.heap.obj(acc).kind {
-                            return Some(set);
-                        }
-                    }
+                if slot.flags & ACCESSOR != 0
+                    && let Value::Obj(acc) = slot.value
+                    && let ObjKind::Accessor { set, .. } = self.heap.obj(acc).kind
+                {
+                    return Some(set);
                 }
                 return None;
             }
@@ -323,20 +321,18 @@ impl Vm {
         let Value::Obj(id) = o else { return Ok(()) };
         let atom = self.key_atom(key);
         let existing = self.heap.obj(id).props.get(atom).copied();
-        if let Some(slot) = existing {
-            if slot.flags & ACCESSOR != 0 {
-                if let Value::Obj(acc) = slot.value {
-                    if let ObjKind::Accessor { get: g, set: s } = &mut self.heap.obj_mut(acc).kind {
-                        if let Some(get) = get {
-                            *g = get;
-                        }
-                        if let Some(set) = set {
-                            *s = set;
-                        }
-                        return Ok(());
-                    }
-                }
+        if let Some(slot) = existing
+            && slot.flags & ACCESSOR != 0
+            && let Value::Obj(acc) = slot.value
+            && let ObjKind::Accessor { get: g, set: s } = &mut self.heap.obj_mut(acc).kind
+        {
+            if let Some(get) = get {
+                *g = get;
             }
+            if let Some(set) = set {
+                *s = set;
+            }
+            return Ok(());
         }
         let pair =
             ObjKind::Accessor { get: get.unwrap_or(Value::Undefined), set: set.unwrap_or(Value::Undefined) };

@@ -44,7 +44,7 @@ fn lookup() -> Tool {
             let id = input.get("id").and_then(Value::as_str).unwrap_or_default().to_string();
             let digits: String = id.chars().filter(char::is_ascii_digit).collect();
             let n: u64 = digits.parse().unwrap_or(0);
-            let status = if n % 2 == 0 { "open" } else { "complete" };
+            let status = if n.is_multiple_of(2) { "open" } else { "complete" };
             let total = (n.wrapping_mul(17) % 100) as f64 + 0.5;
             Ok(json!({"id": id, "status": status, "total": total, "customer": format!("c{}", n % 5)}))
         },

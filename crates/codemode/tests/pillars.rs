@@ -1,5 +1,8 @@
 //! The architecture pillars of DESIGN.md, each shown by a test through the public API.
 
+// Test setup fails loudly by design.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;

@@ -1,6 +1,9 @@
 //! Pillars 2 and 3 at the VM level: the sans-I/O protocol (run, take calls, complete by id) and
 //! run state as plain data (serialize mid-run, restore in a fresh VM, finish there).
 
+// Test setup fails loudly by design.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
 use std::sync::Arc;
 
 use codemode_vm::{HostCall, HostTarget, Status, Vm, VmConfig};

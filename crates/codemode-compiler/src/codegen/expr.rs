@@ -15,10 +15,10 @@ use crate::bytecode::{BinOp, Constant, ErrorKind, Op, Reg, UnOp};
 impl<'a> FnCompiler<'a> {
     /// Evaluates `e` into any register, preferring the one a local already lives in.
     pub(super) fn expr_any(&mut self, e: &'a Expr) -> Result<Reg, CompileError> {
-        if let ExprKind::Var { var: VarRef::Local(id), check_tdz: false } = &e.kind {
-            if !self.is_captured(*id) {
-                return Ok(self.var_reg(*id));
-            }
+        if let ExprKind::Var { var: VarRef::Local(id), check_tdz: false } = &e.kind
+            && !self.is_captured(*id)
+        {
+            return Ok(self.var_reg(*id));
         }
         let r = self.alloc_reg()?;
         self.expr(e, r)?;
@@ -31,41 +31,41 @@ impl<'a> FnCompiler<'a> {
         let mark = self.temp_mark();
         match &e.kind {
             ExprKind::Update { op, target, .. } => {
-                if let Pattern::Var(VarRef::Local(id)) = &**target {
-                    if !self.is_captured(*id) {
-                        let reg = self.var_reg(*id);
-                        self.emit(match op {
-                            UpdateOp::Increment => Op::Inc { dst: reg, src: reg },
-                            UpdateOp::Decrement => Op::Dec { dst: reg, src: reg },
-                        })?;
-                        return Ok(());
-                    }
+                if let Pattern::Var(VarRef::Local(id)) = &**target
+                    && !self.is_captured(*id)
+                {
+                    let reg = self.var_reg(*id);
+                    self.emit(match op {
+                        UpdateOp::Increment => Op::Inc { dst: reg, src: reg },
+                        UpdateOp::Decrement => Op::Dec { dst: reg, src: reg },
+                    })?;
+                    return Ok(());
                 }
                 let r = self.alloc_reg()?;
                 self.expr(e, r)?;
             }
             ExprKind::Assign { op, target, value } => {
-                if let Pattern::Var(VarRef::Local(id)) = &**target {
-                    if !self.is_captured(*id) {
-                        let reg = self.var_reg(*id);
-                        match op {
-                            None => {
-                                if super::stmt::mentions_var(value, *id, 0) {
-                                    let r = self.alloc_reg()?;
-                                    self.expr(value, r)?;
-                                    self.emit(Op::Move { dst: reg, src: r })?;
-                                } else {
-                                    self.expr(value, reg)?;
-                                }
-                            }
-                            Some(op) => {
-                                let v = self.expr_any(value)?;
-                                self.emit(Op::Binary { op: bin_op(*op), dst: reg, a: reg, b: v })?;
+                if let Pattern::Var(VarRef::Local(id)) = &**target
+                    && !self.is_captured(*id)
+                {
+                    let reg = self.var_reg(*id);
+                    match op {
+                        None => {
+                            if super::stmt::mentions_var(value, *id, 0) {
+                                let r = self.alloc_reg()?;
+                                self.expr(value, r)?;
+                                self.emit(Op::Move { dst: reg, src: r })?;
+                            } else {
+                                self.expr(value, reg)?;
                             }
                         }
-                        self.free_to(mark);
-                        return Ok(());
+                        Some(op) => {
+                            let v = self.expr_any(value)?;
+                            self.emit(Op::Binary { op: bin_op(*op), dst: reg, a: reg, b: v })?;
+                        }
                     }
+                    self.free_to(mark);
+                    return Ok(());
                 }
                 let r = self.alloc_reg()?;
                 self.expr(e, r)?;

@@ -163,12 +163,11 @@ impl<'a> FnCompiler<'a> {
         // a register of its own.
         let mut direct: Vec<Option<Reg>> = vec![None; func.vars.len()];
         for (i, p) in func.params.iter().enumerate() {
-            if let ir::Pattern::Var(ir::VarRef::Local(id)) = p {
-                if func.vars.get(id.0 as usize).is_some_and(|v| !v.captured) {
-                    if let Some(slot) = direct.get_mut(id.0 as usize) {
-                        *slot = Some(i as Reg);
-                    }
-                }
+            if let ir::Pattern::Var(ir::VarRef::Local(id)) = p
+                && func.vars.get(id.0 as usize).is_some_and(|v| !v.captured)
+                && let Some(slot) = direct.get_mut(id.0 as usize)
+            {
+                *slot = Some(i as Reg);
             }
         }
         for d in direct {
@@ -254,17 +253,17 @@ impl<'a> FnCompiler<'a> {
 
     /// Points the jump at `at` to `target`.
     fn patch(&mut self, at: usize, target: Target) {
-        if let Some(op) = self.code.get_mut(at) {
-            match op {
-                Op::Jump { target: t }
-                | Op::JumpIfTrue { target: t, .. }
-                | Op::JumpIfFalse { target: t, .. }
-                | Op::JumpIfNullish { target: t, .. }
-                | Op::JumpIfNotNullish { target: t, .. }
-                | Op::JumpIfNotUndefined { target: t, .. }
-                | Op::IterNext { target: t, .. } => *t = target,
-                _ => {}
-            }
+        if let Some(
+            Op::Jump { target: t }
+            | Op::JumpIfTrue { target: t, .. }
+            | Op::JumpIfFalse { target: t, .. }
+            | Op::JumpIfNullish { target: t, .. }
+            | Op::JumpIfNotNullish { target: t, .. }
+            | Op::JumpIfNotUndefined { target: t, .. }
+            | Op::IterNext { target: t, .. },
+        ) = self.code.get_mut(at)
+        {
+            *t = target;
         }
     }
 

@@ -33,12 +33,13 @@ impl<'a> FnCompiler<'a> {
                 let mark = self.temp_mark();
                 // Simple bindings evaluate straight into their register when the initializer
                 // cannot observe the binding.
-                if let ir::Pattern::Var(ir::VarRef::Local(id)) = pattern {
-                    if !self.is_captured(*id) && !mentions_var(init, *id, 0) {
-                        let reg = self.var_reg(*id);
-                        self.expr(init, reg)?;
-                        return Ok(());
-                    }
+                if let ir::Pattern::Var(ir::VarRef::Local(id)) = pattern
+                    && !self.is_captured(*id)
+                    && !mentions_var(init, *id, 0)
+                {
+                    let reg = self.var_reg(*id);
+                    self.expr(init, reg)?;
+                    return Ok(());
                 }
                 let r = self.alloc_reg()?;
                 self.expr(init, r)?;

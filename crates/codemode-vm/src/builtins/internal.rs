@@ -21,20 +21,20 @@ fn finally_pass(_vm: &mut Vm, _this: Value, _args: &[Value], data: &[Value]) -> 
 
 /// A `new Promise` executor's `resolve`: data = [promise].
 fn resolve_function(vm: &mut Vm, _this: Value, args: &[Value], data: &[Value]) -> Result<Step, Throw> {
-    if let Value::Obj(p) = arg(data, 0) {
-        if vm.promise_pending(p) {
-            vm.resolve_promise(p, arg(args, 0))?;
-        }
+    if let Value::Obj(p) = arg(data, 0)
+        && vm.promise_pending(p)
+    {
+        vm.resolve_promise(p, arg(args, 0))?;
     }
     Ok(Step::Return(Value::Undefined))
 }
 
 /// A `new Promise` executor's `reject`: data = [promise].
 fn reject_function(vm: &mut Vm, _this: Value, args: &[Value], data: &[Value]) -> Result<Step, Throw> {
-    if let Value::Obj(p) = arg(data, 0) {
-        if vm.promise_pending(p) {
-            vm.reject_promise(p, arg(args, 0))?;
-        }
+    if let Value::Obj(p) = arg(data, 0)
+        && vm.promise_pending(p)
+    {
+        vm.reject_promise(p, arg(args, 0))?;
     }
     Ok(Step::Return(Value::Undefined))
 }

@@ -170,10 +170,10 @@ fn own_property(vm: &mut Vm, o: Value, k: Value) -> Result<bool, Throw> {
     if let (ObjKind::Array(items), Key::Index(i)) = (&vm.heap.obj(id).kind, key) {
         return Ok((i as usize) < items.len());
     }
-    if let (ObjKind::Array(_), Key::Atom(a)) = (&vm.heap.obj(id).kind, key) {
-        if a == vm.realm.atoms.length {
-            return Ok(true);
-        }
+    if let (ObjKind::Array(_), Key::Atom(a)) = (&vm.heap.obj(id).kind, key)
+        && a == vm.realm.atoms.length
+    {
+        return Ok(true);
     }
     let atom = vm.key_atom(key);
     Ok(vm.heap.obj(id).props.find(atom).is_some())
