@@ -18,6 +18,8 @@
 //!     `F: Fn(I, CallContext) -> Fut + Send + Sync + 'static`, `Fut: Future<Output = Result<O, ToolError>> + Send + 'static`,
 //!     `I: DeserializeOwned + JsonSchema + 'static`, `O: Serialize + JsonSchema + 'static`
 //!     (`O = ()` renders `Promise<void>`, `I = ()` takes no arguments).
+//!   - [`Tool::with_extension`] / [`Tool::extension`]: attach host data by type (for example
+//!     durable-call handlers the facade defines) without this crate knowing its type.
 //!   - [`Tool::invoke`]`(&self, input: Value, ctx: CallContext) -> BoxFuture<Result<Value, ToolError>>`
 //!     (`BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>`): decodes/validates,
 //!     runs the handler, encodes/validates the output. Std futures only.

@@ -1,7 +1,7 @@
 //! [`Tool`]: one host capability: description, schemas and an async handler, with the
 //! decoding, validation and encoding that surround every call.
 
-use std::any::TypeId;
+use std::any::{Any, TypeId};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -42,6 +42,8 @@ struct Inner {
     validate_input: bool,
     validate_output: bool,
     handler: Arc<Handler>,
+    /// Host data attached by type (see [`Tool::with_extension`]).
+    extensions: Vec<Arc<dyn Any + Send + Sync>>,
 }
 
 /// A tool: cheap to clone (an `Arc` inside), `Send + Sync`, callable concurrently.
@@ -160,6 +162,7 @@ impl Tool {
                 validate_input: false,
                 validate_output: false,
                 handler,
+                extensions: Vec::new(),
             }),
         }
     }
@@ -205,6 +208,23 @@ impl Tool {
     pub fn with_description(mut self, description: impl Into<String>) -> Self {
         self.inner_mut().description = description.into();
         self
+    }
+
+    /// Attaches a value of any type for whoever runs the tool to find with [`Tool::extension`]
+    /// — a place for behaviour this crate does not model (durable-call handlers, rate limits,
+    /// audit tags) without a dependency in either direction. One value per type; a second
+    /// replaces the first.
+    #[must_use]
+    pub fn with_extension<T: Any + Send + Sync>(mut self, value: T) -> Self {
+        let extensions = &mut self.inner_mut().extensions;
+        extensions.retain(|e| !e.is::<T>());
+        extensions.push(Arc::new(value));
+        self
+    }
+
+    /// The value of type `T` attached with [`Tool::with_extension`].
+    pub fn extension<T: Any + Send + Sync>(&self) -> Option<&T> {
+        self.inner.extensions.iter().find_map(|e| e.downcast_ref::<T>())
     }
 
     /// The model-visible description.

@@ -190,3 +190,18 @@ fn model_messages_use_the_reference_framing() {
     );
     assert_eq!(ToolError::failure("nope").model_message("x"), "nope");
 }
+
+#[test]
+fn extensions_attach_host_data_by_type() {
+    #[derive(Debug, PartialEq)]
+    struct Durable(&'static str);
+    #[derive(Debug, PartialEq)]
+    struct RateLimit(u32);
+    let tool =
+        lookup().with_extension(Durable("jobs")).with_extension(RateLimit(5)).with_extension(RateLimit(7));
+    assert_eq!(tool.extension::<Durable>(), Some(&Durable("jobs")));
+    assert_eq!(tool.extension::<RateLimit>(), Some(&RateLimit(7)));
+    assert_eq!(tool.extension::<String>(), None);
+    let clone = tool.clone();
+    assert_eq!(clone.extension::<Durable>(), Some(&Durable("jobs")));
+}
