@@ -29,24 +29,35 @@ pub fn normalize(source: &str) -> String {
     strip_fences(text)
 }
 
-/// Blanks an opening fence on the first non-blank line and, if present, a closing fence on the
-/// last non-blank line. Only a leading fence counts: a line of backticks in the middle of a program
-/// may well be inside a template literal.
+/// Blanks an opening fence on the first non-blank line and the closing fence: the last later
+/// line made of backticks only. Whatever follows the closing fence (a model's explanation) is
+/// blanked too, keeping its line breaks. Only a leading fence counts: a line of backticks in the
+/// middle of a program that does not start with one may well be inside a template literal.
 fn strip_fences(text: String) -> String {
-    let Some(open) = first_nonblank_line(&text) else { return text };
-    if !is_opening_fence(line_text(&text, open)) {
+    // The common case, no fence, without splitting into lines.
+    if !text.trim_start().starts_with("```") {
         return text;
     }
-    let close = last_nonblank_line(&text)
-        .filter(|&close| close.0 != open.0 && is_closing_fence(line_text(&text, close)));
+    let lines = lines(&text);
+    let Some(open) = lines.iter().position(|&range| !line_text(&text, range).trim().is_empty()) else {
+        return text;
+    };
+    if !lines.get(open).is_some_and(|&range| is_opening_fence(line_text(&text, range))) {
+        return text;
+    }
+    let close = lines
+        .iter()
+        .rposition(|&range| is_closing_fence(line_text(&text, range)))
+        .filter(|&close| close > open);
     let mut out = String::with_capacity(text.len());
-    out.push_str(&text[..open.0]);
-    match close {
-        Some(close) => {
-            out.push_str(&text[open.1..close.0]);
-            out.push_str(&text[close.1..]);
+    for (index, &range) in lines.iter().enumerate() {
+        if index > 0 {
+            out.push('\n');
         }
-        None => out.push_str(&text[open.1..]),
+        let blank = index == open || close.is_some_and(|close| index >= close);
+        if !blank {
+            out.push_str(line_text(&text, range));
+        }
     }
     out
 }
@@ -67,14 +78,6 @@ fn lines(text: &str) -> Vec<LineRange> {
 
 fn line_text(text: &str, (start, end): LineRange) -> &str {
     text.get(start..end).unwrap_or("")
-}
-
-fn first_nonblank_line(text: &str) -> Option<LineRange> {
-    lines(text).into_iter().find(|&range| !line_text(text, range).trim().is_empty())
-}
-
-fn last_nonblank_line(text: &str) -> Option<LineRange> {
-    lines(text).into_iter().rev().find(|&range| !line_text(text, range).trim().is_empty())
 }
 
 fn is_opening_fence(line: &str) -> bool {
@@ -166,6 +169,10 @@ mod tests {
         assert_eq!(normalize("```js\nlet x = 1;\nx\n```\n"), "\nlet x = 1;\nx\n\n");
         assert_eq!(normalize("\n  ```TypeScript  \nx\n```"), "\n\nx\n");
         assert_eq!(normalize("```\nx\n"), "\nx\n");
+        // An explanation after the closing fence is blanked too.
+        assert_eq!(normalize("```js\nx\n```\nThis returns x.\n"), "\nx\n\n\n");
+        // Fence lines inside the program (a template literal) are kept; the last one closes.
+        assert_eq!(normalize("```js\nm = `\n```\n`\n```"), "\nm = `\n```\n`\n");
     }
 
     #[test]

@@ -1,0 +1,6 @@
+```javascript
+const total = (await tools.orders.list({})).length;
+total
+```
+
+This program counts the orders.
