@@ -27,9 +27,10 @@ fuzz_target!(|data: &[u8]| {
         let _ = validate::check(&schema, &value);
     }
     let _ = is_empty_input(Some(&schema));
-    let tool = Tool::from_json("fuzzed", Some(schema.clone()), Some(schema.clone()), |v, _| async move { Ok(v) })
-        .validate_input(true)
-        .validate_output(true);
+    let tool =
+        Tool::from_json("fuzzed", Some(schema.clone()), Some(schema.clone()), |v, _| async move { Ok(v) })
+            .validate_input(true)
+            .validate_output(true);
     if let Ok(tools) = Namespace::new().tool("a.b", tool.clone()).tool("c-d", tool).build() {
         let _ = tools.declarations(&DeclarationOptions::default().with_search(true));
         let text = String::from_utf8_lossy(data);
@@ -48,8 +49,7 @@ fuzz_target!(|data: &[u8]| {
         output_schema: Some(schema),
         annotations: None,
     };
-    if let Ok(imported) =
-        import_tools(vec![mcp], McpImportOptions::default(), |_, v, _| async move { Ok(v) })
+    if let Ok(imported) = import_tools(vec![mcp], McpImportOptions::default(), |_, v, _| async move { Ok(v) })
     {
         let _ = imported.namespace.build();
     }
