@@ -1,12 +1,15 @@
 //! `codemode-syntax`: from model-written source text to the IR.
 //!
-//! Three steps, each its own module:
-//! - `normalize`: strips what models wrap code in (markdown fences, a lone `async () => { .. }`
-//!   wrapper) so that the parser sees a script body;
-//! - `parse`: swc with TypeScript syntax on, as a script body with top-level `await` and `return`,
-//!   guarded against nesting deep enough to overflow the stack;
+//! The pipeline, one module per step (see the crate README for the decisions behind each):
+//! - `normalize`: strips what models wrap code in: markdown fences on the text, and a whole-program
+//!   `async () => { .. }` wrapper on the parsed statements;
+//! - `scan`: a linear pre-scan that rejects nesting deep enough to overflow swc's stack;
+//! - `parse`: swc with TypeScript syntax on, as a script body with top-level `await` and `return`;
 //! - `lower`: swc AST → [`ir::Program`], resolving scopes and rejecting what the runtime does not
-//!   implement with [`SyntaxErrorKind::UnsupportedSyntax`].
+//!   implement with [`SyntaxErrorKind::UnsupportedSyntax`];
+//! - `dump`: [`ir::Program::dump`], the text form snapshot tests compare.
+//!
+//! `location` converts swc byte positions to 1-based lines and columns, once.
 //!
 //! Nothing here panics on any input; every failure is a [`SyntaxError`] with a 1-based location.
 
@@ -33,10 +36,19 @@ pub enum SyntaxErrorKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SyntaxError {
     pub kind: SyntaxErrorKind,
-    /// A message a model can act on, e.g. "Unsupported syntax: class declarations".
+    /// A message a model can act on, e.g. "Unsupported syntax: class declarations are not
+    /// supported".
     pub message: String,
     pub span: Span,
 }
+
+impl std::fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} (line {}, column {})", self.message, self.span.line, self.span.column)
+    }
+}
+
+impl std::error::Error for SyntaxError {}
 
 /// The deepest nesting of expressions, statements or patterns the parser and every recursive pass
 /// accept. Deeper input is a `ParseError` before any recursion can overflow the stack.

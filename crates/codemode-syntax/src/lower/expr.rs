@@ -518,13 +518,13 @@ pub fn js_number_to_string(value: f64) -> String {
     if k <= n && n <= 21 {
         format!("{digits}{}", "0".repeat((n - k) as usize))
     } else if 0 < n && n <= 21 {
-        let (int, frac) = digits.split_at(n as usize);
+        let (int, frac) = digits.split_at_checked(n as usize).unwrap_or((&digits, ""));
         format!("{int}.{frac}")
     } else if -6 < n && n <= 0 {
         format!("0.{}{digits}", "0".repeat((-n) as usize))
     } else {
         let sign = if n > 0 { "+" } else { "-" };
-        let (first, rest) = digits.split_at(1);
+        let (first, rest) = digits.split_at_checked(1).unwrap_or((&digits, ""));
         let fraction = if rest.is_empty() { String::new() } else { format!(".{rest}") };
         format!("{first}{fraction}e{sign}{}", (n - 1).abs())
     }
