@@ -6,7 +6,8 @@
 //! - [`normalize`], on the text, before parsing: line endings become `\n`, a leading byte order
 //!   mark is dropped, and markdown code fences are removed. Fence lines are *blanked*, not deleted,
 //!   so every line and column the parser reports refers to the text the model wrote.
-//! - [`unwrap_program_wrapper`], on the parsed statements: a program that is exactly one arrow
+//! - [`unwrap_program_wrapper`], on the parsed statements (and, for a sync arrow whose body uses
+//!   `await`, which does not parse as it is, `parse` blanks the arrow head on the text): a program that is exactly one arrow
 //!   function without parameters (`async () => { .. }`, `() => { .. }`), possibly called right away
 //!   (`(async () => { .. })()`, optionally awaited), runs as its body. This is done on the AST
 //!   rather than on the text because only the parser knows where the arrow's body really ends;

@@ -65,6 +65,26 @@ pub fn parse(text: &str, locator: &Locator<'_>) -> Result<Vec<Stmt>, SyntaxError
         return Err(parse_error("Source is empty".into(), Span { line: 1, column: 1 }));
     }
 
+    let error = match parse_wrapped(text, locator, report.unmatched_closer) {
+        Ok(stmts) => return Ok(stmts),
+        Err(error) => error,
+    };
+    // A sync arrow wrapper whose body uses `await` (`() => { await .. }`) fails to parse as it
+    // is; the Go runtime unwraps it as text. Try that, on the failure path only, and keep the
+    // first error if it does not help.
+    let Some(unwrapped) = blank_sync_arrow_head(text) else { return Err(error) };
+    match parse_wrapped(&unwrapped, locator, None).map(into_single_block_body) {
+        Ok(Some(stmts)) => Ok(stmts),
+        _ => Err(error),
+    }
+}
+
+/// Parses `text` inside the wrapper and checks that the result is exactly the wrapper.
+fn parse_wrapped(
+    text: &str,
+    locator: &Locator<'_>,
+    unmatched_closer: Option<usize>,
+) -> Result<Vec<Stmt>, SyntaxError> {
     let wrapped = format!("{WRAPPER_PREFIX}{text}{WRAPPER_SUFFIX}");
     let end = BytePos(START_POS + u32::try_from(wrapped.len()).unwrap_or(u32::MAX - START_POS));
     let mut parser = Parser::new(typescript(), StringInput::new(&wrapped, BytePos(START_POS), end), None);
@@ -72,10 +92,10 @@ pub fn parse(text: &str, locator: &Locator<'_>) -> Result<Vec<Stmt>, SyntaxError
     let recovered = parser.take_errors();
     let script = match script {
         Ok(script) => script,
-        Err(error) => return Err(swc_error(text, locator, &error, report.unmatched_closer)),
+        Err(error) => return Err(swc_error(text, locator, &error, unmatched_closer)),
     };
     if let Some(error) = recovered.iter().min_by_key(|error| error.span().lo) {
-        return Err(swc_error(text, locator, error, report.unmatched_closer));
+        return Err(swc_error(text, locator, error, unmatched_closer));
     }
 
     let mut body = script.body;
@@ -91,6 +111,37 @@ pub fn parse(text: &str, locator: &Locator<'_>) -> Result<Vec<Stmt>, SyntaxError
             "Unexpected token `}`: it closes a bracket that was never opened".into(),
             locator.position(BytePos(wrapper_end.map_or(START_POS, |pos| pos.0.saturating_sub(1)))),
         )),
+    }
+}
+
+/// For a text that starts with a parameterless arrow head and a block (`() => {`,
+/// `async () => {`), the text with the head replaced by spaces (line breaks kept, so every
+/// position stays where it was): the arrow's body becomes a block statement.
+fn blank_sync_arrow_head(text: &str) -> Option<String> {
+    let start = text.len() - text.trim_start().len();
+    let mut rest = text.get(start..)?;
+    if let Some(after) = rest.strip_prefix("async")
+        && after.starts_with(char::is_whitespace)
+    {
+        rest = after.trim_start();
+    }
+    let rest =
+        rest.strip_prefix('(')?.trim_start().strip_prefix(')')?.trim_start().strip_prefix("=>")?.trim_start();
+    if !rest.starts_with('{') {
+        return None;
+    }
+    let head_end = text.len() - rest.len();
+    let head = text.get(start..head_end)?;
+    let blanked: String = head.chars().map(|c| if c == '\n' { c } else { ' ' }).collect();
+    Some(format!("{}{blanked}{}", text.get(..start)?, rest))
+}
+
+/// The statements of a program that is one block statement (and maybe empty statements).
+fn into_single_block_body(stmts: Vec<Stmt>) -> Option<Vec<Stmt>> {
+    let mut blocks = stmts.into_iter().filter(|stmt| !matches!(stmt, Stmt::Empty(_)));
+    match (blocks.next(), blocks.next()) {
+        (Some(Stmt::Block(block)), None) => Some(block.stmts),
+        _ => None,
     }
 }
 
