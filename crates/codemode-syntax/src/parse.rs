@@ -87,9 +87,14 @@ fn parse_wrapped(
 ) -> Result<Vec<Stmt>, SyntaxError> {
     let wrapped = format!("{WRAPPER_PREFIX}{text}{WRAPPER_SUFFIX}");
     let end = BytePos(START_POS + u32::try_from(wrapped.len()).unwrap_or(u32::MAX - START_POS));
-    let mut parser = Parser::new(typescript(), StringInput::new(&wrapped, BytePos(START_POS), end), None);
-    let script = parser.parse_script();
-    let recovered = parser.take_errors();
+    let parsed = guard_panics(|| {
+        let mut parser = Parser::new(typescript(), StringInput::new(&wrapped, BytePos(START_POS), end), None);
+        let script = parser.parse_script();
+        (script, parser.take_errors())
+    });
+    let Some((script, recovered)) = parsed else {
+        return Err(parse_error("The parser failed on this program".into(), Span { line: 1, column: 1 }));
+    };
     let script = match script {
         Ok(script) => script,
         Err(error) => return Err(swc_error(text, locator, &error, unmatched_closer)),
@@ -143,6 +148,13 @@ fn into_single_block_body(stmts: Vec<Stmt>) -> Option<Vec<Stmt>> {
         (Some(Stmt::Block(block)), None) => Some(block.stmts),
         _ => None,
     }
+}
+
+/// Runs swc, turning a panic inside it (a bug there, but input-triggered) into `None`, so that
+/// it surfaces as a diagnostic rather than unwinding into the host. The parser state is
+/// discarded with the closure, so nothing observes it half-updated.
+fn guard_panics<T>(parse: impl FnOnce() -> T) -> Option<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(parse)).ok()
 }
 
 fn typescript() -> Syntax {
@@ -200,8 +212,9 @@ fn module_syntax(text: &str, locator: &Locator<'_>) -> Option<SyntaxError> {
     // Parse at the same base position as the wrapped text so the locator applies unchanged.
     let start = locator.base;
     let end = BytePos(start.checked_add(u32::try_from(text.len()).ok()?)?);
-    let mut parser = Parser::new(typescript(), StringInput::new(text, BytePos(start), end), None);
-    let module = parser.parse_module().ok()?;
+    let module = guard_panics(|| {
+        Parser::new(typescript(), StringInput::new(text, BytePos(start), end), None).parse_module().ok()
+    })??;
     module.body.iter().find_map(|item| match item {
         ModuleItem::ModuleDecl(decl) => {
             let what = match decl {

@@ -299,7 +299,7 @@ impl<'a> Scanner<'a> {
 
     fn close(&mut self) -> Option<FrameKind> {
         let frame = self.frames.pop()?;
-        self.total_chain -= frame.chain;
+        self.total_chain = self.total_chain.saturating_sub(frame.chain);
         Some(frame.kind)
     }
 
@@ -318,7 +318,7 @@ impl<'a> Scanner<'a> {
 
     fn reset_chain(&mut self) {
         let chain = std::mem::take(self.current_chain());
-        self.total_chain -= chain;
+        self.total_chain = self.total_chain.saturating_sub(chain);
     }
 
     /// Called before an operand-like token: if the previous token ended a statement and a line
