@@ -238,21 +238,16 @@ impl Vm {
                 }
                 Op::Binary { op, dst, a, b } => {
                     let (x, y) = (reg!(a), reg!(b));
-                    reg!(dst) = match (op, x, y) {
-                        (codemode_compiler::bytecode::BinOp::Add, Value::Number(x), Value::Number(y)) => {
-                            Value::Number(x + y)
+                    reg!(dst) = match (x, y) {
+                        (Value::Number(x), Value::Number(y))
+                            if !matches!(
+                                op,
+                                codemode_compiler::bytecode::BinOp::In
+                                    | codemode_compiler::bytecode::BinOp::InstanceOf
+                            ) =>
+                        {
+                            number_binary(op, x, y)
                         }
-                        (codemode_compiler::bytecode::BinOp::Sub, Value::Number(x), Value::Number(y)) => {
-                            Value::Number(x - y)
-                        }
-                        (codemode_compiler::bytecode::BinOp::Lt, Value::Number(x), Value::Number(y)) => {
-                            Value::Bool(x < y)
-                        }
-                        (
-                            codemode_compiler::bytecode::BinOp::StrictEq,
-                            Value::Number(x),
-                            Value::Number(y),
-                        ) => Value::Bool(x == y),
                         _ => tri!(self.binary(op, x, y)),
                     };
                 }
@@ -543,5 +538,38 @@ impl Vm {
             ObjKind::Function(Callable::Closure { captures, .. }) => captures.get(index as usize).copied(),
             _ => None,
         }
+    }
+}
+
+/// Binary operators on two numbers: the interpreter's fast path (no conversions can run).
+#[inline(always)]
+fn number_binary(op: codemode_compiler::bytecode::BinOp, x: f64, y: f64) -> Value {
+    use crate::numconv::{to_int32, to_uint32};
+    use codemode_compiler::bytecode::BinOp;
+    match op {
+        BinOp::Add => Value::Number(x + y),
+        BinOp::Sub => Value::Number(x - y),
+        BinOp::Mul => Value::Number(x * y),
+        BinOp::Div => Value::Number(x / y),
+        BinOp::Rem => Value::Number(if y.is_infinite() && x.is_finite() { x } else { x % y }),
+        BinOp::Lt => Value::Bool(x < y),
+        BinOp::LtEq => Value::Bool(x <= y),
+        BinOp::Gt => Value::Bool(x > y),
+        BinOp::GtEq => Value::Bool(x >= y),
+        BinOp::Eq | BinOp::StrictEq => Value::Bool(x == y),
+        BinOp::NotEq | BinOp::StrictNotEq => Value::Bool(x != y),
+        BinOp::BitAnd => Value::Number((to_int32(x) & to_int32(y)) as f64),
+        BinOp::BitOr => Value::Number((to_int32(x) | to_int32(y)) as f64),
+        BinOp::BitXor => Value::Number((to_int32(x) ^ to_int32(y)) as f64),
+        BinOp::Shl => Value::Number(to_int32(x).wrapping_shl(to_uint32(y) & 31) as f64),
+        BinOp::Shr => Value::Number((to_int32(x) >> (to_uint32(y) & 31)) as f64),
+        BinOp::UShr => Value::Number((to_uint32(x) >> (to_uint32(y) & 31)) as f64),
+        BinOp::Exp => Value::Number(if y.is_nan() || ((x == 1.0 || x == -1.0) && y.is_infinite()) {
+            f64::NAN
+        } else {
+            x.powf(y)
+        }),
+        // `in` and `instanceof` on numbers throw; the slow path reports it.
+        BinOp::In | BinOp::InstanceOf => Value::Undefined,
     }
 }
