@@ -456,23 +456,26 @@ fn bind(var: VarRef, init: ir::ExprKind, span: ir::Span) -> ir::Stmt {
 }
 
 /// The index of the statement whose value is the script's result under the REPL rule: the last
-/// statement that is not a declaration, if it is an expression statement. Declarations
-/// (functions, TypeScript types, `declare`) and empty statements after it do not change a
-/// script's completion value.
+/// statement that runs code, if it is an expression statement. What may follow it without
+/// changing the completion value or running anything: empty statements, `debugger`, function
+/// declarations (hoisted), TypeScript-only declarations, and `var x;` without initializer.
+/// (`let`/`const` declarations after it run their initializers, so they end the search.)
 fn repl_result_index(stmts: &[Stmt]) -> Option<usize> {
-    let index = stmts.iter().rposition(|stmt| {
-        !matches!(
-            stmt,
-            Stmt::Empty(_)
-                | Stmt::Debugger(_)
-                | Stmt::Decl(
-                    ast::Decl::Fn(_)
-                        | ast::Decl::TsInterface(_)
-                        | ast::Decl::TsTypeAlias(_)
-                        | ast::Decl::TsModule(_)
-                )
-        )
-    })?;
+    let runs_nothing = |stmt: &Stmt| match stmt {
+        Stmt::Empty(_) | Stmt::Debugger(_) => true,
+        Stmt::Decl(decl) => match decl {
+            ast::Decl::Fn(_) | ast::Decl::TsInterface(_) | ast::Decl::TsTypeAlias(_) => true,
+            ast::Decl::TsModule(module) => module.declare,
+            ast::Decl::TsEnum(ts_enum) => ts_enum.declare,
+            ast::Decl::Class(class) => class.declare,
+            ast::Decl::Var(var) => {
+                var.declare || var.kind == ast::VarDeclKind::Var && var.decls.iter().all(|d| d.init.is_none())
+            }
+            ast::Decl::Using(_) => false,
+        },
+        _ => false,
+    };
+    let index = stmts.iter().rposition(|stmt| !runs_nothing(stmt))?;
     matches!(stmts.get(index), Some(Stmt::Expr(_))).then_some(index)
 }
 

@@ -24,6 +24,7 @@ impl Lowerer<'_> {
             // Hoisted already, or types only: nothing runs here.
             Stmt::Decl(Decl::Fn(_) | Decl::TsInterface(_) | Decl::TsTypeAlias(_)) | Stmt::Empty(_) => Ok(()),
             Stmt::Decl(Decl::TsEnum(ts_enum)) if ts_enum.declare => Ok(()),
+            Stmt::Decl(Decl::Class(class)) if class.declare => Ok(()),
             Stmt::Decl(Decl::TsModule(module)) if module.declare => Ok(()),
             _ => {
                 out.push(*self.lower_stmt(stmt)?);
@@ -207,6 +208,7 @@ impl Lowerer<'_> {
             }
             // Hoisted to the top of the block by `hoist_functions`.
             Decl::Fn(_) => StmtKind::Empty,
+            Decl::Class(class) if class.declare => StmtKind::Empty,
             Decl::Class(class) => {
                 return Err(self.unsupported("class declarations are not supported", class.class.span));
             }

@@ -1,0 +1,7 @@
+const r = await tools.x({});
+r.value;
+var later;
+declare const injected: number;
+declare class Shape {}
+function helper() {}
+type T = number;
