@@ -170,4 +170,28 @@ mod tests {
             assert!(body.contains("return "), "{name}");
         }
     }
+
+    /// The comparison engines give Node's results (the conformance expectations) on the same programs.
+    #[cfg(feature = "compare")]
+    #[test]
+    fn comparison_engines_agree_with_node() {
+        let cases = [
+            ("quickstart_orders", QUICKSTART),
+            ("workload_startup", include_str!("../workloads/startup.js")),
+            ("workload_fib", include_str!("../../tests/conformance/workload_fib.js")),
+            ("workload_json", include_str!("../../tests/conformance/workload_json.js")),
+        ];
+        let quickjs = quickjs::Engine::new().unwrap();
+        let mut boa = boa::Engine::new().unwrap();
+        for (name, source) in cases {
+            let path = format!("{}/../tests/conformance/{name}.json", env!("CARGO_MANIFEST_DIR"));
+            let expected: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+            let q: Value = serde_json::from_str(&quickjs.run(source).unwrap()).unwrap();
+            let b: Value = serde_json::from_str(&boa.run(source).unwrap()).unwrap();
+            assert_eq!(q, expected["value"], "{name} on QuickJS");
+            assert_eq!(b, expected["value"], "{name} on Boa");
+        }
+        assert!(quickjs.run("throw new TypeError('x')").unwrap_err().contains("TypeError"));
+        assert!(boa.run("await tools.demo.fail({ message: 'm' })").unwrap_err().contains("m"));
+    }
 }
