@@ -65,7 +65,7 @@
 
 use serde::{Deserialize, Serialize};
 
-pub use codemode_syntax::Span;
+pub use codemode_ir::Span;
 
 /// A register index within the current function's window.
 pub type Reg = u16;

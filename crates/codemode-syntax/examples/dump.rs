@@ -1,4 +1,5 @@
 //! Prints the IR dump (or the error) of a file: `cargo run --example dump -- file.js`.
+use codemode_syntax::Dump;
 fn main() {
     let Some(path) = std::env::args().nth(1) else { return eprintln!("usage: dump FILE") };
     match std::fs::read_to_string(&path) {

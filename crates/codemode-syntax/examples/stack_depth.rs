@@ -5,6 +5,7 @@
 //! runs one compile on a thread with that stack; a stack overflow aborts the process (which is
 //! the measurement). A shell loop that bisects STACK_BYTES gives the stack a construct needs.
 //! KIND is one of the names in `source_for`.
+use codemode_syntax::Dump;
 
 fn source_for(kind: &str, n: usize) -> Option<String> {
     Some(match kind {

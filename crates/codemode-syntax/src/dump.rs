@@ -1,4 +1,4 @@
-//! [`Program::dump`]: a stable, readable text form of the IR for snapshot tests.
+//! [`Dump::dump`]: a stable, readable text form of the IR for snapshot tests.
 //!
 //! One block per function (header, vars, captures, params, body), one line per statement with
 //! its `line:column`, nested statements indented by two spaces, expressions inline with
@@ -14,9 +14,14 @@ use crate::ir::{
 };
 use crate::lower::js_number_to_string;
 
-impl Program {
+/// Renders a program as text (a trait because the IR lives in the `codemode-ir` crate).
+pub trait Dump {
     /// Renders the whole program. Deterministic: the same IR always gives the same text.
-    pub fn dump(&self) -> String {
+    fn dump(&self) -> String;
+}
+
+impl Dump for Program {
+    fn dump(&self) -> String {
         let mut dumper =
             Dumper { program: self, parents: vec![None; self.functions.len()], out: String::new() };
         for index in 0..self.functions.len() {

@@ -7,14 +7,16 @@
 //! - `parse`: swc with TypeScript syntax on, as a script body with top-level `await` and `return`;
 //! - `lower`: swc AST → [`ir::Program`], resolving scopes and rejecting what the runtime does not
 //!   implement with [`SyntaxErrorKind::UnsupportedSyntax`];
-//! - `dump`: [`ir::Program::dump`], the text form snapshot tests compare.
+//! - `dump`: [`Dump::dump`], the text form snapshot tests compare.
 //!
 //! `location` converts swc byte positions to 1-based lines and columns, once.
 //!
 //! Nothing here panics on any input; every failure is a [`SyntaxError`] with a 1-based location.
 
 mod dump;
-pub mod ir;
+pub use dump::Dump;
+/// The IR lives in its own crate (no swc), re-exported here as `codemode_syntax::ir`.
+pub use codemode_ir as ir;
 mod location;
 mod lower;
 mod normalize;

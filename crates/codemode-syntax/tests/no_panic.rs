@@ -2,6 +2,7 @@
 //! program or a diagnostic with a sane location.
 
 use codemode_syntax::{MAX_NESTING, compile_to_ir};
+use codemode_syntax::Dump;
 
 fn tricky_inputs() -> Vec<String> {
     let mut inputs: Vec<String> = [

@@ -11,6 +11,7 @@
 use std::path::{Path, PathBuf};
 
 use codemode_syntax::{SyntaxError, compile_to_ir};
+use codemode_syntax::Dump;
 
 fn case_files(dir: &str) -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join(dir);

@@ -4,7 +4,7 @@
 //! already lives in (no copy), which is safe as long as nothing evaluated afterwards can write that
 //! local — see [`writes_locals`]; `expr_discard(e)` evaluates for effect only.
 
-use codemode_syntax::ir::{
+use codemode_ir::{
     ArrayElem, BinaryOp, Expr, ExprKind, LogicalOp, ObjectProp, Pattern, PropKey, Property, UnaryOp,
     UpdateOp, VarRef,
 };

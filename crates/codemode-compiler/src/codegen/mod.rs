@@ -22,8 +22,8 @@ mod stmt;
 
 use std::collections::HashMap;
 
-use codemode_syntax::Span;
-use codemode_syntax::ir::{self, FuncId, Program, VarId, VarKind};
+use codemode_ir::Span;
+use codemode_ir::{self as ir, FuncId, Program, VarId, VarKind};
 
 use crate::bytecode::{CaptureSource, Constant, FunctionCode, Handler, Module, Op, Reg, Target};
 

@@ -1,7 +1,7 @@
 //! Bindings: reading and writing variables, and binding patterns (declarations, parameters,
 //! destructuring assignment, for-of heads, catch parameters).
 
-use codemode_syntax::ir::{self, Pattern, PropKey, VarRef};
+use codemode_ir::{self as ir, Pattern, PropKey, VarRef};
 
 use super::{CompileError, FnCompiler};
 use crate::bytecode::{ErrorKind, Op, Reg};

@@ -1,7 +1,7 @@
 //! Statements: blocks, control flow, loops, `switch`, labels, `break`/`continue`/`return`,
 //! `throw` and `try`/`catch`/`finally`.
 
-use codemode_syntax::ir::{self, Block, Stmt, StmtKind, VarId};
+use codemode_ir::{self as ir, Block, Stmt, StmtKind, VarId};
 
 use super::{CompileError, FnCompiler, JumpScope, TryScope};
 use crate::bytecode::{BinOp, Handler, Op, Reg};

@@ -1,4 +1,7 @@
-//! The intermediate representation between swc's AST and the bytecode compiler.
+//! `codemode-ir`: the intermediate representation between swc's AST and the bytecode compiler.
+//!
+//! A crate of its own so that the compiler (and through it the VM, which uses the compiler's
+//! bytecode types) never depends on swc.
 //!
 //! The IR is a tree, like the AST, but with the questions a compiler should not have to ask
 //! answered already:
