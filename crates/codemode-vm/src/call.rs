@@ -178,6 +178,21 @@ impl Vm {
         let Some(Frame::Js(frame)) = self.frames.pop() else { return Ok(()) };
         self.stack.truncate(frame.base as usize);
         match frame.async_promise {
+            Some(p) if p == self.main_promise => {
+                // The program's result: serialize it (running `toJSON` methods) before the
+                // program counts as finished.
+                let step = builtins::tojson::start(
+                    self,
+                    value,
+                    builtins::tojson::Purpose::Result,
+                    None,
+                    String::new(),
+                );
+                match step.and_then(|step| self.apply_step(step, ReturnTo::Settle(p))) {
+                    Ok(pending) => self.deliver(pending),
+                    Err(e) => self.reject_promise(p, e),
+                }
+            }
             Some(p) => {
                 self.resolve_promise(p, value)?;
                 self.deliver(Some((frame.ret, Value::Obj(p))))

@@ -204,13 +204,6 @@ impl Vm {
         self.to_json_inner(v, 0, &mut seen, true)
     }
 
-    /// `JSON.stringify`'s conversion: like the boundary's, but Errors keep only their own
-    /// enumerable properties (`{}` for a plain Error), as in JavaScript.
-    pub(crate) fn to_json_plain(&mut self, v: Value) -> Result<Option<Json>, Throw> {
-        let mut seen = Vec::new();
-        self.to_json_inner(v, 0, &mut seen, false)
-    }
-
     fn to_json_inner(
         &mut self,
         v: Value,
@@ -313,6 +306,9 @@ impl Vm {
 
     /// The program's result as JSON (`undefined` becomes `null`), once [`Vm::run`] said `Done`.
     pub fn result_json(&mut self) -> Result<Json, ErrorReport> {
+        if let Some(json) = &self.result_json_value {
+            return Ok(json.clone());
+        }
         let value = match &self.heap.obj(self.main_promise).kind {
             ObjKind::Promise(p) => match p.settled {
                 Settled::Fulfilled(v) => v,

@@ -115,6 +115,9 @@ pub struct Vm {
     /// Where the last uncaught throw happened.
     pub(crate) throw_location: Option<(u32, u32)>,
     pub(crate) finished: Option<Status>,
+    /// The program's result as JSON, produced (calling `toJSON` methods) when the top-level
+    /// script returns.
+    pub(crate) result_json_value: Option<serde_json::Value>,
 }
 
 impl Vm {
@@ -140,6 +143,7 @@ impl Vm {
             rejected_unhandled: Vec::new(),
             throw_location: None,
             finished: None,
+            result_json_value: None,
         };
         vm.load_constants().map_err(|_| "memory limit too small for the program's constants")?;
         builtins::install(&mut vm).map_err(|_| "memory limit too small for the global environment")?;

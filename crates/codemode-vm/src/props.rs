@@ -138,6 +138,10 @@ impl Vm {
                 (ObjKind::Array(items), Key::Atom(a)) if a == self.realm.atoms.length => {
                     return Got::Value(Value::Number(items.len() as f64));
                 }
+                // Map and Set `size` (a getter on the prototypes in JavaScript).
+                (ObjKind::Map { .. }, Key::Atom(a)) if self.heap.atoms.name(a) == "size" => {
+                    return Got::Value(Value::Number(crate::builtins::map_size(self, id) as f64));
+                }
                 (ObjKind::Function(Callable::Tool { path }), Key::Atom(a))
                     // `tools.a` → the namespace or tool `a` below this one.
                     if obj.props.find(a).is_none() && a != self.realm.atoms.then => {

@@ -59,7 +59,7 @@ impl Value {
 /// `true` when `n` is an integer that can index an array (0 ≤ n < 2³² − 1).
 #[inline]
 pub fn as_array_index(n: f64) -> Option<u32> {
-    if n >= 0.0 && n < 4_294_967_295.0 && n.fract() == 0.0 { Some(n as u32) } else { None }
+    if (0.0..4_294_967_295.0).contains(&n) && n.fract() == 0.0 { Some(n as u32) } else { None }
 }
 
 /// Parses a canonical array-index string (`"0"`, `"17"`, not `"01"` or `"-1"`).

@@ -1,13 +1,10 @@
 //! Global functions and values: `parseInt`, `parseFloat`, `isNaN`, `isFinite`, the `String`,
 //! `Number` and `Boolean` conversions, `NaN`, `Infinity`, `undefined`, `globalThis` and `tools`.
 
-use codemode_compiler::bytecode::ErrorKind;
-
 use super::{NativeDef, Step, arg};
 use crate::Vm;
 use crate::call::Throw;
 use crate::numconv::is_js_whitespace;
-use crate::object::ObjKind;
 use crate::value::Value;
 
 pub const DEFS: &[NativeDef] = &[
@@ -46,7 +43,7 @@ pub(super) fn install_values(vm: &mut Vm) -> Result<(), Throw> {
     Ok(())
 }
 
-fn parse_int(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+pub(super) fn parse_int(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let s = vm.to_rust_string(arg(args, 0))?;
     let radix = match arg(args, 1) {
         Value::Undefined => 0,
@@ -65,11 +62,9 @@ pub(crate) fn parse_int_str(s: &str, radix: i32) -> f64 {
     };
     let mut radix = radix;
     let mut t = t;
-    if radix == 0 || radix == 16 {
-        if t.len() >= 2 && (t.starts_with("0x") || t.starts_with("0X")) {
-            t = &t[2..];
-            radix = 16;
-        }
+    if (radix == 0 || radix == 16) && t.len() >= 2 && (t.starts_with("0x") || t.starts_with("0X")) {
+        t = &t[2..];
+        radix = 16;
     }
     if radix == 0 {
         radix = 10;
@@ -94,7 +89,7 @@ pub(crate) fn parse_int_str(s: &str, radix: i32) -> f64 {
     if negative { -n } else { n }
 }
 
-fn parse_float(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+pub(super) fn parse_float(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let s = vm.to_rust_string(arg(args, 0))?;
     let t = s.trim_start_matches(is_js_whitespace);
     // The longest prefix that is a decimal literal.
@@ -165,66 +160,9 @@ fn boolean_call(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> R
     Ok(Step::Return(Value::Bool(vm.to_boolean(arg(args, 0)))))
 }
 
-/// `new RegExp(source, flags)` (regex literals too). Validation happens when it is used.
-pub(crate) fn new_regexp(vm: &mut Vm, source: &str, flags: &str) -> Result<Value, Throw> {
-    if flags.chars().any(|c| !"dgimsuyv".contains(c)) {
-        let msg = format!("Invalid flags supplied to RegExp constructor '{flags}'");
-        return Err(vm.make_error(ErrorKind::SyntaxError, &msg));
-    }
-    let proto = Some(vm.realm.regexp_proto);
-    let kind = ObjKind::RegExp { source: source.into(), flags: flags.into(), last_index: 0 };
-    Ok(Value::Obj(vm.alloc(kind, proto)?))
-}
-
-/// `Date.prototype.toString`-like text (UTC; the VM has no time zone).
-pub(crate) fn date_to_string(t: f64) -> String {
-    date_to_iso(t).unwrap_or_else(|| "Invalid Date".into())
-}
-
-/// `Date.prototype.toISOString`, or `None` for an invalid date.
-pub(crate) fn date_to_iso(t: f64) -> Option<String> {
-    if !t.is_finite() || t.abs() > 8.64e15 {
-        return None;
-    }
-    let ms = t as i64;
-    let days = ms.div_euclid(86_400_000);
-    let rem = ms.rem_euclid(86_400_000);
-    let (y, m, d) = civil_from_days(days);
-    let (h, mi, s, milli) = (rem / 3_600_000, rem / 60_000 % 60, rem / 1000 % 60, rem % 1000);
-    let year = if (0..=9999).contains(&y) {
-        format!("{y:04}")
-    } else if y < 0 {
-        format!("-{:06}", -y)
-    } else {
-        format!("+{y:06}")
-    };
-    Some(format!("{year}-{m:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{milli:03}Z"))
-}
-
-/// Days since 1970-01-01 → (year, month, day), proleptic Gregorian (Howard Hinnant's algorithm).
-pub(crate) fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { y + 1 } else { y }, m, d)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn iso_dates() {
-        assert_eq!(date_to_iso(0.0).as_deref(), Some("1970-01-01T00:00:00.000Z"));
-        assert_eq!(date_to_iso(1_700_000_000_123.0).as_deref(), Some("2023-11-14T22:13:20.123Z"));
-        assert_eq!(date_to_iso(f64::NAN), None);
-    }
 
     #[test]
     fn parse_int_cases() {

@@ -1,8 +1,8 @@
 //! `JSON.stringify` and `JSON.parse`.
 //!
-//! `stringify` reuses the boundary conversion (same semantics, same depth limit) and then prints
-//! with JavaScript's spacing rules. A replacer array filters keys; replacer functions and `toJSON`
-//! on user objects are not called (documented limitation). `parse` goes through serde_json (which
+//! `stringify` walks the value with `tojson` (which calls `toJSON` methods) and prints with
+//! JavaScript's spacing rules. A replacer array filters keys; replacer functions are not called
+//! (documented limitation). `parse` goes through serde_json (which
 //! limits nesting) and then the boundary's `from_json`.
 
 use codemode_compiler::bytecode::ErrorKind;
@@ -17,28 +17,26 @@ pub const DEFS: &[NativeDef] =
     &[NativeDef::new("JSON", "stringify", 3, stringify), NativeDef::new("JSON", "parse", 2, parse)];
 
 fn stringify(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    let value = arg(args, 0);
-    let Some(mut json) = vm.to_json_plain(value)? else { return Ok(Step::Return(Value::Undefined)) };
-    if let Value::Obj(_) = arg(args, 1) {
-        let keys = vm.collect_iterable(arg(args, 1))?;
-        let mut allowed = Vec::new();
-        for k in keys {
-            allowed.push(vm.to_rust_string(k)?);
+    let allowed = match arg(args, 1) {
+        replacer @ Value::Obj(id) if matches!(vm.heap.obj(id).kind, crate::object::ObjKind::Array(_)) => {
+            let keys = vm.collect_iterable(replacer)?;
+            let mut allowed = Vec::with_capacity(keys.len());
+            for k in keys {
+                allowed.push(vm.to_rust_string(k)?);
+            }
+            Some(allowed)
         }
-        filter_keys(&mut json, &allowed, 0);
-    }
+        _ => None,
+    };
     let indent = match arg(args, 2) {
         Value::Number(n) => " ".repeat(n.clamp(0.0, 10.0) as usize),
         Value::Str(s) => vm.heap.str(s).chars().take(10).collect(),
         _ => String::new(),
     };
-    let mut out = String::new();
-    write_json(&json, &indent, 0, &mut out);
-    vm.fuel -= out.len() as i64 / 64;
-    Ok(Step::Return(vm.new_string_owned(out)?))
+    super::tojson::start(vm, arg(args, 0), super::tojson::Purpose::Stringify, allowed, indent)
 }
 
-fn filter_keys(json: &mut Json, allowed: &[String], depth: usize) {
+pub(super) fn filter_keys(json: &mut Json, allowed: &[String], depth: usize) {
     if depth > crate::host::MAX_BOUNDARY_DEPTH + 1 {
         return;
     }

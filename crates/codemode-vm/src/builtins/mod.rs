@@ -19,14 +19,20 @@
 
 mod array;
 mod console;
+mod date;
 mod error;
 mod function;
 mod global;
 mod internal;
 mod json;
+mod map_set;
 mod math;
+mod number;
 mod object;
 mod promise;
+mod regexp;
+mod string;
+pub(crate) mod tojson;
 
 use std::sync::LazyLock;
 
@@ -94,6 +100,12 @@ pub enum Cont {
     Sort(array::SortState),
     /// `new Promise(executor)` waiting for the executor: returns `promise`; a throw rejects it.
     PromiseExecutor { promise: ObjId },
+    /// `replace`/`replaceAll` with a replacement function.
+    Replace(Box<string::ReplaceState>),
+    /// `Map.prototype.forEach` / `Set.prototype.forEach`.
+    MapForEach(map_set::ForEachState),
+    /// JSON serialization waiting for a `toJSON` call.
+    ToJson(Box<tojson::Walk>),
 }
 
 impl Cont {
@@ -103,6 +115,9 @@ impl Cont {
             Cont::ArrayLoop(l) => l.trace(out),
             Cont::Sort(s) => s.trace(out),
             Cont::PromiseExecutor { promise } => out.push(Value::Obj(*promise)),
+            Cont::ToJson(w) => w.trace(out),
+            Cont::Replace(r) => r.trace(out),
+            Cont::MapForEach(s) => s.trace(out),
         }
     }
 }
@@ -121,6 +136,11 @@ pub fn table() -> &'static [NativeDef] {
             json::DEFS,
             math::DEFS,
             promise::DEFS,
+            string::DEFS,
+            regexp::DEFS,
+            number::DEFS,
+            date::DEFS,
+            map_set::DEFS,
         ];
         lists.iter().flat_map(|l| l.iter()).map(copy_def).collect()
     });
@@ -161,6 +181,9 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
         Cont::ArrayLoop(l) => array::resume_loop(vm, l, result),
         Cont::Sort(s) => array::resume_sort(vm, s, result),
         Cont::PromiseExecutor { promise } => Ok(Step::Return(Value::Obj(promise))),
+        Cont::ToJson(w) => tojson::resume(vm, *w, result),
+        Cont::Replace(r) => string::resume_replace(vm, *r, result),
+        Cont::MapForEach(s) => map_set::resume_for_each(vm, s, result),
     }
 }
 
@@ -192,6 +215,7 @@ pub(crate) fn install(vm: &mut Vm) -> Result<(), Throw> {
         vm.define_hidden(owner, def.name, f);
     }
     global::install_values(vm)?;
+    number::install_values(vm)?;
     Ok(())
 }
 
@@ -231,17 +255,17 @@ impl Vm {
 
     /// The object an owner path names, creating namespace objects (`Math`) on first use.
     pub(crate) fn owner_object(&mut self, owner: &str) -> Result<ObjId, Throw> {
-        if let Some(ctor) = owner.strip_suffix(".prototype") {
-            if let Some(p) = self.proto_named(ctor) {
-                return Ok(p);
-            }
+        if let Some(ctor) = owner.strip_suffix(".prototype")
+            && let Some(p) = self.proto_named(ctor)
+        {
+            return Ok(p);
         }
         let global = self.realm.global;
         let atom = self.heap.atoms.intern(owner);
-        if let Some(slot) = self.heap.obj(global).props.get(atom) {
-            if let Value::Obj(id) = slot.value {
-                return Ok(id);
-            }
+        if let Some(slot) = self.heap.obj(global).props.get(atom)
+            && let Value::Obj(id) = slot.value
+        {
+            return Ok(id);
         }
         let ns = self.new_object()?;
         let Value::Obj(id) = ns else { return Ok(global) };
@@ -260,10 +284,10 @@ pub(crate) fn arg(args: &[Value], i: usize) -> Value {
 
 /// The array object behind `this`, or a TypeError naming the method.
 pub(crate) fn this_array(vm: &mut Vm, this: Value, method: &str) -> Result<ObjId, Throw> {
-    if let Value::Obj(id) = this {
-        if matches!(vm.heap.obj(id).kind, ObjKind::Array(_)) {
-            return Ok(id);
-        }
+    if let Value::Obj(id) = this
+        && matches!(vm.heap.obj(id).kind, ObjKind::Array(_))
+    {
+        return Ok(id);
     }
     let msg = format!("Array.prototype.{method} called on a non-array");
     Err(vm.make_error(ErrorKind::TypeError, &msg))
@@ -288,4 +312,6 @@ pub(crate) fn relative_index(vm: &mut Vm, v: Value, len: usize, default: usize) 
     Ok(if n < 0.0 { (len as f64 + n).max(0.0) as usize } else { n.min(len as f64) as usize })
 }
 
-pub(crate) use global::{date_to_iso, date_to_string, new_regexp};
+pub(crate) use date::{date_to_iso, date_to_string};
+pub(crate) use map_set::map_size;
+pub(crate) use regexp::new_regexp;

@@ -1,0 +1,499 @@
+//! `Number` statics and constants, `Number.prototype` and `Boolean.prototype`.
+//!
+//! `toFixed` and `toPrecision` round the *exact* decimal expansion of the double (a double is
+//! `m · 2^e`, whose expansion is the digits of `m · 5^-e`), half away from zero, as ECMA-262
+//! specifies: `(1.005).toFixed(2)` is `"1.00"` because 1.005 is really 1.00499999999999989...
+//! `toString(radix)` follows V8's `DoubleToRadixCString` (shortest digits that round-trip).
+
+use codemode_compiler::bytecode::ErrorKind;
+
+use super::{NativeDef, Step, arg};
+use crate::Vm;
+use crate::call::Throw;
+use crate::numconv::number_to_string;
+use crate::object::ObjKind;
+use crate::value::Value;
+
+pub const DEFS: &[NativeDef] = &[
+    NativeDef::new("Number", "isInteger", 1, is_integer),
+    NativeDef::new("Number", "isSafeInteger", 1, is_safe_integer),
+    NativeDef::new("Number", "isFinite", 1, is_finite),
+    NativeDef::new("Number", "isNaN", 1, is_nan),
+    NativeDef::new("Number", "parseFloat", 1, super::global::parse_float),
+    NativeDef::new("Number", "parseInt", 2, super::global::parse_int),
+    NativeDef::new("Number.prototype", "toFixed", 1, to_fixed),
+    NativeDef::new("Number.prototype", "toPrecision", 1, to_precision),
+    NativeDef::new("Number.prototype", "toString", 1, to_string),
+    NativeDef::new("Number.prototype", "toLocaleString", 0, to_locale_string),
+    NativeDef::new("Number.prototype", "valueOf", 0, value_of),
+    NativeDef::new("Boolean.prototype", "toString", 0, boolean_to_string),
+    NativeDef::new("Boolean.prototype", "valueOf", 0, boolean_value_of),
+];
+
+/// `Number.MAX_SAFE_INTEGER` and the other constants.
+pub(super) fn install_values(vm: &mut Vm) -> Result<(), Throw> {
+    let number = vm.owner_object("Number")?;
+    for (name, v) in [
+        ("MAX_SAFE_INTEGER", 9_007_199_254_740_991.0),
+        ("MIN_SAFE_INTEGER", -9_007_199_254_740_991.0),
+        ("EPSILON", f64::EPSILON),
+        ("MAX_VALUE", f64::MAX),
+        ("MIN_VALUE", 5e-324),
+        ("POSITIVE_INFINITY", f64::INFINITY),
+        ("NEGATIVE_INFINITY", f64::NEG_INFINITY),
+        ("NaN", f64::NAN),
+    ] {
+        vm.define_hidden(number, name, Value::Number(v));
+    }
+    Ok(())
+}
+
+fn is_integer(_vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let r = matches!(arg(args, 0), Value::Number(n) if n.is_finite() && n.trunc() == n);
+    Ok(Step::Return(Value::Bool(r)))
+}
+
+fn is_safe_integer(_vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let r = matches!(arg(args, 0), Value::Number(n) if n.is_finite() && n.trunc() == n && n.abs() <= 9_007_199_254_740_991.0);
+    Ok(Step::Return(Value::Bool(r)))
+}
+
+fn is_finite(_vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    Ok(Step::Return(Value::Bool(matches!(arg(args, 0), Value::Number(n) if n.is_finite()))))
+}
+
+fn is_nan(_vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    Ok(Step::Return(Value::Bool(matches!(arg(args, 0), Value::Number(n) if n.is_nan()))))
+}
+
+/// thisNumberValue.
+fn this_number(vm: &mut Vm, this: Value, method: &str) -> Result<f64, Throw> {
+    match this {
+        Value::Number(n) => Ok(n),
+        Value::Obj(id) => match vm.heap.obj(id).kind {
+            ObjKind::Boxed(Value::Number(n)) => Ok(n),
+            _ => Err(not_a(vm, "Number", method)),
+        },
+        _ => Err(not_a(vm, "Number", method)),
+    }
+}
+
+fn not_a(vm: &mut Vm, ty: &str, method: &str) -> Throw {
+    let msg = format!("{ty}.prototype.{method} requires that 'this' be a {ty}");
+    vm.make_error(ErrorKind::TypeError, &msg)
+}
+
+fn ret(vm: &mut Vm, s: String) -> Result<Step, Throw> {
+    Ok(Step::Return(vm.new_string_owned(s)?))
+}
+
+fn digits_arg(vm: &mut Vm, v: Value, lo: f64, hi: f64, what: &str) -> Result<usize, Throw> {
+    let n = vm.to_number(v)?;
+    let n = if n.is_nan() { 0.0 } else { n.trunc() };
+    if n < lo || n > hi {
+        let msg = format!("{what} argument must be between {lo} and {hi}");
+        return Err(vm.make_error(ErrorKind::RangeError, &msg));
+    }
+    Ok(n as usize)
+}
+
+fn to_fixed(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let x = this_number(vm, this, "toFixed")?;
+    let f = digits_arg(vm, arg(args, 0), 0.0, 100.0, "toFixed() digits")?;
+    ret(vm, fixed(x, f))
+}
+
+fn to_precision(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let x = this_number(vm, this, "toPrecision")?;
+    if arg(args, 0) == Value::Undefined {
+        return ret(vm, number_to_string(x));
+    }
+    let p = vm.to_number(arg(args, 0))?;
+    if !x.is_finite() {
+        return ret(vm, number_to_string(x));
+    }
+    let p = if p.is_nan() { 0.0 } else { p.trunc() };
+    if !(1.0..=100.0).contains(&p) {
+        return Err(vm.make_error(ErrorKind::RangeError, "toPrecision() argument must be between 1 and 100"));
+    }
+    ret(vm, precision(x, p as usize))
+}
+
+fn to_string(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let x = this_number(vm, this, "toString")?;
+    let radix = match arg(args, 0) {
+        Value::Undefined => 10.0,
+        v => {
+            let r = vm.to_number(v)?;
+            if r.is_nan() { 0.0 } else { r.trunc() }
+        }
+    };
+    if !(2.0..=36.0).contains(&radix) {
+        return Err(vm.make_error(ErrorKind::RangeError, "toString() radix must be between 2 and 36"));
+    }
+    if radix == 10.0 {
+        return ret(vm, number_to_string(x));
+    }
+    ret(vm, radix_string(x, radix as u32))
+}
+
+fn to_locale_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let x = this_number(vm, this, "toLocaleString")?;
+    ret(vm, locale_string(x))
+}
+
+fn value_of(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    Ok(Step::Return(Value::Number(this_number(vm, this, "valueOf")?)))
+}
+
+fn this_boolean(vm: &mut Vm, this: Value, method: &str) -> Result<bool, Throw> {
+    match this {
+        Value::Bool(b) => Ok(b),
+        Value::Obj(id) => match vm.heap.obj(id).kind {
+            ObjKind::Boxed(Value::Bool(b)) => Ok(b),
+            _ => Err(not_a(vm, "Boolean", method)),
+        },
+        _ => Err(not_a(vm, "Boolean", method)),
+    }
+}
+
+fn boolean_to_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let b = this_boolean(vm, this, "toString")?;
+    ret(vm, b.to_string())
+}
+
+fn boolean_value_of(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    Ok(Step::Return(Value::Bool(this_boolean(vm, this, "valueOf")?)))
+}
+
+// ---- exact decimal arithmetic (pure) ----
+
+/// Decimal digits of a big unsigned integer given as little-endian base-1e9 limbs.
+fn big_mul_small(limbs: &mut Vec<u32>, k: u32) {
+    let mut carry = 0u64;
+    for l in limbs.iter_mut() {
+        let v = *l as u64 * k as u64 + carry;
+        *l = (v % 1_000_000_000) as u32;
+        carry = v / 1_000_000_000;
+    }
+    while carry > 0 {
+        limbs.push((carry % 1_000_000_000) as u32);
+        carry /= 1_000_000_000;
+    }
+}
+
+fn big_to_string(limbs: &[u32]) -> String {
+    let mut out = String::new();
+    let mut iter = limbs.iter().rev().skip_while(|l| **l == 0);
+    match iter.next() {
+        Some(top) => out.push_str(&top.to_string()),
+        None => return "0".into(),
+    }
+    for l in iter {
+        out.push_str(&format!("{l:09}"));
+    }
+    out
+}
+
+/// The exact decimal expansion of a finite `x >= 0`: `(digits, frac)` with
+/// `x = digits · 10^-frac`.
+fn exact_decimal(x: f64) -> (String, usize) {
+    let bits = x.to_bits();
+    let exp_bits = ((bits >> 52) & 0x7ff) as i32;
+    let frac_bits = bits & ((1u64 << 52) - 1);
+    let (m, e) = if exp_bits == 0 { (frac_bits, -1074) } else { (frac_bits | (1u64 << 52), exp_bits - 1075) };
+    let mut limbs = vec![
+        (m % 1_000_000_000) as u32,
+        ((m / 1_000_000_000) % 1_000_000_000) as u32,
+        (m / 1_000_000_000_000_000_000) as u32,
+    ];
+    if e >= 0 {
+        for _ in 0..e {
+            big_mul_small(&mut limbs, 2);
+        }
+        (big_to_string(&limbs), 0)
+    } else {
+        for _ in 0..(-e) {
+            big_mul_small(&mut limbs, 5);
+        }
+        (big_to_string(&limbs), (-e) as usize)
+    }
+}
+
+/// Adds one to a decimal digit string; returns whether it grew a digit.
+fn increment(digits: &mut Vec<u8>) -> bool {
+    for d in digits.iter_mut().rev() {
+        if *d == b'9' {
+            *d = b'0';
+        } else {
+            *d += 1;
+            return false;
+        }
+    }
+    digits.insert(0, b'1');
+    true
+}
+
+/// `Number.prototype.toFixed(f)` on the number `x`.
+pub(crate) fn fixed(x: f64, f: usize) -> String {
+    if !x.is_finite() {
+        return number_to_string(x);
+    }
+    if x.abs() >= 1e21 {
+        return number_to_string(x);
+    }
+    let negative = x < 0.0;
+    let (digits, frac) = exact_decimal(x.abs());
+    let mut d: Vec<u8> = digits.into_bytes();
+    // Make sure there is at least one integer digit.
+    if d.len() <= frac {
+        let pad = frac + 1 - d.len();
+        d.splice(0..0, std::iter::repeat_n(b'0', pad));
+    }
+    if frac > f {
+        let cut = d.len() - (frac - f);
+        let round_up = d.get(cut).is_some_and(|c| *c >= b'5');
+        d.truncate(cut);
+        if round_up {
+            increment(&mut d);
+        }
+    } else {
+        d.extend(std::iter::repeat_n(b'0', f - frac));
+    }
+    let int_len = d.len() - f;
+    let mut s = String::with_capacity(d.len() + 2);
+    let all_zero = d.iter().all(|c| *c == b'0');
+    if negative && !all_zero {
+        s.push('-');
+    } else if negative && x != 0.0 {
+        // (-0.0001).toFixed(2) is "-0.00".
+        s.push('-');
+    }
+    s.push_str(std::str::from_utf8(&d[..int_len]).unwrap_or("0"));
+    if f > 0 {
+        s.push('.');
+        s.push_str(std::str::from_utf8(&d[int_len..]).unwrap_or(""));
+    }
+    s
+}
+
+/// `Number.prototype.toPrecision(p)` on a finite `x`.
+pub(crate) fn precision(x: f64, p: usize) -> String {
+    let negative = x < 0.0;
+    let sign = if negative { "-" } else { "" };
+    if x == 0.0 {
+        let mut s = "0".to_string();
+        if p > 1 {
+            s.push('.');
+            s.push_str(&"0".repeat(p - 1));
+        }
+        return s;
+    }
+    let (digits, frac) = exact_decimal(x.abs());
+    let trimmed = digits.trim_start_matches('0');
+    let mut e = trimmed.len() as i64 - frac as i64 - 1;
+    let mut d: Vec<u8> = trimmed.as_bytes().to_vec();
+    if d.len() > p {
+        let round_up = d[p] >= b'5';
+        d.truncate(p);
+        if round_up && increment(&mut d) {
+            d.truncate(p);
+            e += 1;
+        }
+    } else {
+        d.resize(p, b'0');
+    }
+    let ds = String::from_utf8(d).unwrap_or_default();
+    if e < -6 || e >= p as i64 {
+        let mut s = format!("{sign}{}", &ds[..1]);
+        if p > 1 {
+            s.push('.');
+            s.push_str(&ds[1..]);
+        }
+        s.push('e');
+        s.push(if e >= 0 { '+' } else { '-' });
+        s.push_str(&e.abs().to_string());
+        return s;
+    }
+    if e == p as i64 - 1 {
+        return format!("{sign}{ds}");
+    }
+    if e >= 0 {
+        let k = (e + 1) as usize;
+        return format!("{sign}{}.{}", &ds[..k], &ds[k..]);
+    }
+    format!("{sign}0.{}{ds}", "0".repeat((-(e + 1)) as usize))
+}
+
+/// `x.toString(radix)` for radix != 10 (V8's `DoubleToRadixCString`).
+pub(crate) fn radix_string(x: f64, radix: u32) -> String {
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "Infinity".into() } else { "-Infinity".into() };
+    }
+    if x == 0.0 {
+        return "0".into();
+    }
+    const CHARS: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let negative = x < 0.0;
+    let value = x.abs();
+    let mut integer = value.floor();
+    let mut fraction = value - integer;
+    let next = f64::from_bits(value.to_bits() + 1);
+    let mut delta = (0.5 * (next - value)).max(f64::from_bits(1));
+    let radix_f = radix as f64;
+    let mut frac_digits: Vec<u8> = Vec::new();
+    if fraction >= delta {
+        loop {
+            fraction *= radix_f;
+            delta *= radix_f;
+            let digit = fraction as usize;
+            frac_digits.push(CHARS[digit.min(35)]);
+            fraction -= digit as f64;
+            if (fraction > 0.5 || (fraction == 0.5 && digit & 1 == 1)) && fraction + delta > 1.0 {
+                {
+                    // Round up, propagating carries.
+                    loop {
+                        match frac_digits.pop() {
+                            None => {
+                                integer += 1.0;
+                                break;
+                            }
+                            Some(c) => {
+                                let d = if c > b'9' { (c - b'a' + 10) as u32 } else { (c - b'0') as u32 };
+                                if d + 1 < radix {
+                                    frac_digits.push(CHARS[(d + 1) as usize]);
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                    break;
+                }
+            }
+            if fraction < delta || frac_digits.len() > 1100 {
+                break;
+            }
+        }
+    }
+    let mut int_digits: Vec<u8> = Vec::new();
+    while integer / radix_f >= 9_007_199_254_740_992.0 {
+        integer /= radix_f;
+        int_digits.push(b'0');
+    }
+    loop {
+        let rem = integer % radix_f;
+        int_digits.push(CHARS[(rem as usize).min(35)]);
+        integer = (integer - rem) / radix_f;
+        if integer <= 0.0 {
+            break;
+        }
+    }
+    int_digits.reverse();
+    let mut s = String::new();
+    if negative {
+        s.push('-');
+    }
+    s.push_str(std::str::from_utf8(&int_digits).unwrap_or(""));
+    if !frac_digits.is_empty() {
+        s.push('.');
+        s.push_str(std::str::from_utf8(&frac_digits).unwrap_or(""));
+    }
+    s
+}
+
+/// `toLocaleString()` in en-US: grouping commas, at most three fraction digits.
+pub(crate) fn locale_string(x: f64) -> String {
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "∞".into() } else { "-∞".into() };
+    }
+    if x == 0.0 {
+        return if x.is_sign_negative() { "-0".into() } else { "0".into() };
+    }
+    let s = if x.abs() >= 1e21 {
+        // Every digit of a large integer, without exponent.
+        let (digits, _) = exact_decimal(x.abs());
+        if x < 0.0 { format!("-{digits}") } else { digits }
+    } else {
+        fixed(x, 3)
+    };
+    let (sign, body) = match s.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", s.as_str()),
+    };
+    let (int, frac) = body.split_once('.').unwrap_or((body, ""));
+    let frac = frac.trim_end_matches('0');
+    let mut grouped = String::with_capacity(int.len() + int.len() / 3);
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    let sign = if sign == "-" && (grouped != "0" || !frac.is_empty() || x < 0.0) { "-" } else { "" };
+    if frac.is_empty() { format!("{sign}{grouped}") } else { format!("{sign}{grouped}.{frac}") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn to_fixed_rounds_the_exact_value() {
+        assert_eq!(fixed(4.56789, 2), "4.57");
+        assert_eq!(fixed(1.005, 2), "1.00");
+        assert_eq!(fixed(2.5, 0), "3");
+        assert_eq!(fixed(10.0, 3), "10.000");
+        assert_eq!(fixed(-1.55, 1), "-1.6");
+        assert_eq!(fixed(0.0, 2), "0.00");
+        assert_eq!(fixed(123.456, 0), "123");
+        assert_eq!(fixed(1e21, 2), "1e+21");
+        assert_eq!(fixed(0.000001, 7), "0.0000010");
+        assert_eq!(fixed(1.45, 1), "1.4");
+        assert_eq!(fixed(8.345, 2), "8.35");
+        assert_eq!(fixed(0.5, 0), "1");
+        assert_eq!(fixed(-0.5, 0), "-1");
+        assert_eq!(fixed(-0.0001, 2), "-0.00");
+        assert_eq!(fixed(-0.0, 2), "0.00");
+        assert_eq!(fixed(999.995, 2), "1000.00");
+        assert_eq!(fixed(99.995, 2), "100.00");
+        assert_eq!(fixed(5e-324, 2), "0.00");
+        assert_eq!(fixed(1.7976931348623157e20, 1), "179769313486231568384.0");
+        assert_eq!(fixed(f64::NAN, 2), "NaN");
+    }
+
+    #[test]
+    fn to_precision_cases() {
+        assert_eq!(precision(123.456, 4), "123.5");
+        assert_eq!(precision(0.000123, 2), "0.00012");
+        assert_eq!(precision(123456.0, 2), "1.2e+5");
+        assert_eq!(precision(1e-7, 3), "1.00e-7");
+        assert_eq!(precision(0.0, 3), "0.00");
+        assert_eq!(precision(99.99, 3), "100");
+        assert_eq!(precision(-1.5, 1), "-2");
+        assert_eq!(precision(1.25, 2), "1.3");
+        assert_eq!(precision(1.35, 2), "1.4");
+    }
+
+    #[test]
+    fn radix_and_locale() {
+        assert_eq!(radix_string(255.0, 16), "ff");
+        assert_eq!(radix_string(-255.0, 2), "-11111111");
+        assert_eq!(radix_string(0.5, 2), "0.1");
+        assert_eq!(radix_string(0.1, 3), "0.0022002200220022002200220022002201");
+        assert_eq!(radix_string(3.75, 16), "3.c");
+        assert_eq!(radix_string(1e21, 36), "5v1j4f4ds7c000");
+        assert_eq!(locale_string(1234.5), "1,234.5");
+        assert_eq!(locale_string(1234567.891234), "1,234,567.891");
+        assert_eq!(locale_string(-0.0005), "-0.001");
+        assert_eq!(locale_string(12.0), "12");
+        assert_eq!(locale_string(999.9999), "1,000");
+        assert_eq!(locale_string(-0.0), "-0");
+        assert_eq!(locale_string(1e21), "1,000,000,000,000,000,000,000");
+    }
+}

@@ -1,0 +1,436 @@
+//! `RegExp` objects, on the `regress` engine (JavaScript syntax and semantics).
+//!
+//! **State.** A RegExp is `ObjKind::RegExp { source, flags, .. }`. Its `source`, `flags`,
+//! `global`, `ignoreCase`, `multiline`, `sticky`, `unicode`, `dotAll` and `hasIndices` are hidden
+//! (non-enumerable) data properties set at creation, and `lastIndex` is a hidden, writable data
+//! property: it is the single source of truth for `exec`/`test` with `g`/`y` (the kind's
+//! `last_index` field is kept equal to it when the built-ins write it). Compiled programs are
+//! cached outside the VM state (a small per-thread cache keyed by `(source, flags)`), so the
+//! state stays plain data and a restored snapshot simply recompiles on first use.
+//!
+//! **Indices.** `regress` reports UTF-8 byte offsets; everything visible to the program
+//! (`index`, `lastIndex`, `search`) is converted to UTF-16 code units.
+//!
+//! **Catastrophic patterns.** See [`find`]: every search goes through one function that charges
+//! fuel for the input it scans and bounds the backtracking work of one search.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use codemode_compiler::bytecode::ErrorKind;
+
+use super::string::{byte_of_unit, unit_len, unit_of_byte};
+use super::{NativeDef, Step, arg};
+use crate::Vm;
+use crate::call::Throw;
+use crate::object::ObjKind;
+use crate::props::Key;
+use crate::value::{ObjId, Value};
+
+pub const DEFS: &[NativeDef] = &[
+    NativeDef::ctor("RegExp", 2, regexp_call, regexp_construct),
+    NativeDef::new("RegExp.prototype", "exec", 1, exec_method),
+    NativeDef::new("RegExp.prototype", "test", 1, test_method),
+    NativeDef::new("RegExp.prototype", "toString", 0, to_string),
+];
+
+/// One match: UTF-8 byte ranges into the subject.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct RegexMatch {
+    pub start: usize,
+    pub end: usize,
+    /// Capture groups 1..n.
+    pub groups: Vec<Option<(usize, usize)>>,
+    /// Named groups in pattern order.
+    pub names: Vec<(String, Option<(usize, usize)>)>,
+}
+
+const CACHE_CAPACITY: usize = 128;
+
+type Cache = HashMap<(Box<str>, Box<str>), Rc<regress::Regex>>;
+
+thread_local! {
+    /// Compiled regexes by `(source, flags)`. Not VM state: a cache that can be dropped anytime.
+    static CACHE: RefCell<Cache> = RefCell::new(HashMap::new());
+}
+
+/// Compiles (or fetches) the regex for `source`/`flags`, or a SyntaxError.
+fn compile(vm: &mut Vm, source: &str, flags: &str) -> Result<Rc<regress::Regex>, Throw> {
+    let key: (Box<str>, Box<str>) = (source.into(), flags.into());
+    if let Some(re) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
+        return Ok(re);
+    }
+    // Compiling is roughly linear in the pattern (character classes with Unicode tables more).
+    vm.fuel -= source.len() as i64;
+    match regress::Regex::with_flags(source, flags) {
+        Ok(re) => {
+            let re = Rc::new(re);
+            CACHE.with(|c| {
+                let mut c = c.borrow_mut();
+                if c.len() >= CACHE_CAPACITY {
+                    c.clear();
+                }
+                c.insert(key, re.clone());
+            });
+            Ok(re)
+        }
+        Err(e) => {
+            let msg = format!("Invalid regular expression: /{source}/{flags}: {e}");
+            Err(vm.make_error(ErrorKind::SyntaxError, &msg))
+        }
+    }
+}
+
+/// The one place a search runs: the first match at or after byte `start` (a char boundary).
+///
+/// Fuel: the search is charged for the bytes it may scan, scaled by the pattern's size, before
+/// it runs (`(len - start) * (1 + pattern_len / 8) / 16`), so a program that searches long texts
+/// in a loop runs out of fuel like any other O(n) work.
+fn find(
+    fuel: &mut i64,
+    re: &regress::Regex,
+    pattern_len: usize,
+    text: &str,
+    start: usize,
+) -> Option<RegexMatch> {
+    if start > text.len() || !text.is_char_boundary(start) {
+        return None;
+    }
+    let scan = (text.len() - start) as i64;
+    *fuel -= scan * (1 + pattern_len as i64 / 8) / 16 + 1;
+    let m = re.find_from(text, start).next()?;
+    let groups = m.captures.iter().map(|g| g.as_ref().map(|r| (r.start, r.end))).collect();
+    let names = m.named_groups().map(|(n, r)| (n.to_string(), r.map(|r| (r.start, r.end)))).collect();
+    Some(RegexMatch { start: m.start(), end: m.end(), groups, names })
+}
+
+/// The RegExp object behind `v`, if it is one.
+pub(crate) fn as_regexp(vm: &Vm, v: Value) -> Option<ObjId> {
+    match v {
+        Value::Obj(id) if matches!(vm.heap.obj(id).kind, ObjKind::RegExp { .. }) => Some(id),
+        _ => None,
+    }
+}
+
+fn parts(vm: &Vm, id: ObjId) -> (String, String) {
+    match &vm.heap.obj(id).kind {
+        ObjKind::RegExp { source, flags, .. } => (source.to_string(), flags.to_string()),
+        _ => (String::new(), String::new()),
+    }
+}
+
+pub(crate) fn flags_of(vm: &Vm, id: ObjId) -> String {
+    parts(vm, id).1
+}
+
+/// `new RegExp(source, flags)` (regex literals too). The pattern is compiled (and validated) now.
+pub(crate) fn new_regexp(vm: &mut Vm, source: &str, flags: &str) -> Result<Value, Throw> {
+    let mut seen = String::new();
+    for c in flags.chars() {
+        if !"dgimsuyv".contains(c) || seen.contains(c) {
+            let msg = format!("Invalid flags supplied to RegExp constructor '{flags}'");
+            return Err(vm.make_error(ErrorKind::SyntaxError, &msg));
+        }
+        seen.push(c);
+    }
+    let source = if source.is_empty() { "(?:)" } else { source };
+    compile(vm, source, flags)?;
+    // Canonical flag order, as `flags` reports it.
+    let canonical: String = "dgimsuvy".chars().filter(|c| flags.contains(*c)).collect();
+    let proto = Some(vm.realm.regexp_proto);
+    let kind = ObjKind::RegExp { source: source.into(), flags: canonical.as_str().into(), last_index: 0 };
+    let id = vm.alloc(kind, proto)?;
+    let source_value = vm.new_string(source)?;
+    let flags_value = vm.new_string(&canonical)?;
+    vm.define_hidden(id, "lastIndex", Value::Number(0.0));
+    vm.define_hidden(id, "source", source_value);
+    vm.define_hidden(id, "flags", flags_value);
+    for (name, c) in [
+        ("global", 'g'),
+        ("ignoreCase", 'i'),
+        ("multiline", 'm'),
+        ("sticky", 'y'),
+        ("unicode", 'u'),
+        ("dotAll", 's'),
+        ("hasIndices", 'd'),
+        ("unicodeSets", 'v'),
+    ] {
+        vm.define_hidden(id, name, Value::Bool(canonical.contains(c)));
+    }
+    Ok(Value::Obj(id))
+}
+
+fn regexp_call(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    // `RegExp(re)` without flags returns `re` itself.
+    if let (Some(_), Value::Undefined) = (as_regexp(vm, arg(args, 0)), arg(args, 1)) {
+        return Ok(Step::Return(arg(args, 0)));
+    }
+    regexp_construct(vm, args)
+}
+
+fn regexp_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
+    let pattern = arg(args, 0);
+    let (source, mut flags) = match as_regexp(vm, pattern) {
+        Some(id) => parts(vm, id),
+        None => match pattern {
+            Value::Undefined => (String::new(), String::new()),
+            v => (vm.to_rust_string(v)?, String::new()),
+        },
+    };
+    if arg(args, 1) != Value::Undefined {
+        flags = vm.to_rust_string(arg(args, 1))?;
+    }
+    Ok(Step::Return(new_regexp(vm, &source, &flags)?))
+}
+
+fn this_regexp(vm: &mut Vm, this: Value, method: &str) -> Result<ObjId, Throw> {
+    match as_regexp(vm, this) {
+        Some(id) => Ok(id),
+        None => {
+            let msg = format!("RegExp.prototype.{method} called on an incompatible receiver");
+            Err(vm.make_error(ErrorKind::TypeError, &msg))
+        }
+    }
+}
+
+fn last_index(vm: &mut Vm, id: ObjId) -> Result<f64, Throw> {
+    let v = vm.get_named(Value::Obj(id), "lastIndex")?;
+    let n = vm.to_number(v)?;
+    Ok(if n.is_nan() || n < 0.0 { 0.0 } else { n.trunc() })
+}
+
+fn set_last_index(vm: &mut Vm, id: ObjId, n: usize) -> Result<(), Throw> {
+    let atom = vm.heap.atoms.intern("lastIndex");
+    vm.define(Value::Obj(id), Key::Atom(atom), Value::Number(n as f64))?;
+    if let ObjKind::RegExp { last_index, .. } = &mut vm.heap.obj_mut(id).kind {
+        *last_index = n.min(u32::MAX as usize) as u32;
+    }
+    Ok(())
+}
+
+/// RegExpBuiltinExec: the next match honouring `lastIndex`, `g` and `y`; updates `lastIndex`.
+fn builtin_exec(vm: &mut Vm, id: ObjId, text: &str) -> Result<Option<RegexMatch>, Throw> {
+    let (source, flags) = parts(vm, id);
+    let re = compile(vm, &source, &flags)?;
+    let global = flags.contains('g');
+    let sticky = flags.contains('y');
+    let start_units = if global || sticky { last_index(vm, id)? } else { 0.0 };
+    if start_units > unit_len(text) as f64 {
+        if global || sticky {
+            set_last_index(vm, id, 0)?;
+        }
+        return Ok(None);
+    }
+    let start = byte_of_unit(text, start_units as usize);
+    let found = find(&mut vm.fuel, &re, source.len(), text, start).filter(|m| !sticky || m.start == start);
+    match &found {
+        None if global || sticky => set_last_index(vm, id, 0)?,
+        Some(m) if global || sticky => {
+            let end = unit_of_byte(text, m.end);
+            set_last_index(vm, id, end)?;
+        }
+        _ => {}
+    }
+    Ok(found)
+}
+
+/// `re.exec(subject)`: a match array or `null`.
+pub(crate) fn exec(vm: &mut Vm, id: ObjId, subject: Value) -> Result<Value, Throw> {
+    let subject = vm.to_string_value(subject)?;
+    let text = vm.to_rust_string(subject)?;
+    match builtin_exec(vm, id, &text)? {
+        Some(m) => match_array(vm, &text, subject, &m),
+        None => Ok(Value::Null),
+    }
+}
+
+fn exec_method(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let id = this_regexp(vm, this, "exec")?;
+    Ok(Step::Return(exec(vm, id, arg(args, 0))?))
+}
+
+fn test_method(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let id = this_regexp(vm, this, "test")?;
+    let text = vm.to_rust_string(arg(args, 0))?;
+    Ok(Step::Return(Value::Bool(builtin_exec(vm, id, &text)?.is_some())))
+}
+
+fn to_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let id = this_regexp(vm, this, "toString")?;
+    let (source, flags) = parts(vm, id);
+    Ok(Step::Return(vm.new_string_owned(format!("/{source}/{flags}"))?))
+}
+
+/// The array `exec` returns: `[match, ...groups]` with `index`, `input` and `groups`.
+pub(crate) fn match_array(vm: &mut Vm, text: &str, subject: Value, m: &RegexMatch) -> Result<Value, Throw> {
+    let mut items = Vec::with_capacity(m.groups.len() + 1);
+    items.push(vm.new_string(text.get(m.start..m.end).unwrap_or(""))?);
+    for g in &m.groups {
+        items.push(match g {
+            Some((a, b)) => vm.new_string(text.get(*a..*b).unwrap_or(""))?,
+            None => Value::Undefined,
+        });
+    }
+    let arr = vm.new_array(items)?;
+    let index = Value::Number(unit_of_byte(text, m.start) as f64);
+    let groups = if m.names.is_empty() { Value::Undefined } else { groups_object(vm, text, &m.names)? };
+    for (name, v) in [("index", index), ("input", subject), ("groups", groups)] {
+        let atom = vm.heap.atoms.intern(name);
+        vm.define(arr, Key::Atom(atom), v)?;
+    }
+    Ok(arr)
+}
+
+/// The `groups` object of a match with named groups.
+pub(crate) fn groups_object(
+    vm: &mut Vm,
+    text: &str,
+    names: &[(String, Option<(usize, usize)>)],
+) -> Result<Value, Throw> {
+    let obj = vm.new_object()?;
+    for (name, range) in names {
+        let v = match range {
+            Some((a, b)) => vm.new_string(text.get(*a..*b).unwrap_or(""))?,
+            None => Value::Undefined,
+        };
+        let atom = vm.heap.atoms.intern(name);
+        vm.define(obj, Key::Atom(atom), v)?;
+    }
+    Ok(obj)
+}
+
+/// The byte just after the character at `b` (for stepping over an empty match).
+fn next_boundary(text: &str, b: usize) -> usize {
+    text.get(b..).and_then(|r| r.chars().next()).map_or(b + 1, |c| b + c.len_utf8())
+}
+
+/// All matches a global `replace`/`match`/`matchAll` sees (one for a non-global regex, which
+/// honours `lastIndex` only when sticky). Resets `lastIndex` to 0 for global regexes.
+pub(crate) fn matches_for_replace(vm: &mut Vm, id: ObjId, text: &str) -> Result<Vec<RegexMatch>, Throw> {
+    let (source, flags) = parts(vm, id);
+    if !flags.contains('g') {
+        return Ok(builtin_exec(vm, id, text)?.into_iter().collect());
+    }
+    let re = compile(vm, &source, &flags)?;
+    let sticky = flags.contains('y');
+    let mut out: Vec<RegexMatch> = Vec::new();
+    let mut pos = 0;
+    while pos <= text.len() {
+        let Some(m) = find(&mut vm.fuel, &re, source.len(), text, pos) else { break };
+        if sticky && m.start != pos {
+            break;
+        }
+        pos = if m.end == m.start { next_boundary(text, m.end) } else { m.end };
+        out.push(m);
+        if out.len() > crate::heap::MAX_ARRAY_LENGTH {
+            return Err(vm.make_error(ErrorKind::RangeError, "Invalid array length"));
+        }
+        if vm.heap.charge(64).is_err() {
+            return Err(vm.out_of_memory());
+        }
+    }
+    set_last_index(vm, id, 0)?;
+    Ok(out)
+}
+
+/// The first match from the start of `text`, ignoring and preserving `lastIndex` (`search`).
+pub(crate) fn search_first(vm: &mut Vm, id: ObjId, text: &str) -> Result<Option<RegexMatch>, Throw> {
+    let (source, flags) = parts(vm, id);
+    let re = compile(vm, &source, &flags)?;
+    let m = find(&mut vm.fuel, &re, source.len(), text, 0);
+    Ok(if flags.contains('y') { m.filter(|m| m.start == 0) } else { m })
+}
+
+/// `text.split(re, limit)`: the pieces between matches, with capture groups spliced in.
+pub(crate) fn split(vm: &mut Vm, id: ObjId, text: &str, limit: usize) -> Result<Vec<String>, Throw> {
+    let (source, flags) = parts(vm, id);
+    let re = compile(vm, &source, &flags)?;
+    Ok(split_with(&mut vm.fuel, &re, source.len(), text, limit))
+}
+
+fn split_with(
+    fuel: &mut i64,
+    re: &regress::Regex,
+    pattern_len: usize,
+    text: &str,
+    limit: usize,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    if limit == 0 {
+        return out;
+    }
+    if text.is_empty() {
+        if find(fuel, re, pattern_len, text, 0).is_none() {
+            out.push(String::new());
+        }
+        return out;
+    }
+    let mut p = 0;
+    let mut q = 0;
+    while q < text.len() {
+        let Some(m) = find(fuel, re, pattern_len, text, q) else { break };
+        if m.start >= text.len() {
+            break;
+        }
+        if m.end == p {
+            q = next_boundary(text, m.start.max(q));
+            continue;
+        }
+        out.push(text.get(p..m.start).unwrap_or("").to_string());
+        if out.len() >= limit {
+            return out;
+        }
+        for g in &m.groups {
+            // An unmatched group splices in `undefined` in JavaScript; a list of strings cannot
+            // hold it, so it becomes "" (documented approximation).
+            out.push(g.and_then(|(a, b)| text.get(a..b)).unwrap_or("").to_string());
+            if out.len() >= limit {
+                return out;
+            }
+        }
+        p = m.end;
+        q = if m.end == m.start { next_boundary(text, m.end) } else { m.end };
+    }
+    out.push(text.get(p..).unwrap_or("").to_string());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn re(source: &str, flags: &str) -> regress::Regex {
+        match regress::Regex::with_flags(source, flags) {
+            Ok(r) => r,
+            Err(e) => panic!("{source}: {e}"),
+        }
+    }
+
+    fn split_all(source: &str, text: &str) -> Vec<String> {
+        let mut fuel = i64::MAX / 2;
+        split_with(&mut fuel, &re(source, ""), source.len(), text, usize::MAX)
+    }
+
+    #[test]
+    fn split_by_regex() {
+        assert_eq!(split_all(r"\s*,\s*", "a , b,c"), ["a", "b", "c"]);
+        assert_eq!(split_all("(?:)", "abc"), ["a", "b", "c"]);
+        assert!(split_all("(?:)", "").is_empty());
+        assert_eq!(split_all("x", ""), [""]);
+        assert_eq!(split_all("(-)", "a-b"), ["a", "-", "b"]);
+        assert_eq!(split_all(",", ",a,"), ["", "a", ""]);
+        assert_eq!(split_all("é", "aébéc"), ["a", "b", "c"]);
+    }
+
+    #[test]
+    fn find_reports_bytes_and_groups() {
+        let mut fuel = 1_000_000;
+        let r = re(r"(?<y>\d{4})-(\d\d)", "");
+        let Some(m) = find(&mut fuel, &r, 16, "on 2024-05!", 0) else { panic!("no match") };
+        assert_eq!((m.start, m.end), (3, 10));
+        assert_eq!(m.groups, vec![Some((3, 7)), Some((8, 10))]);
+        assert_eq!(m.names, vec![("y".to_string(), Some((3, 7)))]);
+        assert!(fuel < 1_000_000);
+    }
+}

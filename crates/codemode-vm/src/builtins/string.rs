@@ -1,0 +1,915 @@
+//! `String` statics and `String.prototype`.
+//!
+//! **UTF-16 semantics over UTF-8 storage.** Strings are stored as UTF-8 ([`crate::heap::JsString`])
+//! but every index, length and `charCodeAt` counts UTF-16 code units, as JavaScript does. ASCII
+//! strings (the common case) take a fast path where byte and code-unit indices agree; other
+//! strings are converted to code units for slicing and index arithmetic. A lone surrogate (half
+//! of a pair cut by `slice`, or `String.fromCharCode(0xD800)`) cannot be stored in UTF-8 and
+//! becomes U+FFFD (documented limitation).
+//!
+//! Methods taking a pattern (`split`, `replace`, `replaceAll`, `match`, `matchAll`, `search`)
+//! accept a string or a RegExp; the regex side lives in [`super::regexp`]. A replacement
+//! *function* is resumable ([`ReplaceState`]): every match is found first, then the callback is
+//! called once per match through [`Step::Call`].
+
+use codemode_compiler::bytecode::ErrorKind;
+use serde::{Deserialize, Serialize};
+
+use super::regexp::{self, RegexMatch};
+use super::{Cont, NativeDef, Step, arg};
+use crate::Vm;
+use crate::call::Throw;
+use crate::heap::MAX_STRING_BYTES;
+use crate::numconv::is_js_whitespace;
+use crate::object::{IterState, ObjKind};
+use crate::value::Value;
+
+pub const DEFS: &[NativeDef] = &[
+    NativeDef::new("String", "fromCharCode", 1, from_char_code),
+    NativeDef::new("String", "fromCodePoint", 1, from_code_point),
+    NativeDef::new("String", "raw", 1, raw),
+    NativeDef::new("String.prototype", "charAt", 1, char_at),
+    NativeDef::new("String.prototype", "charCodeAt", 1, char_code_at),
+    NativeDef::new("String.prototype", "codePointAt", 1, code_point_at),
+    NativeDef::new("String.prototype", "at", 1, at),
+    NativeDef::new("String.prototype", "indexOf", 1, index_of),
+    NativeDef::new("String.prototype", "lastIndexOf", 1, last_index_of),
+    NativeDef::new("String.prototype", "includes", 1, includes),
+    NativeDef::new("String.prototype", "startsWith", 1, starts_with),
+    NativeDef::new("String.prototype", "endsWith", 1, ends_with),
+    NativeDef::new("String.prototype", "slice", 2, slice),
+    NativeDef::new("String.prototype", "substring", 2, substring),
+    NativeDef::new("String.prototype", "substr", 2, substr),
+    NativeDef::new("String.prototype", "toUpperCase", 0, to_upper_case),
+    NativeDef::new("String.prototype", "toLowerCase", 0, to_lower_case),
+    NativeDef::new("String.prototype", "toLocaleUpperCase", 0, to_upper_case),
+    NativeDef::new("String.prototype", "toLocaleLowerCase", 0, to_lower_case),
+    NativeDef::new("String.prototype", "trim", 0, trim),
+    NativeDef::new("String.prototype", "trimStart", 0, trim_start),
+    NativeDef::new("String.prototype", "trimEnd", 0, trim_end),
+    NativeDef::new("String.prototype", "padStart", 2, pad_start),
+    NativeDef::new("String.prototype", "padEnd", 2, pad_end),
+    NativeDef::new("String.prototype", "repeat", 1, repeat),
+    NativeDef::new("String.prototype", "split", 2, split),
+    NativeDef::new("String.prototype", "concat", 1, concat),
+    NativeDef::new("String.prototype", "replace", 2, replace),
+    NativeDef::new("String.prototype", "replaceAll", 2, replace_all),
+    NativeDef::new("String.prototype", "match", 1, match_),
+    NativeDef::new("String.prototype", "matchAll", 1, match_all),
+    NativeDef::new("String.prototype", "search", 1, search),
+    NativeDef::new("String.prototype", "localeCompare", 1, locale_compare),
+    NativeDef::new("String.prototype", "normalize", 0, normalize),
+    NativeDef::new("String.prototype", "toString", 0, to_string),
+    NativeDef::new("String.prototype", "valueOf", 0, to_string),
+];
+
+// ---- UTF-16 helpers (pure) ----
+
+/// Length in UTF-16 code units.
+pub(crate) fn unit_len(s: &str) -> usize {
+    if s.is_ascii() { s.len() } else { s.encode_utf16().count() }
+}
+
+/// The UTF-16 index of byte offset `b` (a char boundary) in `s`.
+pub(crate) fn unit_of_byte(s: &str, b: usize) -> usize {
+    let prefix = s.get(..b).unwrap_or(s);
+    if prefix.is_ascii() { prefix.len() } else { prefix.encode_utf16().count() }
+}
+
+/// The byte offset of UTF-16 index `u` in `s` (an index inside a surrogate pair rounds up to
+/// the end of that character; past the end clamps to `s.len()`).
+pub(crate) fn byte_of_unit(s: &str, u: usize) -> usize {
+    if s.is_ascii() {
+        return u.min(s.len());
+    }
+    let mut units = 0;
+    for (b, c) in s.char_indices() {
+        if units >= u {
+            return b;
+        }
+        units += c.len_utf16();
+    }
+    s.len()
+}
+
+/// Code units `[start, end)` of `s` as a string (lone surrogates become U+FFFD).
+pub(crate) fn unit_slice(s: &str, start: usize, end: usize) -> String {
+    if end <= start {
+        return String::new();
+    }
+    if s.is_ascii() {
+        return s.get(start..end.min(s.len())).unwrap_or("").to_string();
+    }
+    let units: Vec<u16> = s.encode_utf16().collect();
+    let end = end.min(units.len());
+    units.get(start.min(end)..end).map(String::from_utf16_lossy).unwrap_or_default()
+}
+
+/// The code unit at `i`.
+pub(crate) fn unit_at(s: &str, i: usize) -> Option<u16> {
+    if s.is_ascii() { s.as_bytes().get(i).map(|b| *b as u16) } else { s.encode_utf16().nth(i) }
+}
+
+/// The UTF-16 index of the first occurrence of `needle` at or after unit index `from`.
+pub(crate) fn find_from(s: &str, needle: &str, from: usize) -> Option<usize> {
+    let b = byte_of_unit(s, from);
+    if from > unit_len(s) {
+        return None;
+    }
+    let pos = s.get(b..)?.find(needle)?;
+    Some(unit_of_byte(s, b + pos))
+}
+
+fn clamp_index(n: f64, len: usize) -> usize {
+    if n.is_nan() || n <= 0.0 { 0 } else { n.min(len as f64) as usize }
+}
+
+fn to_integer(n: f64) -> f64 {
+    if n.is_nan() { 0.0 } else { n.trunc() }
+}
+
+// ---- receiver and argument helpers ----
+
+/// `this` coerced to a Rust string (TypeError on `null`/`undefined`).
+fn this_string(vm: &mut Vm, this: Value, method: &str) -> Result<String, Throw> {
+    if this.is_nullish() {
+        let msg = format!("String.prototype.{method} called on null or undefined");
+        return Err(vm.make_error(ErrorKind::TypeError, &msg));
+    }
+    let s = match this {
+        Value::Obj(id) => match vm.heap.obj(id).kind {
+            ObjKind::Boxed(inner @ Value::Str(_)) => vm.to_rust_string(inner)?,
+            _ => vm.to_rust_string(this)?,
+        },
+        _ => vm.to_rust_string(this)?,
+    };
+    vm.fuel -= s.len() as i64 / 256;
+    Ok(s)
+}
+
+fn arg_string(vm: &mut Vm, args: &[Value], i: usize) -> Result<String, Throw> {
+    vm.to_rust_string(arg(args, i))
+}
+
+fn ret_str(vm: &mut Vm, s: String) -> Result<Step, Throw> {
+    if s.len() > MAX_STRING_BYTES {
+        return Err(invalid_length(vm));
+    }
+    Ok(Step::Return(vm.new_string_owned(s)?))
+}
+
+fn invalid_length(vm: &mut Vm) -> Throw {
+    vm.make_error(ErrorKind::RangeError, "Invalid string length")
+}
+
+// ---- statics ----
+
+fn from_char_code(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let mut units = Vec::with_capacity(args.len());
+    for v in args {
+        units.push(crate::numconv::to_uint32(vm.to_number(*v)?) as u16);
+    }
+    vm.fuel -= units.len() as i64 / 16;
+    ret_str(vm, String::from_utf16_lossy(&units))
+}
+
+fn from_code_point(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let mut out = String::with_capacity(args.len());
+    for v in args {
+        let n = vm.to_number(*v)?;
+        let c = if n.fract() == 0.0 && (0.0..=1_114_111.0).contains(&n) { Some(n as u32) } else { None };
+        match c {
+            Some(c) => out.push(char::from_u32(c).unwrap_or('\u{FFFD}')),
+            None => {
+                let s = crate::numconv::number_to_string(n);
+                return Err(vm.make_error(ErrorKind::RangeError, &format!("Invalid code point {s}")));
+            }
+        }
+    }
+    vm.fuel -= args.len() as i64 / 16;
+    ret_str(vm, out)
+}
+
+/// `String.raw` as a function: `String.raw({ raw: ["a", "b"] }, 1)` → `"a1b"`.
+fn raw(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let strings = arg(args, 0);
+    if strings.is_nullish() {
+        return Err(vm.make_error(ErrorKind::TypeError, "Cannot convert undefined or null to object"));
+    }
+    let raw = vm.get_named(strings, "raw")?;
+    let parts = vm.array_items(raw);
+    let mut out = String::new();
+    for (i, p) in parts.iter().enumerate() {
+        out.push_str(&vm.to_rust_string(*p)?);
+        if i + 1 < parts.len()
+            && let Some(v) = args.get(i + 1)
+        {
+            out.push_str(&vm.to_rust_string(*v)?);
+        }
+        if out.len() > MAX_STRING_BYTES {
+            return Err(invalid_length(vm));
+        }
+    }
+    ret_str(vm, out)
+}
+
+// ---- character access ----
+
+fn char_at(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let s = this_string(vm, this, "charAt")?;
+    let i = to_integer(vm.to_number(arg(args, 0))?);
+    let len = unit_len(&s);
+    if i < 0.0 || i >= len as f64 {
+        return ret_str(vm, String::new());
+    }
+    ret_str(vm, unit_slice(&s, i as usize, i as usize + 1))
+}
+
+fn char_code_at(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let s = this_string(vm, this, "charCodeAt")?;
+    let i = to_integer(vm.to_number(arg(args, 0))?);
+    if i < 0.0 {
+        return Ok(Step::Return(Value::Number(f64::NAN)));
+    }
+    let v = unit_at(&s, i as usize).map_or(f64::NAN, |u| u as f64);
+    Ok(Step::Return(Value::Number(v)))
+}
+
+fn code_point_at(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let s = this_string(vm, this, "codePointAt")?;
+    let i = to_integer(vm.to_number(arg(args, 0))?);
+    if i < 0.0 || i >= unit_len(&s) as f64 {
+        return Ok(Step::Return(Value::Undefined));
+    }
+    let i = i as usize;
+    let Some(first) = unit_at(&s, i) else { return Ok(Step::Return(Value::Undefined)) };
+    let cp = if (0xD800..0xDC00).contains(&first) {
+        match unit_at(&s, i + 1) {
+            Some(second) if (0xDC00..0xE000).contains(&second) => {
+                0x10000 + ((first as u32 - 0xD800) << 10) + (second as u32 - 0xDC00)
+            }
+            _ => first as u32,
+        }
+    } else {
+        first as u32
+    };
+    Ok(Step::Return(Value::Number(cp as f64)))
+}
+
+fn at(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let s = this_string(vm, this, "at")?;
+    let len = unit_len(&s) as f64;
+    let n = to_integer(vm.to_number(arg(args, 0))?);
+    let i = if n < 0.0 { len + n } else { n };
+    if i < 0.0 || i >= len {
+        return Ok(Step::Return(Value::Undefined));
+    }
+    ret_str(vm, unit_slice(&s, i as usize, i as usize + 1))
+}
+
+// ---- searching ----
+
+fn index_of(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let s = this_string(vm, this, "indexOf")?;
+    let needle = arg_string(vm, args, 0)?;
+    let len = unit_len(&s);
+    let from = clamp_index(to_integer(vm.to_number(arg(args, 1))?), len);
+    vm.fuel -= s.len() as i64 / 64;
+    Ok(Step::Return(Value::Number(find_from(&s, &needle, from).map_or(-1.0, |i| i as f64))))
+}
+
+fn last_index_of(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let s = this_string(vm, this, "lastIndexOf")?;
+    let needle = arg_string(vm, args, 0)?;
+    let len = unit_len(&s);
+    let n = vm.to_number(arg(args, 1))?;
+    let from = if n.is_nan() { len } else { clamp_index(n.trunc(), len) };
+    vm.fuel -= s.len() as i64 / 64;
+    // The last start position <= from.
+    let limit_byte = byte_of_unit(&s, from);
+    let end = (limit_byte + needle.len()).min(s.len());
+    let hay = s.get(..end).unwrap_or("");
+    let mut cut = end;
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let hay = hay.get(..cut).unwrap_or(hay);
+    let found = hay.rfind(&needle).map(|b| unit_of_byte(&s, b));
+    Ok(Step::Return(Value::Number(found.map_or(-1.0, |i| i as f64))))
+}
+
+fn reject_regexp(vm: &mut Vm, v: Value, method: &str) -> Result<(), Throw> {
+    if regexp::as_regexp(vm, v).is_some() {
+        let msg = format!("First argument to String.prototype.{method} must not be a regular expression");
+        return Err(vm.make_error(ErrorKind::TypeError, &msg));
+    }
+    Ok(())
+}
+
+fn includes(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let s = this_string(vm, this, "includes")?;
+    reject_regexp(vm, arg(args, 0), "includes")?;
+    let needle = arg_string(vm, args, 0)?;
+    let from = clamp_index(to_integer(vm.to_number(arg(args, 1))?), unit_len(&s));
+    vm.fuel -= s.len() as i64 / 64;
+    Ok(Step::Return(Value::Bool(find_from(&s, &needle, from).is_some())))
+}
+
+fn starts_with(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let s = this_string(vm, this, "startsWith")?;
+    reject_regexp(vm, arg(args, 0), "startsWith")?;
+    let needle = arg_string(vm, args, 0)?;
+    let from = clamp_index(to_integer(vm.to_number(arg(args, 1))?), unit_len(&s));
+    let b = byte_of_unit(&s, from);
+    Ok(Step::Return(Value::Bool(s.get(b..).is_some_and(|rest| rest.starts_with(&needle)))))
+}
+
+fn ends_with(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let s = this_string(vm, this, "endsWith")?;
+    reject_regexp(vm, arg(args, 0), "endsWith")?;
+    let needle = arg_string(vm, args, 0)?;
+    let len = unit_len(&s);
+    let end = match arg(args, 1) {
+        Value::Undefined => len,
+        v => clamp_index(to_integer(vm.to_number(v)?), len),
+    };
+    let b = byte_of_unit(&s, end);
+    Ok(Step::Return(Value::Bool(s.get(..b).is_some_and(|head| head.ends_with(&needle)))))
+}
+
+// ---- substrings ----
+
+fn slice(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let s = this_string(vm, this, "slice")?;
+    let len = unit_len(&s);
+    let start = super::relative_index(vm, arg(args, 0), len, 0)?;
+    let end = super::relative_index(vm, arg(args, 1), len, len)?;
+    ret_str(vm, unit_slice(&s, start, end))
+}
+
+fn substring(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let s = this_string(vm, this, "substring")?;
+    let len = unit_len(&s);
+    let a = clamp_index(to_integer(vm.to_number(arg(args, 0))?), len);
+    let b = match arg(args, 1) {
+        Value::Undefined => len,
+        v => clamp_index(to_integer(vm.to_number(v)?), len),
+    };
+    ret_str(vm, unit_slice(&s, a.min(b), a.max(b)))
+}
+
+fn substr(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let s = this_string(vm, this, "substr")?;
+    let len = unit_len(&s);
+    let start = super::relative_index(vm, arg(args, 0), len, 0)?;
+    let count = match arg(args, 1) {
+        Value::Undefined => len as f64,
+        v => to_integer(vm.to_number(v)?),
+    };
+    let end = (start as f64 + count.max(0.0)).min(len as f64) as usize;
+    ret_str(vm, unit_slice(&s, start, end))
+}
+
+// ---- case and whitespace ----
+
+fn to_upper_case(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let s = this_string(vm, this, "toUpperCase")?;
+    vm.fuel -= s.len() as i64 / 64;
+    let out = if s.is_ascii() { s.to_ascii_uppercase() } else { s.to_uppercase() };
+    ret_str(vm, out)
+}
+
+fn to_lower_case(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let s = this_string(vm, this, "toLowerCase")?;
+    vm.fuel -= s.len() as i64 / 64;
+    let out = if s.is_ascii() { s.to_ascii_lowercase() } else { s.to_lowercase() };
+    ret_str(vm, out)
+}
+
+fn trim(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let s = this_string(vm, this, "trim")?;
+    ret_str(vm, s.trim_matches(is_js_whitespace).to_string())
+}
+
+fn trim_start(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let s = this_string(vm, this, "trimStart")?;
+    ret_str(vm, s.trim_start_matches(is_js_whitespace).to_string())
+}
+
+fn trim_end(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let s = this_string(vm, this, "trimEnd")?;
+    ret_str(vm, s.trim_end_matches(is_js_whitespace).to_string())
+}
+
+// ---- padding and repetition ----
+
+fn pad(vm: &mut Vm, this: Value, args: &[Value], at_start: bool) -> Result<Step, Throw> {
+    let s = this_string(vm, this, if at_start { "padStart" } else { "padEnd" })?;
+    let target = to_integer(vm.to_number(arg(args, 0))?);
+    let len = unit_len(&s);
+    if target <= len as f64 {
+        return ret_str(vm, s);
+    }
+    let filler = match arg(args, 1) {
+        Value::Undefined => " ".to_string(),
+        v => vm.to_rust_string(v)?,
+    };
+    if filler.is_empty() {
+        return ret_str(vm, s);
+    }
+    let fill_units = target - len as f64;
+    if fill_units * 4.0 > MAX_STRING_BYTES as f64 {
+        return Err(invalid_length(vm));
+    }
+    let fill_units = fill_units as usize;
+    let filler_len = unit_len(&filler);
+    let whole = fill_units / filler_len;
+    let mut fill = filler.repeat(whole);
+    fill.push_str(&unit_slice(&filler, 0, fill_units - whole * filler_len));
+    vm.fuel -= fill.len() as i64 / 16;
+    if fill.len() + s.len() > MAX_STRING_BYTES {
+        return Err(invalid_length(vm));
+    }
+    let out = if at_start { fill + &s } else { s + &fill };
+    ret_str(vm, out)
+}
+
+fn pad_start(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    pad(vm, this, args, true)
+}
+
+fn pad_end(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    pad(vm, this, args, false)
+}
+
+fn repeat(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let s = this_string(vm, this, "repeat")?;
+    let n = to_integer(vm.to_number(arg(args, 0))?);
+    if n < 0.0 || n.is_infinite() {
+        let shown = crate::numconv::number_to_string(n);
+        return Err(vm.make_error(ErrorKind::RangeError, &format!("Invalid count value: {shown}")));
+    }
+    if s.is_empty() || n == 0.0 {
+        return ret_str(vm, String::new());
+    }
+    if s.len() as f64 * n > MAX_STRING_BYTES as f64 {
+        return Err(invalid_length(vm));
+    }
+    let total = s.len() * n as usize;
+    vm.heap.charge(total).map_err(|_| vm.out_of_memory())?;
+    vm.fuel -= total as i64 / 16;
+    ret_str(vm, s.repeat(n as usize))
+}
+
+fn concat(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let mut s = this_string(vm, this, "concat")?;
+    for v in args {
+        let t = vm.to_rust_string(*v)?;
+        if s.len() + t.len() > MAX_STRING_BYTES {
+            return Err(invalid_length(vm));
+        }
+        s.push_str(&t);
+    }
+    ret_str(vm, s)
+}
+
+// ---- split ----
+
+fn split(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let s = this_string(vm, this, "split")?;
+    let limit = match arg(args, 1) {
+        Value::Undefined => u32::MAX as usize,
+        v => crate::numconv::to_uint32(vm.to_number(v)?) as usize,
+    };
+    let sep = arg(args, 0);
+    if let Some(re) = regexp::as_regexp(vm, sep) {
+        let parts = regexp::split(vm, re, &s, limit)?;
+        return strings_array(vm, parts);
+    }
+    if limit == 0 {
+        return Ok(Step::Return(vm.new_array(Vec::new())?));
+    }
+    if sep == Value::Undefined {
+        return strings_array(vm, vec![s]);
+    }
+    let sep = vm.to_rust_string(sep)?;
+    let parts = split_str(&s, &sep, limit);
+    strings_array(vm, parts)
+}
+
+/// `split` by a string separator (pure).
+pub(crate) fn split_str(s: &str, sep: &str, limit: usize) -> Vec<String> {
+    let mut parts = Vec::new();
+    if limit == 0 {
+        return parts;
+    }
+    if sep.is_empty() {
+        // Every code unit.
+        if s.is_ascii() {
+            parts.extend(s.bytes().take(limit).map(|b| (b as char).to_string()));
+        } else {
+            for u in s.encode_utf16().take(limit) {
+                parts.push(String::from_utf16_lossy(&[u]));
+            }
+            // Surrogate pairs split into halves would be lossy; keep whole characters instead.
+            if s.chars().any(|c| c.len_utf16() == 2) {
+                parts.clear();
+                for c in s.chars() {
+                    if parts.len() >= limit {
+                        break;
+                    }
+                    parts.push(c.to_string());
+                }
+            }
+        }
+        return parts;
+    }
+    for p in s.split(sep) {
+        if parts.len() >= limit {
+            break;
+        }
+        parts.push(p.to_string());
+    }
+    parts
+}
+
+fn strings_array(vm: &mut Vm, parts: Vec<String>) -> Result<Step, Throw> {
+    vm.fuel -= parts.len() as i64 / 16;
+    vm.heap.charge(parts.len() * crate::heap::VALUE_SIZE).map_err(|_| vm.out_of_memory())?;
+    let mut items = Vec::with_capacity(parts.len());
+    for p in parts {
+        items.push(vm.new_string_owned(p)?);
+    }
+    Ok(Step::Return(vm.new_array(items)?))
+}
+
+// ---- replace ----
+
+/// A match to replace: byte ranges into the subject.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Found {
+    start: usize,
+    end: usize,
+    /// Capture groups 1..n.
+    groups: Vec<Option<(usize, usize)>>,
+    /// Named groups, in order.
+    names: Vec<(String, Option<(usize, usize)>)>,
+}
+
+impl From<RegexMatch> for Found {
+    fn from(m: RegexMatch) -> Found {
+        Found { start: m.start, end: m.end, groups: m.groups, names: m.names }
+    }
+}
+
+/// `replace`/`replaceAll` with a callback, between calls.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReplaceState {
+    subject: String,
+    subject_value: Value,
+    callback: Value,
+    found: Vec<Found>,
+    /// The match whose callback is running.
+    next: usize,
+    out: String,
+}
+
+impl ReplaceState {
+    pub fn trace(&self, out: &mut Vec<Value>) {
+        out.push(self.subject_value);
+        out.push(self.callback);
+    }
+}
+
+fn replace(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    replace_impl(vm, this, args, false)
+}
+
+fn replace_all(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    replace_impl(vm, this, args, true)
+}
+
+fn replace_impl(vm: &mut Vm, this: Value, args: &[Value], all: bool) -> Result<Step, Throw> {
+    let method = if all { "replaceAll" } else { "replace" };
+    let s = this_string(vm, this, method)?;
+    let pattern = arg(args, 0);
+    let found: Vec<Found> = if let Some(re) = regexp::as_regexp(vm, pattern) {
+        let global = regexp::flags_of(vm, re).contains('g');
+        if all && !global {
+            return Err(vm.make_error(ErrorKind::TypeError, "replaceAll must be called with a global RegExp"));
+        }
+        regexp::matches_for_replace(vm, re, &s)?.into_iter().map(Found::from).collect()
+    } else {
+        let needle = vm.to_rust_string(pattern)?;
+        let mut found = Vec::new();
+        let mut from = 0;
+        vm.fuel -= s.len() as i64 / 64;
+        while from <= s.len() {
+            let Some(pos) = s.get(from..).and_then(|rest| rest.find(&needle)) else { break };
+            let start = from + pos;
+            found.push(Found { start, end: start + needle.len(), groups: Vec::new(), names: Vec::new() });
+            if !all {
+                break;
+            }
+            from = start + needle.len().max(1);
+            // Stay on a char boundary after an empty match.
+            while from < s.len() && !s.is_char_boundary(from) {
+                from += 1;
+            }
+        }
+        found
+    };
+    let replacement = arg(args, 1);
+    let is_fn = matches!(replacement, Value::Obj(id) if vm.heap.obj(id).is_callable());
+    if is_fn {
+        let subject_value = vm.new_string(&s)?;
+        let state = ReplaceState {
+            subject: s,
+            subject_value,
+            callback: replacement,
+            found,
+            next: 0,
+            out: String::new(),
+        };
+        return replace_next_call(vm, state);
+    }
+    let template = vm.to_rust_string(replacement)?;
+    let mut out = String::with_capacity(s.len());
+    let mut last = 0;
+    for f in &found {
+        out.push_str(s.get(last..f.start).unwrap_or(""));
+        expand_template(&template, &s, f, &mut out);
+        last = f.end;
+        if out.len() > MAX_STRING_BYTES {
+            return Err(invalid_length(vm));
+        }
+    }
+    out.push_str(s.get(last..).unwrap_or(""));
+    vm.fuel -= out.len() as i64 / 64;
+    ret_str(vm, out)
+}
+
+fn replace_next_call(vm: &mut Vm, mut st: ReplaceState) -> Result<Step, Throw> {
+    let Some(f) = st.found.get(st.next).cloned() else {
+        let last = st.found.last().map_or(0, |f| f.end);
+        let mut out = std::mem::take(&mut st.out);
+        out.push_str(st.subject.get(last..).unwrap_or(""));
+        return ret_str(vm, out);
+    };
+    let prev_end = if st.next == 0 { 0 } else { st.found.get(st.next - 1).map_or(0, |p| p.end) };
+    st.out.push_str(st.subject.get(prev_end..f.start).unwrap_or(""));
+    let mut call_args = Vec::with_capacity(f.groups.len() + 4);
+    call_args.push(vm.new_string(st.subject.get(f.start..f.end).unwrap_or(""))?);
+    for g in &f.groups {
+        call_args.push(match g {
+            Some((a, b)) => vm.new_string(st.subject.get(*a..*b).unwrap_or(""))?,
+            None => Value::Undefined,
+        });
+    }
+    call_args.push(Value::Number(unit_of_byte(&st.subject, f.start) as f64));
+    call_args.push(st.subject_value);
+    if !f.names.is_empty() {
+        call_args.push(regexp::groups_object(vm, &st.subject, &f.names)?);
+    }
+    let callee = st.callback;
+    Ok(Step::Call { callee, this: Value::Undefined, args: call_args, cont: Cont::Replace(Box::new(st)) })
+}
+
+pub(super) fn resume_replace(vm: &mut Vm, mut st: ReplaceState, result: Value) -> Result<Step, Throw> {
+    let piece = vm.to_rust_string(result)?;
+    st.out.push_str(&piece);
+    if st.out.len() > MAX_STRING_BYTES {
+        return Err(invalid_length(vm));
+    }
+    st.next += 1;
+    replace_next_call(vm, st)
+}
+
+/// Expands `$&`, `$1`..`$99`, `$<name>`, `` $` ``, `$'` and `$$` (GetSubstitution).
+fn expand_template(template: &str, s: &str, f: &Found, out: &mut String) {
+    let bytes = template.as_bytes();
+    let mut i = 0;
+    let mut lit_start = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'$' || i + 1 >= bytes.len() {
+            i += 1;
+            continue;
+        }
+        let next = bytes[i + 1];
+        let mut consumed = 0;
+        let mut piece: Option<&str> = None;
+        match next {
+            b'$' => {
+                piece = Some("$");
+                consumed = 2;
+            }
+            b'&' => {
+                piece = Some(s.get(f.start..f.end).unwrap_or(""));
+                consumed = 2;
+            }
+            b'`' => {
+                piece = Some(s.get(..f.start).unwrap_or(""));
+                consumed = 2;
+            }
+            b'\'' => {
+                piece = Some(s.get(f.end..).unwrap_or(""));
+                consumed = 2;
+            }
+            b'0'..=b'9' => {
+                let m = f.groups.len();
+                let d1 = (next - b'0') as usize;
+                let two =
+                    bytes.get(i + 2).filter(|b| b.is_ascii_digit()).map(|b| d1 * 10 + (b - b'0') as usize);
+                let (n, len) = match two {
+                    Some(nn) if nn >= 1 && nn <= m => (nn, 3),
+                    _ => (d1, 2),
+                };
+                if n >= 1 && n <= m {
+                    piece = Some(match f.groups.get(n - 1) {
+                        Some(Some((a, b))) => s.get(*a..*b).unwrap_or(""),
+                        _ => "",
+                    });
+                    consumed = len;
+                }
+            }
+            b'<' if !f.names.is_empty() => {
+                if let Some(close) = template.get(i + 2..).and_then(|r| r.find('>')) {
+                    let name = template.get(i + 2..i + 2 + close).unwrap_or("");
+                    piece = Some(
+                        match f.names.iter().find(|(n, _)| n == name) {
+                            Some((_, Some((a, b)))) => s.get(*a..*b),
+                            _ => None,
+                        }
+                        .unwrap_or(""),
+                    );
+                    consumed = close + 3;
+                }
+            }
+            _ => {}
+        }
+        if let Some(p) = piece {
+            out.push_str(template.get(lit_start..i).unwrap_or(""));
+            out.push_str(p);
+            i += consumed;
+            lit_start = i;
+        } else {
+            i += 1;
+        }
+    }
+    out.push_str(template.get(lit_start..).unwrap_or(""));
+}
+
+// ---- match, matchAll, search ----
+
+fn to_regexp_arg(vm: &mut Vm, v: Value, flags: &str) -> Result<crate::value::ObjId, Throw> {
+    if let Some(re) = regexp::as_regexp(vm, v) {
+        return Ok(re);
+    }
+    let source = match v {
+        Value::Undefined => "(?:)".to_string(),
+        v => vm.to_rust_string(v)?,
+    };
+    match regexp::new_regexp(vm, &source, flags)? {
+        Value::Obj(id) => Ok(id),
+        _ => Err(vm.make_error(ErrorKind::TypeError, "not a regular expression")),
+    }
+}
+
+fn match_(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let s = this_string(vm, this, "match")?;
+    let re = to_regexp_arg(vm, arg(args, 0), "")?;
+    if regexp::flags_of(vm, re).contains('g') {
+        let found = regexp::matches_for_replace(vm, re, &s)?;
+        if found.is_empty() {
+            return Ok(Step::Return(Value::Null));
+        }
+        let parts = found.iter().map(|m| s.get(m.start..m.end).unwrap_or("").to_string()).collect();
+        return strings_array(vm, parts);
+    }
+    let subject = vm.new_string(&s)?;
+    Ok(Step::Return(regexp::exec(vm, re, subject)?))
+}
+
+fn match_all(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let s = this_string(vm, this, "matchAll")?;
+    let pattern = arg(args, 0);
+    let re = match regexp::as_regexp(vm, pattern) {
+        Some(re) => {
+            if !regexp::flags_of(vm, re).contains('g') {
+                return Err(vm.make_error(
+                    ErrorKind::TypeError,
+                    "String.prototype.matchAll called with a non-global RegExp argument",
+                ));
+            }
+            re
+        }
+        None => to_regexp_arg(vm, pattern, "g")?,
+    };
+    let found = regexp::matches_for_replace(vm, re, &s)?;
+    let subject = vm.new_string(&s)?;
+    let mut items = Vec::with_capacity(found.len());
+    for m in found {
+        items.push(regexp::match_array(vm, &s, subject, &m)?);
+    }
+    Ok(Step::Return(vm.new_iterator(IterState::List { items, next: 0 })?))
+}
+
+fn search(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let s = this_string(vm, this, "search")?;
+    let re = to_regexp_arg(vm, arg(args, 0), "")?;
+    let found = regexp::search_first(vm, re, &s)?;
+    Ok(Step::Return(Value::Number(found.map_or(-1.0, |m| unit_of_byte(&s, m.start) as f64))))
+}
+
+// ---- misc ----
+
+fn locale_compare(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let s = this_string(vm, this, "localeCompare")?;
+    let other = arg_string(vm, args, 0)?;
+    vm.fuel -= s.len().min(other.len()) as i64 / 64;
+    let order = s.encode_utf16().cmp(other.encode_utf16());
+    Ok(Step::Return(Value::Number(match order {
+        std::cmp::Ordering::Less => -1.0,
+        std::cmp::Ordering::Equal => 0.0,
+        std::cmp::Ordering::Greater => 1.0,
+    })))
+}
+
+fn normalize(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let s = this_string(vm, this, "normalize")?;
+    if let v @ Value::Str(_) = arg(args, 0) {
+        let form = vm.to_rust_string(v)?;
+        if !matches!(form.as_str(), "NFC" | "NFD" | "NFKC" | "NFKD") {
+            let msg = "The normalization form should be one of NFC, NFD, NFKC, NFKD.";
+            return Err(vm.make_error(ErrorKind::RangeError, msg));
+        }
+    }
+    ret_str(vm, s)
+}
+
+fn to_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    match this {
+        Value::Str(_) => Ok(Step::Return(this)),
+        Value::Obj(id) => match vm.heap.obj(id).kind {
+            ObjKind::Boxed(inner @ Value::Str(_)) => Ok(Step::Return(inner)),
+            _ => Err(vm.make_error(
+                ErrorKind::TypeError,
+                "String.prototype.toString requires that 'this' be a String",
+            )),
+        },
+        _ => Err(
+            vm.make_error(ErrorKind::TypeError, "String.prototype.toString requires that 'this' be a String")
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf16_indices() {
+        let s = "héllo😀x";
+        assert_eq!(unit_len(s), 8);
+        assert_eq!(unit_at(s, 1), Some(0xE9));
+        assert_eq!(unit_at(s, 5), Some(0xD83D));
+        assert_eq!(unit_slice(s, 1, 3), "él");
+        assert_eq!(unit_slice(s, 5, 7), "😀");
+        assert_eq!(unit_slice(s, 7, 8), "x");
+        assert_eq!(byte_of_unit(s, 7), s.len() - 1);
+        assert_eq!(unit_of_byte(s, s.len() - 1), 7);
+        assert_eq!(find_from(s, "x", 0), Some(7));
+        assert_eq!(find_from(s, "l", 3), Some(3));
+        assert_eq!(find_from("abc", "", 5), None);
+        assert_eq!(find_from("abc", "", 3), Some(3));
+    }
+
+    #[test]
+    fn split_edges() {
+        assert_eq!(split_str("a,b,,c", ",", usize::MAX), ["a", "b", "", "c"]);
+        assert_eq!(split_str("a,b,,c", ",", 2), ["a", "b"]);
+        assert_eq!(split_str("abc", "", usize::MAX), ["a", "b", "c"]);
+        assert_eq!(split_str("", ",", usize::MAX), [""]);
+        assert!(split_str("", "", usize::MAX).is_empty());
+        assert_eq!(split_str("ab", "ab", usize::MAX), ["", ""]);
+        assert_eq!(split_str("héé", "", usize::MAX), ["h", "é", "é"]);
+    }
+
+    #[test]
+    fn templates() {
+        let s = "John Smith";
+        let f = Found { start: 0, end: 10, groups: vec![Some((0, 4)), Some((5, 10))], names: vec![] };
+        let mut out = String::new();
+        expand_template("$2, $1 ($&) $$ $3 $0", s, &f, &mut out);
+        assert_eq!(out, "Smith, John (John Smith) $ $3 $0");
+        let f = Found {
+            start: 5,
+            end: 10,
+            groups: vec![Some((5, 10))],
+            names: vec![("last".into(), Some((5, 10)))],
+        };
+        let mut out = String::new();
+        expand_template("[$<last>|$`|$'|$<nope>]", s, &f, &mut out);
+        assert_eq!(out, "[Smith|John ||]");
+    }
+}

@@ -1,0 +1,279 @@
+//! JSON serialization that honours `toJSON`, for `JSON.stringify` and for the program's result.
+//!
+//! `toJSON` methods are JavaScript, so the walk is a resumable built-in: an explicit stack of the
+//! containers being built ([`Walk`]), suspended as a [`Cont`](super::Cont) while a `toJSON` call
+//! runs. It never recurses (in Rust or JavaScript) and its depth is capped, so no value can
+//! overflow the stack. Values are converted with `JSON.stringify` semantics (see `host.rs`); the
+//! result keeps only what JSON can carry.
+
+use codemode_compiler::bytecode::ErrorKind;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value as Json};
+
+use super::{Cont, Step};
+use crate::Vm;
+use crate::call::Throw;
+use crate::host::{FailureKind, MAX_BOUNDARY_DEPTH, json_number};
+use crate::object::{Callable, ObjKind};
+use crate::props::Key;
+use crate::value::{ObjId, Value};
+
+/// What the finished walk produces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Purpose {
+    /// `JSON.stringify(value, replacerKeys, indent)`: a string (or `undefined`).
+    Stringify,
+    /// The program's result: stored in `Vm::result_json_value`, errors become `{ name, message }`
+    /// and violations are `InvalidDataValue`.
+    Result,
+}
+
+/// The deepest nesting `JSON.stringify` accepts (the result boundary allows 32).
+const MAX_STRINGIFY_DEPTH: usize = 1_000;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Level {
+    object: ObjId,
+    /// Property names still to visit (arrays: indices as strings).
+    keys: Vec<String>,
+    next: usize,
+    is_array: bool,
+    items: Vec<Json>,
+    fields: Map<String, Json>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Walk {
+    purpose: Purpose,
+    stack: Vec<Level>,
+    /// The key under which the value being produced goes into the top level.
+    pending_key: String,
+    /// `JSON.stringify`'s replacer keys and indent.
+    allowed: Option<Vec<String>>,
+    indent: String,
+    /// The finished value, once the stack emptied (`None` for `undefined`).
+    done: Option<Option<Json>>,
+}
+
+impl Walk {
+    pub fn trace(&self, out: &mut Vec<Value>) {
+        out.extend(self.stack.iter().map(|l| Value::Obj(l.object)));
+    }
+}
+
+/// Starts serializing `value`.
+pub(crate) fn start(
+    vm: &mut Vm,
+    value: Value,
+    purpose: Purpose,
+    allowed: Option<Vec<String>>,
+    indent: String,
+) -> Result<Step, Throw> {
+    let walk = Walk { purpose, stack: Vec::new(), pending_key: String::new(), allowed, indent, done: None };
+    visit(vm, walk, value, true)
+}
+
+/// Resumes after a `toJSON` call returned `result`.
+pub(super) fn resume(vm: &mut Vm, walk: Walk, result: Value) -> Result<Step, Throw> {
+    visit(vm, walk, result, false)
+}
+
+/// Serializes `value` into the walk (calling its `toJSON` first when `to_json` and it has one),
+/// then keeps walking.
+fn visit(vm: &mut Vm, mut walk: Walk, value: Value, to_json: bool) -> Result<Step, Throw> {
+    if to_json && let Some(method) = user_to_json(vm, value)? {
+        let key = vm.new_string(&walk.pending_key)?;
+        return Ok(Step::Call {
+            callee: method,
+            this: value,
+            args: vec![key],
+            cont: Cont::ToJson(Box::new(walk)),
+        });
+    }
+    match leaf_or_level(vm, &walk, value)? {
+        Produced::Leaf(json) => emit(&mut walk, json),
+        Produced::Level(level) => {
+            let limit = match walk.purpose {
+                Purpose::Result => MAX_BOUNDARY_DEPTH,
+                Purpose::Stringify => MAX_STRINGIFY_DEPTH,
+            };
+            if walk.stack.len() >= limit {
+                let msg = format!("Value exceeds the maximum depth of {limit}.");
+                return Err(error(vm, walk.purpose, ErrorKind::RangeError, &msg));
+            }
+            if walk.stack.iter().any(|l| l.object == level.object) {
+                return Err(error(
+                    vm,
+                    walk.purpose,
+                    ErrorKind::TypeError,
+                    "Converting circular structure to JSON",
+                ));
+            }
+            walk.stack.push(level);
+        }
+    }
+    advance(vm, walk)
+}
+
+/// Visits the next property of the top level, or closes levels that are done.
+fn advance(vm: &mut Vm, mut walk: Walk) -> Result<Step, Throw> {
+    loop {
+        let Some(top) = walk.stack.last_mut() else { return finish(vm, walk) };
+        if top.next < top.keys.len() {
+            let key = top.keys[top.next].clone();
+            top.next += 1;
+            let object = Value::Obj(top.object);
+            vm.fuel -= 1;
+            let k = match crate::value::parse_array_index(&key) {
+                Some(i) => Key::Index(i),
+                None => Key::Atom(vm.heap.atoms.intern(&key)),
+            };
+            let value = vm.get_value(object, k)?;
+            walk.pending_key = key;
+            return visit(vm, walk, value, true);
+        }
+        let Some(level) = walk.stack.pop() else { return finish(vm, walk) };
+        let json = if level.is_array { Json::Array(level.items) } else { Json::Object(level.fields) };
+        let parent_key = walk.stack.last().and_then(|p| p.keys.get(p.next.wrapping_sub(1)).cloned());
+        walk.pending_key = parent_key.unwrap_or_default();
+        emit(&mut walk, Some(json));
+    }
+}
+
+/// Puts a produced value into the top level (arrays turn `undefined` into `null`; objects drop
+/// the key), or makes it the final value.
+fn emit(walk: &mut Walk, json: Option<Json>) {
+    let key = std::mem::take(&mut walk.pending_key);
+    match walk.stack.last_mut() {
+        Some(level) if level.is_array => level.items.push(json.unwrap_or(Json::Null)),
+        Some(level) => {
+            if let Some(json) = json {
+                level.fields.insert(key, json);
+            }
+        }
+        None => walk.done = Some(json),
+    }
+}
+
+fn finish(vm: &mut Vm, walk: Walk) -> Result<Step, Throw> {
+    let json = walk.done.flatten();
+    match walk.purpose {
+        Purpose::Result => {
+            vm.result_json_value = Some(json.unwrap_or(Json::Null));
+            Ok(Step::Return(Value::Undefined))
+        }
+        Purpose::Stringify => {
+            let Some(mut json) = json else { return Ok(Step::Return(Value::Undefined)) };
+            if let Some(allowed) = &walk.allowed {
+                super::json::filter_keys(&mut json, allowed, 0);
+            }
+            let mut out = String::new();
+            super::json::write_json(&json, &walk.indent, 0, &mut out);
+            vm.fuel -= out.len() as i64 / 64;
+            Ok(Step::Return(vm.new_string_owned(out)?))
+        }
+    }
+}
+
+enum Produced {
+    Leaf(Option<Json>),
+    Level(Level),
+}
+
+fn leaf_or_level(vm: &mut Vm, walk: &Walk, value: Value) -> Result<Produced, Throw> {
+    Ok(Produced::Leaf(Some(match value {
+        Value::Undefined | Value::Uninit | Value::Cell(_) => return Ok(Produced::Leaf(None)),
+        Value::Null => Json::Null,
+        Value::Bool(b) => Json::Bool(b),
+        Value::Number(n) => json_number(n),
+        Value::Str(s) => Json::String(vm.heap.str(s).to_string()),
+        Value::Obj(id) => {
+            let keys: Vec<String> = match &vm.heap.obj(id).kind {
+                ObjKind::Function(_) => return Ok(Produced::Leaf(None)),
+                ObjKind::Date(t) => {
+                    return Ok(Produced::Leaf(Some(super::date_to_iso(*t).map_or(Json::Null, Json::String))));
+                }
+                ObjKind::Map { .. } => {
+                    // Maps and Sets cross as arrays (the boundary's rule); no toJSON inside them.
+                    return Ok(Produced::Leaf(Some(vm.to_json(value)?.unwrap_or(Json::Null))));
+                }
+                ObjKind::Array(items) => {
+                    let n = items.len();
+                    let level = Level {
+                        object: id,
+                        keys: (0..n).map(|i| i.to_string()).collect(),
+                        next: 0,
+                        is_array: true,
+                        items: Vec::with_capacity(n),
+                        fields: Map::new(),
+                    };
+                    return Ok(Produced::Level(level));
+                }
+                ObjKind::Error(_) if walk.purpose == Purpose::Result => {
+                    let mut keys = vec!["name".to_string(), "message".to_string()];
+                    for key in vm.own_keys(id) {
+                        let name = key_name(vm, key);
+                        if !keys.contains(&name) {
+                            keys.push(name);
+                        }
+                    }
+                    keys
+                }
+                _ => {
+                    let keys = vm.own_keys(id);
+                    keys.into_iter().map(|k| key_name(vm, k)).collect()
+                }
+            };
+            return Ok(Produced::Level(Level {
+                object: id,
+                keys,
+                next: 0,
+                is_array: false,
+                items: Vec::new(),
+                fields: Map::new(),
+            }));
+        }
+    })))
+}
+
+fn key_name(vm: &Vm, key: Key) -> String {
+    match key {
+        Key::Atom(a) => vm.heap.atoms.name(a).to_string(),
+        Key::Index(i) => i.to_string(),
+    }
+}
+
+/// A callable `toJSON` that is JavaScript (built-in ones, like Date's, are handled natively).
+fn user_to_json(vm: &mut Vm, value: Value) -> Result<Option<Value>, Throw> {
+    let Value::Obj(id) = value else { return Ok(None) };
+    if matches!(vm.heap.obj(id).kind, ObjKind::Date(_) | ObjKind::Function(_)) {
+        return Ok(None);
+    }
+    let method = vm.get_named(value, "toJSON")?;
+    match method {
+        Value::Obj(m)
+            if matches!(
+                vm.heap.obj(m).kind,
+                ObjKind::Function(Callable::Closure { .. } | Callable::Bound { .. })
+            ) =>
+        {
+            Ok(Some(method))
+        }
+        _ => Ok(None),
+    }
+}
+
+fn error(vm: &mut Vm, purpose: Purpose, kind: ErrorKind, message: &str) -> Throw {
+    match purpose {
+        Purpose::Stringify => vm.make_error(kind, message),
+        Purpose::Result => {
+            let e = vm.make_error(kind, message);
+            if let Value::Obj(id) = e
+                && let ObjKind::Error(info) = &mut vm.heap.obj_mut(id).kind
+            {
+                info.kind = FailureKind::InvalidDataValue;
+            }
+            e
+        }
+    }
+}
