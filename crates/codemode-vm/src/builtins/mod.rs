@@ -32,6 +32,7 @@ mod object;
 mod promise;
 mod regexp;
 mod string;
+pub(crate) mod tojson;
 
 use std::sync::LazyLock;
 
@@ -103,6 +104,8 @@ pub enum Cont {
     Replace(Box<string::ReplaceState>),
     /// `Map.prototype.forEach` / `Set.prototype.forEach`.
     MapForEach(map_set::ForEachState),
+    /// JSON serialization waiting for a `toJSON` call.
+    ToJson(Box<tojson::Walk>),
 }
 
 impl Cont {
@@ -112,6 +115,7 @@ impl Cont {
             Cont::ArrayLoop(l) => l.trace(out),
             Cont::Sort(s) => s.trace(out),
             Cont::PromiseExecutor { promise } => out.push(Value::Obj(*promise)),
+            Cont::ToJson(w) => w.trace(out),
             Cont::Replace(r) => r.trace(out),
             Cont::MapForEach(s) => s.trace(out),
         }
@@ -177,6 +181,7 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
         Cont::ArrayLoop(l) => array::resume_loop(vm, l, result),
         Cont::Sort(s) => array::resume_sort(vm, s, result),
         Cont::PromiseExecutor { promise } => Ok(Step::Return(Value::Obj(promise))),
+        Cont::ToJson(w) => tojson::resume(vm, *w, result),
         Cont::Replace(r) => string::resume_replace(vm, *r, result),
         Cont::MapForEach(s) => map_set::resume_for_each(vm, s, result),
     }
