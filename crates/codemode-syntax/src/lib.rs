@@ -14,9 +14,9 @@
 //! Nothing here panics on any input; every failure is a [`SyntaxError`] with a 1-based location.
 
 mod dump;
-pub use dump::Dump;
 /// The IR lives in its own crate (no swc), re-exported here as `codemode_syntax::ir`.
 pub use codemode_ir as ir;
+pub use dump::Dump;
 mod location;
 mod lower;
 mod normalize;

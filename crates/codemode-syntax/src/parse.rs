@@ -10,7 +10,7 @@
 //! the stack. A parse that succeeds with recovered errors is a failure.
 
 use swc_common::{BytePos, Spanned};
-use swc_ecma_ast::{Decl, ModuleDecl, ModuleItem, Stmt};
+use swc_ecma_ast::{Decl, ImportSpecifier, Module, ModuleDecl, ModuleItem, Stmt};
 use swc_ecma_parser::{Parser, StringInput, Syntax, TsSyntax};
 
 use crate::location::LineTable;
@@ -69,6 +69,12 @@ pub fn parse(text: &str, locator: &Locator<'_>) -> Result<Vec<Stmt>, SyntaxError
         Ok(stmts) => return Ok(stmts),
         Err(error) => error,
     };
+    // TypeScript `import type`/`export type` lines carry no code: blank them and try again.
+    if let Some(blanked) = blank_type_only_module_decls(text, locator)
+        && let Ok(stmts) = parse_wrapped(&blanked, locator, None)
+    {
+        return Ok(stmts);
+    }
     // A sync arrow wrapper whose body uses `await` (`() => { await .. }`) fails to parse as it
     // is; the Go runtime unwraps it as text. Try that, on the failure path only, and keep the
     // first error if it does not help.
@@ -204,19 +210,24 @@ fn swc_error(
     parse_error(error.kind().msg().into_owned(), locator.start(error.span()))
 }
 
-/// `UnsupportedSyntax` for the first `import`/`export` declaration, if `text` parses as a module.
-fn module_syntax(text: &str, locator: &Locator<'_>) -> Option<SyntaxError> {
+/// `text` parsed as a module, if it has `import`/`export` at all and parses as one. Positions are
+/// those of the wrapped text, so the locator applies unchanged.
+fn parse_module(text: &str, locator: &Locator<'_>) -> Option<Module> {
     if !(text.contains("import") || text.contains("export")) {
         return None;
     }
-    // Parse at the same base position as the wrapped text so the locator applies unchanged.
     let start = locator.base;
     let end = BytePos(start.checked_add(u32::try_from(text.len()).ok()?)?);
-    let module = guard_panics(|| {
+    guard_panics(|| {
         Parser::new(typescript(), StringInput::new(text, BytePos(start), end), None).parse_module().ok()
-    })??;
+    })?
+}
+
+/// `UnsupportedSyntax` for the first `import`/`export` declaration, if `text` parses as a module.
+fn module_syntax(text: &str, locator: &Locator<'_>) -> Option<SyntaxError> {
+    let module = parse_module(text, locator)?;
     module.body.iter().find_map(|item| match item {
-        ModuleItem::ModuleDecl(decl) => {
+        ModuleItem::ModuleDecl(decl) if type_only_range(decl).is_none() => {
             let what = match decl {
                 ModuleDecl::Import(_) | ModuleDecl::TsImportEquals(_) => "import declarations",
                 _ => "export declarations",
@@ -229,6 +240,55 @@ fn module_syntax(text: &str, locator: &Locator<'_>) -> Option<SyntaxError> {
                 span: locator.start(decl.span()),
             })
         }
-        ModuleItem::Stmt(_) => None,
+        _ => None,
     })
+}
+
+/// If every `import`/`export` in `text` is TypeScript-only (`import type`, imports of types only,
+/// `export type { .. }`, `export interface`/`export type X = ..`), the text with those blanked
+/// (the whole declaration, or just `export` in front of a type declaration). Blanking replaces
+/// each byte with a space, line breaks kept, so every position stays where it was.
+fn blank_type_only_module_decls(text: &str, locator: &Locator<'_>) -> Option<String> {
+    let module = parse_module(text, locator)?;
+    let mut ranges = Vec::new();
+    for item in &module.body {
+        let ModuleItem::ModuleDecl(decl) = item else { continue };
+        ranges.push(type_only_range(decl)?);
+    }
+    if ranges.is_empty() {
+        return None;
+    }
+    let mut bytes = text.as_bytes().to_vec();
+    for (lo, hi) in ranges {
+        let lo = lo.0.saturating_sub(locator.base) as usize;
+        let hi = hi.0.saturating_sub(locator.base) as usize;
+        for byte in bytes.get_mut(lo..hi)?.iter_mut().filter(|byte| **byte != b'\n') {
+            *byte = b' ';
+        }
+    }
+    // Whole declarations and the ASCII keyword `export` were blanked: still UTF-8.
+    String::from_utf8(bytes).ok()
+}
+
+/// For a TypeScript-only `import`/`export`, the range to blank: the whole declaration, or the
+/// `export` keyword in front of a type declaration. `None` for anything that carries values.
+fn type_only_range(decl: &ModuleDecl) -> Option<(BytePos, BytePos)> {
+    match decl {
+        ModuleDecl::Import(import)
+            if import.type_only
+                || !import.specifiers.is_empty()
+                    && import.specifiers.iter().all(
+                        |specifier| matches!(specifier, ImportSpecifier::Named(named) if named.is_type_only),
+                    ) =>
+        {
+            Some((import.span.lo, import.span.hi))
+        }
+        ModuleDecl::ExportNamed(export) if export.type_only => Some((export.span.lo, export.span.hi)),
+        ModuleDecl::ExportDecl(export)
+            if matches!(export.decl, Decl::TsInterface(_) | Decl::TsTypeAlias(_)) =>
+        {
+            Some((export.span.lo, export.decl.span().lo))
+        }
+        _ => None,
+    }
 }

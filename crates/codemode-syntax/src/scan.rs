@@ -10,12 +10,21 @@
 //! number of *chaining* tokens seen since the last point where a new expression or statement
 //! certainly starts (`,`, `;`, or a line break or `}` between two statements). Chaining tokens
 //! are the ones after which the parser recurses: prefix operators, `?`, `:`, assignment
-//! operators, `=>`, `...`, `<`, and the statement keywords that take a nested statement. The
+//! operators, `=>`, `...`, `<`, `**`, the statement keywords that take a nested statement, and
+//! TypeScript's prefix type operators (`keyof`, `readonly`, `unique`, `infer`). The
 //! estimate errs on the high side; no realistic program comes near the limit.
 //!
 //! Strings, comments, template text and regular expression literals are skipped, so brackets in
 //! them do not count. Telling a regex from a division needs the previous token; the scan keeps
 //! just enough state for that, and a wrong guess only moves the estimate a little.
+//!
+//! Two more counts guard the recursion that is not right-nesting:
+//! - `else` keywords of one `if .. else if ..` chain (each `else if` nests one level), which a `;`
+//!   inside the chain does not end;
+//! - *flat* links: binary operators, `.`/`?.` accesses, calls and index brackets, `as`. swc parses
+//!   these in loops, but the resulting left-deep tree is dropped recursively (it overflows around
+//!   30,000 links), so more than [`MAX_FLAT_CHAIN`] of them in one expression is an error too.
+//!   (Past [`MAX_NESTING`] levels the lowering rejects such a chain anyway.)
 //!
 //! The scan also tells whether the text holds any code at all, for the "Source is empty" error.
 
@@ -32,13 +41,27 @@ pub struct ScanReport {
     pub unmatched_closer: Option<usize>,
 }
 
-/// Scans `text`, rejecting nesting deeper than [`MAX_NESTING`] with a `ParseError` located at the
-/// token that goes past the limit.
+/// The most flat links (binary operators, member accesses, calls) one expression may chain.
+pub const MAX_FLAT_CHAIN: usize = 4 * MAX_NESTING;
+
+/// Which limit a text passed.
+enum Limit {
+    Nesting,
+    FlatChain,
+}
+
+/// Scans `text`, rejecting nesting deeper than [`MAX_NESTING`] (or chains longer than
+/// [`MAX_FLAT_CHAIN`]) with a `ParseError` located at the token that goes past the limit.
 pub fn prescan(text: &str, lines: &LineTable<'_>) -> Result<ScanReport, SyntaxError> {
     let mut scanner = Scanner::new(text.as_bytes());
-    scanner.run().map_err(|offset| SyntaxError {
+    scanner.run().map_err(|(offset, limit)| SyntaxError {
         kind: SyntaxErrorKind::ParseError,
-        message: crate::nesting_too_deep_message(),
+        message: match limit {
+            Limit::Nesting => crate::nesting_too_deep_message(),
+            Limit::FlatChain => format!(
+                "Expression is too long: more than {MAX_FLAT_CHAIN} operators, property accesses or calls in a row"
+            ),
+        },
         span: lines.span_at(offset),
     })?;
     Ok(ScanReport { has_code: scanner.has_code, unmatched_closer: scanner.unmatched_closer })
@@ -59,7 +82,20 @@ struct Frame {
     kind: FrameKind,
     /// Chaining tokens since the last certain expression/statement start inside this frame.
     chain: usize,
+    /// `else` keywords of the `if .. else if ..` chain going on in this frame.
+    else_chain: usize,
+    /// Flat links since the last certain expression/statement start inside this frame.
+    flat: usize,
 }
+
+impl Frame {
+    fn new(kind: FrameKind) -> Self {
+        Frame { kind, chain: 0, else_chain: 0, flat: 0 }
+    }
+}
+
+/// The scan stops with the offset of the offending token and the limit it passed.
+type ScanResult = Result<(), (usize, Limit)>;
 
 /// The class of the previous significant token, which decides regex-vs-division and whether a
 /// following word may start a new statement.
@@ -82,10 +118,15 @@ struct Scanner<'a> {
     bytes: &'a [u8],
     pos: usize,
     frames: Vec<Frame>,
-    /// Chain of the implicit outermost frame (the script body).
-    root_chain: usize,
-    /// Sum of all chains, kept to avoid summing on every token.
+    /// The implicit outermost frame (the script body).
+    root: Frame,
+    /// Sums over all frames, kept to avoid summing on every token: chains and `else` chains
+    /// (which count as depth), and flat links.
     total_chain: usize,
+    total_flat: usize,
+    /// Whether the previous token was `;` or `}`: a word other than `else` after it starts a new
+    /// statement, which ends an `if .. else` chain.
+    after_terminator: bool,
     prev: Prev,
     newline_since_prev: bool,
     has_code: bool,
@@ -125,11 +166,30 @@ const OPERAND_EXPECTING_KEYWORDS: &[&[u8]] = &[
 ];
 
 /// Keywords that make the parser recurse into what follows.
-const CHAINING_KEYWORDS: &[&[u8]] =
-    &[b"typeof", b"void", b"delete", b"await", b"new", b"yield", b"do", b"if", b"for", b"while", b"with"];
+const CHAINING_KEYWORDS: &[&[u8]] = &[
+    b"typeof",
+    b"void",
+    b"delete",
+    b"await",
+    b"new",
+    b"yield",
+    b"do",
+    b"if",
+    b"for",
+    b"while",
+    b"with",
+    // TypeScript type operators, which nest the same way.
+    b"keyof",
+    b"readonly",
+    b"unique",
+    b"infer",
+];
 
 /// Keywords followed by a parenthesized head and then a nested statement or block.
 const HEAD_KEYWORDS: &[&[u8]] = &[b"if", b"for", b"while", b"with", b"switch", b"catch"];
+
+/// Binary-operator words: flat links.
+const FLAT_KEYWORDS: &[&[u8]] = &[b"instanceof", b"in", b"as", b"satisfies"];
 
 /// Words that continue the previous expression or statement rather than start a new one.
 const CONTINUATION_WORDS: &[&[u8]] =
@@ -148,8 +208,10 @@ impl<'a> Scanner<'a> {
             bytes,
             pos: 0,
             frames: Vec::new(),
-            root_chain: 0,
+            root: Frame::new(FrameKind::Brace),
             total_chain: 0,
+            total_flat: 0,
+            after_terminator: false,
             prev: Prev::ExpressionStart,
             newline_since_prev: false,
             has_code: false,
@@ -161,8 +223,8 @@ impl<'a> Scanner<'a> {
         self.bytes.get(self.pos + ahead).copied().unwrap_or(0)
     }
 
-    /// Runs to the end; `Err(offset)` when the depth limit is passed at `offset`.
-    fn run(&mut self) -> Result<(), usize> {
+    /// Runs to the end; `Err` when a limit is passed.
+    fn run(&mut self) -> ScanResult {
         while self.pos < self.bytes.len() {
             let start = self.pos;
             let byte = self.peek(0);
@@ -176,15 +238,17 @@ impl<'a> Scanner<'a> {
                 b'/' if self.peek(1) == b'*' => self.skip_block_comment(),
                 _ => {
                     self.has_code = true;
+                    let terminates = matches!(byte, b';' | b'}');
                     self.token(byte, start)?;
                     self.newline_since_prev = false;
+                    self.after_terminator = terminates;
                 }
             }
         }
         Ok(())
     }
 
-    fn token(&mut self, byte: u8, start: usize) -> Result<(), usize> {
+    fn token(&mut self, byte: u8, start: usize) -> ScanResult {
         match byte {
             b'\'' | b'"' => {
                 self.statement_boundary_before_operand(false);
@@ -207,6 +271,10 @@ impl<'a> Scanner<'a> {
                     b'[' => FrameKind::Bracket,
                     _ => FrameKind::Brace,
                 };
+                // A call or an index (`f(`, `a[` after an operand) is a flat link.
+                if byte != b'{' && self.prev == Prev::Operand {
+                    self.flat(start)?;
+                }
                 self.pos += 1;
                 self.open(kind, start)?;
             }
@@ -243,14 +311,25 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
-    fn word(&mut self, start: usize) -> Result<(), usize> {
+    fn word(&mut self, start: usize) -> ScanResult {
         while self.pos < self.bytes.len() && is_word_byte(self.peek(0)) {
             self.pos += 1;
         }
         let word = self.bytes.get(start..self.pos).unwrap_or_default();
         self.statement_boundary_before_operand(CONTINUATION_WORDS.contains(&word));
+        if word == b"else" {
+            self.current_frame().else_chain += 1;
+            self.total_chain += 1;
+            self.check_depth(start)?;
+        } else if self.after_terminator {
+            let ended = std::mem::take(&mut self.current_frame().else_chain);
+            self.total_chain = self.total_chain.saturating_sub(ended);
+        }
         if CHAINING_KEYWORDS.contains(&word) {
             self.chain(start)?;
+        }
+        if FLAT_KEYWORDS.contains(&word) {
+            self.flat(start)?;
         }
         self.prev = if HEAD_KEYWORDS.contains(&word) {
             Prev::HeadKeyword
@@ -262,7 +341,7 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
-    fn punctuator(&mut self, start: usize) -> Result<(), usize> {
+    fn punctuator(&mut self, start: usize) -> ScanResult {
         let rest = self.bytes.get(self.pos..).unwrap_or_default();
         let len = PUNCTUATORS.iter().find(|p| rest.starts_with(p)).map_or(1, |p| p.len());
         let punct = rest.get(..len).unwrap_or_default();
@@ -270,13 +349,16 @@ impl<'a> Scanner<'a> {
         let prefix_position = self.prev != Prev::Operand && self.prev != Prev::CloseBrace;
         let chains = match punct {
             b"!" | b"~" | b"+" | b"-" | b"++" | b"--" => prefix_position,
-            b"?" | b":" | b"=>" | b"..." | b"<" => true,
+            // `**` is right-associative: the parser recurses for each one.
+            b"?" | b":" | b"=>" | b"..." | b"<" | b"**" => true,
             // Every assignment operator ends in `=`; comparisons are listed separately.
             b"==" | b"===" | b"!=" | b"!==" | b"<=" | b">=" => false,
             _ => punct.last() == Some(&b'='),
         };
         if chains {
             self.chain(start)?;
+        } else {
+            self.flat(start)?;
         }
         // A postfix `++`/`--` leaves an operand behind; anything else expects one.
         self.prev = if matches!(punct, b"++" | b"--") && !prefix_position {
@@ -291,34 +373,49 @@ impl<'a> Scanner<'a> {
         self.frames.len() + self.total_chain
     }
 
-    fn open(&mut self, kind: FrameKind, start: usize) -> Result<(), usize> {
-        self.frames.push(Frame { kind, chain: 0 });
+    fn check_depth(&self, start: usize) -> ScanResult {
+        if self.depth() > MAX_NESTING { Err((start, Limit::Nesting)) } else { Ok(()) }
+    }
+
+    fn open(&mut self, kind: FrameKind, start: usize) -> ScanResult {
+        self.frames.push(Frame::new(kind));
         self.prev = Prev::ExpressionStart;
-        if self.depth() > MAX_NESTING { Err(start) } else { Ok(()) }
+        self.check_depth(start)
     }
 
     fn close(&mut self) -> Option<FrameKind> {
         let frame = self.frames.pop()?;
-        self.total_chain = self.total_chain.saturating_sub(frame.chain);
+        self.total_chain = self.total_chain.saturating_sub(frame.chain + frame.else_chain);
+        self.total_flat = self.total_flat.saturating_sub(frame.flat);
         Some(frame.kind)
     }
 
-    fn current_chain(&mut self) -> &mut usize {
+    fn current_frame(&mut self) -> &mut Frame {
         match self.frames.last_mut() {
-            Some(frame) => &mut frame.chain,
-            None => &mut self.root_chain,
+            Some(frame) => frame,
+            None => &mut self.root,
         }
     }
 
-    fn chain(&mut self, start: usize) -> Result<(), usize> {
-        *self.current_chain() += 1;
+    fn chain(&mut self, start: usize) -> ScanResult {
+        self.current_frame().chain += 1;
         self.total_chain += 1;
-        if self.depth() > MAX_NESTING { Err(start) } else { Ok(()) }
+        self.check_depth(start)
     }
 
+    fn flat(&mut self, start: usize) -> ScanResult {
+        self.current_frame().flat += 1;
+        self.total_flat += 1;
+        if self.total_flat > MAX_FLAT_CHAIN { Err((start, Limit::FlatChain)) } else { Ok(()) }
+    }
+
+    /// A new expression starts (after `,`, `;`, or between statements): the chains and flat
+    /// links of the current frame are over.
     fn reset_chain(&mut self) {
-        let chain = std::mem::take(self.current_chain());
+        let frame = self.current_frame();
+        let (chain, flat) = (std::mem::take(&mut frame.chain), std::mem::take(&mut frame.flat));
         self.total_chain = self.total_chain.saturating_sub(chain);
+        self.total_flat = self.total_flat.saturating_sub(flat);
     }
 
     /// Called before an operand-like token: if the previous token ended a statement and a line
@@ -337,7 +434,7 @@ impl<'a> Scanner<'a> {
 
     /// Template text after a `` ` `` or the `}` of a `${`: up to the closing backtick (an operand
     /// ends) or the next `${` (an expression frame opens).
-    fn template_text(&mut self, start: usize) -> Result<(), usize> {
+    fn template_text(&mut self, start: usize) -> ScanResult {
         while self.pos < self.bytes.len() {
             match self.peek(0) {
                 b'\\' => self.pos += 2,
@@ -471,6 +568,21 @@ mod tests {
         assert!(depth_ok(&"if (a) { b = 1 } ".repeat(MAX_NESTING * 2)));
         assert!(depth_ok(&"const a = 1; ".repeat(MAX_NESTING * 2)));
         assert!(depth_ok(&format!("f({})", "a = 1, ".repeat(MAX_NESTING * 2))));
+    }
+
+    #[test]
+    fn else_chains_and_flat_chains_are_bounded() {
+        // A `;` inside an `if .. else if ..` chain does not end it.
+        assert!(!depth_ok(&format!("if (a) x;{}", " else if (a) x;".repeat(MAX_NESTING + 1))));
+        assert!(depth_ok(&"if (a) x; else y;\n".repeat(MAX_NESTING * 2)));
+        assert!(depth_ok(&"if (a) { x } else { y } z()\n".repeat(MAX_NESTING * 2)));
+        assert!(!depth_ok(&format!("x = a{}", ".b".repeat(MAX_FLAT_CHAIN + 1))));
+        assert!(!depth_ok(&format!("x = f{}", "()".repeat(MAX_FLAT_CHAIN + 1))));
+        assert!(!depth_ok(&format!("x = 1{}", " + 1".repeat(MAX_FLAT_CHAIN + 1))));
+        assert!(depth_ok(&format!("x = 1{}", " + 1".repeat(MAX_FLAT_CHAIN - 1))));
+        // Commas and statements end a flat chain.
+        assert!(depth_ok(&format!("x = [{}]", "a.b + 1, ".repeat(MAX_FLAT_CHAIN))));
+        assert!(depth_ok(&"x = a.b.c + d;\n".repeat(MAX_FLAT_CHAIN)));
     }
 
     #[test]

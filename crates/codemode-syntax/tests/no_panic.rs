@@ -1,8 +1,8 @@
 //! `compile_to_ir` never panics and never overflows the stack, whatever the input: it returns a
 //! program or a diagnostic with a sane location.
 
-use codemode_syntax::{MAX_NESTING, compile_to_ir};
 use codemode_syntax::Dump;
+use codemode_syntax::{MAX_NESTING, compile_to_ir};
 
 fn tricky_inputs() -> Vec<String> {
     let mut inputs: Vec<String> = [

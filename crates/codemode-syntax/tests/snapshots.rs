@@ -10,8 +10,8 @@
 
 use std::path::{Path, PathBuf};
 
-use codemode_syntax::{SyntaxError, compile_to_ir};
 use codemode_syntax::Dump;
+use codemode_syntax::{SyntaxError, compile_to_ir};
 
 fn case_files(dir: &str) -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join(dir);
@@ -105,6 +105,13 @@ fn deep_inputs() -> Vec<(&'static str, String)> {
         ("binary_chain", format!("x = 1{};", " + 1".repeat(N))),
         ("exponent_chain", format!("x = 1{};", " ** 1".repeat(N))),
         ("destructuring", format!("const {}a{} = x;", "[".repeat(N), "]".repeat(N))),
+        ("keyof_types", format!("let x: {}T = 1;", "keyof ".repeat(N))),
+        // Chains swc parses in loops but whose trees are dropped recursively: 100,000 links.
+        ("long_member_chain", format!("x = a{};", ".b".repeat(10 * N))),
+        ("long_binary_chain", format!("x = 1{};", " + 1".repeat(10 * N))),
+        ("long_call_chain", format!("x = f{};", "()".repeat(10 * N))),
+        ("long_as_chain", format!("x = 1{};", " as any".repeat(10 * N))),
+        ("long_else_if_chain", format!("if (a) x;{}", " else if (a) x;".repeat(10 * N))),
     ]
 }
 
