@@ -7,6 +7,10 @@
 //! `<Name>: ...`, or `Uncaught: ...` for a thrown non-Error) and the logs.
 //!
 //! Every mismatch is reported in one failure message, one line per program.
+//!
+//! Environment knobs for working on the runtime:
+//! - `CONFORMANCE_FILTER=substr` runs only the programs whose name contains `substr`;
+//! - `CONFORMANCE_OUT=dir` writes each actual `ExecResult` to `dir/NAME.json` for a full diff.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -205,7 +209,12 @@ fn compare(expected: &Value, actual: &ExecResult) -> Vec<String> {
 #[test]
 fn conformance_matches_node() {
     let dir = conformance_dir();
-    let names = stems("js");
+    let filter = std::env::var("CONFORMANCE_FILTER").unwrap_or_default();
+    let out_dir = std::env::var_os("CONFORMANCE_OUT").map(PathBuf::from);
+    if let Some(out) = &out_dir {
+        std::fs::create_dir_all(out).expect("CONFORMANCE_OUT is creatable");
+    }
+    let names: Vec<String> = stems("js").into_iter().filter(|n| n.contains(filter.as_str())).collect();
     let mut report = String::new();
     let mut failed = 0;
     for name in &names {
@@ -215,7 +224,13 @@ fn conformance_matches_node() {
         };
         let expected: Value = serde_json::from_str(&expected_text).expect("expectation is JSON");
         let problems = match run(source) {
-            Ok(actual) => compare(&expected, &actual),
+            Ok(actual) => {
+                if let Some(out) = &out_dir {
+                    let text = serde_json::to_string_pretty(&actual).expect("ExecResult serializes");
+                    std::fs::write(out.join(format!("{name}.json")), text).expect("CONFORMANCE_OUT writable");
+                }
+                compare(&expected, &actual)
+            }
             Err(e) => vec![e],
         };
         if !problems.is_empty() {
