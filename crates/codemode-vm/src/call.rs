@@ -90,6 +90,10 @@ impl Vm {
                 self.call_value(callee, this, &args, ReturnTo::Native)
             }
             Step::TailCall { callee, this, args } => self.call_value(callee, this, &args, ret),
+            Step::Block(id) => {
+                self.host.blocked = Some((id, ret));
+                Ok(None)
+            }
         }
     }
 

@@ -23,8 +23,11 @@ pub const MAX_BOUNDARY_DEPTH: usize = 32;
 /// What the program asked the host to call.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum HostTarget {
-    /// A tool, by path without the `tools.` root (`orders.lookup`).
+    /// A tool, by path without the `tools.` root (`orders.lookup`). Asynchronous: the call
+    /// returns a promise at once.
     Tool(String),
+    /// The `search(...)` built-in. Synchronous: the program stops until it is completed.
+    Search,
 }
 
 /// A call the host must perform and complete with [`Vm::complete`].
@@ -65,11 +68,18 @@ pub struct HostState {
     outbox: Vec<HostCall>,
     /// Calls in flight: id → the promise their completion settles.
     pending: Vec<(u32, ObjId)>,
+    /// A synchronous call the program is stopped on, and where its value goes.
+    pub(crate) blocked: Option<(u32, crate::frame::ReturnTo)>,
 }
 
 impl HostState {
     pub(crate) fn pending_promises(&self) -> impl Iterator<Item = ObjId> + '_ {
         self.pending.iter().map(|(_, p)| *p)
+    }
+
+    fn next_id(&mut self) -> u32 {
+        self.next_id += 1;
+        self.next_id
     }
 }
 
@@ -95,11 +105,21 @@ impl Vm {
             },
         };
         let promise = self.new_promise()?;
-        self.host.next_id += 1;
-        let id = self.host.next_id;
+        let id = self.host.next_id();
         self.host.outbox.push(HostCall { id, target: HostTarget::Tool(path.to_string()), input });
         self.host.pending.push((id, promise));
         Ok(Value::Obj(promise))
+    }
+
+    /// Issues a synchronous host call: the program stops until [`Vm::complete`] answers it.
+    pub(crate) fn call_host_sync(&mut self, target: HostTarget, args: &[Value]) -> Result<u32, Throw> {
+        let input = match args.first() {
+            None | Some(Value::Undefined) => Json::Null,
+            Some(v) => self.to_json(*v)?.unwrap_or(Json::Null),
+        };
+        let id = self.host.next_id();
+        self.host.outbox.push(HostCall { id, target, input });
+        Ok(id)
     }
 
     /// Takes the calls issued since the last take, in program order.
@@ -109,13 +129,22 @@ impl Vm {
 
     /// Ids of calls issued and not completed yet.
     pub fn pending_host_calls(&self) -> Vec<u32> {
-        self.host.pending.iter().map(|(id, _)| *id).collect()
+        let mut ids: Vec<u32> = self.host.pending.iter().map(|(id, _)| *id).collect();
+        ids.extend(self.host.blocked.map(|(id, _)| id));
+        ids
     }
 
     /// Feeds back the outcome of host call `id`. Unknown ids are ignored (returns false).
     /// A result that cannot become a program value (nested too deep) rejects the call with
     /// `InvalidToolOutput`.
     pub fn complete(&mut self, id: u32, outcome: Result<Json, HostError>) -> bool {
+        if let Some((blocked, ret)) = self.host.blocked
+            && blocked == id
+        {
+            self.host.blocked = None;
+            self.complete_blocked(ret, outcome);
+            return true;
+        }
         let Some(pos) = self.host.pending.iter().position(|(i, _)| *i == id) else { return false };
         let (_, promise) = self.host.pending.remove(pos);
         let result = match outcome {
@@ -137,6 +166,24 @@ impl Vm {
             self.finished = None;
         }
         true
+    }
+
+    /// Delivers a synchronous call's outcome: its value to the waiting built-in's destination, or
+    /// its error thrown where the program stopped.
+    fn complete_blocked(&mut self, ret: crate::frame::ReturnTo, outcome: Result<Json, HostError>) {
+        let result = match outcome {
+            Ok(json) => match self.from_json(&json, 0) {
+                Ok(v) => self.deliver(Some((ret, v))),
+                Err(message) => Err(self.make_tagged_error(FailureKind::InvalidToolOutput, &message)),
+            },
+            Err(err) => Err(self.make_tagged_error(err.kind, &err.message)),
+        };
+        if let Err(exc) = result {
+            self.handle_throw(exc);
+        }
+        if self.finished == Some(crate::Status::Waiting) {
+            self.finished = None;
+        }
     }
 
     /// An Error whose uncaught report carries `kind`.

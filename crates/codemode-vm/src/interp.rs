@@ -37,6 +37,9 @@ impl Vm {
                 self.finished = Some(status);
                 return status;
             }
+            if self.host.blocked.is_some() {
+                return Status::Waiting;
+            }
             if self.frames.is_empty() {
                 match self.jobs.pop_front() {
                     Some(job) => {
@@ -75,7 +78,7 @@ impl Vm {
         }
     }
 
-    fn handle_throw(&mut self, exc: Throw) {
+    pub(crate) fn handle_throw(&mut self, exc: Throw) {
         self.record_throw_location();
         if let Value::Obj(id) = exc {
             let location = self.throw_location;

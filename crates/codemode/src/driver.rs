@@ -41,7 +41,6 @@ pub(crate) async fn execute(inner: &Inner, source: &str) -> ExecResult {
         // waiting program go on without any task running.
         let mut answered_now = false;
         for call in vm.take_host_calls() {
-            let HostTarget::Tool(path) = call.target;
             if inner.limits.max_tool_calls.is_some_and(|max| calls.len() as u32 >= max) {
                 let max = inner.limits.max_tool_calls.unwrap_or(0);
                 break_limit(&mut calls);
@@ -54,6 +53,21 @@ pub(crate) async fn execute(inner: &Inner, source: &str) -> ExecResult {
                 };
                 return finish_failure(&mut vm, d, calls);
             }
+            let path = match call.target {
+                HostTarget::Tool(path) => path,
+                HostTarget::Search => {
+                    // Answered at once from the catalog; it counts as a tool call.
+                    let outcome = inner.tools.search_json(&call.input).map_err(|e| HostError {
+                        kind: FailureKind::InvalidToolInput,
+                        message: format!("Invalid input for search: {}", e.message()),
+                    });
+                    let status = if outcome.is_ok() { CallStatus::Ok } else { CallStatus::Error };
+                    calls.push(ToolCall { id: call.id, path: "search".into(), status });
+                    vm.complete(call.id, outcome);
+                    answered_now = true;
+                    continue;
+                }
+            };
             let Some(tool) = inner.tools.get(&path) else {
                 let message = if inner.tools.is_namespace(&path) {
                     codemode_tools::ToolSet::not_callable_message(&path)

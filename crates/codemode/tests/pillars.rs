@@ -191,3 +191,24 @@ fn unhandled_rejections_become_warnings() {
     assert_eq!(r.warnings.len(), 1, "{r:?}");
     assert!(r.warnings[0].message.starts_with("Unhandled rejection from an un-awaited promise: Error: lost"));
 }
+
+#[test]
+fn search_is_a_synchronous_builtin_counted_as_a_tool_call() {
+    let r = run(
+        r#"const r = search({ query: "order" }); const again = await search({ query: "records" });
+           return [r.items[0].path, again.items[0].path, typeof r.then];"#,
+        Limits::default(),
+    );
+    assert_eq!(r.value, Some(json!(["tools.orders.lookup", "tools.data.records", "undefined"])), "{r:?}");
+    assert_eq!(r.tool_calls.iter().map(|c| c.path.as_str()).collect::<Vec<_>>(), ["search", "search"]);
+    let r = run("search(); search(); return 1;", Limits::default().max_tool_calls(1));
+    assert_eq!(error_kind(&r), Some(DiagnosticKind::ToolCallLimitExceeded), "{r:?}");
+    let r = run(
+        "try { search({ limit: 'x' }); return 'no error'; } catch (e) { return e.message; }",
+        Limits::default(),
+    );
+    assert!(
+        r.value.as_ref().and_then(Value::as_str).is_some_and(|m| m.starts_with("Invalid input for search")),
+        "{r:?}"
+    );
+}

@@ -12,6 +12,7 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::new("", "parseFloat", 1, parse_float),
     NativeDef::new("", "isNaN", 1, is_nan),
     NativeDef::new("", "isFinite", 1, is_finite),
+    NativeDef::new("", "search", 1, search),
     NativeDef::ctor("String", 1, string_call, |vm, args| string_call(vm, Value::Undefined, args, &[])),
     NativeDef::ctor("Number", 1, number_call, |vm, args| number_call(vm, Value::Undefined, args, &[])),
     NativeDef::ctor("Boolean", 1, boolean_call, |vm, args| boolean_call(vm, Value::Undefined, args, &[])),
@@ -132,6 +133,13 @@ pub(super) fn parse_float(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Va
     }
     let n = if seen_digit { t[..end].parse::<f64>().unwrap_or(f64::NAN) } else { f64::NAN };
     Ok(Step::Return(Value::Number(n)))
+}
+
+/// `search({ query?, namespace?, limit?, offset? })`: a synchronous host call answered from the
+/// host's tool catalog.
+fn search(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let id = vm.call_host_sync(crate::host::HostTarget::Search, args)?;
+    Ok(Step::Block(id))
 }
 
 fn is_nan(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {

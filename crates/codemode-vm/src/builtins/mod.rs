@@ -89,6 +89,9 @@ pub enum Step {
     Call { callee: Value, this: Value, args: Vec<Value>, cont: Cont },
     /// Call `callee`; its result is the built-in's result.
     TailCall { callee: Value, this: Value, args: Vec<Value> },
+    /// A synchronous host call was issued: the program stops until the host completes call
+    /// `id`, whose value is then the built-in's result.
+    Block(u32),
 }
 
 /// The saved state of a built-in waiting for a callback's result. Plain data.
