@@ -508,18 +508,9 @@ pub(crate) fn split_str(s: &str, sep: &str, limit: usize) -> Vec<String> {
         if s.is_ascii() {
             parts.extend(s.bytes().take(limit).map(|b| (b as char).to_string()));
         } else {
+            // One piece per code unit; the halves of a surrogate pair become U+FFFD.
             for u in s.encode_utf16().take(limit) {
                 parts.push(String::from_utf16_lossy(&[u]));
-            }
-            // Surrogate pairs split into halves would be lossy; keep whole characters instead.
-            if s.chars().any(|c| c.len_utf16() == 2) {
-                parts.clear();
-                for c in s.chars() {
-                    if parts.len() >= limit {
-                        break;
-                    }
-                    parts.push(c.to_string());
-                }
             }
         }
         return parts;
@@ -893,6 +884,7 @@ mod tests {
         assert!(split_str("", "", usize::MAX).is_empty());
         assert_eq!(split_str("ab", "ab", usize::MAX), ["", ""]);
         assert_eq!(split_str("héé", "", usize::MAX), ["h", "é", "é"]);
+        assert_eq!(split_str("a😀", "", usize::MAX), ["a", "\u{FFFD}", "\u{FFFD}"]);
     }
 
     #[test]

@@ -1,0 +1,25 @@
+const s = "héllo wörld 😀!";
+const emoji = "a😀b";
+return {
+  length: s.length,
+  emojiLength: emoji.length,
+  charCodeAt: [s.charCodeAt(1), emoji.charCodeAt(1), emoji.charCodeAt(2), emoji.charCodeAt(9)],
+  codePointAt: [emoji.codePointAt(1), emoji.codePointAt(2), emoji.codePointAt(0)],
+  indexOf: [s.indexOf("w"), s.indexOf("😀"), s.indexOf("!"), s.lastIndexOf("l"), s.lastIndexOf("o", 5)],
+  slice: [s.slice(1, 5), s.slice(-3), emoji.slice(1, 3) === "😀", s.substring(6, 1), s.substr(-6, 2)],
+  at: [s.at(1), s.at(-1), emoji.at(0)],
+  charAt: s.charAt(7),
+  upper: s.toUpperCase(),
+  lower: "ÀÉÎ STRASSE".toLowerCase(),
+  pad: ["ä".padStart(3, "ö"), "7".padEnd(4, "ab"), "abc".padStart(2), "x".padStart(5, "")],
+  repeat: ["é".repeat(3), "ab".repeat(0)],
+  trim: ["\u00a0 é \n".trim(), "\t x ".trimStart(), " x \t".trimEnd()],
+  split: [emoji.split("").length, "é😀".split("😀"), "a,é,,ö".split(","), "a b c".split(" ", 2), "abc".split(), "".split(","), "".split("")],
+  includes: [s.includes("wör"), s.startsWith("wör", 6), s.endsWith("😀", 14), s.endsWith("!")],
+  fromCharCode: String.fromCharCode(72, 105, 0xe9),
+  fromCodePoint: String.fromCodePoint(0x1f600, 65),
+  compare: ["a".localeCompare("b"), "b".localeCompare("a"), "é".localeCompare("é")],
+  concat: "a".concat(1, null, [2, 3]),
+  iterate: [...emoji].length,
+  raw: String.raw({ raw: ["x", "y", "z"] }, 1, 2),
+};
