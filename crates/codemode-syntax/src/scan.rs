@@ -127,6 +127,10 @@ struct Scanner<'a> {
     /// Whether the previous token was `;` or `}`: a word other than `else` after it starts a new
     /// statement, which ends an `if .. else` chain.
     after_terminator: bool,
+    /// Whether the previous token was the word `else`, and whether the current one follows it:
+    /// the `if` of an `else if` is part of the same chain link and is not counted again.
+    last_was_else: bool,
+    follows_else: bool,
     prev: Prev,
     newline_since_prev: bool,
     has_code: bool,
@@ -212,6 +216,8 @@ impl<'a> Scanner<'a> {
             total_chain: 0,
             total_flat: 0,
             after_terminator: false,
+            last_was_else: false,
+            follows_else: false,
             prev: Prev::ExpressionStart,
             newline_since_prev: false,
             has_code: false,
@@ -239,6 +245,7 @@ impl<'a> Scanner<'a> {
                 _ => {
                     self.has_code = true;
                     let terminates = matches!(byte, b';' | b'}');
+                    self.follows_else = std::mem::take(&mut self.last_was_else);
                     self.token(byte, start)?;
                     self.newline_since_prev = false;
                     self.after_terminator = terminates;
@@ -325,9 +332,11 @@ impl<'a> Scanner<'a> {
             let ended = std::mem::take(&mut self.current_frame().else_chain);
             self.total_chain = self.total_chain.saturating_sub(ended);
         }
-        if CHAINING_KEYWORDS.contains(&word) {
+        let else_if = word == b"if" && self.follows_else;
+        if CHAINING_KEYWORDS.contains(&word) && !else_if {
             self.chain(start)?;
         }
+        self.last_was_else = word == b"else";
         if FLAT_KEYWORDS.contains(&word) {
             self.flat(start)?;
         }
@@ -574,6 +583,8 @@ mod tests {
     fn else_chains_and_flat_chains_are_bounded() {
         // A `;` inside an `if .. else if ..` chain does not end it.
         assert!(!depth_ok(&format!("if (a) x;{}", " else if (a) x;".repeat(MAX_NESTING + 1))));
+        // One level per `else if` link, as in the lowering.
+        assert!(depth_ok(&format!("if (a) {{ x }}{}", " else if (a) {{ x }}".repeat(MAX_NESTING - 10))));
         assert!(depth_ok(&"if (a) x; else y;\n".repeat(MAX_NESTING * 2)));
         assert!(depth_ok(&"if (a) { x } else { y } z()\n".repeat(MAX_NESTING * 2)));
         assert!(!depth_ok(&format!("x = a{}", ".b".repeat(MAX_FLAT_CHAIN + 1))));
