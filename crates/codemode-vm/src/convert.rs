@@ -312,6 +312,8 @@ impl Vm {
     /// String concatenation with the length cap.
     pub(crate) fn concat(&mut self, a: Value, b: Value) -> Result<Value, Throw> {
         let sa = self.to_rust_string(a)?;
+        // Copying is O(length): long strings built with `+=` in a loop must run out of fuel.
+        self.fuel -= sa.len() as i64 / 256;
         let sb = match b {
             Value::Str(s) => {
                 let t = self.heap.str(s);
