@@ -356,6 +356,12 @@ impl Lowerer<'_> {
     }
 
     fn unary(&mut self, unary: &ast::UnaryExpr) -> LowerResult<ExprKind> {
+        // A negative number literal is a constant (`-2`, `-Infinity` stays an operation).
+        if unary.op == ast::UnaryOp::Minus
+            && let Expr::Lit(Lit::Num(number)) = &*unary.arg
+        {
+            return Ok(ExprKind::Number(-number.value));
+        }
         let op = match unary.op {
             ast::UnaryOp::Minus => UnaryOp::Minus,
             ast::UnaryOp::Plus => UnaryOp::Plus,

@@ -1,0 +1,4 @@
+async () => {
+  return 1;
+};
+console.log("a second statement: no unwrapping");
