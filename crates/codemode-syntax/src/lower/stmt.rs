@@ -141,7 +141,8 @@ impl Lowerer<'_> {
         if let Some(target) = &loop_label {
             self.continue_aliases.push((label.clone(), target.clone()));
         }
-        let body = self.lower_stmt(stmt);
+        // `label: function f() {}` (sloppy mode) gets a block, like the body of an `if`.
+        let body = self.nested_stmt(stmt);
         if loop_label.is_some() {
             self.continue_aliases.pop();
         }
