@@ -418,7 +418,9 @@ pub(crate) fn json_number(n: f64) -> Json {
     if !n.is_finite() {
         return Json::Null;
     }
-    if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
+    // Every integral f64 in i64's range converts exactly; JSON then prints all its digits, as
+    // JavaScript does below 1e21.
+    if n.fract() == 0.0 && n.abs() < 9.2e18 {
         return Json::Number(serde_json::Number::from(n as i64));
     }
     serde_json::Number::from_f64(n).map_or(Json::Null, Json::Number)
