@@ -188,7 +188,9 @@ fn swc_error(
     }
     // Errors swc reports for valid JavaScript that the runtime does not implement.
     let unsupported = match error.kind() {
-        swc_ecma_parser::error::SyntaxError::TS2410 => Some("`with` statements are not supported"),
+        swc_ecma_parser::error::SyntaxError::TS2410 => {
+            Some("`with` statements are not supported; use the object's properties directly")
+        }
         swc_ecma_parser::error::SyntaxError::ImportMetaInScript => Some("`import.meta` is not supported"),
         _ => None,
     };

@@ -87,9 +87,11 @@ impl Lowerer<'_> {
     /// The diagnostic for an expression kind the runtime does not implement.
     fn unsupported_expr(&self, expr: &Expr) -> super::LowerError {
         let what = match expr {
-            Expr::TaggedTpl(_) => "tagged templates are not supported",
-            Expr::Class(_) => "class expressions are not supported",
-            Expr::Yield(_) => "generators (`yield`) are not supported",
+            Expr::TaggedTpl(_) => {
+                "tagged templates are not supported; call the function with arguments instead"
+            }
+            Expr::Class(_) => "class expressions are not supported; use object literals and functions",
+            Expr::Yield(_) => "generators (`yield`) are not supported; build and return an array instead",
             Expr::MetaProp(meta) => match meta.kind {
                 ast::MetaPropKind::NewTarget => "`new.target` is not supported",
                 ast::MetaPropKind::ImportMeta => "`import.meta` is not supported",
@@ -245,7 +247,9 @@ impl Lowerer<'_> {
             Lit::Regex(regex) => {
                 ExprKind::Regex { pattern: regex.exp.to_string(), flags: regex.flags.to_string() }
             }
-            Lit::BigInt(big) => return Err(self.unsupported("BigInt literals are not supported", big.span)),
+            Lit::BigInt(big) => {
+                return Err(self.unsupported("BigInt literals are not supported; use numbers", big.span));
+            }
             Lit::JSXText(text) => return Err(self.unsupported("JSX is not supported", text.span)),
         })
     }
@@ -307,7 +311,7 @@ impl Lowerer<'_> {
             PropName::Num(number) => PropKey::Named(js_number_to_string(number.value)),
             PropName::Computed(computed) => PropKey::Computed(Box::new(self.lower_expr(&computed.expr)?)),
             PropName::BigInt(big) => {
-                return Err(self.unsupported("BigInt literals are not supported", big.span));
+                return Err(self.unsupported("BigInt literals are not supported; use numbers", big.span));
             }
         })
     }

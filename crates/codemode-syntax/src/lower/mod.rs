@@ -286,9 +286,9 @@ impl<'a> Lowerer<'a> {
     pub(crate) fn lower_function(&mut self, source: FunctionSource<'_>) -> LowerResult<FuncId> {
         if source.is_generator {
             let what = if source.is_async {
-                "async generator functions are not supported"
+                "async generator functions are not supported; collect results in an array instead"
             } else {
-                "generator functions are not supported"
+                "generator functions are not supported; build and return an array instead"
             };
             return Err(self.unsupported(what, source.span));
         }

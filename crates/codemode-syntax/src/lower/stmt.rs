@@ -92,7 +92,7 @@ impl Lowerer<'_> {
             Stmt::For(stmt) => self.for_stmt(stmt, label, span),
             Stmt::ForIn(stmt) => self.for_in_of(&stmt.left, &stmt.right, &stmt.body, false, label, span),
             Stmt::ForOf(stmt) if stmt.is_await => {
-                Err(self.unsupported("`for await` loops are not supported", stmt.span))
+                Err(self.unsupported("`for await` loops are not supported; use `for (const x of xs) { await x }` or `await Promise.all(xs)`", stmt.span))
             }
             Stmt::ForOf(stmt) => self.for_in_of(&stmt.left, &stmt.right, &stmt.body, true, label, span),
             Stmt::Decl(decl) => self.decl_stmt(decl, span),
@@ -113,7 +113,10 @@ impl Lowerer<'_> {
                 StmtKind::Continue(label)
             }
             Stmt::With(with) => {
-                return Err(self.unsupported("`with` statements are not supported", with.span));
+                return Err(self.unsupported(
+                    "`with` statements are not supported; use the object's properties directly",
+                    with.span,
+                ));
             }
             _ => StmtKind::Empty,
         };
@@ -211,7 +214,10 @@ impl Lowerer<'_> {
             Decl::Fn(_) => StmtKind::Empty,
             Decl::Class(class) if class.declare => StmtKind::Empty,
             Decl::Class(class) => {
-                return Err(self.unsupported("class declarations are not supported", class.class.span));
+                return Err(self.unsupported(
+                    "class declarations are not supported; use object literals and functions",
+                    class.class.span,
+                ));
             }
             Decl::Using(using) => {
                 return Err(self.unsupported("`using` declarations are not supported", using.span));
@@ -219,11 +225,16 @@ impl Lowerer<'_> {
             Decl::TsInterface(_) | Decl::TsTypeAlias(_) => StmtKind::Empty,
             Decl::TsEnum(ts_enum) if ts_enum.declare => StmtKind::Empty,
             Decl::TsEnum(ts_enum) => {
-                return Err(self.unsupported("TypeScript enums are not supported", ts_enum.span));
+                return Err(self.unsupported(
+                    "TypeScript enums are not supported; use an object of constants",
+                    ts_enum.span,
+                ));
             }
             Decl::TsModule(module) if module.declare => StmtKind::Empty,
             Decl::TsModule(module) => {
-                return Err(self.unsupported("TypeScript namespaces are not supported", module.span));
+                return Err(
+                    self.unsupported("TypeScript namespaces are not supported; use an object", module.span)
+                );
             }
         };
         Ok(boxed(kind, span))
