@@ -212,3 +212,27 @@ fn search_is_a_synchronous_builtin_counted_as_a_tool_call() {
         "{r:?}"
     );
 }
+
+#[test]
+fn typed_tools_decode_input_and_report_invalid_input() {
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    struct Input {
+        id: String,
+        #[serde(default)]
+        qty: u32,
+    }
+    #[derive(serde::Serialize, schemars::JsonSchema)]
+    struct Output {
+        label: String,
+    }
+    let tool = Tool::typed("Label an item", |input: Input, _ctx| async move {
+        Ok(Output { label: format!("{} x{}", input.id, input.qty) })
+    });
+    let rt = CodeMode::builder().tool("items.label", tool).build().expect("build");
+    let r = runtime().block_on(rt.execute("return (await tools.items.label({ id: 'a', qty: 2 })).label"));
+    assert_eq!(r.value, Some(json!("a x2")), "{r:?}");
+    let r = runtime().block_on(rt.execute("return await tools.items.label({ id: 5 })"));
+    assert_eq!(error_kind(&r), Some(DiagnosticKind::InvalidToolInput), "{r:?}");
+    let message = r.error.map(|e| e.message).unwrap_or_default();
+    assert!(message.contains("id"), "{message}");
+}
