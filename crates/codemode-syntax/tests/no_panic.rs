@@ -315,6 +315,133 @@ fn lowering_never_panics_on_random_token_soup() {
     }
 }
 
+/// A tiny random generator of mostly valid programs, so that the lowering (not only the parser)
+/// sees unusual combinations of scopes, closures, patterns and control flow.
+struct Generator {
+    state: u64,
+    names: &'static [&'static str],
+}
+
+impl Generator {
+    fn next(&mut self, bound: usize) -> usize {
+        self.state ^= self.state << 13;
+        self.state ^= self.state >> 7;
+        self.state ^= self.state << 17;
+        (self.state % bound.max(1) as u64) as usize
+    }
+
+    fn name(&mut self) -> &'static str {
+        self.names[self.next(self.names.len())]
+    }
+
+    fn expr(&mut self, depth: usize) -> String {
+        if depth == 0 {
+            return match self.next(5) {
+                0 => self.next(100).to_string(),
+                1 => format!("'s{}'", self.next(10)),
+                2 => "this".into(),
+                3 => "arguments".into(),
+                _ => self.name().into(),
+            };
+        }
+        let d = depth - 1;
+        match self.next(16) {
+            0 => format!("({} + {})", self.expr(d), self.expr(d)),
+            1 => format!("{}?.{}", self.expr(d), self.name()),
+            2 => format!("{}({})", self.name(), self.expr(d)),
+            3 => format!("(({}) => {})", self.name(), self.expr(d)),
+            4 => format!("(async () => {{ {} }})", self.stmt(d)),
+            5 => {
+                format!("function {}({} = {}) {{ {} }}", self.name(), self.name(), self.expr(d), self.stmt(d))
+            }
+            6 => format!("[{}, ...{}]", self.expr(d), self.expr(d)),
+            7 => format!(
+                "{{ {}: {}, [{}]: 1, get g() {{ return {} }} }}",
+                self.name(),
+                self.expr(d),
+                self.expr(d),
+                self.expr(d)
+            ),
+            8 => format!("`t${{{}}}`", self.expr(d)),
+            9 => format!("({} = {})", self.name(), self.expr(d)),
+            10 => format!("({} ??= {})", self.name(), self.expr(d)),
+            11 => format!("[{}] = [{}]", self.name(), self.expr(d)),
+            12 => format!("typeof {}", self.name()),
+            13 => format!("await {}", self.expr(d)),
+            14 => format!("({} ? {} : {})", self.expr(d), self.expr(d), self.expr(d)),
+            _ => format!("{}++", self.name()),
+        }
+    }
+
+    fn stmt(&mut self, depth: usize) -> String {
+        if depth == 0 {
+            return format!("{};", self.expr(0));
+        }
+        let d = depth - 1;
+        match self.next(14) {
+            0 => format!("let {} = {};", self.name(), self.expr(d)),
+            1 => format!("const {{ {}, ...{} }} = {};", self.name(), self.name(), self.expr(d)),
+            2 => format!("var {} = {};", self.name(), self.expr(d)),
+            3 => format!("if ({}) {{ {} }} else {{ {} }}", self.expr(d), self.stmt(d), self.stmt(d)),
+            4 => format!(
+                "for (let {} = 0; {} < 3; {}++) {{ {} }}",
+                self.name(),
+                self.name(),
+                self.name(),
+                self.stmt(d)
+            ),
+            5 => format!(
+                "for (const [{}, {}] of {}) {{ {} }}",
+                self.name(),
+                self.name(),
+                self.expr(d),
+                self.stmt(d)
+            ),
+            6 => format!(
+                "try {{ {} }} catch ({}) {{ {} }} finally {{ {} }}",
+                self.stmt(d),
+                self.name(),
+                self.stmt(d),
+                self.stmt(d)
+            ),
+            7 => {
+                format!("switch ({}) {{ case 1: {} default: {} }}", self.expr(d), self.stmt(d), self.stmt(d))
+            }
+            8 => format!("function {}() {{ {} return {}; }}", self.name(), self.stmt(d), self.expr(d)),
+            9 => format!("l: while ({}) {{ {} break l; }}", self.expr(d), self.stmt(d)),
+            10 => format!("{{ {} {} }}", self.stmt(d), self.stmt(d)),
+            11 => format!("return {};", self.expr(d)),
+            12 => format!("do {{ {} continue; }} while ({});", self.stmt(d), self.expr(d)),
+            _ => format!("{};", self.expr(d)),
+        }
+    }
+}
+
+#[test]
+fn lowering_never_panics_on_generated_programs() {
+    let handle = std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(|| {
+            let mut generator =
+                Generator { state: 0x2545_f491_4f6c_dd1d, names: &["a", "b", "c", "f", "x", "tools"] };
+            let mut lowered = 0;
+            for _ in 0..400 {
+                let program: String = (0..4).map(|_| generator.stmt(4)).collect::<Vec<_>>().join("\n");
+                if compile_to_ir(&program).map(|program| program.dump()).is_ok() {
+                    lowered += 1;
+                }
+            }
+            lowered
+        })
+        .unwrap_or_else(|error| panic!("spawn: {error}"));
+    match handle.join() {
+        // The generator is sloppy (redeclarations, statements where expressions go), so many
+        // programs are rejected; enough of them must lower to exercise the lowering.
+        Ok(lowered) => assert!(lowered >= 50, "only {lowered} of 400 generated programs lowered"),
+        Err(_) => panic!("compile_to_ir panicked"),
+    }
+}
+
 #[test]
 fn lowering_never_panics() {
     // A 2 MiB stack, the default of spawned threads and tokio workers.
