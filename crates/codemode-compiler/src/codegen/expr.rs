@@ -124,6 +124,8 @@ impl<'a> FnCompiler<'a> {
             }
             ExprKind::Array(items) => {
                 self.emit(Op::NewArray { dst })?;
+                // `dst` may be a binding's register below the temporaries: free to a mark.
+                let mark = self.temp_mark();
                 for item in items {
                     match item {
                         ArrayElem::Item(x) => {
@@ -138,7 +140,7 @@ impl<'a> FnCompiler<'a> {
                             self.emit(Op::ArrayHole { arr: dst })?;
                         }
                     }
-                    self.free_to(dst as usize + 1);
+                    self.free_to(mark);
                 }
             }
             ExprKind::Object(props) => self.object_literal(props, dst)?,

@@ -193,8 +193,9 @@ fn leaf_or_level(vm: &mut Vm, walk: &Walk, value: Value) -> Result<Produced, Thr
                 ObjKind::Date(t) => {
                     return Ok(Produced::Leaf(Some(super::date_to_iso(*t).map_or(Json::Null, Json::String))));
                 }
-                ObjKind::Map { .. } => {
-                    // Maps and Sets cross as arrays (the boundary's rule); no toJSON inside them.
+                ObjKind::Map { .. } if walk.purpose == Purpose::Result => {
+                    // Maps and Sets cross the boundary as arrays (the reference's rule; no toJSON
+                    // inside them). `JSON.stringify` sees them as objects without own keys.
                     return Ok(Produced::Leaf(Some(vm.to_json(value)?.unwrap_or(Json::Null))));
                 }
                 ObjKind::Array(items) => {
