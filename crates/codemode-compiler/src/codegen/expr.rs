@@ -203,7 +203,15 @@ impl<'a> FnCompiler<'a> {
                 self.patch_here(skip);
             }
             ExprKind::Member { object, property, optional } => {
-                let obj = self.expr_any(object)?;
+                // `o[o = k]`: the key may overwrite the object's binding; read it first.
+                let obj = match &**property {
+                    Property::Computed(key) if writes_locals(key, 0) => {
+                        let t = self.alloc_reg()?;
+                        self.expr(object, t)?;
+                        t
+                    }
+                    _ => self.expr_any(object)?,
+                };
                 if *optional {
                     self.optional_exit(obj)?;
                 }
