@@ -236,10 +236,23 @@ pub struct FunctionCode {
     pub captures: Vec<CaptureSource>,
     /// `(first instruction, span)` pairs in increasing instruction order.
     pub lines: Vec<(u32, Span)>,
+    /// `(instruction, constant)` pairs naming the callee of a `Call`/`CallSpread`/`New` as written
+    /// (`obj.method`), for `TypeError: obj.method is not a function`; increasing instruction order.
+    #[serde(default)]
+    pub callee_names: Vec<(u32, ConstIdx)>,
     pub span: Span,
 }
 
 impl FunctionCode {
+    /// The callee name recorded for the call instruction at `pc`.
+    pub fn callee_name(&self, pc: usize) -> Option<&str> {
+        let i = self.callee_names.binary_search_by_key(&(pc as u32), |(p, _)| *p).ok()?;
+        match self.constants.get(self.callee_names.get(i)?.1 as usize)? {
+            Constant::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
     /// The source position of the instruction at `pc`.
     pub fn span_at(&self, pc: usize) -> Span {
         let i = self.lines.partition_point(|(start, _)| (*start as usize) <= pc);

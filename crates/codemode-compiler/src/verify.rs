@@ -41,6 +41,9 @@ fn verify_function(module: &Module, f: &FunctionCode) -> Result<(), String> {
     }
     // Capture sources name registers of the *creating* function; the VM reads them with a
     // bounds check, so they are not verified here.
+    for &(_, k) in &f.callee_names {
+        string_k(k)?;
+    }
     for h in &f.handlers {
         reg(h.exception)?;
         target(h.target)?;

@@ -306,6 +306,22 @@ impl Vm {
         }
     }
 
+    /// `TypeError: obj.method is not a function`, naming the callee as the program wrote it.
+    pub(crate) fn not_a_function_at(
+        &mut self,
+        v: Value,
+        code: &codemode_compiler::bytecode::FunctionCode,
+        pc: usize,
+    ) -> Throw {
+        match code.callee_name(pc) {
+            Some(name) => {
+                let msg = format!("{name} is not a function");
+                self.make_error(ErrorKind::TypeError, &msg)
+            }
+            None => self.not_a_function(v),
+        }
+    }
+
     pub(crate) fn not_a_function(&mut self, v: Value) -> Throw {
         let desc = self.describe_for_error(v);
         self.make_error(ErrorKind::TypeError, &format!("{desc} is not a function"))

@@ -424,6 +424,9 @@ impl Vm {
                     self.fuel -= 1;
                     let f = reg!(callee);
                     let t = reg!(this);
+                    if !self.is_callable(f) {
+                        throw!(self.not_a_function_at(f, func, pc - 1));
+                    }
                     let start = base + args as usize;
                     let argv: smallvec::SmallVec<[Value; 8]> =
                         self.stack.get(start..start + argc as usize).unwrap_or(&[]).iter().copied().collect();
@@ -441,6 +444,9 @@ impl Vm {
                 Op::CallSpread { dst, callee, this, arr } => {
                     self.fuel -= 1;
                     let (f, t, a) = (reg!(callee), reg!(this), reg!(arr));
+                    if !self.is_callable(f) {
+                        throw!(self.not_a_function_at(f, func, pc - 1));
+                    }
                     let argv = self.array_items(a);
                     self.fuel -= argv.len() as i64 / 16;
                     switch_after!(

@@ -470,13 +470,52 @@ impl<'a> FnCompiler<'a> {
             let arr = self.alloc_reg()?;
             self.args_array(args, arr)?;
             self.mark(call.span);
-            self.emit(Op::CallSpread { dst, callee: f, this, arr })?;
+            let at = self.emit(Op::CallSpread { dst, callee: f, this, arr })?;
+            self.name_callee(at, callee);
         } else {
             let (first, argc) = self.args_in_registers(args)?;
             self.mark(call.span);
-            self.emit(Op::Call { dst, callee: f, this, args: first, argc })?;
+            let at = self.emit(Op::Call { dst, callee: f, this, args: first, argc })?;
+            self.name_callee(at, callee);
         }
         Ok(())
+    }
+
+    /// Records how the callee of the call at `at` is written, for error messages.
+    fn name_callee(&mut self, at: usize, callee: &Expr) {
+        if let Some(name) = self.expr_text(callee, 0) {
+            let k = self.string_const(&name);
+            self.callee_names.push((at as u32, k));
+        }
+    }
+
+    /// Source-like text of simple callee expressions (`a`, `a.b.c`, `this.x`, `a[0]`).
+    fn expr_text(&self, e: &Expr, depth: usize) -> Option<String> {
+        if depth > 8 {
+            return None;
+        }
+        match &e.kind {
+            ExprKind::Var { var, .. } => Some(match var {
+                VarRef::Local(id) => self.var_info(*id)?.name.clone(),
+                VarRef::Capture(i) => self.capture_names.get(*i as usize)?.clone(),
+                VarRef::Global(name) => name.clone(),
+            }),
+            ExprKind::This => Some("this".into()),
+            ExprKind::Member { object, property, optional } => {
+                let base = self.expr_text(object, depth + 1)?;
+                let dot = if *optional { "?." } else { "." };
+                match &**property {
+                    Property::Named(name) => Some(format!("{base}{dot}{name}")),
+                    Property::Computed(key) => match &key.kind {
+                        ExprKind::Number(n) => Some(format!("{base}[{n}]")),
+                        ExprKind::String(s) => Some(format!("{base}[{s:?}]")),
+                        _ => Some(format!("{base}[...]")),
+                    },
+                }
+            }
+            ExprKind::OptionalChain(inner) => self.expr_text(inner, depth + 1),
+            _ => None,
+        }
     }
 
     /// For member targets: the object and key registers (evaluated once).

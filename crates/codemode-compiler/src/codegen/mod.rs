@@ -109,6 +109,7 @@ struct FnCompiler<'a> {
     string_consts: HashMap<String, u32>,
     handlers: Vec<Handler>,
     lines: Vec<(u32, Span)>,
+    callee_names: Vec<(u32, u32)>,
     /// Register of every binding (`VarId` index).
     var_regs: Vec<Reg>,
     /// The first free temporary, and the high-water mark.
@@ -144,6 +145,7 @@ impl<'a> FnCompiler<'a> {
             string_consts: HashMap::new(),
             handlers: Vec::new(),
             lines: Vec::new(),
+            callee_names: Vec::new(),
             var_regs: Vec::with_capacity(func.vars.len()),
             next_reg: param_count,
             max_reg: param_count,
@@ -411,6 +413,7 @@ impl<'a> FnCompiler<'a> {
             handlers: self.handlers,
             captures: Vec::new(),
             lines: self.lines,
+            callee_names: self.callee_names,
             span: func.span,
         }
     }
