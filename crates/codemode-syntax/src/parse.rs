@@ -8,6 +8,12 @@
 //!
 //! Before swc runs, [`crate::scan::prescan`] rejects empty text and nesting that would overflow
 //! the stack. A parse that succeeds with recovered errors is a failure.
+//!
+//! When the parse fails, and only then, three things are tried before reporting swc's error: a
+//! text that parses as a module is reported as unsupported `import`/`export` (unless its module
+//! lines are all TypeScript-only, which are blanked out and the text parsed again), and a sync
+//! `() => { .. }` wrapper whose body uses `await` has its head blanked out and its body parsed.
+//! Blanking replaces bytes with spaces, so positions do not move.
 
 use swc_common::{BytePos, Spanned};
 use swc_ecma_ast::{Decl, ImportSpecifier, Module, ModuleDecl, ModuleItem, Stmt};
