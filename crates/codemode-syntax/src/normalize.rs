@@ -63,6 +63,36 @@ fn strip_fences(text: String) -> String {
     out
 }
 
+/// For a text whose fenced code block comes after some prose ("Here is the program:" + fence),
+/// the text with everything but the block's contents blanked: every byte replaced by a space,
+/// line breaks kept, so byte offsets, lines and columns all stay where they were. `None` when
+/// there is no opening fence after the first line.
+///
+/// Prose is code to a parser, so this is only tried when the text does not parse as it is (a
+/// fence line may be inside a template literal of a valid program).
+pub fn blank_prose_around_fence(text: &str) -> Option<String> {
+    let lines = lines(text);
+    let first_code = lines.iter().position(|&range| !line_text(text, range).trim().is_empty())?;
+    let open = lines
+        .iter()
+        .enumerate()
+        .skip(first_code + 1)
+        .find_map(|(index, &range)| is_opening_fence(line_text(text, range)).then_some(index))?;
+    let close = lines
+        .iter()
+        .rposition(|&range| is_closing_fence(line_text(text, range)))
+        .filter(|&close| close > open);
+    let mut bytes = text.as_bytes().to_vec();
+    for (index, &(start, end)) in lines.iter().enumerate() {
+        let inside = index > open && close.is_none_or(|close| index < close);
+        if !inside {
+            bytes.get_mut(start..end)?.fill(b' ');
+        }
+    }
+    // Only whole lines were replaced, and with ASCII: still UTF-8.
+    String::from_utf8(bytes).ok()
+}
+
 /// `(start, end)` byte range of a line, without its `\n`.
 type LineRange = (usize, usize);
 
@@ -180,6 +210,13 @@ mod tests {
     fn unknown_languages_and_inner_fences_are_kept() {
         assert_eq!(normalize("```python\nx\n```"), "```python\nx\n```");
         assert_eq!(normalize("x\n```\ny"), "x\n```\ny");
+    }
+
+    #[test]
+    fn prose_around_a_fence_is_blanked_byte_for_byte() {
+        let text = "Here is it:\n```js\nx\n```\nDone ü.";
+        assert_eq!(blank_prose_around_fence(text).as_deref(), Some("           \n     \nx\n   \n        "));
+        assert_eq!(blank_prose_around_fence("x\ny"), None);
     }
 
     #[test]

@@ -9,10 +9,11 @@
 //! Before swc runs, [`crate::scan::prescan`] rejects empty text and nesting that would overflow
 //! the stack. A parse that succeeds with recovered errors is a failure.
 //!
-//! When the parse fails, and only then, three things are tried before reporting swc's error: a
-//! text that parses as a module is reported as unsupported `import`/`export` (unless its module
-//! lines are all TypeScript-only, which are blanked out and the text parsed again), and a sync
-//! `() => { .. }` wrapper whose body uses `await` has its head blanked out and its body parsed.
+//! When the parse fails, and only then, more is tried before reporting swc's error: a text that
+//! parses as a module is reported as unsupported `import`/`export` (unless its module lines are
+//! all TypeScript-only, which are blanked out and the text parsed again); prose around a fenced
+//! block is blanked out; and a sync `() => { .. }` wrapper whose body uses `await` has its head
+//! blanked out and its body parsed.
 //! Blanking replaces bytes with spaces, so positions do not move.
 
 use swc_common::{BytePos, Spanned};
@@ -78,6 +79,12 @@ pub fn parse(text: &str, locator: &Locator<'_>) -> Result<Vec<Stmt>, SyntaxError
     // TypeScript `import type`/`export type` lines carry no code: blank them and try again.
     if let Some(blanked) = blank_type_only_module_decls(text, locator)
         && let Ok(stmts) = parse_wrapped(&blanked, locator, None)
+    {
+        return Ok(stmts);
+    }
+    // Prose before a fenced block ("Here is the program:" + fence): keep only the block.
+    if let Some(block) = crate::normalize::blank_prose_around_fence(text)
+        && let Ok(stmts) = parse_wrapped(&block, locator, None)
     {
         return Ok(stmts);
     }
