@@ -53,6 +53,8 @@ pub struct Walk {
     indent: String,
     /// The finished value, once the stack emptied (`None` for `undefined`).
     done: Option<Option<Json>>,
+    /// The call being waited for is a getter (its value still needs `toJSON`), not `toJSON`.
+    awaiting_getter: bool,
 }
 
 impl Walk {
@@ -69,13 +71,22 @@ pub(crate) fn start(
     allowed: Option<Vec<String>>,
     indent: String,
 ) -> Result<Step, Throw> {
-    let walk = Walk { purpose, stack: Vec::new(), pending_key: String::new(), allowed, indent, done: None };
+    let walk = Walk {
+        purpose,
+        stack: Vec::new(),
+        pending_key: String::new(),
+        allowed,
+        indent,
+        done: None,
+        awaiting_getter: false,
+    };
     visit(vm, walk, value, true)
 }
 
-/// Resumes after a `toJSON` call returned `result`.
-pub(super) fn resume(vm: &mut Vm, walk: Walk, result: Value) -> Result<Step, Throw> {
-    visit(vm, walk, result, false)
+/// Resumes after a getter or a `toJSON` call returned `result`.
+pub(super) fn resume(vm: &mut Vm, mut walk: Walk, result: Value) -> Result<Step, Throw> {
+    let from_getter = std::mem::take(&mut walk.awaiting_getter);
+    visit(vm, walk, result, from_getter)
 }
 
 /// Serializes `value` into the walk (calling its `toJSON` first when `to_json` and it has one),
@@ -128,9 +139,19 @@ fn advance(vm: &mut Vm, mut walk: Walk) -> Result<Step, Throw> {
                 Some(i) => Key::Index(i),
                 None => Key::Atom(vm.heap.atoms.intern(&key)),
             };
-            let value = vm.get_value(object, k)?;
             walk.pending_key = key;
-            return visit(vm, walk, value, true);
+            return match vm.get(object, k)? {
+                crate::props::Got::Value(value) => visit(vm, walk, value, true),
+                crate::props::Got::Getter(getter) => {
+                    walk.awaiting_getter = true;
+                    Ok(Step::Call {
+                        callee: getter,
+                        this: object,
+                        args: Vec::new(),
+                        cont: Cont::ToJson(Box::new(walk)),
+                    })
+                }
+            };
         }
         let Some(level) = walk.stack.pop() else { return finish(vm, walk) };
         let json = if level.is_array { Json::Array(level.items) } else { Json::Object(level.fields) };
