@@ -11,8 +11,9 @@
 //! **Indices.** `regress` reports UTF-8 byte offsets; everything visible to the program
 //! (`index`, `lastIndex`, `search`) is converted to UTF-16 code units.
 //!
-//! **Catastrophic patterns.** See [`find`]: every search goes through one function that charges
-//! fuel for the input it scans and bounds the backtracking work of one search.
+//! **Catastrophic patterns.** Every search goes through [`find`], which runs the (vendored,
+//! step-budgeted) `regress` backtracker with a fixed budget of steps per search and charges the
+//! steps it took as fuel; a search over budget throws a `RangeError` (see [`find`]).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -82,27 +83,78 @@ fn compile(vm: &mut Vm, source: &str, flags: &str) -> Result<Rc<regress::Regex>,
     }
 }
 
+/// Backtracking steps one search may take (a dispatched instruction, a backtrack or a character
+/// scanned by a single-character loop each cost one). Tens of milliseconds of matching.
+pub(crate) const MAX_STEPS_PER_SEARCH: u64 = 20_000_000;
+
+/// Steps per unit of fuel (one unit of fuel is roughly one backward jump or call).
+const STEPS_PER_FUEL: u64 = 64;
+
+/// A search gave up: the pattern needs more than [`MAX_STEPS_PER_SEARCH`] steps on this input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TooComplex;
+
 /// The one place a search runs: the first match at or after byte `start` (a char boundary).
 ///
-/// Fuel: the search is charged for the bytes it may scan, scaled by the pattern's size, before
-/// it runs (`(len - start) * (1 + pattern_len / 8) / 16`), so a program that searches long texts
-/// in a loop runs out of fuel like any other O(n) work.
+/// **The guarantee.** `regress` is a backtracking engine without a step limit upstream; the
+/// workspace uses a vendored copy (`vendor/regress`, see its `README.codemode.md`) with a
+/// per-thread step budget. Every search runs with the fixed budget [`MAX_STEPS_PER_SEARCH`]
+/// (fixed, so the outcome never depends on where fuel slices end) and then pays for the steps it
+/// took as fuel ([`STEPS_PER_FUEL`] steps per unit). So one search ends within
+/// [`MAX_STEPS_PER_SEARCH`] steps whatever the pattern (`/(a+)+$/` on a long non-matching input
+/// gives up after 20M steps, tens of milliseconds, not after 2^n), a search that gives up becomes
+/// a `RangeError` the program sees, and searches in a loop use up fuel like any other work, so
+/// the driver's time limit (`TimeoutExceeded`) applies between slices.
 fn find(
     fuel: &mut i64,
     re: &regress::Regex,
-    pattern_len: usize,
     text: &str,
     start: usize,
-) -> Option<RegexMatch> {
+) -> Result<Option<RegexMatch>, TooComplex> {
     if start > text.len() || !text.is_char_boundary(start) {
-        return None;
+        return Ok(None);
     }
-    let scan = (text.len() - start) as i64;
-    *fuel -= scan * (1 + pattern_len as i64 / 8) / 16 + 1;
-    let m = re.find_from(text, start).next()?;
+    // The prefix scan (memchr) is not counted in steps: a small charge per byte.
+    *fuel = fuel.saturating_sub((text.len() - start) as i64 / 256 + 1);
+    // A fixed budget (not one derived from the fuel left), so outcomes do not depend on where
+    // slices end: a run and its replay or resume agree.
+    let budget = MAX_STEPS_PER_SEARCH;
+    regress::budget::set(budget);
+    let m = re.find_from(text, start).next();
+    let exceeded = regress::budget::exceeded();
+    let used = budget - regress::budget::remaining().min(budget);
+    regress::budget::set(u64::MAX);
+    *fuel = fuel.saturating_sub((used / STEPS_PER_FUEL) as i64);
+    if exceeded {
+        return Err(TooComplex);
+    }
+    let Some(m) = m else { return Ok(None) };
     let groups = m.captures.iter().map(|g| g.as_ref().map(|r| (r.start, r.end))).collect();
     let names = m.named_groups().map(|(n, r)| (n.to_string(), r.map(|r| (r.start, r.end)))).collect();
-    Some(RegexMatch { start: m.start(), end: m.end(), groups, names })
+    Ok(Some(RegexMatch { start: m.start(), end: m.end(), groups, names }))
+}
+
+/// [`find`] for the built-ins: a search that gives up throws.
+fn find_vm(
+    vm: &mut Vm,
+    re: &regress::Regex,
+    source: &str,
+    text: &str,
+    start: usize,
+) -> Result<Option<RegexMatch>, Throw> {
+    match find(&mut vm.fuel, re, text, start) {
+        Ok(m) => Ok(m),
+        Err(TooComplex) => Err(too_complex(vm, source, text.len())),
+    }
+}
+
+fn too_complex(vm: &mut Vm, source: &str, len: usize) -> Throw {
+    let shown: String = source.chars().take(80).collect();
+    let msg = format!(
+        "Regular expression /{shown}/ is too complex for an input of {len} bytes: it needed more than \
+         {MAX_STEPS_PER_SEARCH} backtracking steps (catastrophic backtracking: avoid nested quantifiers like (a+)+)"
+    );
+    vm.make_error(ErrorKind::RangeError, &msg)
 }
 
 /// The RegExp object behind `v`, if it is one.
@@ -223,7 +275,7 @@ fn builtin_exec(vm: &mut Vm, id: ObjId, text: &str) -> Result<Option<RegexMatch>
         return Ok(None);
     }
     let start = byte_of_unit(text, start_units as usize);
-    let found = find(&mut vm.fuel, &re, source.len(), text, start).filter(|m| !sticky || m.start == start);
+    let found = find_vm(vm, &re, &source, text, start)?.filter(|m| !sticky || m.start == start);
     match &found {
         None if global || sticky => set_last_index(vm, id, 0)?,
         Some(m) if global || sticky => {
@@ -317,7 +369,7 @@ pub(crate) fn matches_for_replace(vm: &mut Vm, id: ObjId, text: &str) -> Result<
     let mut out: Vec<RegexMatch> = Vec::new();
     let mut pos = 0;
     while pos <= text.len() {
-        let Some(m) = find(&mut vm.fuel, &re, source.len(), text, pos) else { break };
+        let Some(m) = find_vm(vm, &re, &source, text, pos)? else { break };
         if sticky && m.start != pos {
             break;
         }
@@ -338,38 +390,38 @@ pub(crate) fn matches_for_replace(vm: &mut Vm, id: ObjId, text: &str) -> Result<
 pub(crate) fn search_first(vm: &mut Vm, id: ObjId, text: &str) -> Result<Option<RegexMatch>, Throw> {
     let (source, flags) = parts(vm, id);
     let re = compile(vm, &source, &flags)?;
-    let m = find(&mut vm.fuel, &re, source.len(), text, 0);
+    let m = find_vm(vm, &re, &source, text, 0)?;
     Ok(if flags.contains('y') { m.filter(|m| m.start == 0) } else { m })
 }
 
-/// `text.split(re, limit)`: the pieces between matches, with capture groups spliced in.
-pub(crate) fn split(vm: &mut Vm, id: ObjId, text: &str, limit: usize) -> Result<Vec<String>, Throw> {
+/// `text.split(re, limit)`: the pieces between matches, with capture groups spliced in
+/// (`None` for a group that did not participate: `undefined` in the result).
+pub(crate) fn split(vm: &mut Vm, id: ObjId, text: &str, limit: usize) -> Result<Vec<Option<String>>, Throw> {
     let (source, flags) = parts(vm, id);
     let re = compile(vm, &source, &flags)?;
-    Ok(split_with(&mut vm.fuel, &re, source.len(), text, limit))
+    split_with(&mut vm.fuel, &re, text, limit).map_err(|TooComplex| too_complex(vm, &source, text.len()))
 }
 
 fn split_with(
     fuel: &mut i64,
     re: &regress::Regex,
-    pattern_len: usize,
     text: &str,
     limit: usize,
-) -> Vec<String> {
+) -> Result<Vec<Option<String>>, TooComplex> {
     let mut out = Vec::new();
     if limit == 0 {
-        return out;
+        return Ok(out);
     }
     if text.is_empty() {
-        if find(fuel, re, pattern_len, text, 0).is_none() {
-            out.push(String::new());
+        if find(fuel, re, text, 0)?.is_none() {
+            out.push(Some(String::new()));
         }
-        return out;
+        return Ok(out);
     }
     let mut p = 0;
     let mut q = 0;
     while q < text.len() {
-        let Some(m) = find(fuel, re, pattern_len, text, q) else { break };
+        let Some(m) = find(fuel, re, text, q)? else { break };
         if m.start >= text.len() {
             break;
         }
@@ -377,23 +429,21 @@ fn split_with(
             q = next_boundary(text, m.start.max(q));
             continue;
         }
-        out.push(text.get(p..m.start).unwrap_or("").to_string());
+        out.push(Some(text.get(p..m.start).unwrap_or("").to_string()));
         if out.len() >= limit {
-            return out;
+            return Ok(out);
         }
         for g in &m.groups {
-            // An unmatched group splices in `undefined` in JavaScript; a list of strings cannot
-            // hold it, so it becomes "" (documented approximation).
-            out.push(g.and_then(|(a, b)| text.get(a..b)).unwrap_or("").to_string());
+            out.push(g.and_then(|(a, b)| text.get(a..b)).map(str::to_string));
             if out.len() >= limit {
-                return out;
+                return Ok(out);
             }
         }
         p = m.end;
         q = if m.end == m.start { next_boundary(text, m.end) } else { m.end };
     }
-    out.push(text.get(p..).unwrap_or("").to_string());
-    out
+    out.push(Some(text.get(p..).unwrap_or("").to_string()));
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -409,7 +459,8 @@ mod tests {
 
     fn split_all(source: &str, text: &str) -> Vec<String> {
         let mut fuel = i64::MAX / 2;
-        split_with(&mut fuel, &re(source, ""), source.len(), text, usize::MAX)
+        let parts = split_with(&mut fuel, &re(source, ""), text, usize::MAX).unwrap_or_default();
+        parts.into_iter().map(|p| p.unwrap_or_else(|| "<undefined>".into())).collect()
     }
 
     #[test]
@@ -419,6 +470,7 @@ mod tests {
         assert!(split_all("(?:)", "").is_empty());
         assert_eq!(split_all("x", ""), [""]);
         assert_eq!(split_all("(-)", "a-b"), ["a", "-", "b"]);
+        assert_eq!(split_all("(-)|(\\+)", "a-b"), ["a", "-", "<undefined>", "b"]);
         assert_eq!(split_all(",", ",a,"), ["", "a", ""]);
         assert_eq!(split_all("é", "aébéc"), ["a", "b", "c"]);
     }
@@ -427,10 +479,41 @@ mod tests {
     fn find_reports_bytes_and_groups() {
         let mut fuel = 1_000_000;
         let r = re(r"(?<y>\d{4})-(\d\d)", "");
-        let Some(m) = find(&mut fuel, &r, 16, "on 2024-05!", 0) else { panic!("no match") };
+        let Ok(Some(m)) = find(&mut fuel, &r, "on 2024-05!", 0) else { panic!("no match") };
         assert_eq!((m.start, m.end), (3, 10));
         assert_eq!(m.groups, vec![Some((3, 7)), Some((8, 10))]);
         assert_eq!(m.names, vec![("y".to_string(), Some((3, 7)))]);
         assert!(fuel < 1_000_000);
+    }
+
+    /// `/(a+)+$/` on "aaa...ab" needs ~2^n steps in a plain backtracker; the budget stops it.
+    #[test]
+    fn catastrophic_pattern_gives_up_quickly() {
+        let started = std::time::Instant::now();
+        let text = format!("{}b", "a".repeat(40));
+        let mut fuel = 20_000;
+        let r = re("(a+)+$", "");
+        assert_eq!(find(&mut fuel, &r, &text, 0), Err(TooComplex));
+        assert!(fuel < 0, "the steps were paid for: {fuel}");
+        // Also through split, and with a nested alternation.
+        let r = re("(x|xx)+y", "");
+        let text = "x".repeat(60);
+        assert_eq!(split_with(&mut fuel, &r, &text, usize::MAX), Err(TooComplex));
+        assert!(started.elapsed() < std::time::Duration::from_secs(20));
+        // The budget is per search: an ordinary search right after works.
+        let mut fuel = 1_000;
+        assert!(matches!(find(&mut fuel, &re("a+$", ""), "xaaa", 0), Ok(Some(_))));
+        assert_eq!(regress::budget::remaining(), u64::MAX);
+    }
+
+    /// Linear patterns on long inputs stay within the budget.
+    #[test]
+    fn long_inputs_with_linear_patterns_succeed() {
+        let text = format!("{}needle", "hay ".repeat(100_000));
+        let mut fuel = 0;
+        let Ok(Some(m)) = find(&mut fuel, &re(r"\bneedle\b", ""), &text, 0) else { panic!("no match") };
+        assert_eq!(m.start, 400_000);
+        let mut fuel = 0;
+        assert!(matches!(find(&mut fuel, &re(r"^(\w+\s)*\w+$", ""), &text, 0), Ok(Some(_))));
     }
 }

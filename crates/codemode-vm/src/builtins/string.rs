@@ -484,7 +484,15 @@ fn split(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<St
     let sep = arg(args, 0);
     if let Some(re) = regexp::as_regexp(vm, sep) {
         let parts = regexp::split(vm, re, &s, limit)?;
-        return strings_array(vm, parts);
+        vm.fuel -= parts.len() as i64 / 16;
+        let mut items = Vec::with_capacity(parts.len());
+        for p in parts {
+            items.push(match p {
+                Some(p) => vm.new_string_owned(p)?,
+                None => Value::Undefined,
+            });
+        }
+        return Ok(Step::Return(vm.new_array(items)?));
     }
     if limit == 0 {
         return Ok(Step::Return(vm.new_array(Vec::new())?));
