@@ -333,9 +333,16 @@ impl Vm {
                 if !is_plain {
                     return Err(self.not_a_constructor(callee));
                 }
+                // A function's `prototype` object is made on its first `new` (most functions are
+                // never constructors), with `constructor` pointing back.
                 let proto = match self.get_value(callee, Key::Atom(self.realm.atoms.prototype))? {
                     Value::Obj(p) => p,
-                    _ => self.realm.object_proto,
+                    _ => {
+                        let p = self.alloc(ObjKind::Plain, Some(self.realm.object_proto))?;
+                        self.define_hidden(p, "constructor", callee);
+                        self.define_hidden(id, "prototype", Value::Obj(p));
+                        p
+                    }
                 };
                 let this = self.alloc(ObjKind::Plain, Some(proto))?;
                 let pending =

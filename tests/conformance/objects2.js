@@ -1,0 +1,11 @@
+const o = { b: 1, a: 2, 10: "x", 2: "y", "-1": "z" };
+o.c = 3; delete o.b;
+const entries = Object.entries(o);
+const has = ["a" in o, "b" in o, o.hasOwnProperty("c"), "toString" in o];
+const copy = Object.assign({}, o, { a: 9 });
+const frozen = Object.freeze({ q: 1 });
+const nested = { x: { y: { z: 1 } } };
+nested.x.y.z++;
+nested["x"]["w"] = [1];
+nested.x.w.push(2);
+return { entries, has, copy, keys: Object.keys(copy), nested, json: JSON.stringify(nested), parsed: JSON.parse('{"a":[1,{"b":null}],"c":"d"}') };
