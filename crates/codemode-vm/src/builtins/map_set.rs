@@ -134,7 +134,9 @@ fn rebuild_index(vm: &mut Vm, id: ObjId) -> Result<(), Throw> {
     vm.fuel -= slots_len as i64 / 16;
     let mut items = vec![Value::Number(live.len() as f64)];
     if slots_len >= INDEX_MIN {
-        let cap = (live.len().max(INDEX_MIN) * 4).next_power_of_two();
+        // Sized by entry slots (deleted ones included), so a map that churns (set, delete, set,
+        // ...) rebuilds only when its entries double: O(1) amortized.
+        let cap = (slots_len.max(INDEX_MIN) * 4).next_power_of_two();
         items.resize(cap + 1, Value::Undefined);
         let mask = cap - 1;
         for (i, k) in live {

@@ -253,8 +253,7 @@ fn last_index(vm: &mut Vm, id: ObjId) -> Result<f64, Throw> {
 }
 
 fn set_last_index(vm: &mut Vm, id: ObjId, n: usize) -> Result<(), Throw> {
-    let atom = vm.heap.atoms.intern("lastIndex");
-    vm.define(Value::Obj(id), Key::Atom(atom), Value::Number(n as f64))?;
+    vm.define_hidden(id, "lastIndex", Value::Number(n as f64));
     if let ObjKind::RegExp { last_index, .. } = &mut vm.heap.obj_mut(id).kind {
         *last_index = n.min(u32::MAX as usize) as u32;
     }
