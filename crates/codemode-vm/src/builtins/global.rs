@@ -44,7 +44,7 @@ pub(super) fn install_values(vm: &mut Vm) -> Result<(), Throw> {
     Ok(())
 }
 
-pub(super) fn parse_int(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+fn parse_int(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let s = vm.to_rust_string(arg(args, 0))?;
     let radix = match arg(args, 1) {
         Value::Undefined => 0,
@@ -90,7 +90,7 @@ pub(crate) fn parse_int_str(s: &str, radix: i32) -> f64 {
     if negative { -n } else { n }
 }
 
-pub(super) fn parse_float(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+fn parse_float(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let s = vm.to_rust_string(arg(args, 0))?;
     let t = s.trim_start_matches(is_js_whitespace);
     // The longest prefix that is a decimal literal.

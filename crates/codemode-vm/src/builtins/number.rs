@@ -19,8 +19,6 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::new("Number", "isSafeInteger", 1, is_safe_integer),
     NativeDef::new("Number", "isFinite", 1, is_finite),
     NativeDef::new("Number", "isNaN", 1, is_nan),
-    NativeDef::new("Number", "parseFloat", 1, super::global::parse_float),
-    NativeDef::new("Number", "parseInt", 2, super::global::parse_int),
     NativeDef::new("Number.prototype", "toFixed", 1, to_fixed),
     NativeDef::new("Number.prototype", "toPrecision", 1, to_precision),
     NativeDef::new("Number.prototype", "toString", 1, to_string),
@@ -44,6 +42,12 @@ pub(super) fn install_values(vm: &mut Vm) -> Result<(), Throw> {
         ("NaN", f64::NAN),
     ] {
         vm.define_hidden(number, name, Value::Number(v));
+    }
+    // `Number.parseInt === parseInt` (the same function objects).
+    let global = vm.realm.global;
+    for name in ["parseInt", "parseFloat"] {
+        let f = vm.get_named(Value::Obj(global), name)?;
+        vm.define_hidden(number, name, f);
     }
     Ok(())
 }
