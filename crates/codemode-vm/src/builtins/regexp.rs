@@ -21,13 +21,13 @@ use std::rc::Rc;
 
 use codemode_compiler::bytecode::ErrorKind;
 
-use super::string::{byte_of_unit, unit_len, unit_of_byte};
+use super::string::Text;
 use super::{NativeDef, Step, arg};
 use crate::Vm;
 use crate::call::Throw;
 use crate::object::ObjKind;
 use crate::props::Key;
-use crate::value::{ObjId, Value};
+use crate::value::{ObjId, StrId, Value};
 
 pub const DEFS: &[NativeDef] = &[
     NativeDef::ctor("RegExp", 2, regexp_call, regexp_construct),
@@ -260,25 +260,47 @@ fn set_last_index(vm: &mut Vm, id: ObjId, n: usize) -> Result<(), Throw> {
     Ok(())
 }
 
+/// The string a search runs on: read in place from the heap (no copy, known ASCII flag) or
+/// borrowed from the caller.
+#[derive(Clone, Copy)]
+enum Subject<'a> {
+    Heap(StrId),
+    Borrowed(Text<'a>),
+}
+
+fn text_of<'a>(heap: &'a crate::heap::Heap, subject: Subject<'a>) -> Text<'a> {
+    match subject {
+        Subject::Heap(id) => Text::of(heap.string(id)),
+        Subject::Borrowed(t) => t,
+    }
+}
+
 /// RegExpBuiltinExec: the next match honouring `lastIndex`, `g` and `y`; updates `lastIndex`.
-fn builtin_exec(vm: &mut Vm, id: ObjId, text: &str) -> Result<Option<RegexMatch>, Throw> {
+fn builtin_exec(vm: &mut Vm, id: ObjId, subject: Subject<'_>) -> Result<Option<RegexMatch>, Throw> {
     let (source, flags) = parts(vm, id);
     let re = compile(vm, &source, &flags)?;
     let global = flags.contains('g');
     let sticky = flags.contains('y');
     let start_units = if global || sticky { last_index(vm, id)? } else { 0.0 };
-    if start_units > unit_len(text) as f64 {
+    if start_units > text_of(&vm.heap, subject).len() as f64 {
         if global || sticky {
             set_last_index(vm, id, 0)?;
         }
         return Ok(None);
     }
-    let start = byte_of_unit(text, start_units as usize);
-    let found = find_vm(vm, &re, &source, text, start)?.filter(|m| !sticky || m.start == start);
+    let start = text_of(&vm.heap, subject).byte_of_unit(start_units as usize);
+    let result = find(&mut vm.fuel, &re, text_of(&vm.heap, subject).s, start);
+    let found = match result {
+        Ok(m) => m.filter(|m| !sticky || m.start == start),
+        Err(TooComplex) => {
+            let len = text_of(&vm.heap, subject).s.len();
+            return Err(too_complex(vm, &source, len));
+        }
+    };
     match &found {
         None if global || sticky => set_last_index(vm, id, 0)?,
         Some(m) if global || sticky => {
-            let end = unit_of_byte(text, m.end);
+            let end = text_of(&vm.heap, subject).unit_of_byte(m.end);
             set_last_index(vm, id, end)?;
         }
         _ => {}
@@ -289,9 +311,12 @@ fn builtin_exec(vm: &mut Vm, id: ObjId, text: &str) -> Result<Option<RegexMatch>
 /// `re.exec(subject)`: a match array or `null`.
 pub(crate) fn exec(vm: &mut Vm, id: ObjId, subject: Value) -> Result<Value, Throw> {
     let subject = vm.to_string_value(subject)?;
-    let text = vm.to_rust_string(subject)?;
-    match builtin_exec(vm, id, &text)? {
-        Some(m) => match_array(vm, &text, subject, &m),
+    let Value::Str(sid) = subject else { return Ok(Value::Null) };
+    match builtin_exec(vm, id, Subject::Heap(sid))? {
+        Some(m) => {
+            let p = pieces(Text::of(vm.heap.string(sid)), &m);
+            build_match_array(vm, p, subject)
+        }
         None => Ok(Value::Null),
     }
 }
@@ -303,8 +328,9 @@ fn exec_method(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Res
 
 fn test_method(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let id = this_regexp(vm, this, "test")?;
-    let text = vm.to_rust_string(arg(args, 0))?;
-    Ok(Step::Return(Value::Bool(builtin_exec(vm, id, &text)?.is_some())))
+    let subject = vm.to_string_value(arg(args, 0))?;
+    let Value::Str(sid) = subject else { return Ok(Step::Return(Value::Bool(false))) };
+    Ok(Step::Return(Value::Bool(builtin_exec(vm, id, Subject::Heap(sid))?.is_some())))
 }
 
 fn to_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
@@ -313,20 +339,51 @@ fn to_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Resu
     Ok(Step::Return(vm.new_string_owned(format!("/{source}/{flags}"))?))
 }
 
+/// A match copied out of its subject: what a match array is made of.
+pub(crate) struct Pieces {
+    whole: String,
+    groups: Vec<Option<String>>,
+    names: Vec<(String, Option<String>)>,
+    /// UTF-16 index of the match.
+    index: usize,
+}
+
+pub(crate) fn pieces(t: Text<'_>, m: &RegexMatch) -> Pieces {
+    let piece = |r: &Option<(usize, usize)>| r.and_then(|(a, b)| t.s.get(a..b)).map(str::to_string);
+    Pieces {
+        whole: t.s.get(m.start..m.end).unwrap_or("").to_string(),
+        groups: m.groups.iter().map(piece).collect(),
+        names: m.names.iter().map(|(n, r)| (n.clone(), piece(r))).collect(),
+        index: t.unit_of_byte(m.start),
+    }
+}
+
 /// The array `exec` returns: `[match, ...groups]` with `index`, `input` and `groups`.
-pub(crate) fn match_array(vm: &mut Vm, text: &str, subject: Value, m: &RegexMatch) -> Result<Value, Throw> {
-    let mut items = Vec::with_capacity(m.groups.len() + 1);
-    items.push(vm.new_string(text.get(m.start..m.end).unwrap_or(""))?);
-    for g in &m.groups {
+pub(crate) fn build_match_array(vm: &mut Vm, p: Pieces, subject: Value) -> Result<Value, Throw> {
+    let mut items = Vec::with_capacity(p.groups.len() + 1);
+    items.push(vm.new_string_owned(p.whole)?);
+    for g in p.groups {
         items.push(match g {
-            Some((a, b)) => vm.new_string(text.get(*a..*b).unwrap_or(""))?,
+            Some(g) => vm.new_string_owned(g)?,
             None => Value::Undefined,
         });
     }
     let arr = vm.new_array(items)?;
-    let index = Value::Number(unit_of_byte(text, m.start) as f64);
-    let groups = if m.names.is_empty() { Value::Undefined } else { groups_object(vm, text, &m.names)? };
-    for (name, v) in [("index", index), ("input", subject), ("groups", groups)] {
+    let groups = if p.names.is_empty() {
+        Value::Undefined
+    } else {
+        let obj = vm.new_object()?;
+        for (name, v) in p.names {
+            let v = match v {
+                Some(v) => vm.new_string_owned(v)?,
+                None => Value::Undefined,
+            };
+            let atom = vm.heap.atoms.intern(&name);
+            vm.define(obj, Key::Atom(atom), v)?;
+        }
+        obj
+    };
+    for (name, v) in [("index", Value::Number(p.index as f64)), ("input", subject), ("groups", groups)] {
         let atom = vm.heap.atoms.intern(name);
         vm.define(arr, Key::Atom(atom), v)?;
     }
@@ -361,7 +418,7 @@ fn next_boundary(text: &str, b: usize) -> usize {
 pub(crate) fn matches_for_replace(vm: &mut Vm, id: ObjId, text: &str) -> Result<Vec<RegexMatch>, Throw> {
     let (source, flags) = parts(vm, id);
     if !flags.contains('g') {
-        return Ok(builtin_exec(vm, id, text)?.into_iter().collect());
+        return Ok(builtin_exec(vm, id, Subject::Borrowed(Text::new(text)))?.into_iter().collect());
     }
     let re = compile(vm, &source, &flags)?;
     let sticky = flags.contains('y');

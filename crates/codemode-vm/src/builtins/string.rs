@@ -65,59 +65,101 @@ pub const DEFS: &[NativeDef] = &[
 
 // ---- UTF-16 helpers (pure) ----
 
+/// A string with its ASCII flag: for ASCII text every operation below is O(1) or O(result);
+/// other text is converted to UTF-16 as needed (O(n)).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Text<'a> {
+    pub s: &'a str,
+    pub ascii: bool,
+}
+
+impl<'a> Text<'a> {
+    /// Scans `s` for non-ASCII bytes (prefer [`Text::of`] for heap strings: their flag is known).
+    pub fn new(s: &'a str) -> Self {
+        Text { s, ascii: s.is_ascii() }
+    }
+
+    pub fn of(js: &'a crate::heap::JsString) -> Self {
+        Text { s: &js.text, ascii: js.ascii }
+    }
+
+    /// Length in UTF-16 code units.
+    pub fn len(self) -> usize {
+        if self.ascii { self.s.len() } else { self.s.encode_utf16().count() }
+    }
+
+    /// The UTF-16 index of byte offset `b` (a char boundary).
+    pub fn unit_of_byte(self, b: usize) -> usize {
+        if self.ascii {
+            return b.min(self.s.len());
+        }
+        let prefix = self.s.get(..b).unwrap_or(self.s);
+        prefix.encode_utf16().count()
+    }
+
+    /// The byte offset of UTF-16 index `u` (an index inside a surrogate pair rounds up to the
+    /// end of that character; past the end clamps to the length).
+    pub fn byte_of_unit(self, u: usize) -> usize {
+        if self.ascii {
+            return u.min(self.s.len());
+        }
+        let mut units = 0;
+        for (b, c) in self.s.char_indices() {
+            if units >= u {
+                return b;
+            }
+            units += c.len_utf16();
+        }
+        self.s.len()
+    }
+
+    /// Code units `[start, end)` as a string (lone surrogates become U+FFFD).
+    pub fn slice(self, start: usize, end: usize) -> String {
+        if end <= start {
+            return String::new();
+        }
+        if self.ascii {
+            return self.s.get(start..end.min(self.s.len())).unwrap_or("").to_string();
+        }
+        let units: Vec<u16> = self.s.encode_utf16().collect();
+        let end = end.min(units.len());
+        units.get(start.min(end)..end).map(String::from_utf16_lossy).unwrap_or_default()
+    }
+
+    /// The code unit at `i`.
+    pub fn at(self, i: usize) -> Option<u16> {
+        if self.ascii { self.s.as_bytes().get(i).map(|b| *b as u16) } else { self.s.encode_utf16().nth(i) }
+    }
+
+    /// The UTF-16 index of the first occurrence of `needle` at or after unit index `from`.
+    pub fn find_from(self, needle: &str, from: usize) -> Option<usize> {
+        if from > self.len() {
+            return None;
+        }
+        let b = self.byte_of_unit(from);
+        let pos = self.s.get(b..)?.find(needle)?;
+        Some(self.unit_of_byte(b + pos))
+    }
+}
+
 /// Length in UTF-16 code units.
 pub(crate) fn unit_len(s: &str) -> usize {
-    if s.is_ascii() { s.len() } else { s.encode_utf16().count() }
+    Text::new(s).len()
 }
 
 /// The UTF-16 index of byte offset `b` (a char boundary) in `s`.
 pub(crate) fn unit_of_byte(s: &str, b: usize) -> usize {
-    let prefix = s.get(..b).unwrap_or(s);
-    if prefix.is_ascii() { prefix.len() } else { prefix.encode_utf16().count() }
+    Text::new(s.get(..b).unwrap_or(s)).unit_of_byte(b)
 }
 
-/// The byte offset of UTF-16 index `u` in `s` (an index inside a surrogate pair rounds up to
-/// the end of that character; past the end clamps to `s.len()`).
+/// The byte offset of UTF-16 index `u` in `s`.
 pub(crate) fn byte_of_unit(s: &str, u: usize) -> usize {
-    if s.is_ascii() {
-        return u.min(s.len());
-    }
-    let mut units = 0;
-    for (b, c) in s.char_indices() {
-        if units >= u {
-            return b;
-        }
-        units += c.len_utf16();
-    }
-    s.len()
+    Text::new(s).byte_of_unit(u)
 }
 
-/// Code units `[start, end)` of `s` as a string (lone surrogates become U+FFFD).
+/// Code units `[start, end)` of `s`.
 pub(crate) fn unit_slice(s: &str, start: usize, end: usize) -> String {
-    if end <= start {
-        return String::new();
-    }
-    if s.is_ascii() {
-        return s.get(start..end.min(s.len())).unwrap_or("").to_string();
-    }
-    let units: Vec<u16> = s.encode_utf16().collect();
-    let end = end.min(units.len());
-    units.get(start.min(end)..end).map(String::from_utf16_lossy).unwrap_or_default()
-}
-
-/// The code unit at `i`.
-pub(crate) fn unit_at(s: &str, i: usize) -> Option<u16> {
-    if s.is_ascii() { s.as_bytes().get(i).map(|b| *b as u16) } else { s.encode_utf16().nth(i) }
-}
-
-/// The UTF-16 index of the first occurrence of `needle` at or after unit index `from`.
-pub(crate) fn find_from(s: &str, needle: &str, from: usize) -> Option<usize> {
-    let b = byte_of_unit(s, from);
-    if from > unit_len(s) {
-        return None;
-    }
-    let pos = s.get(b..)?.find(needle)?;
-    Some(unit_of_byte(s, b + pos))
+    Text::new(s).slice(start, end)
 }
 
 fn clamp_index(n: f64, len: usize) -> usize {
@@ -145,6 +187,29 @@ fn this_string(vm: &mut Vm, this: Value, method: &str) -> Result<String, Throw> 
     };
     vm.fuel -= s.len() as i64 / 256;
     Ok(s)
+}
+
+/// The receiver of a method that reads a little of it (`charAt`, `slice`, `indexOf`, ...):
+/// a string `this` is read in place, without copying it.
+enum Recv {
+    Heap(crate::value::StrId),
+    Owned(String),
+}
+
+impl Recv {
+    fn text<'a>(&'a self, vm: &'a Vm) -> Text<'a> {
+        match self {
+            Recv::Heap(id) => Text::of(vm.heap.string(*id)),
+            Recv::Owned(s) => Text::new(s),
+        }
+    }
+}
+
+fn recv(vm: &mut Vm, this: Value, method: &str) -> Result<Recv, Throw> {
+    match this {
+        Value::Str(id) => Ok(Recv::Heap(id)),
+        _ => Ok(Recv::Owned(this_string(vm, this, method)?)),
+    }
 }
 
 fn arg_string(vm: &mut Vm, args: &[Value], i: usize) -> Result<String, Throw> {
@@ -216,35 +281,35 @@ fn raw(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Ste
 // ---- character access ----
 
 fn char_at(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    let s = this_string(vm, this, "charAt")?;
+    let r = recv(vm, this, "charAt")?;
     let i = to_integer(vm.to_number(arg(args, 0))?);
-    let len = unit_len(&s);
-    if i < 0.0 || i >= len as f64 {
-        return ret_str(vm, String::new());
-    }
-    ret_str(vm, unit_slice(&s, i as usize, i as usize + 1))
+    let t = r.text(vm);
+    let piece =
+        if i < 0.0 || i >= t.len() as f64 { String::new() } else { t.slice(i as usize, i as usize + 1) };
+    ret_str(vm, piece)
 }
 
 fn char_code_at(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    let s = this_string(vm, this, "charCodeAt")?;
+    let r = recv(vm, this, "charCodeAt")?;
     let i = to_integer(vm.to_number(arg(args, 0))?);
     if i < 0.0 {
         return Ok(Step::Return(Value::Number(f64::NAN)));
     }
-    let v = unit_at(&s, i as usize).map_or(f64::NAN, |u| u as f64);
+    let v = r.text(vm).at(i as usize).map_or(f64::NAN, |u| u as f64);
     Ok(Step::Return(Value::Number(v)))
 }
 
 fn code_point_at(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    let s = this_string(vm, this, "codePointAt")?;
+    let r = recv(vm, this, "codePointAt")?;
     let i = to_integer(vm.to_number(arg(args, 0))?);
-    if i < 0.0 || i >= unit_len(&s) as f64 {
+    let t = r.text(vm);
+    if i < 0.0 || i >= t.len() as f64 {
         return Ok(Step::Return(Value::Undefined));
     }
     let i = i as usize;
-    let Some(first) = unit_at(&s, i) else { return Ok(Step::Return(Value::Undefined)) };
+    let Some(first) = t.at(i) else { return Ok(Step::Return(Value::Undefined)) };
     let cp = if (0xD800..0xDC00).contains(&first) {
-        match unit_at(&s, i + 1) {
+        match t.at(i + 1) {
             Some(second) if (0xDC00..0xE000).contains(&second) => {
                 0x10000 + ((first as u32 - 0xD800) << 10) + (second as u32 - 0xDC00)
             }
@@ -257,25 +322,29 @@ fn code_point_at(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> R
 }
 
 fn at(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    let s = this_string(vm, this, "at")?;
-    let len = unit_len(&s) as f64;
+    let r = recv(vm, this, "at")?;
     let n = to_integer(vm.to_number(arg(args, 0))?);
+    let t = r.text(vm);
+    let len = t.len() as f64;
     let i = if n < 0.0 { len + n } else { n };
     if i < 0.0 || i >= len {
         return Ok(Step::Return(Value::Undefined));
     }
-    ret_str(vm, unit_slice(&s, i as usize, i as usize + 1))
+    let piece = t.slice(i as usize, i as usize + 1);
+    ret_str(vm, piece)
 }
 
 // ---- searching ----
 
 fn index_of(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    let s = this_string(vm, this, "indexOf")?;
+    let r = recv(vm, this, "indexOf")?;
     let needle = arg_string(vm, args, 0)?;
-    let len = unit_len(&s);
-    let from = clamp_index(to_integer(vm.to_number(arg(args, 1))?), len);
-    vm.fuel -= s.len() as i64 / 64;
-    Ok(Step::Return(Value::Number(find_from(&s, &needle, from).map_or(-1.0, |i| i as f64))))
+    let from = to_integer(vm.to_number(arg(args, 1))?);
+    let t = r.text(vm);
+    let from = clamp_index(from, t.len());
+    let found = t.find_from(&needle, from);
+    vm.fuel -= (found.unwrap_or(t.len()).saturating_sub(from)) as i64 / 64;
+    Ok(Step::Return(Value::Number(found.map_or(-1.0, |i| i as f64))))
 }
 
 fn last_index_of(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
@@ -307,67 +376,75 @@ fn reject_regexp(vm: &mut Vm, v: Value, method: &str) -> Result<(), Throw> {
 }
 
 fn includes(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    let s = this_string(vm, this, "includes")?;
+    let r = recv(vm, this, "includes")?;
     reject_regexp(vm, arg(args, 0), "includes")?;
     let needle = arg_string(vm, args, 0)?;
-    let from = clamp_index(to_integer(vm.to_number(arg(args, 1))?), unit_len(&s));
-    vm.fuel -= s.len() as i64 / 64;
-    Ok(Step::Return(Value::Bool(find_from(&s, &needle, from).is_some())))
+    let from = to_integer(vm.to_number(arg(args, 1))?);
+    let t = r.text(vm);
+    let from = clamp_index(from, t.len());
+    let found = t.find_from(&needle, from);
+    vm.fuel -= (found.unwrap_or(t.len()).saturating_sub(from)) as i64 / 64;
+    Ok(Step::Return(Value::Bool(found.is_some())))
 }
 
 fn starts_with(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    let s = this_string(vm, this, "startsWith")?;
+    let r = recv(vm, this, "startsWith")?;
     reject_regexp(vm, arg(args, 0), "startsWith")?;
     let needle = arg_string(vm, args, 0)?;
-    let from = clamp_index(to_integer(vm.to_number(arg(args, 1))?), unit_len(&s));
-    let b = byte_of_unit(&s, from);
-    Ok(Step::Return(Value::Bool(s.get(b..).is_some_and(|rest| rest.starts_with(&needle)))))
+    let from = to_integer(vm.to_number(arg(args, 1))?);
+    let t = r.text(vm);
+    let b = t.byte_of_unit(clamp_index(from, t.len()));
+    Ok(Step::Return(Value::Bool(t.s.get(b..).is_some_and(|rest| rest.starts_with(&needle)))))
 }
 
 fn ends_with(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    let s = this_string(vm, this, "endsWith")?;
+    let r = recv(vm, this, "endsWith")?;
     reject_regexp(vm, arg(args, 0), "endsWith")?;
     let needle = arg_string(vm, args, 0)?;
-    let len = unit_len(&s);
     let end = match arg(args, 1) {
-        Value::Undefined => len,
-        v => clamp_index(to_integer(vm.to_number(v)?), len),
+        Value::Undefined => None,
+        v => Some(to_integer(vm.to_number(v)?)),
     };
-    let b = byte_of_unit(&s, end);
-    Ok(Step::Return(Value::Bool(s.get(..b).is_some_and(|head| head.ends_with(&needle)))))
+    let t = r.text(vm);
+    let end = end.map_or(t.len(), |e| clamp_index(e, t.len()));
+    let b = t.byte_of_unit(end);
+    Ok(Step::Return(Value::Bool(t.s.get(..b).is_some_and(|head| head.ends_with(&needle)))))
 }
 
 // ---- substrings ----
 
 fn slice(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    let s = this_string(vm, this, "slice")?;
-    let len = unit_len(&s);
+    let r = recv(vm, this, "slice")?;
+    let len = r.text(vm).len();
     let start = super::relative_index(vm, arg(args, 0), len, 0)?;
     let end = super::relative_index(vm, arg(args, 1), len, len)?;
-    ret_str(vm, unit_slice(&s, start, end))
+    let piece = r.text(vm).slice(start, end);
+    ret_str(vm, piece)
 }
 
 fn substring(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    let s = this_string(vm, this, "substring")?;
-    let len = unit_len(&s);
+    let r = recv(vm, this, "substring")?;
+    let len = r.text(vm).len();
     let a = clamp_index(to_integer(vm.to_number(arg(args, 0))?), len);
     let b = match arg(args, 1) {
         Value::Undefined => len,
         v => clamp_index(to_integer(vm.to_number(v)?), len),
     };
-    ret_str(vm, unit_slice(&s, a.min(b), a.max(b)))
+    let piece = r.text(vm).slice(a.min(b), a.max(b));
+    ret_str(vm, piece)
 }
 
 fn substr(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    let s = this_string(vm, this, "substr")?;
-    let len = unit_len(&s);
+    let r = recv(vm, this, "substr")?;
+    let len = r.text(vm).len();
     let start = super::relative_index(vm, arg(args, 0), len, 0)?;
     let count = match arg(args, 1) {
         Value::Undefined => len as f64,
         v => to_integer(vm.to_number(v)?),
     };
     let end = (start as f64 + count.max(0.0)).min(len as f64) as usize;
-    ret_str(vm, unit_slice(&s, start, end))
+    let piece = r.text(vm).slice(start, end);
+    ret_str(vm, piece)
 }
 
 // ---- case and whitespace ----
@@ -565,6 +642,8 @@ impl From<RegexMatch> for Found {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReplaceState {
     subject: String,
+    /// Whether `subject` is ASCII (UTF-16 offsets are byte offsets).
+    ascii: bool,
     subject_value: Value,
     callback: Value,
     found: Vec<Found>,
@@ -622,8 +701,10 @@ fn replace_impl(vm: &mut Vm, this: Value, args: &[Value], all: bool) -> Result<S
     let is_fn = matches!(replacement, Value::Obj(id) if vm.heap.obj(id).is_callable());
     if is_fn {
         let subject_value = vm.new_string(&s)?;
+        let ascii = s.is_ascii();
         let state = ReplaceState {
             subject: s,
+            ascii,
             subject_value,
             callback: replacement,
             found,
@@ -665,7 +746,8 @@ fn replace_next_call(vm: &mut Vm, mut st: ReplaceState) -> Result<Step, Throw> {
             None => Value::Undefined,
         });
     }
-    call_args.push(Value::Number(unit_of_byte(&st.subject, f.start) as f64));
+    let offset = Text { s: &st.subject, ascii: st.ascii }.unit_of_byte(f.start);
+    call_args.push(Value::Number(offset as f64));
     call_args.push(st.subject_value);
     if !f.names.is_empty() {
         call_args.push(regexp::groups_object(vm, &st.subject, &f.names)?);
@@ -785,7 +867,10 @@ fn match_(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<S
         let parts = found.iter().map(|m| s.get(m.start..m.end).unwrap_or("").to_string()).collect();
         return strings_array(vm, parts);
     }
-    let subject = vm.new_string(&s)?;
+    let subject = match this {
+        Value::Str(_) => this,
+        _ => vm.new_string(&s)?,
+    };
     Ok(Step::Return(regexp::exec(vm, re, subject)?))
 }
 
@@ -806,9 +891,11 @@ fn match_all(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Resul
     };
     let found = regexp::matches_for_replace(vm, re, &s)?;
     let subject = vm.new_string(&s)?;
+    let t = Text::new(&s);
     let mut items = Vec::with_capacity(found.len());
     for m in found {
-        items.push(regexp::match_array(vm, &s, subject, &m)?);
+        let p = regexp::pieces(t, &m);
+        items.push(regexp::build_match_array(vm, p, subject)?);
     }
     Ok(Step::Return(vm.new_iterator(IterState::List { items, next: 0 })?))
 }
@@ -817,7 +904,7 @@ fn search(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<S
     let s = this_string(vm, this, "search")?;
     let re = to_regexp_arg(vm, arg(args, 0), "")?;
     let found = regexp::search_first(vm, re, &s)?;
-    Ok(Step::Return(Value::Number(found.map_or(-1.0, |m| unit_of_byte(&s, m.start) as f64))))
+    Ok(Step::Return(Value::Number(found.map_or(-1.0, |m| Text::new(&s).unit_of_byte(m.start) as f64))))
 }
 
 // ---- misc ----
@@ -870,17 +957,19 @@ mod tests {
     fn utf16_indices() {
         let s = "héllo😀x";
         assert_eq!(unit_len(s), 8);
-        assert_eq!(unit_at(s, 1), Some(0xE9));
-        assert_eq!(unit_at(s, 5), Some(0xD83D));
+        assert_eq!(Text::new(s).at(1), Some(0xE9));
+        assert_eq!(Text::new(s).at(5), Some(0xD83D));
         assert_eq!(unit_slice(s, 1, 3), "él");
         assert_eq!(unit_slice(s, 5, 7), "😀");
         assert_eq!(unit_slice(s, 7, 8), "x");
         assert_eq!(byte_of_unit(s, 7), s.len() - 1);
         assert_eq!(unit_of_byte(s, s.len() - 1), 7);
-        assert_eq!(find_from(s, "x", 0), Some(7));
-        assert_eq!(find_from(s, "l", 3), Some(3));
-        assert_eq!(find_from("abc", "", 5), None);
-        assert_eq!(find_from("abc", "", 3), Some(3));
+        assert_eq!(Text::new(s).find_from("x", 0), Some(7));
+        assert_eq!(Text::new(s).find_from("l", 3), Some(3));
+        assert_eq!(Text::new("abc").find_from("", 5), None);
+        assert_eq!(Text::new("abc").find_from("", 3), Some(3));
+        assert_eq!(Text::new("a😀b").slice(1, 3), "😀");
+        assert_eq!(Text::new("a😀b").slice(1, 2), "\u{FFFD}");
     }
 
     #[test]
