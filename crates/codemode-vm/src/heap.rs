@@ -60,41 +60,63 @@ impl<T> Arena<T> {
 }
 
 /// The interned property names. Atoms are never freed: their count is bounded by the memory budget.
+///
+/// All names live in one string buffer (so copying the table, which every run does from the
+/// pristine realm, is two allocations), indexed by a hash of the name.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Atoms {
-    names: Vec<Box<str>>,
+    text: String,
+    /// `(start, end)` of each name in `text`.
+    spans: Vec<(u32, u32)>,
+    /// Name hash → atoms with that hash (collisions are rare, so one inline slot).
     #[serde(skip)]
-    index: crate::value::FastMap<Box<str>, u32>,
+    index: crate::value::FastMap<u64, smallvec::SmallVec<[u32; 1]>>,
+    #[serde(skip)]
+    indexed: usize,
+}
+
+fn name_hash(name: &str) -> u64 {
+    use std::hash::{BuildHasher, BuildHasherDefault};
+    BuildHasherDefault::<ahash::AHasher>::default().hash_one(name)
 }
 
 impl Atoms {
     pub fn intern(&mut self, name: &str) -> Atom {
-        if self.index.len() != self.names.len() {
-            self.rebuild_index();
+        if let Some(atom) = self.lookup(name) {
+            return atom;
         }
-        if let Some(&i) = self.index.get(name) {
-            return Atom(i);
-        }
-        let i = self.names.len() as u32;
-        self.names.push(name.into());
-        self.index.insert(name.into(), i);
+        let i = self.spans.len() as u32;
+        let start = self.text.len() as u32;
+        self.text.push_str(name);
+        self.spans.push((start, self.text.len() as u32));
+        self.index.entry(name_hash(name)).or_default().push(i);
+        self.indexed += 1;
         Atom(i)
     }
 
     pub fn lookup(&mut self, name: &str) -> Option<Atom> {
-        if self.index.len() != self.names.len() {
+        if self.indexed != self.spans.len() {
             self.rebuild_index();
         }
-        self.index.get(name).map(|&i| Atom(i))
+        let candidates = self.index.get(&name_hash(name))?;
+        candidates.iter().copied().find(|&i| self.name(Atom(i)) == name).map(Atom)
     }
 
     pub fn name(&self, atom: Atom) -> &str {
-        self.names.get(atom.0 as usize).map_or("", |s| s)
+        match self.spans.get(atom.0 as usize) {
+            Some(&(start, end)) => self.text.get(start as usize..end as usize).unwrap_or(""),
+            None => "",
+        }
     }
 
     /// After deserialization the index is empty; it is rebuilt on first use.
     fn rebuild_index(&mut self) {
-        self.index = self.names.iter().enumerate().map(|(i, n)| (n.clone(), i as u32)).collect();
+        let mut index: crate::value::FastMap<u64, smallvec::SmallVec<[u32; 1]>> = Default::default();
+        for i in 0..self.spans.len() as u32 {
+            index.entry(name_hash(self.name(Atom(i)))).or_default().push(i);
+        }
+        self.index = index;
+        self.indexed = self.spans.len();
     }
 }
 

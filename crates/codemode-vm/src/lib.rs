@@ -50,6 +50,20 @@ use promise::Job;
 use realm::Realm;
 use value::ObjId;
 
+/// The global environment (intrinsics and every built-in installed), built once per process;
+/// each run starts from a copy, which is much cheaper than installing the built-ins again.
+fn pristine() -> Option<&'static (Heap, Realm)> {
+    static PRISTINE: std::sync::LazyLock<Option<(Heap, Realm)>> = std::sync::LazyLock::new(|| {
+        let mut heap = Heap::new(usize::MAX);
+        let realm = Realm::new(&mut heap).ok()?;
+        let module = Arc::new(Module { functions: Vec::new() });
+        let mut vm = Vm::bare(module, VmConfig::default(), heap, realm);
+        builtins::install(&mut vm).ok()?;
+        Some((vm.heap, vm.realm))
+    });
+    PRISTINE.as_ref()
+}
+
 /// Limits and host-supplied inputs fixed when a run starts.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct VmConfig {
@@ -124,10 +138,23 @@ impl Vm {
     /// Creates a VM ready to run `module`'s top-level script.
     pub fn new(module: Arc<Module>, config: VmConfig) -> Result<Vm, String> {
         codemode_compiler::verify::verify(&module)?;
-        let mut heap = Heap::new(config.memory_limit);
-        let realm = Realm::new(&mut heap).map_err(|_| "memory limit too small for the global environment")?;
+        let Some((heap, realm)) = pristine() else {
+            return Err("the global environment could not be built".into());
+        };
+        let (mut heap, realm) = (heap.clone(), realm.clone());
+        heap.memory_limit = config.memory_limit;
+        if heap.bytes_used > heap.memory_limit {
+            return Err("memory limit too small for the global environment".into());
+        }
+        let mut vm = Vm::bare(module, config, heap, realm);
+        vm.load_constants().map_err(|_| "memory limit too small for the program's constants")?;
+        vm.start_main().map_err(|_| "memory limit too small to start the program")?;
+        Ok(vm)
+    }
+
+    fn bare(module: Arc<Module>, config: VmConfig, heap: Heap, realm: Realm) -> Vm {
         let rng = config.random_seed ^ 0x9E37_79B9_7F4A_7C15;
-        let mut vm = Vm {
+        Vm {
             module,
             config,
             heap,
@@ -144,11 +171,7 @@ impl Vm {
             throw_location: None,
             finished: None,
             result_json_value: None,
-        };
-        vm.load_constants().map_err(|_| "memory limit too small for the program's constants")?;
-        builtins::install(&mut vm).map_err(|_| "memory limit too small for the global environment")?;
-        vm.start_main().map_err(|_| "memory limit too small to start the program")?;
-        Ok(vm)
+        }
     }
 
     /// Console output so far (`[warn] ` etc. prefixes included).

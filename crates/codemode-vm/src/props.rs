@@ -142,6 +142,26 @@ impl Vm {
                 (ObjKind::Map { .. }, Key::Atom(a)) if self.heap.atoms.name(a) == "size" => {
                     return Got::Value(Value::Number(crate::builtins::map_size(self, id) as f64));
                 }
+                (ObjKind::Function(Callable::Native { native, .. }), Key::Atom(a))
+                    if (a == self.realm.atoms.name || a == self.realm.atoms.length) && obj.props.find(a).is_none() =>
+                {
+                    let def = crate::builtins::table().get(native.0 as usize);
+                    if a == self.realm.atoms.length {
+                        return Got::Value(Value::Number(def.map_or(0.0, |d| d.arity as f64)));
+                    }
+                    let name = def.map_or("", |d| d.name);
+                    return Got::Value(self.new_string(name).unwrap_or(Value::Undefined));
+                }
+                (ObjKind::Function(Callable::Closure { func, .. }), Key::Atom(a))
+                    if (a == self.realm.atoms.name || a == self.realm.atoms.length) && obj.props.find(a).is_none() =>
+                {
+                    let code = self.module.functions.get(*func as usize);
+                    if a == self.realm.atoms.length {
+                        return Got::Value(Value::Number(code.map_or(0.0, |c| c.param_count as f64)));
+                    }
+                    let name = code.and_then(|c| c.name.clone()).unwrap_or_default();
+                    return Got::Value(self.new_string(&name).unwrap_or(Value::Undefined));
+                }
                 (ObjKind::Function(Callable::Tool { path }), Key::Atom(a))
                     // `tools.a` → the namespace or tool `a` below this one.
                     if obj.props.find(a).is_none() && a != self.realm.atoms.then => {

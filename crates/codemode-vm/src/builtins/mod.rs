@@ -190,14 +190,15 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
     }
 }
 
-/// Installs every built-in into the realm's global object and prototypes.
+/// Installs every built-in into the realm's global object and prototypes. Their `name` and
+/// `length` are answered lazily by `props.rs` (eager properties would give several hundred
+/// functions a property map that every run copies).
 pub(crate) fn install(vm: &mut Vm) -> Result<(), Throw> {
     let defs = table();
     // Constructors and plain globals first, so statics find their owner.
     for (i, def) in defs.iter().enumerate() {
         if def.owner.is_empty() {
             let f = vm.alloc_native(Native(i as u16), Vec::new())?;
-            set_function_meta(vm, f, def)?;
             if let Some(proto) = vm.proto_named(def.name) {
                 if let Value::Obj(fid) = f {
                     vm.define_hidden(fid, "prototype", Value::Obj(proto));
@@ -214,19 +215,10 @@ pub(crate) fn install(vm: &mut Vm) -> Result<(), Throw> {
         }
         let owner = vm.owner_object(def.owner)?;
         let f = vm.alloc_native(Native(i as u16), Vec::new())?;
-        set_function_meta(vm, f, def)?;
         vm.define_hidden(owner, def.name, f);
     }
     global::install_values(vm)?;
     number::install_values(vm)?;
-    Ok(())
-}
-
-fn set_function_meta(vm: &mut Vm, f: Value, def: &NativeDef) -> Result<(), Throw> {
-    let Value::Obj(id) = f else { return Ok(()) };
-    let name = vm.new_string(def.name)?;
-    vm.define_hidden(id, "name", name);
-    vm.define_hidden(id, "length", Value::Number(def.arity as f64));
     Ok(())
 }
 
