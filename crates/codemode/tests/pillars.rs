@@ -236,3 +236,17 @@ fn typed_tools_decode_input_and_report_invalid_input() {
     let message = r.error.map(|e| e.message).unwrap_or_default();
     assert!(message.contains("id"), "{message}");
 }
+
+#[test]
+fn a_slow_tool_times_out_and_is_reported_interrupted() {
+    let started = std::time::Instant::now();
+    let r = run(
+        "console.log('before'); return await tools.demo.sleep({ ms: 10000, value: 1 });",
+        Limits::default().timeout(Duration::from_millis(200)),
+    );
+    assert_eq!(error_kind(&r), Some(DiagnosticKind::TimeoutExceeded), "{r:?}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(r.logs, ["before"]);
+    assert_eq!(r.tool_calls.len(), 1);
+    assert_eq!(r.tool_calls[0].status, codemode::CallStatus::Interrupted);
+}
