@@ -131,6 +131,9 @@ impl Vm {
         for id in self.host.pending_promises() {
             m.push_obj(id);
         }
+        if let Some((_, ret)) = self.host.blocked {
+            push_ret(ret, m);
+        }
         for id in &self.rejected_unhandled {
             m.push_obj(*id);
         }
