@@ -31,13 +31,6 @@ impl Marks {
 }
 
 impl Vm {
-    /// Collects when the VM is idle and has allocated since the last collection. Returns whether
-    /// anything changed that could let the program go on (never: collection frees, it does not
-    /// wake), so the caller stops.
-    pub(crate) fn maybe_collect_garbage(&mut self) -> bool {
-        false
-    }
-
     pub(crate) fn collect_garbage(&mut self) {
         let mut m = Marks {
             objects: vec![false; self.heap.objects.slots.len()],

@@ -48,12 +48,7 @@ impl Vm {
                         }
                         continue;
                     }
-                    None => {
-                        if self.maybe_collect_garbage() {
-                            continue;
-                        }
-                        return Status::Waiting;
-                    }
+                    None => return Status::Waiting,
                 }
             }
             match self.execute() {
