@@ -141,9 +141,170 @@ fn to_string(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Resul
     ret(vm, radix_string(x, radix as u32))
 }
 
-fn to_locale_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+fn to_locale_string(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let x = this_number(vm, this, "toLocaleString")?;
-    ret(vm, locale_string(x))
+    let locale = match arg(args, 0) {
+        Value::Str(_) => vm.to_rust_string(arg(args, 0))?,
+        _ => String::new(),
+    };
+    let mut opts = LocaleOptions::for_locale(&locale);
+    let options = arg(args, 1);
+    if let Value::Obj(_) = options {
+        let style = vm.get_named(options, "style")?;
+        if style != Value::Undefined {
+            opts.style = vm.to_rust_string(style)?;
+        }
+        let currency = vm.get_named(options, "currency")?;
+        if currency != Value::Undefined {
+            opts.currency = vm.to_rust_string(currency)?.to_ascii_uppercase();
+        }
+        if opts.style == "currency" && opts.currency.is_empty() {
+            return Err(vm.make_error(ErrorKind::TypeError, "Currency code is required with currency style."));
+        }
+        let (dmin, dmax) = match opts.style.as_str() {
+            "currency" => {
+                let d = if matches!(opts.currency.as_str(), "JPY" | "KRW" | "VND" | "CLP" | "ISK") {
+                    0
+                } else {
+                    2
+                };
+                (d, d)
+            }
+            "percent" => (0, 0),
+            _ => (0, 3),
+        };
+        let read = |vm: &mut Vm, name: &str, lo: f64, hi: f64| -> Result<Option<usize>, Throw> {
+            let v = vm.get_named(options, name)?;
+            if v == Value::Undefined {
+                return Ok(None);
+            }
+            let n = vm.to_number(v)?;
+            if !(lo..=hi).contains(&n) {
+                let msg = format!("{name} value is out of range.");
+                return Err(vm.make_error(ErrorKind::RangeError, &msg));
+            }
+            Ok(Some(n.floor() as usize))
+        };
+        let min = read(vm, "minimumFractionDigits", 0.0, 100.0)?;
+        let max = read(vm, "maximumFractionDigits", 0.0, 100.0)?;
+        opts.min_int = read(vm, "minimumIntegerDigits", 1.0, 21.0)?.unwrap_or(1);
+        (opts.min_frac, opts.max_frac) = match (min, max) {
+            (None, None) => (dmin, dmax),
+            (Some(mn), None) => (mn, mn.max(dmax)),
+            (None, Some(mx)) => (dmin.min(mx), mx),
+            (Some(mn), Some(mx)) if mn > mx => {
+                return Err(
+                    vm.make_error(ErrorKind::RangeError, "maximumFractionDigits value is out of range.")
+                );
+            }
+            (Some(mn), Some(mx)) => (mn, mx),
+        };
+        let grouping = vm.get_named(options, "useGrouping")?;
+        if grouping != Value::Undefined {
+            opts.grouping = vm.to_boolean(grouping);
+        }
+    }
+    ret(vm, format_locale(x, &opts))
+}
+
+/// What `toLocaleString(locale, options)` honours: `style` (`decimal`, `percent`, `currency`
+/// with `currency`), `minimumFractionDigits`, `maximumFractionDigits`, `minimumIntegerDigits`
+/// and `useGrouping`. Locales: English separators, or `de`/`es`/`it`/`nl`/`pt`/`id` ones
+/// (`1.234,5`) and `fr` (`1 234,5`); everything else formats as `en-US`.
+#[derive(Clone, Debug)]
+pub(crate) struct LocaleOptions {
+    pub style: String,
+    pub currency: String,
+    pub min_frac: usize,
+    pub max_frac: usize,
+    pub min_int: usize,
+    pub grouping: bool,
+    pub group_sep: &'static str,
+    pub decimal_sep: &'static str,
+}
+
+impl LocaleOptions {
+    pub fn for_locale(locale: &str) -> Self {
+        let lang = locale.split(['-', '_']).next().unwrap_or("").to_ascii_lowercase();
+        let (group_sep, decimal_sep) = match lang.as_str() {
+            "de" | "es" | "it" | "nl" | "pt" | "id" | "da" | "tr" => (".", ","),
+            "fr" => ("\u{202f}", ","),
+            _ => (",", "."),
+        };
+        LocaleOptions {
+            style: "decimal".into(),
+            currency: String::new(),
+            min_frac: 0,
+            max_frac: 3,
+            min_int: 1,
+            grouping: true,
+            group_sep,
+            decimal_sep,
+        }
+    }
+}
+
+fn currency_symbol(code: &str) -> String {
+    match code {
+        "USD" => "$".into(),
+        "EUR" => "€".into(),
+        "GBP" => "£".into(),
+        "JPY" => "¥".into(),
+        "INR" => "₹".into(),
+        "CNY" => "CN¥".into(),
+        "CAD" => "CA$".into(),
+        "AUD" => "A$".into(),
+        "KRW" => "₩".into(),
+        "BRL" => "R$".into(),
+        "MXN" => "MX$".into(),
+        other => format!("{other}\u{a0}"),
+    }
+}
+
+/// Formats `x` per `opts` (rounding half away from zero on the exact decimal value, as Intl does).
+pub(crate) fn format_locale(x: f64, opts: &LocaleOptions) -> String {
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    let x = if opts.style == "percent" { x * 100.0 } else { x };
+    let negative = x < 0.0 || (x == 0.0 && x.is_sign_negative());
+    let body = if x.is_infinite() {
+        "∞".to_string()
+    } else {
+        let s = if x.abs() >= 1e21 {
+            let (digits, _) = exact_decimal(x.abs());
+            format!("{digits}.{}", "0".repeat(opts.max_frac))
+        } else {
+            fixed(x.abs(), opts.max_frac)
+        };
+        let (int, frac) = s.split_once('.').unwrap_or((s.as_str(), ""));
+        let mut frac = frac.to_string();
+        while frac.len() > opts.min_frac && frac.ends_with('0') {
+            frac.pop();
+        }
+        let int = if int.len() < opts.min_int {
+            format!("{}{int}", "0".repeat(opts.min_int - int.len()))
+        } else {
+            int.to_string()
+        };
+        let mut grouped = String::with_capacity(int.len() + int.len() / 3 * 3);
+        for (i, c) in int.chars().enumerate() {
+            if opts.grouping && i > 0 && (int.len() - i) % 3 == 0 {
+                grouped.push_str(opts.group_sep);
+            }
+            grouped.push(c);
+        }
+        if frac.is_empty() { grouped } else { format!("{grouped}{}{frac}", opts.decimal_sep) }
+    };
+    let sign = if negative { "-" } else { "" };
+    match opts.style.as_str() {
+        "percent" => format!("{sign}{body}%"),
+        "currency" if opts.decimal_sep == "," => {
+            format!("{sign}{body}\u{a0}{}", currency_symbol(&opts.currency).trim_end())
+        }
+        "currency" => format!("{sign}{}{body}", currency_symbol(&opts.currency)),
+        _ => format!("{sign}{body}"),
+    }
 }
 
 fn value_of(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
@@ -409,38 +570,10 @@ pub(crate) fn radix_string(x: f64, radix: u32) -> String {
 }
 
 /// `toLocaleString()` in en-US: grouping commas, at most three fraction digits.
-pub(crate) fn locale_string(x: f64) -> String {
-    if x.is_nan() {
-        return "NaN".into();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { "∞".into() } else { "-∞".into() };
-    }
-    if x == 0.0 {
-        return if x.is_sign_negative() { "-0".into() } else { "0".into() };
-    }
-    let s = if x.abs() >= 1e21 {
-        // Every digit of a large integer, without exponent.
-        let (digits, _) = exact_decimal(x.abs());
-        if x < 0.0 { format!("-{digits}") } else { digits }
-    } else {
-        fixed(x, 3)
-    };
-    let (sign, body) = match s.strip_prefix('-') {
-        Some(rest) => ("-", rest),
-        None => ("", s.as_str()),
-    };
-    let (int, frac) = body.split_once('.').unwrap_or((body, ""));
-    let frac = frac.trim_end_matches('0');
-    let mut grouped = String::with_capacity(int.len() + int.len() / 3);
-    for (i, c) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(c);
-    }
-    let sign = if sign == "-" && (grouped != "0" || !frac.is_empty() || x < 0.0) { "-" } else { "" };
-    if frac.is_empty() { format!("{sign}{grouped}") } else { format!("{sign}{grouped}.{frac}") }
+/// `toLocaleString()` with no arguments: `en-US`, grouping commas, at most three fraction digits.
+#[cfg(test)]
+fn locale_string(x: f64) -> String {
+    format_locale(x, &LocaleOptions::for_locale(""))
 }
 
 #[cfg(test)]
@@ -499,5 +632,36 @@ mod tests {
         assert_eq!(locale_string(999.9999), "1,000");
         assert_eq!(locale_string(-0.0), "-0");
         assert_eq!(locale_string(1e21), "1,000,000,000,000,000,000,000");
+        let with = |f: &dyn Fn(&mut LocaleOptions), x: f64| {
+            let mut o = LocaleOptions::for_locale("en-US");
+            f(&mut o);
+            format_locale(x, &o)
+        };
+        assert_eq!(with(&|o| o.min_frac = 2, 1234.5), "1,234.50");
+        assert_eq!(
+            with(
+                &|o| {
+                    o.style = "currency".into();
+                    o.currency = "USD".into();
+                    o.min_frac = 2;
+                    o.max_frac = 2;
+                },
+                -5.0
+            ),
+            "-$5.00"
+        );
+        assert_eq!(
+            with(
+                &|o| {
+                    o.style = "percent".into();
+                    o.max_frac = 1;
+                },
+                0.256
+            ),
+            "25.6%"
+        );
+        assert_eq!(with(&|o| o.grouping = false, 1234.0), "1234");
+        assert_eq!(with(&|o| o.min_int = 3, 12.0), "012");
+        assert_eq!(format_locale(1234.5, &LocaleOptions::for_locale("de-DE")), "1.234,5");
     }
 }

@@ -912,13 +912,187 @@ fn search(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<S
 fn locale_compare(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let s = this_string(vm, this, "localeCompare")?;
     let other = arg_string(vm, args, 0)?;
-    vm.fuel -= s.len().min(other.len()) as i64 / 64;
-    let order = s.encode_utf16().cmp(other.encode_utf16());
+    vm.fuel -= (s.len() + other.len()) as i64 / 32;
+    let order = collate(&s, &other);
     Ok(Step::Return(Value::Number(match order {
         std::cmp::Ordering::Less => -1.0,
         std::cmp::Ordering::Equal => 0.0,
         std::cmp::Ordering::Greater => 1.0,
     })))
+}
+
+// ---- collation (localeCompare) ----
+
+/// ASCII and Latin-1 punctuation and symbols in the order of the Unicode root collation (what
+/// Node's ICU uses): they sort before digits, and digits before letters.
+const PUNCTUATION_ORDER: &str =
+    "\t\n\u{b}\u{c}\r \u{a0}_-,;:!¡?¿.'\"«»()[]{}§¶@*/\\&#%`^°©®+±÷×<=>¬|¦~¤¢$£¥€";
+
+/// Latin letters with diacritics: (letter, base, accent rank). Accent ranks follow the root
+/// collation's secondary order (acute < grave < breve < circumflex < caron < ring < diaeresis <
+/// double acute < tilde < dot < cedilla < ogonek < macron < stroke).
+const ACCENTED: &[(char, char, u8)] = &[
+    ('á', 'a', 1),
+    ('à', 'a', 2),
+    ('ă', 'a', 3),
+    ('â', 'a', 4),
+    ('å', 'a', 6),
+    ('ä', 'a', 7),
+    ('ã', 'a', 9),
+    ('ą', 'a', 12),
+    ('ā', 'a', 13),
+    ('ć', 'c', 1),
+    ('ĉ', 'c', 4),
+    ('č', 'c', 5),
+    ('ċ', 'c', 10),
+    ('ç', 'c', 11),
+    ('ď', 'd', 5),
+    ('đ', 'd', 14),
+    ('ð', 'd', 15),
+    ('é', 'e', 1),
+    ('è', 'e', 2),
+    ('ĕ', 'e', 3),
+    ('ê', 'e', 4),
+    ('ě', 'e', 5),
+    ('ë', 'e', 7),
+    ('ė', 'e', 10),
+    ('ę', 'e', 12),
+    ('ē', 'e', 13),
+    ('ğ', 'g', 3),
+    ('ĝ', 'g', 4),
+    ('ġ', 'g', 10),
+    ('ģ', 'g', 11),
+    ('ĥ', 'h', 4),
+    ('ħ', 'h', 14),
+    ('í', 'i', 1),
+    ('ì', 'i', 2),
+    ('ĭ', 'i', 3),
+    ('î', 'i', 4),
+    ('ï', 'i', 7),
+    ('ĩ', 'i', 9),
+    ('į', 'i', 12),
+    ('ī', 'i', 13),
+    ('ı', 'i', 15),
+    ('ĵ', 'j', 4),
+    ('ķ', 'k', 11),
+    ('ĺ', 'l', 1),
+    ('ľ', 'l', 5),
+    ('ļ', 'l', 11),
+    ('ŀ', 'l', 10),
+    ('ł', 'l', 14),
+    ('ń', 'n', 1),
+    ('ň', 'n', 5),
+    ('ñ', 'n', 9),
+    ('ņ', 'n', 11),
+    ('ó', 'o', 1),
+    ('ò', 'o', 2),
+    ('ŏ', 'o', 3),
+    ('ô', 'o', 4),
+    ('ö', 'o', 7),
+    ('ő', 'o', 8),
+    ('õ', 'o', 9),
+    ('ō', 'o', 13),
+    ('ø', 'o', 14),
+    ('ŕ', 'r', 1),
+    ('ř', 'r', 5),
+    ('ŗ', 'r', 11),
+    ('ś', 's', 1),
+    ('ŝ', 's', 4),
+    ('š', 's', 5),
+    ('ş', 's', 11),
+    ('ť', 't', 5),
+    ('ţ', 't', 11),
+    ('ŧ', 't', 14),
+    ('ú', 'u', 1),
+    ('ù', 'u', 2),
+    ('ŭ', 'u', 3),
+    ('û', 'u', 4),
+    ('ů', 'u', 6),
+    ('ü', 'u', 7),
+    ('ű', 'u', 8),
+    ('ũ', 'u', 9),
+    ('ų', 'u', 12),
+    ('ū', 'u', 13),
+    ('ŵ', 'w', 4),
+    ('ý', 'y', 1),
+    ('ŷ', 'y', 4),
+    ('ÿ', 'y', 7),
+    ('ź', 'z', 1),
+    ('ž', 'z', 5),
+    ('ż', 'z', 10),
+];
+
+/// Combining marks (U+0300..) and their accent ranks, for decomposed text.
+fn combining_rank(c: char) -> Option<u8> {
+    Some(match c {
+        '\u{301}' => 1,
+        '\u{300}' => 2,
+        '\u{306}' => 3,
+        '\u{302}' => 4,
+        '\u{30C}' => 5,
+        '\u{30A}' => 6,
+        '\u{308}' => 7,
+        '\u{30B}' => 8,
+        '\u{303}' => 9,
+        '\u{307}' => 10,
+        '\u{327}' => 11,
+        '\u{328}' => 12,
+        '\u{304}' => 13,
+        '\u{300}'..='\u{36F}' => 16,
+        _ => return None,
+    })
+}
+
+/// One collation element: (primary, secondary, tertiary).
+type Element = (u32, u8, u8);
+
+fn collation_elements(s: &str) -> Vec<Element> {
+    let mut out: Vec<Element> = Vec::with_capacity(s.len());
+    for c in s.chars() {
+        if let Some(rank) = combining_rank(c) {
+            if let Some(last) = out.last_mut() {
+                last.1 = last.1.max(rank);
+            }
+            continue;
+        }
+        if let Some(i) = PUNCTUATION_ORDER.chars().position(|p| p == c) {
+            out.push((i as u32 + 1, 0, 0));
+            continue;
+        }
+        if let Some(d) = c.to_digit(10) {
+            out.push(((1 << 24) | d, 0, 0));
+            continue;
+        }
+        let upper = c.is_uppercase() as u8;
+        let lower = c.to_lowercase().next().unwrap_or(c);
+        let letter = |b: char| (2 << 24) | b as u32;
+        match lower {
+            'a'..='z' => out.push((letter(lower), 0, upper)),
+            'æ' => out.extend([(letter('a'), 0, upper), (letter('e'), 0, upper)]),
+            'œ' => out.extend([(letter('o'), 0, upper), (letter('e'), 0, upper)]),
+            'ß' => out.extend([(letter('s'), 0, 0), (letter('s'), 0, 0)]),
+            'þ' => out.extend([(letter('t'), 0, upper), (letter('h'), 0, upper)]),
+            _ => match ACCENTED.iter().find(|(a, _, _)| *a == lower) {
+                Some((_, base, rank)) => out.push((letter(*base), *rank, upper)),
+                None if c.is_whitespace() => out.push((0, 0, 0)),
+                None => out.push(((3 << 24) | c as u32, 0, 0)),
+            },
+        }
+    }
+    out
+}
+
+/// `localeCompare` in the spirit of the Unicode root collation (Node's ICU default): punctuation
+/// before digits before letters; letters compared without accents and case first, then accents,
+/// then case (lowercase first), then code units. An approximation for Latin text.
+pub(crate) fn collate(a: &str, b: &str) -> std::cmp::Ordering {
+    let (ea, eb) = (collation_elements(a), collation_elements(b));
+    ea.iter()
+        .map(|e| e.0)
+        .cmp(eb.iter().map(|e| e.0))
+        .then_with(|| ea.iter().map(|e| e.1).cmp(eb.iter().map(|e| e.1)))
+        .then_with(|| ea.iter().map(|e| e.2).cmp(eb.iter().map(|e| e.2)))
+        .then_with(|| a.encode_utf16().cmp(b.encode_utf16()))
 }
 
 fn normalize(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
@@ -982,6 +1156,26 @@ mod tests {
         assert_eq!(split_str("ab", "ab", usize::MAX), ["", ""]);
         assert_eq!(split_str("héé", "", usize::MAX), ["h", "é", "é"]);
         assert_eq!(split_str("a😀", "", usize::MAX), ["a", "\u{FFFD}", "\u{FFFD}"]);
+    }
+
+    #[test]
+    fn collation_like_node() {
+        let mut w = vec![
+            "a", "B", "c", "A", "b", "é", "e", "E", "_", "1", "-", " ", "Z", "z", "ab", "aB", "Ab", "a b",
+            "a-b", "a_b", "10", "9", "É", "f", "ä", "æ", "résumé", "resume", "Resume", "apple", "Äpfel",
+            "zebra", "Zebra", "über", "uber", "item 10", "item 9", "x.y", "xy", "@", "#", "!", "~", "å", "ø",
+            "ñ", "n", "o",
+        ];
+        w.sort_by(|a, b| collate(a, b));
+        let node = [
+            " ", "_", "-", "!", "@", "#", "~", "1", "10", "9", "a", "A", "å", "ä", "a b", "a_b", "a-b", "ab",
+            "aB", "Ab", "æ", "Äpfel", "apple", "b", "B", "c", "e", "E", "é", "É", "f", "item 10", "item 9",
+            "n", "ñ", "o", "ø", "resume", "Resume", "résumé", "uber", "über", "x.y", "xy", "z", "Z", "zebra",
+            "Zebra",
+        ];
+        assert_eq!(w, node);
+        assert_eq!(collate("a\u{301}", "á"), "a\u{301}".encode_utf16().cmp("á".encode_utf16()));
+        assert_eq!(collate("", "a"), std::cmp::Ordering::Less);
     }
 
     #[test]
