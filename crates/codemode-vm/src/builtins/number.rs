@@ -21,6 +21,7 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::new("Number", "isNaN", 1, is_nan),
     NativeDef::new("Number.prototype", "toFixed", 1, to_fixed),
     NativeDef::new("Number.prototype", "toPrecision", 1, to_precision),
+    NativeDef::new("Number.prototype", "toExponential", 1, to_exponential),
     NativeDef::new("Number.prototype", "toString", 1, to_string),
     NativeDef::new("Number.prototype", "toLocaleString", 0, to_locale_string),
     NativeDef::new("Number.prototype", "valueOf", 0, value_of),
@@ -121,6 +122,24 @@ fn to_precision(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Re
         return Err(vm.make_error(ErrorKind::RangeError, "toPrecision() argument must be between 1 and 100"));
     }
     ret(vm, precision(x, p as usize))
+}
+
+fn to_exponential(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let x = this_number(vm, this, "toExponential")?;
+    let f = vm.to_number(arg(args, 0))?;
+    if !x.is_finite() {
+        return ret(vm, number_to_string(x));
+    }
+    if arg(args, 0) == Value::Undefined {
+        return ret(vm, exponential(x, None));
+    }
+    let f = if f.is_nan() { 0.0 } else { f.trunc() };
+    if !(0.0..=100.0).contains(&f) {
+        return Err(
+            vm.make_error(ErrorKind::RangeError, "toExponential() argument must be between 0 and 100")
+        );
+    }
+    ret(vm, exponential(x, Some(f as usize)))
 }
 
 fn to_string(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
@@ -490,6 +509,45 @@ pub(crate) fn precision(x: f64, p: usize) -> String {
     format!("{sign}0.{}{ds}", "0".repeat((-(e + 1)) as usize))
 }
 
+/// `Number.prototype.toExponential(f)` on a finite `x` (`None`: as many digits as needed).
+pub(crate) fn exponential(x: f64, f: Option<usize>) -> String {
+    let sign = if x < 0.0 { "-" } else { "" };
+    let (digits, e) = if x == 0.0 {
+        ("0".repeat(f.unwrap_or(0) + 1), 0i64)
+    } else {
+        match f {
+            None => {
+                // The shortest round-trip digits (what `toString` prints).
+                let sci = format!("{:e}", x.abs());
+                let (m, e) = sci.split_once('e').unwrap_or((&sci, "0"));
+                (m.replace('.', ""), e.parse().unwrap_or(0))
+            }
+            Some(f) => {
+                let (all, frac) = exact_decimal(x.abs());
+                let trimmed = all.trim_start_matches('0');
+                let mut e = trimmed.len() as i64 - frac as i64 - 1;
+                let mut d: Vec<u8> = trimmed.as_bytes().to_vec();
+                let p = f + 1;
+                if d.len() > p {
+                    let round_up = d[p] >= b'5';
+                    d.truncate(p);
+                    if round_up && increment(&mut d) {
+                        d.truncate(p);
+                        e += 1;
+                    }
+                } else {
+                    d.resize(p, b'0');
+                }
+                (String::from_utf8(d).unwrap_or_default(), e)
+            }
+        }
+    };
+    let (first, rest) = digits.split_at(1.min(digits.len()));
+    let mantissa = if rest.is_empty() { first.to_string() } else { format!("{first}.{rest}") };
+    let esign = if e < 0 { '-' } else { '+' };
+    format!("{sign}{mantissa}e{esign}{}", e.abs())
+}
+
 /// `x.toString(radix)` for radix != 10 (V8's `DoubleToRadixCString`).
 pub(crate) fn radix_string(x: f64, radix: u32) -> String {
     if x.is_nan() {
@@ -615,6 +673,26 @@ mod tests {
         assert_eq!(precision(-1.5, 1), "-2");
         assert_eq!(precision(1.25, 2), "1.3");
         assert_eq!(precision(1.35, 2), "1.4");
+    }
+
+    #[test]
+    fn to_exponential_cases() {
+        let cases: &[(f64, Option<usize>, &str)] = &[
+            (123.456, Some(2), "1.23e+2"),
+            (0.0, None, "0e+0"),
+            (0.0, Some(2), "0.00e+0"),
+            (1e21, None, "1e+21"),
+            (123456.0, None, "1.23456e+5"),
+            (-1.5e-7, Some(3), "-1.500e-7"),
+            (1.25, Some(1), "1.3e+0"),
+            (1.35, Some(1), "1.4e+0"),
+            (5e-324, None, "5e-324"),
+            (9.99, Some(1), "1.0e+1"),
+            (1.0, Some(0), "1e+0"),
+        ];
+        for (x, f, want) in cases {
+            assert_eq!(exponential(*x, *f), *want, "{x} {f:?}");
+        }
     }
 
     #[test]

@@ -59,6 +59,8 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::new("String.prototype", "search", 1, search),
     NativeDef::new("String.prototype", "localeCompare", 1, locale_compare),
     NativeDef::new("String.prototype", "normalize", 0, normalize),
+    NativeDef::new("String.prototype", "isWellFormed", 0, is_well_formed),
+    NativeDef::new("String.prototype", "toWellFormed", 0, to_well_formed),
     NativeDef::new("String.prototype", "toString", 0, to_string),
     NativeDef::new("String.prototype", "valueOf", 0, to_string),
 ];
@@ -1093,6 +1095,22 @@ pub(crate) fn collate(a: &str, b: &str) -> std::cmp::Ordering {
         .then_with(|| ea.iter().map(|e| e.1).cmp(eb.iter().map(|e| e.1)))
         .then_with(|| ea.iter().map(|e| e.2).cmp(eb.iter().map(|e| e.2)))
         .then_with(|| a.encode_utf16().cmp(b.encode_utf16()))
+}
+
+/// Strings are stored as UTF-8, so they never hold a lone surrogate: always well-formed.
+fn is_well_formed(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    recv(vm, this, "isWellFormed")?;
+    Ok(Step::Return(Value::Bool(true)))
+}
+
+fn to_well_formed(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    match this {
+        Value::Str(_) => Ok(Step::Return(this)),
+        _ => {
+            let s = this_string(vm, this, "toWellFormed")?;
+            ret_str(vm, s)
+        }
+    }
 }
 
 fn normalize(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
