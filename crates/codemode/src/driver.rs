@@ -43,7 +43,6 @@ pub(crate) async fn execute(inner: &Inner, source: &str) -> ExecResult {
         for call in vm.take_host_calls() {
             if inner.limits.max_tool_calls.is_some_and(|max| calls.len() as u32 >= max) {
                 let max = inner.limits.max_tool_calls.unwrap_or(0);
-                break_limit(&mut calls);
                 let d = Diagnostic {
                     kind: DiagnosticKind::ToolCallLimitExceeded,
                     message: format!(
@@ -127,16 +126,7 @@ pub(crate) async fn execute(inner: &Inner, source: &str) -> ExecResult {
     };
     tasks.abort_all();
     let logs = vm.take_logs();
-    let warnings: Vec<Diagnostic> = vm
-        .unhandled_rejection_reports()
-        .into_iter()
-        .take(100)
-        .map(|r| {
-            let mut d = diagnostic_from_report(r);
-            d.message = format!("Unhandled rejection from an un-awaited promise: {}", d.message);
-            d
-        })
-        .collect();
+    let warnings = rejection_warnings(vm.unhandled_rejection_reports());
     match outcome {
         Ok(()) => match vm.result_json() {
             Ok(value) => ExecResult {
@@ -154,7 +144,34 @@ pub(crate) async fn execute(inner: &Inner, source: &str) -> ExecResult {
     }
 }
 
-fn break_limit(_calls: &mut [ToolCall]) {}
+/// At most this many unhandled rejections are reported, each at most this long.
+const MAX_REJECTION_WARNINGS: usize = 100;
+const MAX_WARNING_CHARS: usize = 4096;
+
+/// Unhandled rejections as warnings, in rejection order, then one summary when some were left out.
+fn rejection_warnings(reports: Vec<ErrorReport>) -> Vec<Diagnostic> {
+    let total = reports.len();
+    let mut warnings: Vec<Diagnostic> = reports
+        .into_iter()
+        .take(MAX_REJECTION_WARNINGS)
+        .map(|r| {
+            let mut d = diagnostic_from_report(r);
+            d.message = format!("Unhandled rejection from an un-awaited promise: {}", d.message);
+            if d.message.chars().count() > MAX_WARNING_CHARS {
+                d.message = d.message.chars().take(MAX_WARNING_CHARS).collect();
+            }
+            d
+        })
+        .collect();
+    if total > MAX_REJECTION_WARNINGS {
+        warnings.push(Diagnostic {
+            kind: DiagnosticKind::ExecutionFailure,
+            message: format!("{} more unhandled rejections were omitted.", total - MAX_REJECTION_WARNINGS),
+            location: None,
+        });
+    }
+    warnings
+}
 
 fn finish_failure(vm: &mut Vm, d: Diagnostic, calls: Vec<ToolCall>) -> ExecResult {
     let logs = vm.take_logs();

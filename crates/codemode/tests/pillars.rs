@@ -250,3 +250,13 @@ fn a_slow_tool_times_out_and_is_reported_interrupted() {
     assert_eq!(r.tool_calls.len(), 1);
     assert_eq!(r.tool_calls[0].status, codemode::CallStatus::Interrupted);
 }
+
+#[test]
+fn unhandled_rejections_are_capped_with_a_summary() {
+    let r =
+        run("for (let i = 0; i < 150; i++) Promise.reject(new Error('e' + i)); return 1;", Limits::default());
+    assert_eq!(r.value, Some(json!(1)));
+    assert_eq!(r.warnings.len(), 101, "{:?}", r.warnings.last());
+    assert!(r.warnings[0].message.ends_with("Error: e0"), "{}", r.warnings[0].message);
+    assert_eq!(r.warnings[100].message, "50 more unhandled rejections were omitted.");
+}
