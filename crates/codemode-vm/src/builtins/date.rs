@@ -649,26 +649,278 @@ fn to_time_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) ->
     format_with(vm, this, time_part)
 }
 
-fn locale_date(f: &Fields) -> String {
-    format!("{}/{}/{}", f.month + 1, f.day, f.year)
+/// What `toLocale*String(locale, options)` honours (always `en-US` output, in UTC — the VM has
+/// no time-zone data): `weekday`, `year`, `month`, `day`, `hour`, `minute`, `second`, `hour12`,
+/// `hourCycle`, `dateStyle`, `timeStyle`, and `timeZone` when it names UTC (any other zone is a
+/// `RangeError` rather than a silently wrong time).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct DateFormat {
+    pub weekday: Option<String>,
+    pub year: Option<String>,
+    pub month: Option<String>,
+    pub day: Option<String>,
+    pub hour: Option<String>,
+    pub minute: Option<String>,
+    pub second: Option<String>,
+    pub hour12: bool,
+    /// `hour12: false` formats midnight as 24 (V8's `en-US` quirk); `hourCycle: "h23"` as 00.
+    pub h24: bool,
+    /// " at " between date and time (long month names), else ", ".
+    pub at: bool,
+    /// Appended to the time (`timeStyle` long/full).
+    pub zone_suffix: &'static str,
 }
 
-fn locale_time(f: &Fields) -> String {
-    let h12 = if f.hour % 12 == 0 { 12 } else { f.hour % 12 };
-    let ampm = if f.hour < 12 { "AM" } else { "PM" };
-    format!("{h12}:{:02}:{:02} {ampm}", f.minute, f.second)
+#[derive(Clone, Copy, PartialEq)]
+enum Defaults {
+    Date,
+    Time,
+    Both,
 }
 
-fn to_locale_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    format_with(vm, this, |f| format!("{}, {}", locale_date(f), locale_time(f)))
+const MONTHS_LONG: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+const DAYS_LONG: [&str; 7] = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+
+fn read_date_format(vm: &mut Vm, options: Value, defaults: Defaults) -> Result<DateFormat, Throw> {
+    let mut o = DateFormat { hour12: true, ..DateFormat::default() };
+    let mut date_style = None;
+    let mut time_style = None;
+    if let Value::Obj(_) = options {
+        let read = |vm: &mut Vm, name: &str| -> Result<Option<String>, Throw> {
+            let v = vm.get_named(options, name)?;
+            if v == Value::Undefined { Ok(None) } else { Ok(Some(vm.to_rust_string(v)?)) }
+        };
+        o.weekday = read(vm, "weekday")?;
+        o.year = read(vm, "year")?;
+        o.month = read(vm, "month")?;
+        o.day = read(vm, "day")?;
+        o.hour = read(vm, "hour")?;
+        o.minute = read(vm, "minute")?;
+        o.second = read(vm, "second")?;
+        date_style = read(vm, "dateStyle")?;
+        time_style = read(vm, "timeStyle")?;
+        if let Some(cycle) = read(vm, "hourCycle")? {
+            o.hour12 = matches!(cycle.as_str(), "h11" | "h12");
+        }
+        let h12 = vm.get_named(options, "hour12")?;
+        if h12 != Value::Undefined {
+            o.hour12 = vm.to_boolean(h12);
+            o.h24 = !o.hour12;
+        }
+        if let Some(zone) = read(vm, "timeZone")?
+            && !matches!(zone.to_ascii_uppercase().as_str(), "UTC" | "GMT" | "ETC/UTC" | "ETC/GMT" | "Z")
+        {
+            let msg = format!(
+                "Time zone '{zone}' is not supported: this runtime has no time-zone data and formats dates in UTC (use timeZone: 'UTC' or omit it)"
+            );
+            return Err(vm.make_error(ErrorKind::RangeError, &msg));
+        }
+    }
+    let misplaced = match defaults {
+        Defaults::Time if date_style.is_some() => Some("dateStyle"),
+        Defaults::Date if time_style.is_some() => Some("timeStyle"),
+        _ => None,
+    };
+    if let Some(name) = misplaced {
+        return Err(vm.make_error(ErrorKind::TypeError, &format!("Invalid option : {name}")));
+    }
+    let set = |slot: &mut Option<String>, v: &str| *slot = Some(v.to_string());
+    match date_style.as_deref() {
+        Some("full") => {
+            set(&mut o.weekday, "long");
+            set(&mut o.month, "long");
+            set(&mut o.day, "numeric");
+            set(&mut o.year, "numeric");
+            o.at = true;
+        }
+        Some("long") => {
+            set(&mut o.month, "long");
+            set(&mut o.day, "numeric");
+            set(&mut o.year, "numeric");
+            o.at = true;
+        }
+        Some("medium") => {
+            set(&mut o.month, "short");
+            set(&mut o.day, "numeric");
+            set(&mut o.year, "numeric");
+        }
+        Some("short") => {
+            set(&mut o.month, "numeric");
+            set(&mut o.day, "numeric");
+            set(&mut o.year, "2-digit");
+        }
+        _ => {}
+    }
+    match time_style.as_deref() {
+        Some(style @ ("full" | "long" | "medium")) => {
+            set(&mut o.hour, "numeric");
+            set(&mut o.minute, "2-digit");
+            set(&mut o.second, "2-digit");
+            o.zone_suffix = match style {
+                "full" => " Coordinated Universal Time",
+                "long" => " UTC",
+                _ => "",
+            };
+        }
+        Some("short") => {
+            set(&mut o.hour, "numeric");
+            set(&mut o.minute, "2-digit");
+        }
+        _ => {}
+    }
+    let has_date = o.weekday.is_some() || o.year.is_some() || o.month.is_some() || o.day.is_some();
+    let has_time = o.hour.is_some() || o.minute.is_some() || o.second.is_some();
+    let add_date = match defaults {
+        Defaults::Date => !has_date,
+        Defaults::Time => false,
+        Defaults::Both => !has_date && !has_time,
+    };
+    let add_time = match defaults {
+        Defaults::Time => !has_time,
+        Defaults::Date => false,
+        Defaults::Both => !has_date && !has_time,
+    };
+    if add_date {
+        set(&mut o.year, "numeric");
+        set(&mut o.month, "numeric");
+        set(&mut o.day, "numeric");
+    }
+    if add_time {
+        set(&mut o.hour, "numeric");
+        set(&mut o.minute, "2-digit");
+        set(&mut o.second, "2-digit");
+    }
+    if o.month.as_deref() == Some("long") && date_style.is_none() {
+        o.at = true;
+    }
+    Ok(o)
 }
 
-fn to_locale_date_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    format_with(vm, this, locale_date)
+fn two(n: i64) -> String {
+    format!("{n:02}")
 }
 
-fn to_locale_time_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    format_with(vm, this, locale_time)
+/// Formats calendar fields as `en-US` does for the given components.
+pub(crate) fn format_date(f: &Fields, o: &DateFormat) -> String {
+    let month_idx = f.month as usize;
+    let num = |style: &Option<String>, n: i64| match style.as_deref() {
+        Some("2-digit") => two(n),
+        _ => n.to_string(),
+    };
+    let year = o
+        .year
+        .as_ref()
+        .map(|y| if y == "2-digit" { two(f.year.rem_euclid(100)) } else { f.year.to_string() });
+    let day = o.day.as_ref().map(|_| num(&o.day, f.day as i64));
+    let mut date = match o.month.as_deref() {
+        Some(style @ ("long" | "short" | "narrow")) => {
+            let name = match style {
+                "long" => MONTHS_LONG.get(month_idx).copied().unwrap_or("").to_string(),
+                "short" => MONTHS.get(month_idx).copied().unwrap_or("").to_string(),
+                _ => MONTHS_LONG.get(month_idx).map(|m| m[..1].to_string()).unwrap_or_default(),
+            };
+            match (day, year) {
+                (Some(d), Some(y)) => format!("{name} {d}, {y}"),
+                (Some(d), None) => format!("{name} {d}"),
+                (None, Some(y)) => format!("{name} {y}"),
+                (None, None) => name,
+            }
+        }
+        Some(_) => {
+            let m = num(&o.month, f.month as i64 + 1);
+            [Some(m), day, year].into_iter().flatten().collect::<Vec<_>>().join("/")
+        }
+        None => [day, year].into_iter().flatten().collect::<Vec<_>>().join(" "),
+    };
+    if let Some(style) = &o.weekday {
+        let w = f.weekday as usize;
+        let name = match style.as_str() {
+            "long" => DAYS_LONG.get(w).copied().unwrap_or("").to_string(),
+            "narrow" => DAYS_LONG.get(w).map(|d| d[..1].to_string()).unwrap_or_default(),
+            _ => DAYS.get(w).copied().unwrap_or("").to_string(),
+        };
+        date = if date.is_empty() { name } else { format!("{name}, {date}") };
+    }
+    let time = if let Some(hstyle) = &o.hour {
+        let h = if o.hour12 {
+            (f.hour + 11) % 12 + 1
+        } else if o.h24 && f.hour == 0 {
+            24
+        } else {
+            f.hour
+        };
+        let hour = if hstyle == "2-digit" || !o.hour12 { two(h) } else { h.to_string() };
+        let mut t = hour;
+        if o.minute.is_some() {
+            t.push(':');
+            t.push_str(&two(f.minute));
+            if o.second.is_some() {
+                t.push(':');
+                t.push_str(&two(f.second));
+            }
+        }
+        if o.hour12 {
+            t.push_str(if f.hour < 12 { " AM" } else { " PM" });
+        }
+        t.push_str(o.zone_suffix);
+        t
+    } else {
+        match (&o.minute, &o.second) {
+            (Some(_), Some(_)) => format!("{}:{}", two(f.minute), two(f.second)),
+            (Some(_), None) => f.minute.to_string(),
+            (None, Some(_)) => f.second.to_string(),
+            (None, None) => String::new(),
+        }
+    };
+    match (date.is_empty(), time.is_empty()) {
+        (_, true) => date,
+        (true, false) => time,
+        (false, false) => {
+            let joiner = if o.at {
+                " at "
+            } else if o.month.is_none() && o.day.is_none() && o.year.is_none() {
+                " "
+            } else {
+                ", "
+            };
+            format!("{date}{joiner}{time}")
+        }
+    }
+}
+
+fn to_locale(vm: &mut Vm, this: Value, args: &[Value], defaults: Defaults) -> Result<Step, Throw> {
+    let t = this_time(vm, this)?;
+    let o = read_date_format(vm, arg(args, 1), defaults)?;
+    let s = match fields(t) {
+        Some(f) => format_date(&f, &o),
+        None => "Invalid Date".to_string(),
+    };
+    Ok(Step::Return(vm.new_string_owned(s)?))
+}
+
+fn to_locale_string(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    to_locale(vm, this, args, Defaults::Both)
+}
+
+fn to_locale_date_string(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    to_locale(vm, this, args, Defaults::Date)
+}
+
+fn to_locale_time_string(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    to_locale(vm, this, args, Defaults::Time)
 }
 
 #[cfg(test)]
@@ -721,8 +973,32 @@ mod tests {
         assert_eq!(date_to_string(0.0), "Thu Jan 01 1970 00:00:00 GMT+0000 (Coordinated Universal Time)");
         assert_eq!(date_to_string(f64::NAN), "Invalid Date");
         let f = fields(1_705_312_800_000.0).unwrap_or_else(|| panic!("valid"));
-        assert_eq!(locale_date(&f), "1/15/2024");
-        assert_eq!(locale_time(&f), "10:00:00 AM");
+        let numeric = |v: &str| Some(v.to_string());
+        let date = DateFormat {
+            year: numeric("numeric"),
+            month: numeric("numeric"),
+            day: numeric("numeric"),
+            hour12: true,
+            ..DateFormat::default()
+        };
+        assert_eq!(format_date(&f, &date), "1/15/2024");
+        let time = DateFormat {
+            hour: numeric("numeric"),
+            minute: numeric("2-digit"),
+            second: numeric("2-digit"),
+            hour12: true,
+            ..DateFormat::default()
+        };
+        assert_eq!(format_date(&f, &time), "10:00:00 AM");
+        let long = DateFormat {
+            weekday: numeric("long"),
+            month: numeric("long"),
+            day: numeric("numeric"),
+            year: numeric("numeric"),
+            hour12: true,
+            ..DateFormat::default()
+        };
+        assert_eq!(format_date(&f, &long), "Monday, January 15, 2024");
         assert_eq!(f.weekday, 1);
     }
 }
