@@ -21,7 +21,7 @@ use std::rc::Rc;
 
 use codemode_compiler::bytecode::ErrorKind;
 
-use super::string::Text;
+use super::string::{Text, UnitCursor};
 use super::{NativeDef, Step, arg};
 use crate::Vm;
 use crate::call::Throw;
@@ -314,7 +314,7 @@ pub(crate) fn exec(vm: &mut Vm, id: ObjId, subject: Value) -> Result<Value, Thro
     let Value::Str(sid) = subject else { return Ok(Value::Null) };
     match builtin_exec(vm, id, Subject::Heap(sid))? {
         Some(m) => {
-            let p = pieces(Text::of(vm.heap.string(sid)), &m);
+            let p = pieces(Text::of(vm.heap.string(sid)), &m, &mut UnitCursor::default());
             build_match_array(vm, p, subject)
         }
         None => Ok(Value::Null),
@@ -348,13 +348,13 @@ pub(crate) struct Pieces {
     index: usize,
 }
 
-pub(crate) fn pieces(t: Text<'_>, m: &RegexMatch) -> Pieces {
+pub(crate) fn pieces(t: Text<'_>, m: &RegexMatch, cursor: &mut UnitCursor) -> Pieces {
     let piece = |r: &Option<(usize, usize)>| r.and_then(|(a, b)| t.s.get(a..b)).map(str::to_string);
     Pieces {
         whole: t.s.get(m.start..m.end).unwrap_or("").to_string(),
         groups: m.groups.iter().map(piece).collect(),
         names: m.names.iter().map(|(n, r)| (n.clone(), piece(r))).collect(),
-        index: t.unit_of_byte(m.start),
+        index: cursor.unit_of_byte(t, m.start),
     }
 }
 

@@ -144,6 +144,29 @@ impl<'a> Text<'a> {
     }
 }
 
+/// Converts increasing byte offsets of one string to UTF-16 indices in O(distance) each, so a
+/// pass over all matches of a non-ASCII string stays linear.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub(crate) struct UnitCursor {
+    byte: usize,
+    unit: usize,
+}
+
+impl UnitCursor {
+    pub fn unit_of_byte(&mut self, t: Text<'_>, b: usize) -> usize {
+        if t.ascii {
+            return b.min(t.s.len());
+        }
+        if b < self.byte {
+            *self = UnitCursor::default();
+        }
+        let step = t.s.get(self.byte..b).map_or(0, |part| part.encode_utf16().count());
+        self.byte = b;
+        self.unit += step;
+        self.unit
+    }
+}
+
 /// Length in UTF-16 code units.
 pub(crate) fn unit_len(s: &str) -> usize {
     Text::new(s).len()
@@ -646,6 +669,8 @@ pub struct ReplaceState {
     subject: String,
     /// Whether `subject` is ASCII (UTF-16 offsets are byte offsets).
     ascii: bool,
+    /// Byte → UTF-16 offsets of the matches, in order.
+    cursor: UnitCursor,
     subject_value: Value,
     callback: Value,
     found: Vec<Found>,
@@ -707,6 +732,7 @@ fn replace_impl(vm: &mut Vm, this: Value, args: &[Value], all: bool) -> Result<S
         let state = ReplaceState {
             subject: s,
             ascii,
+            cursor: UnitCursor::default(),
             subject_value,
             callback: replacement,
             found,
@@ -748,7 +774,7 @@ fn replace_next_call(vm: &mut Vm, mut st: ReplaceState) -> Result<Step, Throw> {
             None => Value::Undefined,
         });
     }
-    let offset = Text { s: &st.subject, ascii: st.ascii }.unit_of_byte(f.start);
+    let offset = st.cursor.unit_of_byte(Text { s: &st.subject, ascii: st.ascii }, f.start);
     call_args.push(Value::Number(offset as f64));
     call_args.push(st.subject_value);
     if !f.names.is_empty() {
@@ -894,9 +920,10 @@ fn match_all(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Resul
     let found = regexp::matches_for_replace(vm, re, &s)?;
     let subject = vm.new_string(&s)?;
     let t = Text::new(&s);
+    let mut cursor = UnitCursor::default();
     let mut items = Vec::with_capacity(found.len());
     for m in found {
-        let p = regexp::pieces(t, &m);
+        let p = regexp::pieces(t, &m, &mut cursor);
         items.push(regexp::build_match_array(vm, p, subject)?);
     }
     Ok(Step::Return(vm.new_iterator(IterState::List { items, next: 0 })?))
@@ -1156,6 +1183,10 @@ mod tests {
         assert_eq!(unit_slice(s, 7, 8), "x");
         assert_eq!(byte_of_unit(s, 7), s.len() - 1);
         assert_eq!(unit_of_byte(s, s.len() - 1), 7);
+        let mut c = UnitCursor::default();
+        let t = Text::new(s);
+        assert_eq!([c.unit_of_byte(t, 1), c.unit_of_byte(t, 3), c.unit_of_byte(t, s.len() - 1)], [1, 2, 7]);
+        assert_eq!(c.unit_of_byte(t, 0), 0);
         assert_eq!(Text::new(s).find_from("x", 0), Some(7));
         assert_eq!(Text::new(s).find_from("l", 3), Some(3));
         assert_eq!(Text::new("abc").find_from("", 5), None);
