@@ -77,7 +77,9 @@ fn compile(vm: &mut Vm, source: &str, flags: &str) -> Result<Rc<regress::Regex>,
             Ok(re)
         }
         Err(e) => {
-            let msg = format!("Invalid regular expression: /{source}/{flags}: {e}");
+            let shown: String = source.chars().take(200).collect();
+            let more = if shown.len() < source.len() { "..." } else { "" };
+            let msg = format!("Invalid regular expression: /{shown}{more}/{flags}: {e}");
             Err(vm.make_error(ErrorKind::SyntaxError, &msg))
         }
     }
