@@ -558,7 +558,10 @@ fn repeat(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<S
         return Err(invalid_length(vm));
     }
     let total = s.len() * n as usize;
-    vm.heap.charge(total).map_err(|_| vm.out_of_memory())?;
+    // Refuse before building a string the budget cannot hold (allocating it charges it).
+    if vm.heap.bytes_used.saturating_add(total) > vm.heap.memory_limit {
+        return Err(vm.out_of_memory());
+    }
     vm.fuel -= total as i64 / 16;
     ret_str(vm, s.repeat(n as usize))
 }
@@ -636,7 +639,6 @@ pub(crate) fn split_str(s: &str, sep: &str, limit: usize) -> Vec<String> {
 
 fn strings_array(vm: &mut Vm, parts: Vec<String>) -> Result<Step, Throw> {
     vm.fuel -= parts.len() as i64 / 16;
-    vm.heap.charge(parts.len() * crate::heap::VALUE_SIZE).map_err(|_| vm.out_of_memory())?;
     let mut items = Vec::with_capacity(parts.len());
     for p in parts {
         items.push(vm.new_string_owned(p)?);
