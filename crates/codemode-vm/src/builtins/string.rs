@@ -1144,14 +1144,115 @@ fn to_well_formed(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) ->
 
 fn normalize(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let s = this_string(vm, this, "normalize")?;
-    if let v @ Value::Str(_) = arg(args, 0) {
-        let form = vm.to_rust_string(v)?;
-        if !matches!(form.as_str(), "NFC" | "NFD" | "NFKC" | "NFKD") {
+    let form = match arg(args, 0) {
+        Value::Undefined => "NFC".to_string(),
+        v => vm.to_rust_string(v)?,
+    };
+    let decompose = match form.as_str() {
+        "NFC" | "NFKC" => false,
+        "NFD" | "NFKD" => true,
+        _ => {
             let msg = "The normalization form should be one of NFC, NFD, NFKC, NFKD.";
             return Err(vm.make_error(ErrorKind::RangeError, msg));
         }
+    };
+    if s.is_ascii() {
+        return ret_str(vm, s);
     }
-    ret_str(vm, s)
+    vm.fuel -= s.len() as i64 / 16;
+    ret_str(vm, if decompose { nfd(&s) } else { nfc(&s) })
+}
+
+/// The combining mark of an accent rank in [`ACCENTED`] (ranks without a canonical
+/// decomposition, like the stroke of `ø`, have none).
+fn combining_mark(rank: u8) -> Option<char> {
+    Some(match rank {
+        1 => '\u{301}',
+        2 => '\u{300}',
+        3 => '\u{306}',
+        4 => '\u{302}',
+        5 => '\u{30C}',
+        6 => '\u{30A}',
+        7 => '\u{308}',
+        8 => '\u{30B}',
+        9 => '\u{303}',
+        10 => '\u{307}',
+        11 => '\u{327}',
+        12 => '\u{328}',
+        13 => '\u{304}',
+        _ => return None,
+    })
+}
+
+/// The canonical decomposition of a precomposed Latin letter: (base, combining mark).
+fn decompose(c: char) -> Option<(char, char)> {
+    if c.is_ascii() || c == 'ŀ' || c == 'Ŀ' {
+        return None;
+    }
+    if c == 'İ' {
+        return Some(('I', '\u{307}'));
+    }
+    let upper = c.is_uppercase();
+    let lower = if upper { c.to_lowercase().next()? } else { c };
+    let (_, base, rank) = ACCENTED.iter().find(|(a, _, _)| *a == lower)?;
+    let mark = combining_mark(*rank)?;
+    let base = if upper { base.to_ascii_uppercase() } else { *base };
+    // `İ` lowercases to `i̇`; only letters whose case pair round-trips decompose here.
+    if upper && lower.to_uppercase().next() != Some(c) {
+        return None;
+    }
+    Some((base, mark))
+}
+
+/// `normalize("NFD")` for Latin text: precomposed letters with diacritics (Latin-1 and Latin
+/// Extended-A) become base letter + combining mark. Other text is returned as is
+/// (documented approximation: no full Unicode tables).
+pub(crate) fn nfd(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + s.len() / 4);
+    for c in s.chars() {
+        match decompose(c) {
+            Some((base, mark)) => {
+                out.push(base);
+                out.push(mark);
+            }
+            None => out.push(c),
+        }
+    }
+    out
+}
+
+/// `normalize("NFC")`: composes base letter + combining mark pairs [`nfd`] knows.
+pub(crate) fn nfc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if let Some(&mark) = chars.peek()
+            && ('\u{300}'..='\u{36F}').contains(&mark)
+            && let Some(composed) = compose(c, mark)
+        {
+            out.push(composed);
+            chars.next();
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn compose(base: char, mark: char) -> Option<char> {
+    if (base, mark) == ('I', '\u{307}') {
+        return Some('İ');
+    }
+    let upper = base.is_ascii_uppercase();
+    let lower = base.to_ascii_lowercase();
+    let (letter, _, _) =
+        ACCENTED.iter().find(|(a, b, r)| *b == lower && combining_mark(*r) == Some(mark) && *a != 'ŀ')?;
+    if upper {
+        let up = letter.to_uppercase().next()?;
+        if decompose(up) == Some((base, mark)) { Some(up) } else { None }
+    } else {
+        Some(*letter)
+    }
 }
 
 fn to_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
@@ -1227,6 +1328,16 @@ mod tests {
         assert_eq!(w, node);
         assert_eq!(collate("a\u{301}", "á"), "a\u{301}".encode_utf16().cmp("á".encode_utf16()));
         assert_eq!(collate("", "a"), std::cmp::Ordering::Less);
+    }
+
+    #[test]
+    fn normalization() {
+        assert_eq!(nfd("Ça va, résumé"), "C\u{327}a va, re\u{301}sume\u{301}");
+        assert_eq!(nfc(&nfd("Ça va, résumé Ångström ø")), "Ça va, résumé Ångström ø");
+        assert_eq!(nfd("øł"), "øł");
+        assert_eq!(nfc(&nfd("İstanbul")), "İstanbul");
+        assert_eq!(nfc("e\u{301}"), "é");
+        assert_eq!(nfc("x\u{301}"), "x\u{301}");
     }
 
     #[test]
