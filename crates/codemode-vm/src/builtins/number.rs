@@ -280,7 +280,9 @@ fn currency_symbol(code: &str) -> String {
     }
 }
 
-/// Formats `x` per `opts` (rounding half away from zero on the exact decimal value, as Intl does).
+/// Formats `x` per `opts`, rounding half away from zero on the shortest round-trip decimal of
+/// `x` (as ICU does: `(1.005).toLocaleString(undefined, { maximumFractionDigits: 2 })` is
+/// `"1.01"` although `(1.005).toFixed(2)` is `"1.00"`).
 pub(crate) fn format_locale(x: f64, opts: &LocaleOptions) -> String {
     if x.is_nan() {
         return "NaN".into();
@@ -290,12 +292,8 @@ pub(crate) fn format_locale(x: f64, opts: &LocaleOptions) -> String {
     let body = if x.is_infinite() {
         "∞".to_string()
     } else {
-        let s = if x.abs() >= 1e21 {
-            let (digits, _) = exact_decimal(x.abs());
-            format!("{digits}.{}", "0".repeat(opts.max_frac))
-        } else {
-            fixed(x.abs(), opts.max_frac)
-        };
+        let (digits, frac) = shortest_decimal(x.abs());
+        let s = round_decimal(digits, frac, opts.max_frac);
         let (int, frac) = s.split_once('.').unwrap_or((s.as_str(), ""));
         let mut frac = frac.to_string();
         while frac.len() > opts.min_frac && frac.ends_with('0') {
@@ -428,6 +426,13 @@ pub(crate) fn fixed(x: f64, f: usize) -> String {
     }
     let negative = x < 0.0;
     let (digits, frac) = exact_decimal(x.abs());
+    let body = round_decimal(digits, frac, f);
+    // (-0.0001).toFixed(2) is "-0.00"; (-0).toFixed(2) is "0.00".
+    if negative { format!("-{body}") } else { body }
+}
+
+/// `digits · 10^-frac` rounded half up to `f` fraction digits, as `"int.frac"` (no sign).
+fn round_decimal(digits: String, frac: usize, f: usize) -> String {
     let mut d: Vec<u8> = digits.into_bytes();
     // Make sure there is at least one integer digit.
     if d.len() <= frac {
@@ -445,20 +450,28 @@ pub(crate) fn fixed(x: f64, f: usize) -> String {
         d.extend(std::iter::repeat_n(b'0', f - frac));
     }
     let int_len = d.len() - f;
-    let mut s = String::with_capacity(d.len() + 2);
-    let all_zero = d.iter().all(|c| *c == b'0');
-    if negative && !all_zero {
-        s.push('-');
-    } else if negative && x != 0.0 {
-        // (-0.0001).toFixed(2) is "-0.00".
-        s.push('-');
-    }
+    let mut s = String::with_capacity(d.len() + 1);
     s.push_str(std::str::from_utf8(&d[..int_len]).unwrap_or("0"));
     if f > 0 {
         s.push('.');
         s.push_str(std::str::from_utf8(&d[int_len..]).unwrap_or(""));
     }
     s
+}
+
+/// The shortest decimal that round-trips to a finite `x >= 0` (the digits `toString` prints),
+/// as `(digits, frac)` with `x ≈ digits · 10^-frac`. Intl formats from these digits.
+fn shortest_decimal(x: f64) -> (String, usize) {
+    let sci = format!("{x:e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let e: i64 = exp.parse().unwrap_or(0);
+    let shift = e + 1 - digits.len() as i64;
+    if shift >= 0 {
+        (format!("{digits}{}", "0".repeat(shift as usize)), 0)
+    } else {
+        (digits, (-shift) as usize)
+    }
 }
 
 /// `Number.prototype.toPrecision(p)` on a finite `x`.
@@ -709,6 +722,8 @@ mod tests {
         assert_eq!(locale_string(12.0), "12");
         assert_eq!(locale_string(999.9999), "1,000");
         assert_eq!(locale_string(-0.0), "-0");
+        assert_eq!(locale_string(8868181.6715), "8,868,181.672");
+        assert_eq!(locale_string(-37192869066225.49), "-37,192,869,066,225.49");
         assert_eq!(locale_string(1e21), "1,000,000,000,000,000,000,000");
         let with = |f: &dyn Fn(&mut LocaleOptions), x: f64| {
             let mut o = LocaleOptions::for_locale("en-US");
