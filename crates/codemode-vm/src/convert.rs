@@ -226,7 +226,7 @@ impl Vm {
             BinOp::Div => Value::Number(self.to_number(a)? / self.to_number(b)?),
             BinOp::Rem => {
                 let (x, y) = (self.to_number(a)?, self.to_number(b)?);
-                Value::Number(if y.is_infinite() && x.is_finite() { x } else { x % y })
+                Value::Number(crate::numconv::js_rem(x, y))
             }
             BinOp::Exp => {
                 let (x, y) = (self.to_number(a)?, self.to_number(b)?);

@@ -102,13 +102,16 @@ impl Vm {
     fn execute(&mut self) -> Exit {
         let module = self.module.clone();
         let Some(Frame::Js(frame)) = self.frames.last() else { return Exit::Switch };
-        let Some(func) = module.functions.get(frame.func as usize) else {
+        let Some(mut func) = module.functions.get(frame.func as usize) else {
             return Exit::Throw(Value::Undefined);
         };
-        let code = &func.code[..];
-        let fi = frame.func;
-        let base = frame.base as usize;
-        let closure = frame.closure;
+        // The running frame, cached in locals. Calls to plain closures and returns to a
+        // JavaScript caller switch these in place (the fast paths of `Call` and `Return`);
+        // everything else saves `pc` and goes back to `run`.
+        let mut code = &func.code[..];
+        let mut fi = frame.func;
+        let mut base = frame.base as usize;
+        let mut closure = frame.closure;
         let mut pc = frame.pc as usize;
 
         macro_rules! reg {
@@ -419,6 +422,47 @@ impl Vm {
                     self.fuel -= 1;
                     let f = reg!(callee);
                     let t = reg!(this);
+                    // Fast path: a synchronous closure without rest or `arguments` gets its frame
+                    // here, and the loop goes on in it.
+                    if let Value::Obj(id) = f
+                        && let ObjKind::Function(Callable::Closure { func: target, this: arrow_this, .. }) =
+                            self.heap.obj(id).kind
+                        && let Some(callee_code) = module.functions.get(target as usize)
+                        && !callee_code.is_async
+                        && callee_code.rest.is_none()
+                        && callee_code.arguments.is_none()
+                        && self.frames.len() < self.config.max_call_depth
+                    {
+                        let new_base = self.stack.len();
+                        let count = callee_code.register_count as usize;
+                        if (new_base + count) * crate::heap::VALUE_SIZE <= self.heap.memory_limit {
+                            save_pc!();
+                            self.stack.resize(new_base + count, Value::Undefined);
+                            let passed = (argc as usize).min(callee_code.param_count as usize);
+                            let from = base + args as usize;
+                            self.stack.copy_within(from..from + passed, new_base);
+                            let this = if callee_code.is_arrow { arrow_this } else { t };
+                            self.frames.push(Frame::Js(crate::frame::JsFrame {
+                                func: target,
+                                pc: 0,
+                                base: new_base as u32,
+                                this,
+                                closure: Some(id),
+                                ret: ReturnTo::Reg(dst),
+                                async_promise: None,
+                            }));
+                            func = callee_code;
+                            code = &func.code[..];
+                            fi = target;
+                            base = new_base;
+                            closure = Some(id);
+                            pc = 0;
+                            if self.fuel <= 0 {
+                                return Exit::OutOfFuel;
+                            }
+                            continue;
+                        }
+                    }
                     if !self.is_callable(f) {
                         throw!(self.not_a_function_at(f, func, pc - 1));
                     }
@@ -464,6 +508,31 @@ impl Vm {
                 }
                 Op::Return { src } => {
                     let v = reg!(src);
+                    // Fast path: a synchronous frame returning into a JavaScript caller's register
+                    // resumes the caller here.
+                    let len = self.frames.len();
+                    if len >= 2
+                        && let Some(Frame::Js(top)) = self.frames.last()
+                        && top.async_promise.is_none()
+                        && let ReturnTo::Reg(dst) = top.ret
+                        && let Some(Frame::Js(caller)) = self.frames.get(len - 2)
+                        && let Some(caller_code) = module.functions.get(caller.func as usize)
+                    {
+                        let (caller_func, caller_pc, caller_base, caller_closure) =
+                            (caller.func, caller.pc, caller.base as usize, caller.closure);
+                        self.frames.pop();
+                        self.stack.truncate(base);
+                        if let Some(slot) = self.stack.get_mut(caller_base + dst as usize) {
+                            *slot = v;
+                        }
+                        func = caller_code;
+                        code = &func.code[..];
+                        fi = caller_func;
+                        base = caller_base;
+                        closure = caller_closure;
+                        pc = caller_pc as usize;
+                        continue;
+                    }
                     switch_after!(self.return_from_frame(v));
                 }
                 Op::Await { dst, src } => {
@@ -555,7 +624,7 @@ fn number_binary(op: codemode_compiler::bytecode::BinOp, x: f64, y: f64) -> Valu
         BinOp::Sub => Value::Number(x - y),
         BinOp::Mul => Value::Number(x * y),
         BinOp::Div => Value::Number(x / y),
-        BinOp::Rem => Value::Number(if y.is_infinite() && x.is_finite() { x } else { x % y }),
+        BinOp::Rem => Value::Number(crate::numconv::js_rem(x, y)),
         BinOp::Lt => Value::Bool(x < y),
         BinOp::LtEq => Value::Bool(x <= y),
         BinOp::Gt => Value::Bool(x > y),

@@ -108,6 +108,19 @@ pub fn is_js_whitespace(c: char) -> bool {
     )
 }
 
+/// `x % y` with JavaScript's semantics. Integers take an integer path: `f64 % f64` is a call to
+/// libm's `fmod`, several times slower, and loops are full of `i % n`.
+#[inline(always)]
+pub fn js_rem(x: f64, y: f64) -> f64 {
+    const LIMIT: f64 = 9_007_199_254_740_992.0;
+    if x.fract() == 0.0 && y.fract() == 0.0 && x.abs() < LIMIT && y.abs() < LIMIT && y != 0.0 {
+        let r = (x as i64) % (y as i64);
+        // The result takes the dividend's sign, including -0.
+        return if r == 0 && x.is_sign_negative() { -0.0 } else { r as f64 };
+    }
+    if y.is_infinite() && x.is_finite() { x } else { x % y }
+}
+
 /// ToInt32.
 pub fn to_int32(n: f64) -> i32 {
     if !n.is_finite() {
@@ -160,5 +173,11 @@ mod tests {
         assert_eq!(string_to_number("5."), 5.0);
         assert_eq!(to_int32(4294967297.0), 1);
         assert_eq!(to_int32(-1.0), -1);
+        assert_eq!(js_rem(7.0, 3.0), 1.0);
+        assert_eq!(js_rem(-7.0, 3.0), -1.0);
+        assert!(js_rem(-6.0, 3.0).is_sign_negative());
+        assert_eq!(js_rem(7.5, 2.0), 1.5);
+        assert!(js_rem(1.0, 0.0).is_nan());
+        assert_eq!(js_rem(5.0, f64::INFINITY), 5.0);
     }
 }
