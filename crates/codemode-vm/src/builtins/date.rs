@@ -671,8 +671,9 @@ pub(crate) struct DateFormat {
     pub zone_suffix: &'static str,
 }
 
+/// Which components a formatter adds when the options name none.
 #[derive(Clone, Copy, PartialEq)]
-enum Defaults {
+pub(super) enum Defaults {
     Date,
     Time,
     Both,
@@ -903,12 +904,35 @@ pub(crate) fn format_date(f: &Fields, o: &DateFormat) -> String {
 
 fn to_locale(vm: &mut Vm, this: Value, args: &[Value], defaults: Defaults) -> Result<Step, Throw> {
     let t = this_time(vm, this)?;
-    let o = read_date_format(vm, arg(args, 1), defaults)?;
-    let s = match fields(t) {
+    let s = locale_format(vm, t, arg(args, 1), defaults)?;
+    Ok(Step::Return(vm.new_string_owned(s)?))
+}
+
+/// `toLocale*String` / `Intl.DateTimeFormat().format` of the time value `t`.
+pub(super) fn locale_format(
+    vm: &mut Vm,
+    t: f64,
+    options: Value,
+    defaults: Defaults,
+) -> Result<String, Throw> {
+    let o = read_date_format(vm, options, defaults)?;
+    Ok(match fields(t) {
         Some(f) => format_date(&f, &o),
         None => "Invalid Date".to_string(),
-    };
-    Ok(Step::Return(vm.new_string_owned(s)?))
+    })
+}
+
+/// The time value of a Date argument (`Intl.DateTimeFormat().format(d)`): a Date, a number, or
+/// `undefined` for now.
+pub(super) fn time_of(vm: &mut Vm, v: Value) -> Result<f64, Throw> {
+    match v {
+        Value::Undefined => Ok(time_clip(vm.config.now_ms)),
+        Value::Obj(id) => match vm.heap.obj(id).kind {
+            ObjKind::Date(t) => Ok(t),
+            _ => Ok(time_clip(vm.to_number(v)?)),
+        },
+        _ => Ok(time_clip(vm.to_number(v)?)),
+    }
 }
 
 fn to_locale_string(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {

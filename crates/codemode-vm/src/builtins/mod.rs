@@ -24,6 +24,7 @@ mod error;
 mod function;
 mod global;
 mod internal;
+mod intl;
 mod json;
 mod map_set;
 mod math;
@@ -144,6 +145,7 @@ pub fn table() -> &'static [NativeDef] {
             number::DEFS,
             date::DEFS,
             map_set::DEFS,
+            intl::DEFS,
         ];
         lists.iter().flat_map(|l| l.iter()).map(copy_def).collect()
     });

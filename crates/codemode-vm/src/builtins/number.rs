@@ -162,12 +162,26 @@ fn to_string(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Resul
 
 fn to_locale_string(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let x = this_number(vm, this, "toLocaleString")?;
-    let locale = match arg(args, 0) {
-        Value::Str(_) => vm.to_rust_string(arg(args, 0))?,
+    let opts = resolve_locale_options(vm, arg(args, 0), arg(args, 1))?;
+    ret(vm, format_locale(x, &opts))
+}
+
+/// Reads `toLocaleString`/`Intl.NumberFormat` arguments.
+pub(super) fn resolve_locale_options(
+    vm: &mut Vm,
+    locales: Value,
+    options: Value,
+) -> Result<LocaleOptions, Throw> {
+    let locale = match locales {
+        Value::Str(_) => vm.to_rust_string(locales)?,
+        Value::Obj(_) => {
+            // An array of locales: the first one.
+            let first = vm.get_value(locales, crate::props::Key::Index(0))?;
+            if first == Value::Undefined { String::new() } else { vm.to_rust_string(first)? }
+        }
         _ => String::new(),
     };
     let mut opts = LocaleOptions::for_locale(&locale);
-    let options = arg(args, 1);
     if let Value::Obj(_) = options {
         let style = vm.get_named(options, "style")?;
         if style != Value::Undefined {
@@ -223,7 +237,7 @@ fn to_locale_string(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -
             opts.grouping = vm.to_boolean(grouping);
         }
     }
-    ret(vm, format_locale(x, &opts))
+    Ok(opts)
 }
 
 /// What `toLocaleString(locale, options)` honours: `style` (`decimal`, `percent`, `currency`

@@ -943,8 +943,9 @@ fn search(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<S
 fn locale_compare(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let s = this_string(vm, this, "localeCompare")?;
     let other = arg_string(vm, args, 0)?;
+    let options = collate_options(vm, arg(args, 2))?;
     vm.fuel -= (s.len() + other.len()) as i64 / 32;
-    let order = collate(&s, &other);
+    let order = collate_with(&s, &other, options);
     Ok(Step::Return(Value::Number(match order {
         std::cmp::Ordering::Less => -1.0,
         std::cmp::Ordering::Equal => 0.0,
@@ -1077,9 +1078,62 @@ fn combining_rank(c: char) -> Option<u8> {
 /// One collation element: (primary, secondary, tertiary).
 type Element = (u32, u8, u8);
 
-fn collation_elements(s: &str) -> Vec<Element> {
+/// `localeCompare`/`Intl.Collator` options: `numeric` and `sensitivity`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct CollateOptions {
+    /// Digit runs compare by numeric value (`"item 9" < "item 10"`).
+    pub numeric: bool,
+    /// Compare accents (secondary differences).
+    pub ignore_accents: bool,
+    /// Compare case (tertiary differences).
+    pub ignore_case: bool,
+}
+
+/// Reads `{ numeric, sensitivity }` (RangeError on an unknown sensitivity).
+pub(crate) fn collate_options(vm: &mut Vm, options: Value) -> Result<CollateOptions, Throw> {
+    let mut o = CollateOptions::default();
+    if !matches!(options, Value::Obj(_)) {
+        return Ok(o);
+    }
+    let numeric = vm.get_named(options, "numeric")?;
+    o.numeric = vm.to_boolean(numeric);
+    let sensitivity = vm.get_named(options, "sensitivity")?;
+    if sensitivity != Value::Undefined {
+        match vm.to_rust_string(sensitivity)?.as_str() {
+            "base" => (o.ignore_accents, o.ignore_case) = (true, true),
+            "accent" => o.ignore_case = true,
+            "case" => o.ignore_accents = true,
+            "variant" => {}
+            other => {
+                let msg =
+                    format!("Value {other} out of range for Intl.Collator options property sensitivity");
+                return Err(vm.make_error(ErrorKind::RangeError, &msg));
+            }
+        }
+    }
+    Ok(o)
+}
+
+fn collation_elements(s: &str, numeric: bool) -> Vec<Element> {
     let mut out: Vec<Element> = Vec::with_capacity(s.len());
-    for c in s.chars() {
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if numeric && c.is_ascii_digit() {
+            // A digit run: its significant length first, then its digits.
+            let mut run = String::from(c);
+            while let Some(&d) = chars.peek() {
+                if !d.is_ascii_digit() {
+                    break;
+                }
+                run.push(d);
+                chars.next();
+            }
+            let significant = run.trim_start_matches('0');
+            let significant = if significant.is_empty() { "0" } else { significant };
+            out.push(((1 << 24) | 0x10_0000 | (significant.len() as u32).min(0xF_FFFF), 0, 0));
+            out.extend(significant.bytes().map(|b| ((1 << 24) | (b - b'0') as u32, 0, 0)));
+            continue;
+        }
         if let Some(rank) = combining_rank(c) {
             if let Some(last) = out.last_mut() {
                 last.1 = last.1.max(rank);
@@ -1116,14 +1170,30 @@ fn collation_elements(s: &str) -> Vec<Element> {
 /// `localeCompare` in the spirit of the Unicode root collation (Node's ICU default): punctuation
 /// before digits before letters; letters compared without accents and case first, then accents,
 /// then case (lowercase first), then code units. An approximation for Latin text.
+#[cfg(test)]
 pub(crate) fn collate(a: &str, b: &str) -> std::cmp::Ordering {
-    let (ea, eb) = (collation_elements(a), collation_elements(b));
-    ea.iter()
-        .map(|e| e.0)
-        .cmp(eb.iter().map(|e| e.0))
-        .then_with(|| ea.iter().map(|e| e.1).cmp(eb.iter().map(|e| e.1)))
-        .then_with(|| ea.iter().map(|e| e.2).cmp(eb.iter().map(|e| e.2)))
-        .then_with(|| a.encode_utf16().cmp(b.encode_utf16()))
+    collate_with(a, b, CollateOptions::default())
+}
+
+/// [`collate`] with options. Strings that differ only in what the options ignore (or that are
+/// canonically equivalent, like `"e\u{301}"` and `"é"`) compare equal.
+pub(crate) fn collate_with(a: &str, b: &str, o: CollateOptions) -> std::cmp::Ordering {
+    use std::cmp::Ordering::Equal;
+    let (ea, eb) = (collation_elements(a, o.numeric), collation_elements(b, o.numeric));
+    let primary = ea.iter().map(|e| e.0).cmp(eb.iter().map(|e| e.0));
+    if primary != Equal {
+        return primary;
+    }
+    if !o.ignore_accents {
+        let secondary = ea.iter().map(|e| e.1).cmp(eb.iter().map(|e| e.1));
+        if secondary != Equal {
+            return secondary;
+        }
+    }
+    if !o.ignore_case {
+        return ea.iter().map(|e| e.2).cmp(eb.iter().map(|e| e.2));
+    }
+    Equal
 }
 
 /// Strings are stored as UTF-8, so they never hold a lone surrogate: always well-formed.
@@ -1326,7 +1396,14 @@ mod tests {
             "Zebra",
         ];
         assert_eq!(w, node);
-        assert_eq!(collate("a\u{301}", "á"), "a\u{301}".encode_utf16().cmp("á".encode_utf16()));
+        assert_eq!(collate("a\u{301}", "á"), std::cmp::Ordering::Equal);
+        let numeric = CollateOptions { numeric: true, ..CollateOptions::default() };
+        let mut items = ["item 10", "item 9", "Item 1", "item 1", "a2b", "a10b", "é", "e", "E"];
+        items.sort_by(|a, b| collate_with(a, b, numeric));
+        assert_eq!(items, ["a2b", "a10b", "e", "E", "é", "item 1", "Item 1", "item 9", "item 10"]);
+        assert_eq!(collate_with("x02", "x2", numeric), std::cmp::Ordering::Equal);
+        let base = CollateOptions { ignore_accents: true, ignore_case: true, ..CollateOptions::default() };
+        assert_eq!(collate_with("a", "Á", base), std::cmp::Ordering::Equal);
         assert_eq!(collate("", "a"), std::cmp::Ordering::Less);
     }
 
