@@ -45,3 +45,42 @@ fn vm_depends_on_no_tokio_swc_or_clock_crate() {
          How the first one gets in:\n{path}"
     );
 }
+
+/// The `[patch.crates-io]` entries of a manifest as `(name, path)`, read as text (no TOML parser
+/// needed for the one-line entries this repository uses).
+fn patches(manifest: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut inside = false;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            inside = line == "[patch.crates-io]";
+            continue;
+        }
+        if !inside || line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let Some((name, rest)) = line.split_once('=') else { continue };
+        let path = rest.split('"').nth(1).unwrap_or_default();
+        out.push((name.trim().to_string(), path.to_string()));
+    }
+    out
+}
+
+/// `fuzz/` is its own workspace, so it does not inherit the root's `[patch.crates-io]`; without a
+/// mirror it would build crates.io versions of patched crates (e.g. the vendored `regress`).
+#[test]
+fn fuzz_workspace_mirrors_the_root_patches() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let read = |p: &str| std::fs::read_to_string(root.join(p)).expect("manifest readable");
+    let fuzz = patches(&read("fuzz/Cargo.toml"));
+    let missing: Vec<String> = patches(&read("Cargo.toml"))
+        .into_iter()
+        .filter(|(name, path)| !fuzz.contains(&(name.clone(), format!("../{path}"))))
+        .map(|(name, path)| format!("{name} = {{ path = \"../{path}\" }}"))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "fuzz/Cargo.toml's [patch.crates-io] lacks the root's patches; add:\n{}",
+        missing.join("\n")
+    );
+}
