@@ -25,6 +25,7 @@ mod function;
 mod global;
 mod internal;
 mod intl;
+mod iterator;
 mod json;
 mod map_set;
 mod math;
@@ -146,6 +147,7 @@ pub fn table() -> &'static [NativeDef] {
             date::DEFS,
             map_set::DEFS,
             intl::DEFS,
+            iterator::DEFS,
         ];
         lists.iter().flat_map(|l| l.iter()).map(copy_def).collect()
     });

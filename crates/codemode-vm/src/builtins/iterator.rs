@@ -1,0 +1,30 @@
+//! `Iterator.prototype.next` for the iterators the built-ins return (`map.entries()`,
+//! `set.values()`, `array.keys()`, `str.matchAll(re)`, ...), so programs can step them by hand.
+//! `for-of`, spread and destructuring drive the same iterators natively (`iter.rs`).
+
+use super::{NativeDef, Step};
+use crate::Vm;
+use crate::call::Throw;
+use crate::object::ObjKind;
+use crate::props::Key;
+use crate::value::Value;
+use codemode_compiler::bytecode::ErrorKind;
+
+pub const DEFS: &[NativeDef] = &[NativeDef::new("Iterator.prototype", "next", 0, next)];
+
+/// `it.next()`: `{ value, done }`.
+fn next(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    if !matches!(this, Value::Obj(id) if matches!(vm.heap.obj(id).kind, ObjKind::Iterator(_))) {
+        return Err(vm.make_error(ErrorKind::TypeError, "next method called on an incompatible receiver"));
+    }
+    let item = vm.iter_next(this)?;
+    let result = vm.new_object()?;
+    let (value, done) = match item {
+        Some(v) => (v, false),
+        None => (Value::Undefined, true),
+    };
+    let (value_atom, done_atom) = (vm.realm.atoms.value, vm.realm.atoms.done);
+    vm.define(result, Key::Atom(value_atom), value)?;
+    vm.define(result, Key::Atom(done_atom), Value::Bool(done))?;
+    Ok(Step::Return(result))
+}
