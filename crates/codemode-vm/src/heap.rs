@@ -168,10 +168,21 @@ impl Heap {
     }
 
     /// Charges `bytes` to the budget.
+    /// Charges `bytes` to the budget; a charge that does not fit is refused and not recorded.
     pub fn charge(&mut self, bytes: usize) -> Result<(), OutOfMemory> {
-        self.bytes_used = self.bytes_used.saturating_add(bytes);
+        let used = self.bytes_used.saturating_add(bytes);
+        if used > self.memory_limit {
+            return Err(OutOfMemory);
+        }
+        self.bytes_used = used;
         self.allocated_since_gc = self.allocated_since_gc.saturating_add(bytes);
-        if self.bytes_used > self.memory_limit { Err(OutOfMemory) } else { Ok(()) }
+        Ok(())
+    }
+
+    /// Whether enough was allocated since the last collection to collect again.
+    #[inline]
+    pub fn wants_collection(&self) -> bool {
+        self.allocated_since_gc > self.gc_threshold
     }
 
     pub fn alloc_string(&mut self, s: JsString) -> Result<StrId, OutOfMemory> {

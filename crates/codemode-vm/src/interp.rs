@@ -56,7 +56,7 @@ impl Vm {
                 Exit::Throw(exc) => self.handle_throw(exc),
                 Exit::OutOfFuel => return Status::OutOfFuel,
             }
-            if self.heap.allocated_since_gc > self.heap.gc_threshold {
+            if self.heap.wants_collection() {
                 self.collect_garbage();
             }
         }
@@ -149,6 +149,13 @@ impl Vm {
                         pc = t;
                         save_pc!();
                         return Exit::OutOfFuel;
+                    }
+                    // A loop that allocates must let the collector run: at a backward jump every
+                    // live value is in a register, so yield to `run`, which collects.
+                    if self.heap.wants_collection() {
+                        pc = t;
+                        save_pc!();
+                        return Exit::Switch;
                     }
                 }
                 pc = t;
@@ -459,6 +466,9 @@ impl Vm {
                             pc = 0;
                             if self.fuel <= 0 {
                                 return Exit::OutOfFuel;
+                            }
+                            if self.heap.wants_collection() {
+                                return Exit::Switch;
                             }
                             continue;
                         }

@@ -185,9 +185,13 @@ impl Vm {
     }
 
     pub(crate) fn out_of_memory(&mut self) -> Throw {
-        // Allocating the error could itself fail: raise the limit by the error's size first.
-        self.heap.memory_limit = self.heap.memory_limit.saturating_add(4096);
-        self.make_error(ErrorKind::RangeError, "Out of memory: the program exceeded its memory limit")
+        // The error itself must be allocated even though the budget is spent: lift the limit for
+        // that one allocation only.
+        let limit = std::mem::replace(&mut self.heap.memory_limit, usize::MAX);
+        let error =
+            self.make_error(ErrorKind::RangeError, "Out of memory: the program exceeded its memory limit");
+        self.heap.memory_limit = limit;
+        error
     }
 
     pub(crate) fn alloc(&mut self, kind: ObjKind, proto: Option<ObjId>) -> Result<ObjId, Throw> {

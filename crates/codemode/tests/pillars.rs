@@ -260,3 +260,24 @@ fn unhandled_rejections_are_capped_with_a_summary() {
     assert!(r.warnings[0].message.ends_with("Error: e0"), "{}", r.warnings[0].message);
     assert_eq!(r.warnings[100].message, "50 more unhandled rejections were omitted.");
 }
+
+#[test]
+fn running_out_of_memory_is_a_catchable_range_error_and_garbage_is_collected() {
+    // Garbage from a loop without calls is collected (200 MB of discarded strings).
+    let r = run(
+        "let n = 0; for (let i = 0; i < 200; i++) { const s = 'x'.repeat(1 << 20); n += s.length; } return n;",
+        Limits::default().timeout(Duration::from_secs(20)),
+    );
+    assert_eq!(r.value, Some(json!(200 << 20)), "{r:?}");
+    // Live data beyond the budget is an error the program can catch, and the run goes on.
+    let r = run(
+        "const keep = []; try { while (true) keep.push('y'.repeat(1 << 20) + keep.length); } \
+         catch (e) { return [e.name, e.message, keep.length > 10]; }",
+        Limits::default().timeout(Duration::from_secs(20)),
+    );
+    assert_eq!(
+        r.value,
+        Some(json!(["RangeError", "Out of memory: the program exceeded its memory limit", true])),
+        "{r:?}"
+    );
+}
