@@ -74,41 +74,8 @@ pub type ConstIdx = u32;
 /// An absolute instruction index within the current function.
 pub type Target = u32;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum BinOp {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Rem,
-    Exp,
-    Eq,
-    NotEq,
-    StrictEq,
-    StrictNotEq,
-    Lt,
-    LtEq,
-    Gt,
-    GtEq,
-    BitAnd,
-    BitOr,
-    BitXor,
-    Shl,
-    Shr,
-    UShr,
-    In,
-    InstanceOf,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum UnOp {
-    Neg,
-    Plus,
-    Not,
-    BitNot,
-    Typeof,
-    Void,
-}
+/// Binary and unary operators are the IR's own (one definition for both layers).
+pub use codemode_ir::{BinaryOp as BinOp, UnaryOp as UnOp};
 
 /// The error constructors `ThrowError` can raise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -191,7 +158,7 @@ pub enum Op {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Constant {
     /// Serialized as its IEEE-754 bits (exact for NaN and -0).
-    Number(#[serde(with = "bits")] f64),
+    Number(#[serde(with = "f64_bits")] f64),
     String(String),
     Regex {
         pattern: String,
@@ -266,8 +233,9 @@ pub struct Module {
     pub functions: Vec<FunctionCode>,
 }
 
-/// Serde adapter storing an `f64` as its bit pattern.
-mod bits {
+/// Serde adapter storing an `f64` as its bit pattern (exact for NaN and -0, which JSON cannot
+/// carry); the VM's state uses it too.
+pub mod f64_bits {
     use serde::{Deserialize, Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(n: &f64, s: S) -> Result<S::Ok, S::Error> {

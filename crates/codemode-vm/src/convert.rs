@@ -300,7 +300,7 @@ impl Vm {
 
     pub(crate) fn unary(&mut self, op: UnOp, v: Value) -> Result<Value, Throw> {
         Ok(match op {
-            UnOp::Neg => Value::Number(-self.to_number(v)?),
+            UnOp::Minus => Value::Number(-self.to_number(v)?),
             UnOp::Plus => Value::Number(self.to_number(v)?),
             UnOp::Not => Value::Bool(!self.to_boolean(v)),
             UnOp::BitNot => Value::Number(!self.int32(v)? as f64),

@@ -79,15 +79,4 @@ pub fn parse_array_index(s: &str) -> Option<u32> {
 /// program behaviour, and runs stay reproducible).
 pub type FastMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<ahash::AHasher>>;
 
-/// Serde adapter storing an `f64` as its bit pattern (snapshots must roundtrip NaN, ±∞ and -0).
-pub mod f64_bits {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(n: &f64, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_u64(n.to_bits())
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
-        Ok(f64::from_bits(u64::deserialize(d)?))
-    }
-}
+pub use codemode_compiler::bytecode::f64_bits;

@@ -5,12 +5,11 @@
 //! local — see [`writes_locals`]; `expr_discard(e)` evaluates for effect only.
 
 use codemode_ir::{
-    ArrayElem, BinaryOp, Expr, ExprKind, LogicalOp, ObjectProp, Pattern, PropKey, Property, UnaryOp,
-    UpdateOp, VarRef,
+    ArrayElem, BinaryOp, Expr, ExprKind, LogicalOp, ObjectProp, Pattern, PropKey, Property, UpdateOp, VarRef,
 };
 
 use super::{CompileError, FnCompiler};
-use crate::bytecode::{BinOp, Constant, ErrorKind, Op, Reg, UnOp};
+use crate::bytecode::{BinOp, Constant, ErrorKind, Op, Reg};
 
 impl<'a> FnCompiler<'a> {
     /// Evaluates `e` into any register, preferring the one a local already lives in.
@@ -61,7 +60,7 @@ impl<'a> FnCompiler<'a> {
                         }
                         Some(op) => {
                             let v = self.expr_any(value)?;
-                            self.emit(Op::Binary { op: bin_op(*op), dst: reg, a: reg, b: v })?;
+                            self.emit(Op::Binary { op: *op, dst: reg, a: reg, b: v })?;
                         }
                     }
                     self.free_to(mark);
@@ -150,14 +149,7 @@ impl<'a> FnCompiler<'a> {
             }
             ExprKind::Unary { op, arg } => {
                 let src = self.expr_any(arg)?;
-                let op = match op {
-                    UnaryOp::Minus => UnOp::Neg,
-                    UnaryOp::Plus => UnOp::Plus,
-                    UnaryOp::Not => UnOp::Not,
-                    UnaryOp::BitNot => UnOp::BitNot,
-                    UnaryOp::Typeof => UnOp::Typeof,
-                    UnaryOp::Void => UnOp::Void,
-                };
+                let op = *op;
                 self.emit(Op::Unary { op, dst, src })?;
             }
             ExprKind::TypeofGlobal(name) => {
@@ -175,7 +167,7 @@ impl<'a> FnCompiler<'a> {
                 };
                 let b = self.expr_any(right)?;
                 self.mark(e.span);
-                self.emit(Op::Binary { op: bin_op(*op), dst, a, b })?;
+                self.emit(Op::Binary { op: *op, dst, a, b })?;
             }
             ExprKind::Logical { op, left, right } => {
                 self.expr(left, dst)?;
@@ -595,7 +587,7 @@ impl<'a> FnCompiler<'a> {
                 let current = self.alloc_reg()?;
                 self.read_target(target, obj, key, current)?;
                 let v = self.expr_any(value)?;
-                self.emit(Op::Binary { op: bin_op(op), dst, a: current, b: v })?;
+                self.emit(Op::Binary { op, dst, a: current, b: v })?;
                 self.write_target(target, obj, key, dst)
             }
         }
@@ -630,33 +622,6 @@ fn short_circuit(op: LogicalOp, r: Reg) -> Op {
         LogicalOp::And => Op::JumpIfFalse { src: r, target: 0 },
         LogicalOp::Or => Op::JumpIfTrue { src: r, target: 0 },
         LogicalOp::Nullish => Op::JumpIfNotNullish { src: r, target: 0 },
-    }
-}
-
-pub(super) fn bin_op(op: BinaryOp) -> BinOp {
-    match op {
-        BinaryOp::Add => BinOp::Add,
-        BinaryOp::Sub => BinOp::Sub,
-        BinaryOp::Mul => BinOp::Mul,
-        BinaryOp::Div => BinOp::Div,
-        BinaryOp::Rem => BinOp::Rem,
-        BinaryOp::Exp => BinOp::Exp,
-        BinaryOp::Eq => BinOp::Eq,
-        BinaryOp::NotEq => BinOp::NotEq,
-        BinaryOp::StrictEq => BinOp::StrictEq,
-        BinaryOp::StrictNotEq => BinOp::StrictNotEq,
-        BinaryOp::Lt => BinOp::Lt,
-        BinaryOp::LtEq => BinOp::LtEq,
-        BinaryOp::Gt => BinOp::Gt,
-        BinaryOp::GtEq => BinOp::GtEq,
-        BinaryOp::BitAnd => BinOp::BitAnd,
-        BinaryOp::BitOr => BinOp::BitOr,
-        BinaryOp::BitXor => BinOp::BitXor,
-        BinaryOp::Shl => BinOp::Shl,
-        BinaryOp::Shr => BinOp::Shr,
-        BinaryOp::UShr => BinOp::UShr,
-        BinaryOp::In => BinOp::In,
-        BinaryOp::InstanceOf => BinOp::InstanceOf,
     }
 }
 
