@@ -232,9 +232,37 @@ pub(super) fn resolve_locale_options(
             }
             (Some(mn), Some(mx)) => (mn, mx),
         };
+        opts.explicit_frac = min.is_some() || max.is_some();
         let grouping = vm.get_named(options, "useGrouping")?;
         if grouping != Value::Undefined {
             opts.grouping = vm.to_boolean(grouping);
+        }
+        let min_sig = read(vm, "minimumSignificantDigits", 1.0, 21.0)?;
+        let max_sig = read(vm, "maximumSignificantDigits", 1.0, 21.0)?;
+        if min_sig.is_some() || max_sig.is_some() {
+            let lo = min_sig.unwrap_or(1);
+            let hi = max_sig.unwrap_or(21);
+            if lo > hi {
+                return Err(
+                    vm.make_error(ErrorKind::RangeError, "maximumSignificantDigits value is out of range.")
+                );
+            }
+            (opts.min_sig, opts.max_sig) = (Some(lo), Some(hi));
+        }
+        let notation = vm.get_named(options, "notation")?;
+        if notation != Value::Undefined {
+            opts.notation = vm.to_rust_string(notation)?;
+            if !matches!(opts.notation.as_str(), "standard" | "compact" | "scientific" | "engineering") {
+                let msg = format!(
+                    "Value {} out of range for Intl.NumberFormat options property notation",
+                    opts.notation
+                );
+                return Err(vm.make_error(ErrorKind::RangeError, &msg));
+            }
+        }
+        let display = vm.get_named(options, "compactDisplay")?;
+        if display != Value::Undefined {
+            opts.compact_long = vm.to_rust_string(display)? == "long";
         }
     }
     Ok(opts)
@@ -254,6 +282,14 @@ pub(crate) struct LocaleOptions {
     pub grouping: bool,
     pub group_sep: &'static str,
     pub decimal_sep: &'static str,
+    /// `minimumFractionDigits`/`maximumFractionDigits` were given (compact notation otherwise
+    /// rounds to two significant digits).
+    pub explicit_frac: bool,
+    pub min_sig: Option<usize>,
+    pub max_sig: Option<usize>,
+    /// `standard`, `compact`, `scientific` or `engineering`.
+    pub notation: String,
+    pub compact_long: bool,
 }
 
 impl LocaleOptions {
@@ -273,6 +309,11 @@ impl LocaleOptions {
             grouping: true,
             group_sep,
             decimal_sep,
+            explicit_frac: false,
+            min_sig: None,
+            max_sig: None,
+            notation: "standard".into(),
+            compact_long: false,
         }
     }
 }
@@ -303,30 +344,41 @@ pub(crate) fn format_locale(x: f64, opts: &LocaleOptions) -> String {
     }
     let x = if opts.style == "percent" { x * 100.0 } else { x };
     let negative = x < 0.0 || (x == 0.0 && x.is_sign_negative());
+    let mut suffix = String::new();
     let body = if x.is_infinite() {
         "∞".to_string()
     } else {
         let (digits, frac) = shortest_decimal(x.abs());
-        let s = round_decimal(digits, frac, opts.max_frac);
-        let (int, frac) = s.split_once('.').unwrap_or((s.as_str(), ""));
-        let mut frac = frac.to_string();
-        while frac.len() > opts.min_frac && frac.ends_with('0') {
-            frac.pop();
-        }
+        let (int, frac) = match opts.notation.as_str() {
+            "compact" => {
+                let (int, frac, s) = compact(digits, frac, opts);
+                suffix = s;
+                (int, frac)
+            }
+            "scientific" | "engineering" => {
+                let (int, frac, e) = scientific(digits, frac, opts.notation == "engineering");
+                suffix = format!("E{e}");
+                (int, frac)
+            }
+            _ => round_with(digits, frac, opts),
+        };
         let int = if int.len() < opts.min_int {
             format!("{}{int}", "0".repeat(opts.min_int - int.len()))
         } else {
-            int.to_string()
+            int
         };
         let mut grouped = String::with_capacity(int.len() + int.len() / 3 * 3);
+        // Compact notation groups only from five digits (`1000T`, `10,000T`).
+        let group = opts.grouping && (opts.notation != "compact" || int.len() >= 5);
         for (i, c) in int.chars().enumerate() {
-            if opts.grouping && i > 0 && (int.len() - i) % 3 == 0 {
+            if group && i > 0 && (int.len() - i) % 3 == 0 {
                 grouped.push_str(opts.group_sep);
             }
             grouped.push(c);
         }
         if frac.is_empty() { grouped } else { format!("{grouped}{}{frac}", opts.decimal_sep) }
     };
+    let body = format!("{body}{suffix}");
     let sign = if negative { "-" } else { "" };
     match opts.style.as_str() {
         "percent" => format!("{sign}{body}%"),
@@ -336,6 +388,112 @@ pub(crate) fn format_locale(x: f64, opts: &LocaleOptions) -> String {
         "currency" => format!("{sign}{}{body}", currency_symbol(&opts.currency)),
         _ => format!("{sign}{body}"),
     }
+}
+
+/// Splits `"int.frac"`.
+fn split_point(s: &str) -> (String, String) {
+    let (int, frac) = s.split_once('.').unwrap_or((s, ""));
+    (int.to_string(), frac.to_string())
+}
+
+/// Rounds `digits · 10^-frac` per the fraction or significant-digit options: (int, frac).
+fn round_with(digits: String, frac: usize, opts: &LocaleOptions) -> (String, String) {
+    if let (Some(min_sig), Some(max_sig)) = (opts.min_sig, opts.max_sig) {
+        return round_significant(digits, frac, min_sig, max_sig);
+    }
+    let (int, mut frac) = split_point(&round_decimal(digits, frac, opts.max_frac));
+    while frac.len() > opts.min_frac && frac.ends_with('0') {
+        frac.pop();
+    }
+    (int, frac)
+}
+
+/// Rounds to at most `max_sig` significant digits (half up), showing at least `min_sig`.
+fn round_significant(digits: String, frac: usize, min_sig: usize, max_sig: usize) -> (String, String) {
+    let trimmed_len = digits.trim_start_matches('0').len();
+    if trimmed_len == 0 {
+        return ("0".into(), "0".repeat(min_sig.saturating_sub(1)));
+    }
+    // Digits before the point (zero or negative for values below 1).
+    let int_digits = trimmed_len as i64 - frac as i64;
+    let (int, mut f) = if trimmed_len > max_sig {
+        let keep = max_sig as i64 - int_digits;
+        if keep >= 0 {
+            split_point(&round_decimal(digits, frac, keep as usize))
+        } else {
+            // Rounding inside the integer part: divide by 10^cut, round, scale back.
+            let cut = (-keep) as usize;
+            let r = round_decimal(digits, frac + cut, 0);
+            (format!("{r}{}", "0".repeat(cut)), String::new())
+        }
+    } else {
+        split_point(&round_decimal(digits, frac, frac))
+    };
+    // Drop trailing zeros beyond min_sig, then pad up to it (counted on the rounded value, whose
+    // magnitude may have grown: 9.99 → 10).
+    let int_digits = if int.trim_start_matches('0').is_empty() {
+        -(f.len() as i64 - f.trim_start_matches('0').len() as i64)
+    } else {
+        int.trim_start_matches('0').len() as i64
+    };
+    let min_frac = (min_sig as i64 - int_digits).max(0) as usize;
+    while f.len() > min_frac && f.ends_with('0') {
+        f.pop();
+    }
+    while f.len() < min_frac {
+        f.push('0');
+    }
+    (int, f)
+}
+
+/// Compact notation (`1.2K`, `15M`): (int, frac, suffix).
+fn compact(digits: String, frac: usize, opts: &LocaleOptions) -> (String, String, String) {
+    const SHORT: [&str; 5] = ["", "K", "M", "B", "T"];
+    const LONG: [&str; 5] = ["", " thousand", " million", " billion", " trillion"];
+    let trimmed_len = digits.trim_start_matches('0').len();
+    let int_digits = trimmed_len as i64 - frac as i64;
+    let mut k = if int_digits > 3 { ((int_digits - 1) / 3).min(4) as usize } else { 0 };
+    loop {
+        let scaled_frac = frac + 3 * k;
+        let (int, f) = if opts.explicit_frac || opts.max_sig.is_some() {
+            round_with(digits.clone(), scaled_frac, opts)
+        } else {
+            let scaled_int = int_digits - 3 * k as i64;
+            if scaled_int >= 2 {
+                split_point(&round_decimal(digits.clone(), scaled_frac, 0))
+            } else {
+                round_significant(digits.clone(), scaled_frac, 1, 2)
+            }
+        };
+        if int.len() > 3 && k < 4 && int_digits > 0 {
+            k += 1;
+            continue;
+        }
+        let suffix = if opts.compact_long { LONG[k] } else { SHORT[k] };
+        return (int, f, suffix.to_string());
+    }
+}
+
+/// Scientific (`1.234E3`) or engineering notation: (int, frac, exponent).
+fn scientific(digits: String, frac: usize, engineering: bool) -> (String, String, i64) {
+    let trimmed = digits.trim_start_matches('0');
+    if trimmed.is_empty() {
+        return ("0".into(), String::new(), 0);
+    }
+    let e = trimmed.len() as i64 - frac as i64 - 1;
+    let e = if engineering { e.div_euclid(3) * 3 } else { e };
+    // Shift the point by e: value / 10^e.
+    let shifted_frac = frac as i64 + e;
+    let (int, mut f) = if shifted_frac >= 0 {
+        split_point(&round_decimal(digits, shifted_frac as usize, 3))
+    } else {
+        let padded = format!("{digits}{}", "0".repeat((-shifted_frac) as usize));
+        split_point(&round_decimal(padded, 0, 3))
+    };
+    while f.ends_with('0') {
+        f.pop();
+    }
+    (int, f, e)
 }
 
 fn value_of(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
@@ -770,5 +928,24 @@ mod tests {
         assert_eq!(with(&|o| o.grouping = false, 1234.0), "1234");
         assert_eq!(with(&|o| o.min_int = 3, 12.0), "012");
         assert_eq!(format_locale(1234.5, &LocaleOptions::for_locale("de-DE")), "1.234,5");
+        let compact = |x: f64| with(&|o| o.notation = "compact".into(), x);
+        let got: Vec<String> = [
+            1234.0, 1234567.0, 999999.0, 1500.0, 15300.0, 153000.0, 1e12, -2500000.0, 12.345, 0.5, 1e15,
+            999.95, 99999.0,
+        ]
+        .iter()
+        .map(|x| compact(*x))
+        .collect();
+        assert_eq!(
+            got,
+            ["1.2K", "1.2M", "1M", "1.5K", "15K", "153K", "1T", "-2.5M", "12", "0.5", "1000T", "1K", "100K"]
+        );
+        let sig = |x: f64, lo: usize, hi: usize| with(&|o| (o.min_sig, o.max_sig) = (Some(lo), Some(hi)), x);
+        assert_eq!(sig(123456.0, 1, 2), "120,000");
+        assert_eq!(sig(0.000123456, 1, 3), "0.000123");
+        assert_eq!(sig(1.5, 3, 21), "1.50");
+        assert_eq!(sig(1234.5678, 1, 6), "1,234.57");
+        assert_eq!(with(&|o| o.notation = "scientific".into(), 1234.0), "1.234E3");
+        assert_eq!(with(&|o| o.notation = "engineering".into(), 123456.0), "123.456E3");
     }
 }
