@@ -281,3 +281,23 @@ fn running_out_of_memory_is_a_catchable_range_error_and_garbage_is_collected() {
         "{r:?}"
     );
 }
+
+#[test]
+fn large_results_convert_without_growing_the_stack() {
+    // Run on a small thread: the result walk and JSON.stringify must be iterative.
+    let handle = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(|| {
+            run(
+                "const a = Array.from({ length: 200000 }, (_, i) => i); \
+                 return { n: JSON.stringify(a).length, a: a.slice(0, 2), o: Object.fromEntries(a.slice(0, 50000).map(i => ['k' + i, i])).k49999, all: a };",
+                Limits::default().timeout(Duration::from_secs(30)),
+            )
+        })
+        .expect("thread");
+    let r = handle.join().expect("no stack overflow");
+    let value = r.value.expect("value");
+    assert_eq!(value["a"], json!([0, 1]));
+    assert_eq!(value["o"], json!(49999));
+    assert_eq!(value["all"].as_array().map(Vec::len), Some(200000));
+}

@@ -80,55 +80,51 @@ pub(crate) fn start(
         done: None,
         awaiting_getter: false,
     };
-    visit(vm, walk, value, true)
+    drive(vm, walk, Some((value, true)))
 }
 
 /// Resumes after a getter or a `toJSON` call returned `result`.
 pub(super) fn resume(vm: &mut Vm, mut walk: Walk, result: Value) -> Result<Step, Throw> {
+    // A getter's value still gets its `toJSON` called; a `toJSON` result does not.
     let from_getter = std::mem::take(&mut walk.awaiting_getter);
-    visit(vm, walk, result, from_getter)
+    drive(vm, walk, Some((result, from_getter)))
 }
 
-/// Serializes `value` into the walk (calling its `toJSON` first when `to_json` and it has one),
-/// then keeps walking.
-fn visit(vm: &mut Vm, mut walk: Walk, value: Value, to_json: bool) -> Result<Step, Throw> {
-    if to_json && let Some(method) = user_to_json(vm, value)? {
-        let key = vm.new_string(&walk.pending_key)?;
-        return Ok(Step::Call {
-            callee: method,
-            this: value,
-            args: vec![key],
-            cont: Cont::ToJson(Box::new(walk)),
-        });
-    }
-    match leaf_or_level(vm, &walk, value)? {
-        Produced::Leaf(json) => emit(&mut walk, json),
-        Produced::Level(level) => {
-            let limit = match walk.purpose {
-                Purpose::Result => MAX_BOUNDARY_DEPTH,
-                Purpose::Stringify => MAX_STRINGIFY_DEPTH,
-            };
-            if walk.stack.len() >= limit {
-                let msg = format!("Value exceeds the maximum depth of {limit}.");
-                return Err(error(vm, walk.purpose, ErrorKind::RangeError, &msg));
-            }
-            if walk.stack.iter().any(|l| l.object == level.object) {
-                return Err(error(
-                    vm,
-                    walk.purpose,
-                    ErrorKind::TypeError,
-                    "Converting circular structure to JSON",
-                ));
-            }
-            walk.stack.push(level);
-        }
-    }
-    advance(vm, walk)
-}
-
-/// Visits the next property of the top level, or closes levels that are done.
-fn advance(vm: &mut Vm, mut walk: Walk) -> Result<Step, Throw> {
+/// The walk's one loop: serializes `next` (calling its `toJSON` first when asked and it has one),
+/// then visits the following property, closing finished levels, until the value is done or a
+/// getter or `toJSON` must run (the walk then waits in a `Cont`). Iterative: the Rust stack does
+/// not grow with the size or depth of the value.
+fn drive(vm: &mut Vm, mut walk: Walk, mut next: Option<(Value, bool)>) -> Result<Step, Throw> {
     loop {
+        if let Some((value, to_json)) = next.take() {
+            if to_json && let Some(method) = user_to_json(vm, value)? {
+                let key = vm.new_string(&walk.pending_key)?;
+                return Ok(Step::Call {
+                    callee: method,
+                    this: value,
+                    args: vec![key],
+                    cont: Cont::ToJson(Box::new(walk)),
+                });
+            }
+            match leaf_or_level(vm, &walk, value)? {
+                Produced::Leaf(json) => emit(&mut walk, json),
+                Produced::Level(level) => {
+                    let limit = match walk.purpose {
+                        Purpose::Result => MAX_BOUNDARY_DEPTH,
+                        Purpose::Stringify => MAX_STRINGIFY_DEPTH,
+                    };
+                    if walk.stack.len() >= limit {
+                        let msg = format!("Value exceeds the maximum depth of {limit}.");
+                        return Err(error(vm, walk.purpose, ErrorKind::RangeError, &msg));
+                    }
+                    if walk.stack.iter().any(|l| l.object == level.object) {
+                        let msg = "Converting circular structure to JSON";
+                        return Err(error(vm, walk.purpose, ErrorKind::TypeError, msg));
+                    }
+                    walk.stack.push(level);
+                }
+            }
+        }
         let Some(top) = walk.stack.last_mut() else { return finish(vm, walk) };
         if top.next < top.keys.len() {
             let key = top.keys[top.next].clone();
@@ -140,18 +136,19 @@ fn advance(vm: &mut Vm, mut walk: Walk) -> Result<Step, Throw> {
                 None => Key::Atom(vm.heap.atoms.intern(&key)),
             };
             walk.pending_key = key;
-            return match vm.get(object, k)? {
-                crate::props::Got::Value(value) => visit(vm, walk, value, true),
+            match vm.get(object, k)? {
+                crate::props::Got::Value(value) => next = Some((value, true)),
                 crate::props::Got::Getter(getter) => {
                     walk.awaiting_getter = true;
-                    Ok(Step::Call {
+                    return Ok(Step::Call {
                         callee: getter,
                         this: object,
                         args: Vec::new(),
                         cont: Cont::ToJson(Box::new(walk)),
-                    })
+                    });
                 }
-            };
+            }
+            continue;
         }
         let Some(level) = walk.stack.pop() else { return finish(vm, walk) };
         let json = if level.is_array { Json::Array(level.items) } else { Json::Object(level.fields) };
