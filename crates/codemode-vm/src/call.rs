@@ -35,8 +35,8 @@ impl Vm {
             return Err(self.not_a_function(callee));
         };
         let mut bound_args: Vec<Value> = Vec::new();
-        // Unwrap bound functions (iteratively: a chain of binds is data, not recursion).
-        for _ in 0..1000 {
+        // Unwrap bound functions iteratively; a chain of binds is acyclic, so shorter than the heap.
+        for _ in 0..self.heap.objects.slots.len() {
             match &self.heap.obj(id).kind {
                 ObjKind::Function(Callable::Bound { target, this: bound_this, args: extra }) => {
                     let mut all = extra.to_vec();

@@ -371,9 +371,16 @@ impl Vm {
                 self.make_error(ErrorKind::TypeError, "Right-hand side of 'instanceof' is not callable")
             );
         }
-        if let ObjKind::Function(Callable::Bound { target, .. }) = self.heap.obj(cid).kind {
-            return self.instance_of(v, Value::Obj(target));
+        // A bound function tests against its target, iteratively. A chain of binds is acyclic
+        // (each bind makes a new object pointing at an older one), so it is shorter than the heap.
+        let mut cid = cid;
+        for _ in 0..self.heap.objects.slots.len() {
+            match self.heap.obj(cid).kind {
+                ObjKind::Function(Callable::Bound { target, .. }) => cid = target,
+                _ => break,
+            }
         }
+        let ctor = Value::Obj(cid);
         let proto = self.get_value(ctor, Key::Atom(self.realm.atoms.prototype))?;
         let (Value::Obj(mut cur), Value::Obj(proto)) = (v, proto) else { return Ok(false) };
         for _ in 0..10_000 {
