@@ -9,9 +9,9 @@
 //! Output is `en-US` (a few other locales' number separators), dates in UTC; see
 //! [`super::number`], [`super::date`] and [`super::string`].
 
+use super::collation::{collate_options, collate_with};
 use super::date::{Defaults, locale_format, time_of};
 use super::number::{format_locale, resolve_locale_options};
-use super::string::{collate_options, collate_with};
 use super::{Native, NativeDef, Step, arg, table};
 use crate::Vm;
 use crate::call::Throw;

@@ -18,6 +18,7 @@
 //! for `new`.
 
 mod array;
+mod collation;
 mod console;
 mod date;
 mod error;
@@ -35,6 +36,7 @@ mod promise;
 mod regexp;
 mod string;
 pub(crate) mod tojson;
+mod utf16;
 
 use std::sync::LazyLock;
 

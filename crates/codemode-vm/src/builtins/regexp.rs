@@ -21,7 +21,7 @@ use std::rc::Rc;
 
 use codemode_compiler::bytecode::ErrorKind;
 
-use super::string::{Text, UnitCursor};
+use super::utf16::{Text, UnitCursor};
 use super::{NativeDef, Step, arg};
 use crate::Vm;
 use crate::call::Throw;
