@@ -21,6 +21,7 @@ mod array;
 mod collation;
 mod console;
 mod date;
+mod date_math;
 mod error;
 mod function;
 mod global;
@@ -313,6 +314,6 @@ pub(crate) fn relative_index(vm: &mut Vm, v: Value, len: usize, default: usize) 
     Ok(if n < 0.0 { (len as f64 + n).max(0.0) as usize } else { n.min(len as f64) as usize })
 }
 
-pub(crate) use date::{date_to_iso, date_to_string};
+pub(crate) use date_math::{date_to_iso, date_to_string};
 pub(crate) use map_set::map_size;
 pub(crate) use regexp::new_regexp;
