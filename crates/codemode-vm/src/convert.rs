@@ -110,6 +110,8 @@ impl Vm {
                         let inner = *inner;
                         self.to_rust_string_depth(inner, depth + 1)?
                     }
+                    ObjKind::Map { set: false, .. } => "[object Map]".into(),
+                    ObjKind::Map { set: true, .. } => "[object Set]".into(),
                     _ => "[object Object]".into(),
                 }
             }
@@ -189,18 +191,19 @@ impl Vm {
                 return self.loose_equals(a, n);
             }
             (Value::Obj(_), Value::Number(_) | Value::Str(_)) => {
-                let p = self.to_primitive(a)?;
+                let p = self.to_primitive_default(a)?;
                 return self.loose_equals(p, b);
             }
             (Value::Number(_) | Value::Str(_), Value::Obj(_)) => {
-                let p = self.to_primitive(b)?;
+                let p = self.to_primitive_default(b)?;
                 return self.loose_equals(a, p);
             }
             _ => self.strict_equals(a, b),
         })
     }
 
-    /// ToPrimitive without user code: Dates become numbers, other objects strings.
+    /// ToPrimitive with the number hint, without user code: Dates become their time value,
+    /// other objects strings.
     pub(crate) fn to_primitive(&mut self, v: Value) -> Result<Value, Throw> {
         match v {
             Value::Obj(id) => match &self.heap.obj(id).kind {
@@ -212,10 +215,19 @@ impl Vm {
         }
     }
 
+    /// ToPrimitive with the default hint (`+`, `==`): like [`Vm::to_primitive`], except that a
+    /// Date becomes its string, as JavaScript's Date treats the default hint as string.
+    fn to_primitive_default(&mut self, v: Value) -> Result<Value, Throw> {
+        match v {
+            Value::Obj(id) if matches!(self.heap.obj(id).kind, ObjKind::Date(_)) => self.to_string_value(v),
+            _ => self.to_primitive(v),
+        }
+    }
+
     pub(crate) fn binary(&mut self, op: BinOp, a: Value, b: Value) -> Result<Value, Throw> {
         Ok(match op {
             BinOp::Add => {
-                let (pa, pb) = (self.to_primitive(a)?, self.to_primitive(b)?);
+                let (pa, pb) = (self.to_primitive_default(a)?, self.to_primitive_default(b)?);
                 if matches!(pa, Value::Str(_)) || matches!(pb, Value::Str(_)) {
                     return self.concat(pa, pb);
                 }

@@ -197,6 +197,8 @@ fn to_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Resu
             ObjKind::Error(_) => "[object Error]",
             ObjKind::Date(_) => "[object Date]",
             ObjKind::RegExp { .. } => "[object RegExp]",
+            ObjKind::Map { set: false, .. } => "[object Map]",
+            ObjKind::Map { set: true, .. } => "[object Set]",
             _ => "[object Object]",
         },
         Value::Number(_) => "[object Number]",
