@@ -261,64 +261,18 @@ impl ByteBitmap {
         }
         array
     }
-
-    /// \return the index of the first byte in the slice that is present in this
-    /// bitmap, using some unsafe tricks.
-    #[inline(always)]
-    fn unsafe_find_in_slice(&self, bytes: &[u8]) -> Option<usize> {
-        type Chunk = u32;
-        let bm = &self.0;
-
-        let mut offset = 0;
-        let (prefix, body, suffix) = unsafe { bytes.align_to::<Chunk>() };
-        for &byte in prefix.iter() {
-            if self.contains(byte) {
-                return Some(offset);
-            }
-            offset += 1;
-        }
-
-        for &chunk in body {
-            // Use native endian to match memory layout. Here index 0 is the earliest address.
-            let byte_idxs = ((chunk >> 4) & 0x0F0F0F0F).to_ne_bytes();
-            let bit_idxs = (chunk & 0x0F0F0F0F).to_ne_bytes();
-            if (bm[byte_idxs[0] as usize] & (1 << bit_idxs[0])) != 0 {
-                return Some(offset);
-            }
-            if (bm[byte_idxs[1] as usize] & (1 << bit_idxs[1])) != 0 {
-                return Some(offset + 1);
-            }
-            if (bm[byte_idxs[2] as usize] & (1 << bit_idxs[2])) != 0 {
-                return Some(offset + 2);
-            }
-            if (bm[byte_idxs[3] as usize] & (1 << bit_idxs[3])) != 0 {
-                return Some(offset + 3);
-            }
-            offset += 4;
-        }
-
-        for &byte in suffix.iter() {
-            if self.contains(byte) {
-                return Some(offset);
-            }
-            offset += 1;
-        }
-        None
-    }
 }
 
 impl ByteSearcher for ByteBitmap {
     #[inline(always)]
     fn find_in(&self, bytes: &[u8]) -> Option<usize> {
-        if cfg!(feature = "prohibit-unsafe") {
+        {
             for (idx, byte) in bytes.iter().enumerate() {
                 if self.contains(*byte) {
                     return Some(idx);
                 }
             }
             None
-        } else {
-            self.unsafe_find_in_slice(bytes)
         }
     }
 }

@@ -14,7 +14,7 @@ use crate::matchers::CharProperties;
 use crate::position::PositionType;
 use crate::scm;
 use crate::scm::SingleCharMatcher;
-use crate::types::{CaptureGroupID, GroupData, IP, LoopData, LoopID, MAX_CAPTURE_GROUPS};
+use crate::types::{CaptureGroupID, GroupData, LoopData, LoopID, IP, MAX_CAPTURE_GROUPS};
 use crate::util::DebugCheckIndex;
 #[cfg(not(feature = "std"))]
 use alloc::vec::Vec;
@@ -96,10 +96,8 @@ impl<'a, Input: InputIndexer> MatchAttempter<'a, Input> {
     fn pop_backtrack(&mut self) {
         // Note we never pop the last instruction so this will never be empty.
         debug_assert!(!self.bts.is_empty());
-        if cfg!(feature = "prohibit-unsafe") {
+        {
             self.bts.pop();
-        } else {
-            unsafe { self.bts.set_len(self.bts.len() - 1) }
         }
     }
 
@@ -753,12 +751,10 @@ impl<'a, Input: InputIndexer> MatchAttempter<'a, Input> {
                     ),
 
                     &Insn::Bracket(idx) => {
-                        next_or_bt!(
-                            scm::Bracket {
-                                bc: &self.re.brackets[idx]
-                            }
-                            .matches(input, dir, &mut pos)
-                        )
+                        next_or_bt!(scm::Bracket {
+                            bc: &self.re.brackets[idx]
+                        }
+                        .matches(input, dir, &mut pos))
                     }
 
                     Insn::MatchAny => {

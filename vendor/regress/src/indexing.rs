@@ -202,14 +202,10 @@ impl<'a> Utf8Input<'a> {
         self.debug_assert_valid_pos(end);
         debug_assert!(end >= start, "Slice start after end");
 
-        #[cfg(any(feature = "index-positions", feature = "prohibit-unsafe"))]
         let res = &self.contents()[core::ops::Range {
             start: self.pos_to_offset(start),
             end: self.pos_to_offset(end),
         }];
-
-        #[cfg(all(not(feature = "index-positions"), not(feature = "prohibit-unsafe")))]
-        let res = unsafe { core::slice::from_raw_parts(start.ptr(), end - start) };
 
         debug_assert!(res.len() <= self.bytelength() && res.len() == end - start);
         res
@@ -228,10 +224,8 @@ impl<'a> Utf8Input<'a> {
     #[inline(always)]
     fn getb(&self, pos: <Self as InputIndexer>::Position) -> u8 {
         debug_assert!(self.left_end() <= pos && pos < self.right_end());
-        if cfg!(feature = "prohibit-unsafe") {
+        {
             self.contents()[self.pos_to_offset(pos)]
-        } else {
-            unsafe { *self.contents().get_unchecked(self.pos_to_offset(pos)) }
         }
     }
 
@@ -240,18 +234,11 @@ impl<'a> Utf8Input<'a> {
     fn str_slice(&self, range: ops::Range<<Self as InputIndexer>::Position>) -> &'a str {
         self.debug_assert_boundary(range.start);
         self.debug_assert_boundary(range.end);
-        if cfg!(feature = "prohibit-unsafe") {
+        {
             &self.input[core::ops::Range {
                 start: self.pos_to_offset(range.start),
                 end: self.pos_to_offset(range.end),
             }]
-        } else {
-            unsafe {
-                self.input.get_unchecked(core::ops::Range {
-                    start: self.pos_to_offset(range.start),
-                    end: self.pos_to_offset(range.end),
-                })
-            }
         }
     }
 
@@ -446,28 +433,14 @@ impl<'a> InputIndexer for Utf8Input<'a> {
         }
     }
 
-    #[cfg(feature = "index-positions")]
     #[inline(always)]
     fn left_end(&self) -> Self::Position {
         Self::Position::new(0)
     }
 
-    #[cfg(feature = "index-positions")]
     #[inline(always)]
     fn right_end(&self) -> Self::Position {
         Self::Position::new(self.bytelength())
-    }
-
-    #[cfg(not(feature = "index-positions"))]
-    #[inline(always)]
-    fn left_end(&self) -> Self::Position {
-        Self::Position::new(self.contents().as_ptr())
-    }
-
-    #[cfg(not(feature = "index-positions"))]
-    #[inline(always)]
-    fn right_end(&self) -> Self::Position {
-        self.left_end() + self.bytelength()
     }
 
     #[inline(always)]
@@ -510,24 +483,15 @@ impl<'a> InputIndexer for Utf8Input<'a> {
             return false;
         };
 
-        #[cfg(any(feature = "index-positions", feature = "prohibit-unsafe"))]
         let new_range = &self.contents()[core::ops::Range {
             start: self.pos_to_offset(start),
             end: self.pos_to_offset(end),
         }];
 
-        #[cfg(all(not(feature = "index-positions"), not(feature = "prohibit-unsafe")))]
-        let new_range = unsafe { core::slice::from_raw_parts(start.ptr(), end - start) };
-
-        #[cfg(any(feature = "index-positions", feature = "prohibit-unsafe"))]
         let old_range = &self.contents()[core::ops::Range {
             start: self.pos_to_offset(range.start),
             end: self.pos_to_offset(range.end),
         }];
-
-        #[cfg(all(not(feature = "index-positions"), not(feature = "prohibit-unsafe")))]
-        let old_range =
-            unsafe { core::slice::from_raw_parts(range.start.ptr(), range.end - range.start) };
 
         new_range == old_range
     }
@@ -555,14 +519,10 @@ impl<'a> InputIndexer for Utf8Input<'a> {
             return false;
         };
 
-        #[cfg(any(feature = "index-positions", feature = "prohibit-unsafe"))]
         let new_range = &self.contents()[core::ops::Range {
             start: self.pos_to_offset(start),
             end: self.pos_to_offset(end),
         }];
-
-        #[cfg(all(not(feature = "index-positions"), not(feature = "prohibit-unsafe")))]
-        let new_range = unsafe { core::slice::from_raw_parts(start.ptr(), end - start) };
 
         bytes == new_range
     }
@@ -594,14 +554,10 @@ impl<'a> AsciiInput<'a> {
         self.debug_assert_valid_pos(start);
         self.debug_assert_valid_pos(end);
 
-        #[cfg(any(feature = "index-positions", feature = "prohibit-unsafe"))]
         let res = &self.contents()[core::ops::Range {
             start: self.pos_to_offset(start),
             end: self.pos_to_offset(end),
         }];
-
-        #[cfg(all(not(feature = "index-positions"), not(feature = "prohibit-unsafe")))]
-        let res = unsafe { core::slice::from_raw_parts(start.ptr(), end - start) };
 
         debug_assert!(res.len() <= self.bytelength() && res.len() == end - start);
         res
@@ -622,10 +578,8 @@ impl<'a> AsciiInput<'a> {
     #[inline(always)]
     fn getb(&self, pos: <Self as InputIndexer>::Position) -> u8 {
         debug_assert!(self.left_end() <= pos && pos < self.right_end());
-        if cfg!(feature = "prohibit-unsafe") {
+        {
             self.contents()[self.pos_to_offset(pos)]
-        } else {
-            unsafe { *self.contents().get_unchecked(self.pos_to_offset(pos)) }
         }
     }
 
@@ -707,28 +661,14 @@ impl<'a> InputIndexer for AsciiInput<'a> {
         self.next_left(&mut pos)
     }
 
-    #[cfg(feature = "index-positions")]
     #[inline(always)]
     fn left_end(&self) -> Self::Position {
         Self::Position::new(0)
     }
 
-    #[cfg(feature = "index-positions")]
     #[inline(always)]
     fn right_end(&self) -> Self::Position {
         Self::Position::new(self.bytelength())
-    }
-
-    #[cfg(not(feature = "index-positions"))]
-    #[inline(always)]
-    fn left_end(&self) -> Self::Position {
-        Self::Position::new(self.contents().as_ptr())
-    }
-
-    #[cfg(not(feature = "index-positions"))]
-    #[inline(always)]
-    fn right_end(&self) -> Self::Position {
-        self.left_end() + self.bytelength()
     }
 
     #[inline(always)]
@@ -794,24 +734,15 @@ impl<'a> InputIndexer for AsciiInput<'a> {
             return false;
         };
 
-        #[cfg(any(feature = "index-positions", feature = "prohibit-unsafe"))]
         let new_range = &self.contents()[core::ops::Range {
             start: self.pos_to_offset(start),
             end: self.pos_to_offset(end),
         }];
 
-        #[cfg(all(not(feature = "index-positions"), not(feature = "prohibit-unsafe")))]
-        let new_range = unsafe { core::slice::from_raw_parts(start.ptr(), end - start) };
-
-        #[cfg(any(feature = "index-positions", feature = "prohibit-unsafe"))]
         let old_range = &self.contents()[core::ops::Range {
             start: self.pos_to_offset(range.start),
             end: self.pos_to_offset(range.end),
         }];
-
-        #[cfg(all(not(feature = "index-positions"), not(feature = "prohibit-unsafe")))]
-        let old_range =
-            unsafe { core::slice::from_raw_parts(range.start.ptr(), range.end - range.start) };
 
         new_range == old_range
     }
@@ -839,14 +770,10 @@ impl<'a> InputIndexer for AsciiInput<'a> {
             return false;
         };
 
-        #[cfg(any(feature = "index-positions", feature = "prohibit-unsafe"))]
         let new_range = &self.contents()[core::ops::Range {
             start: self.pos_to_offset(start),
             end: self.pos_to_offset(end),
         }];
-
-        #[cfg(all(not(feature = "index-positions"), not(feature = "prohibit-unsafe")))]
-        let new_range = unsafe { core::slice::from_raw_parts(start.ptr(), end - start) };
 
         bytes == new_range
     }

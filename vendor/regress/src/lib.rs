@@ -1,3 +1,5 @@
+// codemode patch: every unsafe path of upstream's is removed (see README.codemode.md).
+#![forbid(unsafe_code)]
 /*!
 
 # regress - REGex in Rust with EcmaScript Syntax

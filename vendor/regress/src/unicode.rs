@@ -158,10 +158,8 @@ pub fn fold(cu: u32) -> u32 {
         }
     });
     if let Ok(index) = searched {
-        let fr: &FoldRange = if cfg!(feature = "prohibit-unsafe") {
+        let fr: &FoldRange = {
             FOLDS.get(index).expect("Invalid index")
-        } else {
-            unsafe { FOLDS.get_unchecked(index) }
         };
         fr.apply(cu)
     } else {
@@ -180,9 +178,7 @@ fn uppercase(cu: u32) -> u32 {
         }
     });
     if let Ok(index) = searched {
-        let fr: &FoldRange = if cfg!(feature = "prohibit-unsafe") {
-            unsafe { TO_UPPERCASE.get_unchecked(index) }
-        } else {
+        let fr: &FoldRange = {
             TO_UPPERCASE.get(index).expect("Invalid index")
         };
         fr.apply(cu)

@@ -10,17 +10,13 @@ use core::slice::SliceIndex;
 // A macro which expresses either checked or unchecked reachability, depending on prohibit-unsafe.
 macro_rules! rs_unreachable {
     () => {{
-        if cfg!(feature = "prohibit-unsafe") {
+        {
             unreachable!();
-        } else {
-            unsafe { core::hint::unreachable_unchecked() }
         }
     }};
     ($msg:expr) => {
-        if cfg!(feature = "prohibit-unsafe") {
+        {
             unreachable!($msg);
-        } else {
-            unsafe { core::hint::unreachable_unchecked() }
         }
     };
 }
@@ -38,20 +34,16 @@ where
     #[inline(always)]
     fn iat(&self, idx: Idx) -> &Self::Output {
         debug_assert!(self.get(idx.clone()).is_some(), "Index out of bounds");
-        if cfg!(feature = "prohibit-unsafe") {
+        {
             self.index(idx)
-        } else {
-            unsafe { self.get_unchecked(idx) }
         }
     }
 
     #[inline(always)]
     fn mat(&mut self, idx: Idx) -> &mut Self::Output {
         debug_assert!(self.get(idx.clone()).is_some(), "Index out of bounds");
-        if cfg!(feature = "prohibit-unsafe") {
+        {
             self.index_mut(idx)
-        } else {
-            unsafe { self.get_unchecked_mut(idx) }
         }
     }
 }
@@ -63,20 +55,16 @@ where
     #[inline(always)]
     fn iat(&self, idx: Idx) -> &Self::Output {
         debug_assert!(self.get(idx.clone()).is_some(), "Index out of bounds");
-        if cfg!(feature = "prohibit-unsafe") {
+        {
             self.index(idx)
-        } else {
-            unsafe { self.get_unchecked(idx) }
         }
     }
 
     #[inline(always)]
     fn mat(&mut self, idx: Idx) -> &mut Self::Output {
         debug_assert!(self.get(idx.clone()).is_some(), "Index out of bounds");
-        if cfg!(feature = "prohibit-unsafe") {
+        {
             self.index_mut(idx)
-        } else {
-            unsafe { self.get_unchecked_mut(idx) }
         }
     }
 }
