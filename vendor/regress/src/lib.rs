@@ -144,7 +144,6 @@ The major interpreter is the "classical backtracking" which uses an explicit bac
 */
 
 #![cfg_attr(not(feature = "std"), no_std)]
-#![cfg_attr(feature = "pattern", feature(pattern))]
 #![warn(clippy::all)]
 #![allow(
     clippy::upper_case_acronyms,
