@@ -23,6 +23,7 @@
 //! | `LoadCapture` / `StoreCapture` | dst, c / c, src | read / write the closure's c-th captured cell | 0 |
 //! | `Closure` | dst, f | dst = new closure of function f capturing per its capture list | 0 |
 //! | `Binary` | op, dst, a, b | dst = a op b (arithmetic, comparison, equality, `in`, `instanceof`) | 0 |
+//! | `BinaryInt` | op, dst, a, int | dst = a op int (a small integer right operand: `i < 10`, `n % 2`) | 0 |
 //! | `Unary` | op, dst, src | dst = op src (`-`, `+`, `!`, `~`, `typeof`, `void`) | 0 |
 //! | `Inc` / `Dec` | dst, src | dst = ToNumeric(src) ± 1 | 0 |
 //! | `ToNumeric` | dst, src | dst = ToNumeric(src) (postfix update's old value) | 0 |
@@ -108,6 +109,7 @@ pub enum Op {
     StoreCapture { capture: u16, src: Reg },
     Closure { dst: Reg, func: u32 },
     Binary { op: BinOp, dst: Reg, a: Reg, b: Reg },
+    BinaryInt { op: BinOp, dst: Reg, a: Reg, int: i32 },
     Unary { op: UnOp, dst: Reg, src: Reg },
     Inc { dst: Reg, src: Reg },
     Dec { dst: Reg, src: Reg },

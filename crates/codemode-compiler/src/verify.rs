@@ -89,6 +89,7 @@ fn verify_function(module: &Module, f: &FunctionCode) -> Result<(), String> {
                 }
             }
             Op::Binary { dst, a, b, .. } => reg(dst).and(reg(a)).and(reg(b)),
+            Op::BinaryInt { dst, a, .. } => reg(dst).and(reg(a)),
             Op::Jump { target: t } => target(t),
             Op::JumpIfTrue { src, target: t }
             | Op::JumpIfFalse { src, target: t }

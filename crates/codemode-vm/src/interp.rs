@@ -259,6 +259,13 @@ impl Vm {
                         _ => tri!(self.binary(op, x, y)),
                     };
                 }
+                Op::BinaryInt { op, dst, a, int } => {
+                    let y = int as f64;
+                    reg!(dst) = match reg!(a) {
+                        Value::Number(x) => number_binary(op, x, y),
+                        x => tri!(self.binary(op, x, Value::Number(y))),
+                    };
+                }
                 Op::Unary { op, dst, src } => {
                     let v = reg!(src);
                     reg!(dst) = tri!(self.unary(op, v));

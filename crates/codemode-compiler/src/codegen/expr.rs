@@ -58,10 +58,15 @@ impl<'a> FnCompiler<'a> {
                                 self.expr(value, reg)?;
                             }
                         }
-                        Some(op) => {
-                            let v = self.expr_any(value)?;
-                            self.emit(Op::Binary { op: *op, dst: reg, a: reg, b: v })?;
-                        }
+                        Some(op) => match value.kind {
+                            ExprKind::Number(n) if let Some(int) = small_int(n) => {
+                                self.emit(Op::BinaryInt { op: *op, dst: reg, a: reg, int })?;
+                            }
+                            _ => {
+                                let v = self.expr_any(value)?;
+                                self.emit(Op::Binary { op: *op, dst: reg, a: reg, b: v })?;
+                            }
+                        },
                     }
                     self.free_to(mark);
                     return Ok(());
@@ -158,6 +163,16 @@ impl<'a> FnCompiler<'a> {
             }
             ExprKind::Update { op, prefix, target } => self.update(*op, *prefix, target, dst)?,
             ExprKind::Binary { op, left, right } => {
+                // A small integer on the right needs no register of its own.
+                if let ExprKind::Number(n) = right.kind
+                    && let Some(int) = small_int(n)
+                    && !matches!(op, BinOp::In | BinOp::InstanceOf)
+                {
+                    let a = self.expr_any(left)?;
+                    self.mark(e.span);
+                    self.emit(Op::BinaryInt { op: *op, dst, a, int })?;
+                    return Ok(());
+                }
                 let a = if writes_locals(right, 0) {
                     let t = self.alloc_reg()?;
                     self.expr(left, t)?;
@@ -271,8 +286,8 @@ impl<'a> FnCompiler<'a> {
     }
 
     fn load_number(&mut self, n: f64, dst: Reg) -> Result<(), CompileError> {
-        if n.fract() == 0.0 && n.abs() < 2_147_483_647.0 && !(n == 0.0 && n.is_sign_negative()) {
-            self.emit(Op::LoadInt { dst, value: n as i32 })?;
+        if let Some(value) = small_int(n) {
+            self.emit(Op::LoadInt { dst, value })?;
         } else {
             let k = self.number_const(n);
             self.emit(Op::LoadConst { dst, k })?;
@@ -615,6 +630,11 @@ impl<'a> FnCompiler<'a> {
         }
         Ok(())
     }
+}
+
+/// `n` as an `i32` operand when that is exact (not -0, integral, in range).
+fn small_int(n: f64) -> Option<i32> {
+    (n.fract() == 0.0 && n.abs() < 2_147_483_647.0 && !(n == 0.0 && n.is_sign_negative())).then_some(n as i32)
 }
 
 fn short_circuit(op: LogicalOp, r: Reg) -> Op {
