@@ -10,6 +10,7 @@
 //! 2 for usage and I/O errors.
 
 use std::io::Read as _;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -95,6 +96,8 @@ fn run(file: &PathBuf, timeout_ms: Option<u64>, max_tool_calls: Option<u32>) -> 
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
     let result = tokio.block_on(runtime.execute(&source));
     let json = serde_json::to_string_pretty(&result).map_err(|e| format!("cannot print the result: {e}"))?;
-    println!("{json}");
+    // A reader that closed the pipe early (`| head`) is not an error worth a panic.
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{json}");
     Ok(if result.ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
