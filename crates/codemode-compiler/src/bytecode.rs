@@ -31,6 +31,8 @@
 //! | `Jump` | t | pc = t | 1 if backward |
 //! | `JumpIfTrue` / `JumpIfFalse` | src, t | jump on ToBoolean(src) | 1 if backward |
 //! | `JumpIfNullish` / `JumpIfNotNullish` / `JumpIfNotUndefined` | src, t | jump on src's kind | 0 |
+//! | `JumpUnlessCompare` | op, a, b, t | jump when `a op b` is false (comparisons; `if`/loop tests) | 1 if backward |
+//! | `JumpUnlessCompareInt` | op, a, int, t | jump when `a op int` is false | 1 if backward |
 //! | `NewObject` / `NewArray` | dst | dst = {} / [] | 0 |
 //! | `ArrayPush` | arr, src | append src (literal element) | 0 |
 //! | `ArrayHole` | arr | append a hole (`undefined`) | 0 |
@@ -121,6 +123,8 @@ pub enum Op {
     JumpIfNullish { src: Reg, target: Target },
     JumpIfNotNullish { src: Reg, target: Target },
     JumpIfNotUndefined { src: Reg, target: Target },
+    JumpUnlessCompare { op: BinOp, a: Reg, b: Reg, target: Target },
+    JumpUnlessCompareInt { op: BinOp, a: Reg, int: i32, target: Target },
     NewObject { dst: Reg },
     NewArray { dst: Reg },
     ArrayPush { arr: Reg, src: Reg },

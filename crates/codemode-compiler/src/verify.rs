@@ -96,6 +96,8 @@ fn verify_function(module: &Module, f: &FunctionCode) -> Result<(), String> {
             | Op::JumpIfNullish { src, target: t }
             | Op::JumpIfNotNullish { src, target: t }
             | Op::JumpIfNotUndefined { src, target: t } => reg(src).and(target(t)),
+            Op::JumpUnlessCompare { a, b, target: t, .. } => reg(a).and(reg(b)).and(target(t)),
+            Op::JumpUnlessCompareInt { a, target: t, .. } => reg(a).and(target(t)),
             Op::ArrayPush { arr, src }
             | Op::ArraySpread { arr, src }
             | Op::ObjectSpread { obj: arr, src } => reg(arr).and(reg(src)),

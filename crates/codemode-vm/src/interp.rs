@@ -301,6 +301,31 @@ impl Vm {
                         jump!(target)
                     }
                 }
+                Op::JumpUnlessCompare { op, a, b, target } => {
+                    let holds = match (reg!(a), reg!(b)) {
+                        (Value::Number(x), Value::Number(y)) => number_compare(op, x, y),
+                        (x, y) => {
+                            let v = tri!(self.binary(op, x, y));
+                            self.to_boolean(v)
+                        }
+                    };
+                    if !holds {
+                        jump!(target)
+                    }
+                }
+                Op::JumpUnlessCompareInt { op, a, int, target } => {
+                    let y = int as f64;
+                    let holds = match reg!(a) {
+                        Value::Number(x) => number_compare(op, x, y),
+                        x => {
+                            let v = tri!(self.binary(op, x, Value::Number(y)));
+                            self.to_boolean(v)
+                        }
+                    };
+                    if !holds {
+                        jump!(target)
+                    }
+                }
                 Op::JumpIfNullish { src, target } => {
                     if reg!(src).is_nullish() {
                         jump!(target)
@@ -661,5 +686,21 @@ fn number_binary(op: codemode_compiler::bytecode::BinOp, x: f64, y: f64) -> Valu
         }),
         // `in` and `instanceof` on numbers throw; the slow path reports it.
         BinOp::In | BinOp::InstanceOf => Value::Undefined,
+    }
+}
+
+/// A comparison operator on two numbers (the fused compare-and-jump instructions' fast path).
+#[inline(always)]
+fn number_compare(op: codemode_compiler::bytecode::BinOp, x: f64, y: f64) -> bool {
+    use codemode_compiler::bytecode::BinOp;
+    match op {
+        BinOp::Lt => x < y,
+        BinOp::LtEq => x <= y,
+        BinOp::Gt => x > y,
+        BinOp::GtEq => x >= y,
+        BinOp::Eq | BinOp::StrictEq => x == y,
+        BinOp::NotEq | BinOp::StrictNotEq => x != y,
+        // The compiler fuses comparisons only.
+        _ => false,
     }
 }

@@ -191,8 +191,7 @@ impl<'a> FnCompiler<'a> {
                 self.patch_here(skip);
             }
             ExprKind::Conditional { test, then, otherwise } => {
-                let t = self.expr_any(test)?;
-                let to_else = self.emit(Op::JumpIfFalse { src: t, target: 0 })?;
+                let to_else = self.jump_unless(test)?;
                 self.expr(then, dst)?;
                 let to_end = self.emit(Op::Jump { target: 0 })?;
                 self.patch_here(to_else);
@@ -359,6 +358,44 @@ impl<'a> FnCompiler<'a> {
             self.free_to(mark);
         }
         Ok(())
+    }
+
+    /// Emits a jump (to be patched) taken when `test` is falsy. A comparison compiles to one
+    /// fused instruction instead of a comparison into a register and a test of it.
+    pub(super) fn jump_unless(&mut self, test: &'a Expr) -> Result<usize, CompileError> {
+        if let ExprKind::Binary { op, left, right } = &test.kind
+            && matches!(
+                op,
+                BinOp::Lt
+                    | BinOp::LtEq
+                    | BinOp::Gt
+                    | BinOp::GtEq
+                    | BinOp::Eq
+                    | BinOp::NotEq
+                    | BinOp::StrictEq
+                    | BinOp::StrictNotEq
+            )
+        {
+            if let ExprKind::Number(n) = right.kind
+                && let Some(int) = small_int(n)
+            {
+                let a = self.expr_any(left)?;
+                self.mark(test.span);
+                return self.emit(Op::JumpUnlessCompareInt { op: *op, a, int, target: 0 });
+            }
+            let a = if writes_locals(right, 0) {
+                let t = self.alloc_reg()?;
+                self.expr(left, t)?;
+                t
+            } else {
+                self.expr_any(left)?
+            };
+            let b = self.expr_any(right)?;
+            self.mark(test.span);
+            return self.emit(Op::JumpUnlessCompare { op: *op, a, b, target: 0 });
+        }
+        let t = self.expr_any(test)?;
+        self.emit(Op::JumpIfFalse { src: t, target: 0 })
     }
 
     /// Registers the jump that leaves the innermost optional chain when `obj` is nullish.

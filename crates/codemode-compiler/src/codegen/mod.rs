@@ -262,6 +262,8 @@ impl<'a> FnCompiler<'a> {
             | Op::JumpIfNullish { target: t, .. }
             | Op::JumpIfNotNullish { target: t, .. }
             | Op::JumpIfNotUndefined { target: t, .. }
+            | Op::JumpUnlessCompare { target: t, .. }
+            | Op::JumpUnlessCompareInt { target: t, .. }
             | Op::IterNext { target: t, .. },
         ) = self.code.get_mut(at)
         {

@@ -50,8 +50,7 @@ impl<'a> FnCompiler<'a> {
             StmtKind::Block(b) => self.block(b),
             StmtKind::If { test, then, otherwise } => {
                 let mark = self.temp_mark();
-                let t = self.expr_any(test)?;
-                let to_else = self.emit(Op::JumpIfFalse { src: t, target: 0 })?;
+                let to_else = self.jump_unless(test)?;
                 self.free_to(mark);
                 self.stmt(then)?;
                 match otherwise {
@@ -80,8 +79,7 @@ impl<'a> FnCompiler<'a> {
                 } else {
                     let top = self.pc();
                     let mark = self.temp_mark();
-                    let t = self.expr_any(test)?;
-                    let exit = self.emit(Op::JumpIfFalse { src: t, target: 0 })?;
+                    let exit = self.jump_unless(test)?;
                     self.free_to(mark);
                     self.stmt(body)?;
                     self.emit(Op::Jump { target: top })?;
@@ -101,8 +99,7 @@ impl<'a> FnCompiler<'a> {
                 let mut exit = None;
                 if let Some(test) = test {
                     let mark = self.temp_mark();
-                    let t = self.expr_any(test)?;
-                    exit = Some(self.emit(Op::JumpIfFalse { src: t, target: 0 })?);
+                    exit = Some(self.jump_unless(test)?);
                     self.free_to(mark);
                 }
                 self.stmt(body)?;
