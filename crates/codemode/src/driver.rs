@@ -79,10 +79,11 @@ pub(crate) async fn execute(inner: &Inner, source: &str) -> ExecResult {
                 continue;
             };
             calls.push(ToolCall { id: call.id, path: path.clone(), status: CallStatus::Interrupted });
+            let path_of_call = path.clone();
             let ctx = CallContext::new(format!("{run_id}:{}", call.id), path);
             let future = tool.invoke(call.input, ctx);
             let id = call.id;
-            tasks.spawn(async move { (id, future.await.map_err(host_error)) });
+            tasks.spawn(async move { (id, future.await.map_err(|e| host_error(&path_of_call, e))) });
         }
         match status {
             Status::Done => break Ok(()),
@@ -221,13 +222,15 @@ fn deliver(
     vm.complete(id, outcome);
 }
 
-fn host_error(e: codemode_tools::ToolError) -> HostError {
+/// A tool's error as the program sees it, in the reference's framing
+/// (`Invalid input for tool 'orders.lookup': …`); the private cause stays with the host.
+fn host_error(path: &str, e: codemode_tools::ToolError) -> HostError {
     let kind = match e.kind() {
         ToolErrorKind::InvalidInput => FailureKind::InvalidToolInput,
         ToolErrorKind::InvalidOutput => FailureKind::InvalidToolOutput,
         _ => FailureKind::ToolFailure,
     };
-    HostError { kind, message: e.message().to_string() }
+    HostError { kind, message: e.model_message(path) }
 }
 
 fn compile(source: &str) -> Result<codemode_compiler::Module, Diagnostic> {

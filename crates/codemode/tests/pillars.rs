@@ -234,6 +234,7 @@ fn typed_tools_decode_input_and_report_invalid_input() {
     let r = runtime().block_on(rt.execute("return await tools.items.label({ id: 5 })"));
     assert_eq!(error_kind(&r), Some(DiagnosticKind::InvalidToolInput), "{r:?}");
     let message = r.error.map(|e| e.message).unwrap_or_default();
+    assert!(message.starts_with("Error: Invalid input for tool 'items.label': "), "{message}");
     assert!(message.contains("id"), "{message}");
 }
 
