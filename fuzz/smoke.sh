@@ -34,7 +34,11 @@ for target in $targets; do
   if [ -d "seeds/$target" ]; then
     dirs+=("seeds/$target")
   fi
+  dict=()
+  if [ -f "$target.dict" ]; then
+    dict=(-dict="$target.dict")
+  fi
   echo "fuzz/smoke.sh: $target (${runs} runs, at most ${seconds}s)"
-  cargo fuzz run -s "$sanitizer" "$target" "${dirs[@]}" -- -runs="$runs" -max_total_time="$seconds"
+  cargo fuzz run -s "$sanitizer" "$target" "${dirs[@]}" -- -runs="$runs" -max_total_time="$seconds" "${dict[@]}"
 done
 echo "fuzz/smoke.sh: all targets ran without a crash"
