@@ -3,7 +3,8 @@
 #
 # Works on a stable toolchain: RUSTC_BOOTSTRAP=1 lets cargo-fuzz pass its nightly-only flags
 # (-Zsanitizer=address included; checked with Rust 1.95 and cargo-fuzz 0.13).
-# Installs cargo-fuzz if it is missing. Seeds: fuzz/seeds/<target>/ when present.
+# Installs cargo-fuzz if it is missing. Seeds: fuzz/seeds/<target>/ when present, and every
+# tests/conformance program for run_source; a <target>.dict next to this script is used as dictionary.
 #   FUZZ_RUNS, FUZZ_SECONDS, FUZZ_SANITIZER (default: address; `none` builds faster) override the defaults.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -33,6 +34,10 @@ for target in $targets; do
   dirs=("$corpus")
   if [ -d "seeds/$target" ]; then
     dirs+=("seeds/$target")
+  fi
+  # run_source starts from every conformance program (read-only seed directory).
+  if [ "$target" = run_source ]; then
+    dirs+=("../tests/conformance")
   fi
   dict=()
   if [ -f "$target.dict" ]; then
