@@ -438,11 +438,11 @@ fn start_loop(
     };
     let backwards = matches!(op, LoopOp::FindLast | LoopOp::FindLastIndex | LoopOp::ReduceRight);
     let state = ArrayLoop { op, array, callback, this_arg, index: if backwards { len } else { 0 }, len, acc };
-    next_call(vm, state)
+    next_call(vm, Box::new(state))
 }
 
 /// Calls the callback for the next index, or finishes.
-fn next_call(vm: &mut Vm, mut s: ArrayLoop) -> Result<Step, Throw> {
+fn next_call(vm: &mut Vm, mut s: Box<ArrayLoop>) -> Result<Step, Throw> {
     let backwards = matches!(s.op, LoopOp::FindLast | LoopOp::FindLastIndex | LoopOp::ReduceRight);
     let current_len = items_of(vm, s.array).len() as u32;
     let has_next = if backwards { s.index > 0 } else { s.index < s.len.min(current_len) };
@@ -469,7 +469,7 @@ fn next_call(vm: &mut Vm, mut s: ArrayLoop) -> Result<Step, Throw> {
     Ok(Step::Call { callee: callback, this, args, cont: Cont::ArrayLoop(s) })
 }
 
-pub(super) fn resume_loop(vm: &mut Vm, mut s: ArrayLoop, result: Value) -> Result<Step, Throw> {
+pub(super) fn resume_loop(vm: &mut Vm, mut s: Box<ArrayLoop>, result: Value) -> Result<Step, Throw> {
     let element = items_of(vm, s.array).get(s.index as usize).copied().unwrap_or(Value::Undefined);
     let index = Value::Number(s.index as f64);
     match s.op {
@@ -550,7 +550,10 @@ fn reduce_impl(vm: &mut Vm, this: Value, args: &[Value], right: bool) -> Result<
         }
         if right { (items_of(vm, id)[len as usize - 1], len - 1) } else { (items_of(vm, id)[0], 1) }
     };
-    next_call(vm, ArrayLoop { op, array: id, callback, this_arg: Value::Undefined, index, len, acc })
+    next_call(
+        vm,
+        Box::new(ArrayLoop { op, array: id, callback, this_arg: Value::Undefined, index, len, acc }),
+    )
 }
 
 fn reduce(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
@@ -627,7 +630,7 @@ fn start_sort(vm: &mut Vm, id: ObjId, comparator: Value, copy: bool) -> Result<S
         return finish_sort(vm, id, out, copy);
     }
     let len = defined.len() as u32;
-    let state = SortState {
+    let state = Box::new(SortState {
         target: id,
         comparator,
         dst: defined.clone(),
@@ -639,7 +642,7 @@ fn start_sort(vm: &mut Vm, id: ObjId, comparator: Value, copy: bool) -> Result<S
         j: 1.min(len),
         k: 0,
         copy,
-    };
+    });
     sort_step(vm, state)
 }
 
@@ -654,7 +657,7 @@ fn finish_sort(vm: &mut Vm, id: ObjId, out: Vec<Value>, copy: bool) -> Result<St
 }
 
 /// Advances the merge until a comparison is needed (returns a call) or the sort is done.
-fn sort_step(vm: &mut Vm, mut s: SortState) -> Result<Step, Throw> {
+fn sort_step(vm: &mut Vm, mut s: Box<SortState>) -> Result<Step, Throw> {
     let n = s.n();
     loop {
         if s.width >= n {
@@ -694,7 +697,7 @@ fn sort_step(vm: &mut Vm, mut s: SortState) -> Result<Step, Throw> {
     }
 }
 
-pub(super) fn resume_sort(vm: &mut Vm, mut s: SortState, result: Value) -> Result<Step, Throw> {
+pub(super) fn resume_sort(vm: &mut Vm, mut s: Box<SortState>, result: Value) -> Result<Step, Throw> {
     let order = vm.to_number(result)?;
     // Stable: take from the left run unless the right one is strictly smaller.
     if order > 0.0 {

@@ -103,9 +103,9 @@ pub enum Step {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Cont {
     /// Array iteration methods (`map`, `filter`, `reduce`, ...).
-    ArrayLoop(ArrayLoop),
+    ArrayLoop(Box<ArrayLoop>),
     /// `sort` with a comparator (bottom-up merge sort).
-    Sort(array::SortState),
+    Sort(Box<array::SortState>),
     /// `new Promise(executor)` waiting for the executor: returns `promise`; a throw rejects it.
     PromiseExecutor { promise: ObjId },
     /// `replace`/`replaceAll` with a replacement function.
