@@ -22,6 +22,9 @@
 
 use serde::{Deserialize, Serialize};
 
+mod number;
+pub use number::number_to_string;
+
 /// A 1-based source position: line, and column counted in characters of the normalized source.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Span {

@@ -1,56 +1,8 @@
 //! Number ↔ string conversions with JavaScript's exact rules (`Number::toString`, `StringToNumber`).
 //! Pure functions: no heap, no VM.
 
-/// `Number.prototype.toString()` for radix 10 (ECMA-262 Number::toString).
-pub fn number_to_string(n: f64) -> String {
-    if n.is_nan() {
-        return "NaN".into();
-    }
-    if n == 0.0 {
-        return "0".into();
-    }
-    if n.is_infinite() {
-        return if n > 0.0 { "Infinity".into() } else { "-Infinity".into() };
-    }
-    if n < 0.0 {
-        return format!("-{}", number_to_string(-n));
-    }
-    if n.fract() == 0.0 && n < 1e21 {
-        // Integers below 1e21 print all their digits.
-        if n < 9_007_199_254_740_992.0 {
-            return format!("{}", n as u64);
-        }
-    }
-    // Shortest round-trip digits and exponent from Rust's formatter: "d.ddde±x".
-    let sci = format!("{:e}", n);
-    let (mantissa, exp) = match sci.split_once('e') {
-        Some(parts) => parts,
-        None => return sci,
-    };
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    let e: i32 = exp.parse().unwrap_or(0);
-    let k = digits.len() as i32;
-    let n_exp = e + 1; // position of the decimal point relative to the digits
-    if k <= n_exp && n_exp <= 21 {
-        let mut s = digits.clone();
-        s.extend(std::iter::repeat_n('0', (n_exp - k) as usize));
-        s
-    } else if 0 < n_exp && n_exp <= 21 {
-        let (a, b) = digits.split_at(n_exp as usize);
-        format!("{a}.{b}")
-    } else if -6 < n_exp && n_exp <= 0 {
-        format!("0.{}{}", "0".repeat((-n_exp) as usize), digits)
-    } else {
-        let sign = if n_exp > 0 { '+' } else { '-' };
-        let ex = (n_exp - 1).abs();
-        if k == 1 {
-            format!("{digits}e{sign}{ex}")
-        } else {
-            let (a, b) = digits.split_at(1);
-            format!("{a}.{b}e{sign}{ex}")
-        }
-    }
-}
+/// `Number.prototype.toString()` for radix 10: one definition, in `codemode-ir`.
+pub use codemode_ir::number_to_string;
 
 /// `StringToNumber`: whitespace-trimmed decimal, `Infinity`, hex/octal/binary literals; `""` is 0;
 /// anything else is NaN.
