@@ -409,10 +409,7 @@ impl Vm {
     pub(crate) fn describe_for_error(&mut self, v: Value) -> String {
         match v {
             Value::Str(s) => format!("\"{}\"", self.heap.str(s)),
-            Value::Obj(id) => match &self.heap.obj(id).kind {
-                ObjKind::Array(_) => "object".into(),
-                _ => "object".into(),
-            },
+            Value::Obj(_) => "object".into(),
             _ => self.to_rust_string(v).unwrap_or_default(),
         }
     }
