@@ -369,14 +369,9 @@ impl Vm {
                     match tri!(self.get(o, Key::Atom(atom))) {
                         crate::props::Got::Value(v) => reg!(dst) = v,
                         crate::props::Got::Getter(g) => {
-                            save_pc!();
-                            match self.call_value(g, o, &[], ReturnTo::Reg(dst)) {
-                                Ok(p) => match self.deliver(p) {
-                                    Ok(()) => return Exit::Switch,
-                                    Err(e) => return Exit::Throw(e),
-                                },
-                                Err(e) => return Exit::Throw(e),
-                            }
+                            switch_after!(
+                                self.call_value(g, o, &[], ReturnTo::Reg(dst)).and_then(|p| self.deliver(p))
+                            );
                         }
                     }
                 }
@@ -395,14 +390,9 @@ impl Vm {
                     match tri!(self.get(o, key)) {
                         crate::props::Got::Value(v) => reg!(dst) = v,
                         crate::props::Got::Getter(g) => {
-                            save_pc!();
-                            match self.call_value(g, o, &[], ReturnTo::Reg(dst)) {
-                                Ok(p) => match self.deliver(p) {
-                                    Ok(()) => return Exit::Switch,
-                                    Err(e) => return Exit::Throw(e),
-                                },
-                                Err(e) => return Exit::Throw(e),
-                            }
+                            switch_after!(
+                                self.call_value(g, o, &[], ReturnTo::Reg(dst)).and_then(|p| self.deliver(p))
+                            );
                         }
                     }
                 }
