@@ -658,21 +658,7 @@ pub(crate) fn precision(x: f64, p: usize) -> String {
         }
         return s;
     }
-    let (digits, frac) = exact_decimal(x.abs());
-    let trimmed = digits.trim_start_matches('0');
-    let mut e = trimmed.len() as i64 - frac as i64 - 1;
-    let mut d: Vec<u8> = trimmed.as_bytes().to_vec();
-    if d.len() > p {
-        let round_up = d[p] >= b'5';
-        d.truncate(p);
-        if round_up && increment(&mut d) {
-            d.truncate(p);
-            e += 1;
-        }
-    } else {
-        d.resize(p, b'0');
-    }
-    let ds = String::from_utf8(d).unwrap_or_default();
+    let (ds, e) = significant_digits(x.abs(), p);
     if e < -6 || e >= p as i64 {
         let mut s = format!("{sign}{}", &ds[..1]);
         if p > 1 {
@@ -695,6 +681,26 @@ pub(crate) fn precision(x: f64, p: usize) -> String {
 }
 
 /// `Number.prototype.toExponential(f)` on a finite `x` (`None`: as many digits as needed).
+/// The first `p` significant decimal digits of `x` (> 0), rounded half up on its exact binary
+/// value, and the decimal exponent of the first digit (`toPrecision`, `toExponential`).
+fn significant_digits(x: f64, p: usize) -> (String, i64) {
+    let (all, frac) = exact_decimal(x);
+    let trimmed = all.trim_start_matches('0');
+    let mut e = trimmed.len() as i64 - frac as i64 - 1;
+    let mut d: Vec<u8> = trimmed.as_bytes().to_vec();
+    if d.len() > p {
+        let round_up = d[p] >= b'5';
+        d.truncate(p);
+        if round_up && increment(&mut d) {
+            d.truncate(p);
+            e += 1;
+        }
+    } else {
+        d.resize(p, b'0');
+    }
+    (String::from_utf8(d).unwrap_or_default(), e)
+}
+
 pub(crate) fn exponential(x: f64, f: Option<usize>) -> String {
     let sign = if x < 0.0 { "-" } else { "" };
     let (digits, e) = if x == 0.0 {
@@ -707,24 +713,7 @@ pub(crate) fn exponential(x: f64, f: Option<usize>) -> String {
                 let (m, e) = sci.split_once('e').unwrap_or((&sci, "0"));
                 (m.replace('.', ""), e.parse().unwrap_or(0))
             }
-            Some(f) => {
-                let (all, frac) = exact_decimal(x.abs());
-                let trimmed = all.trim_start_matches('0');
-                let mut e = trimmed.len() as i64 - frac as i64 - 1;
-                let mut d: Vec<u8> = trimmed.as_bytes().to_vec();
-                let p = f + 1;
-                if d.len() > p {
-                    let round_up = d[p] >= b'5';
-                    d.truncate(p);
-                    if round_up && increment(&mut d) {
-                        d.truncate(p);
-                        e += 1;
-                    }
-                } else {
-                    d.resize(p, b'0');
-                }
-                (String::from_utf8(d).unwrap_or_default(), e)
-            }
+            Some(f) => significant_digits(x.abs(), f + 1),
         }
     };
     let (first, rest) = digits.split_at(1.min(digits.len()));
