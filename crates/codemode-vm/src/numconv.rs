@@ -11,15 +11,14 @@ pub fn string_to_number(s: &str) -> f64 {
     if t.is_empty() {
         return 0.0;
     }
-    let lower_prefix = |p: &str| t.len() > 2 && t[..2].eq_ignore_ascii_case(p);
-    if lower_prefix("0x") {
-        return parse_radix_int(&t[2..], 16);
-    }
-    if lower_prefix("0o") {
-        return parse_radix_int(&t[2..], 8);
-    }
-    if lower_prefix("0b") {
-        return parse_radix_int(&t[2..], 2);
+    // The prefix is ASCII, so a match means byte 2 is a character boundary (`"0é"` must not be
+    // sliced at byte 2).
+    let radix_digits =
+        |p: &str| t.get(..2).filter(|head| head.eq_ignore_ascii_case(p)).and_then(|_| t.get(2..));
+    for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] {
+        if let Some(digits) = radix_digits(prefix) {
+            return parse_radix_int(digits, radix);
+        }
     }
     match t {
         "Infinity" | "+Infinity" => return f64::INFINITY,
@@ -118,6 +117,8 @@ mod tests {
         assert_eq!(string_to_number(" 42 "), 42.0);
         assert_eq!(string_to_number(""), 0.0);
         assert_eq!(string_to_number("0x1f"), 31.0);
+        assert!(string_to_number("0é").is_nan());
+        assert!(string_to_number("0x").is_nan());
         assert!(string_to_number("inf").is_nan());
         assert!(string_to_number("1a").is_nan());
         assert_eq!(string_to_number("-Infinity"), f64::NEG_INFINITY);
