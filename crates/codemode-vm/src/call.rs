@@ -11,6 +11,7 @@ use codemode_compiler::bytecode::ErrorKind;
 use crate::Vm;
 use crate::builtins::{self, Cont, Step};
 use crate::frame::{Frame, JsFrame, NativeFrame, ReturnTo, SavedFrame};
+use crate::meter::Work;
 use crate::object::{Callable, ObjKind};
 use crate::promise::Reaction;
 use crate::value::{ObjId, Value};
@@ -21,80 +22,136 @@ pub type Throw = Value;
 /// A value waiting to be delivered to its destination.
 pub type Pending = Option<(ReturnTo, Value)>;
 
+/// One hop of the call trampoline: the next function to call and where its value goes.
+struct CallHop {
+    callee: Value,
+    this: Value,
+    /// `None` on the first hop, whose arguments are borrowed from the caller.
+    args: Option<Vec<Value>>,
+    ret: ReturnTo,
+}
+
+enum Next {
+    Done(Pending),
+    Hop(CallHop),
+}
+
 impl Vm {
     /// Calls `callee` with `this` and `args`. A closure gets a new frame (its value arrives later);
     /// a built-in runs now and its value is returned for delivery.
+    ///
+    /// **The call trampoline.** This is the one entry for every call that is not the interpreter's
+    /// closure fast path. Bound functions, `call`/`apply` (tail calls) and built-ins that call back
+    /// (`Step::Call`) are followed in this loop, never by recursion, so no chain of natives can
+    /// grow the Rust stack. Every hop costs fuel like a call ([`Work::Call`]) plus its arguments,
+    /// and every frame pushed here, native or JavaScript, counts toward `max_call_depth`.
     pub(crate) fn call_value(
         &mut self,
         callee: Value,
-        mut this: Value,
+        this: Value,
         args: &[Value],
         ret: ReturnTo,
     ) -> Result<Pending, Throw> {
-        let Value::Obj(mut id) = callee else {
-            return Err(self.not_a_function(callee));
-        };
-        let mut bound_args: Vec<Value> = Vec::new();
-        // Unwrap bound functions iteratively; a chain of binds is acyclic, so shorter than the heap.
-        for _ in 0..self.heap.objects.slots.len() {
-            match &self.heap.obj(id).kind {
-                ObjKind::Function(Callable::Bound { target, this: bound_this, args: extra }) => {
-                    let mut all = extra.to_vec();
-                    all.extend_from_slice(&bound_args);
-                    bound_args = all;
-                    this = *bound_this;
-                    id = *target;
+        let mut hop = CallHop { callee, this, args: None, ret };
+        let mut first_args = Some(args);
+        loop {
+            let args: &[Value] = match (&hop.args, first_args) {
+                (Some(owned), _) => owned,
+                (None, Some(a)) => a,
+                (None, None) => &[],
+            };
+            self.charge(Work::Call { args: args.len() });
+            let Value::Obj(mut id) = hop.callee else {
+                return Err(self.not_a_function(hop.callee));
+            };
+            let mut this = hop.this;
+            let mut bound_args: Vec<Value> = Vec::new();
+            // Unwrap bound functions iteratively; a chain of binds is acyclic, so shorter than the
+            // heap.
+            for _ in 0..self.heap.objects.slots.len() {
+                match &self.heap.obj(id).kind {
+                    ObjKind::Function(Callable::Bound { target, this: bound_this, args: extra }) => {
+                        let mut all = extra.to_vec();
+                        all.extend_from_slice(&bound_args);
+                        bound_args = all;
+                        this = *bound_this;
+                        id = *target;
+                    }
+                    _ => break,
                 }
-                _ => break,
             }
-        }
-        let owned;
-        let args: &[Value] = if bound_args.is_empty() {
-            args
-        } else {
-            bound_args.extend_from_slice(args);
-            owned = bound_args;
-            &owned
-        };
-        match &self.heap.obj(id).kind {
-            ObjKind::Function(Callable::Closure { func, this: arrow_this, .. }) => {
-                let func = *func;
-                let this = if self.module.functions.get(func as usize).is_some_and(|f| f.is_arrow) {
-                    *arrow_this
-                } else {
-                    this
-                };
-                self.push_closure_frame(id, func, this, args, ret)?;
-                Ok(None)
+            if !bound_args.is_empty() {
+                self.charge(Work::Elements(bound_args.len()));
+                bound_args.extend_from_slice(args);
             }
-            ObjKind::Function(Callable::Native { native, data }) => {
-                let (native, data) = (*native, data.clone());
-                let step = builtins::call_native(self, native, this, args, &data)?;
-                self.apply_step(step, ret)
+            let args: &[Value] = if bound_args.is_empty() { args } else { &bound_args };
+            let step = match &self.heap.obj(id).kind {
+                ObjKind::Function(Callable::Closure { func, this: arrow_this, .. }) => {
+                    let func = *func;
+                    let this = if self.module.functions.get(func as usize).is_some_and(|f| f.is_arrow) {
+                        *arrow_this
+                    } else {
+                        this
+                    };
+                    self.push_closure_frame(id, func, this, args, hop.ret)?;
+                    return Ok(None);
+                }
+                ObjKind::Function(Callable::Native { native, data }) => {
+                    let (native, data) = (*native, data.clone());
+                    builtins::call_native(self, native, this, args, &data)?
+                }
+                ObjKind::Function(Callable::Tool { path }) => {
+                    let path = path.clone();
+                    let promise = self.call_tool(&path, args)?;
+                    return Ok(Some((hop.ret, promise)));
+                }
+                _ => return Err(self.not_a_function(hop.callee)),
+            };
+            first_args = None;
+            match self.next_hop(step, hop.ret)? {
+                Next::Done(pending) => return Ok(pending),
+                Next::Hop(next) => hop = next,
             }
-            ObjKind::Function(Callable::Tool { path }) => {
-                let path = path.clone();
-                let promise = self.call_tool(&path, args)?;
-                Ok(Some((ret, promise)))
-            }
-            _ => Err(self.not_a_function(callee)),
         }
     }
 
     /// Continues after a built-in produced `step`; `ret` is where its value goes.
     pub(crate) fn apply_step(&mut self, step: Step, ret: ReturnTo) -> Result<Pending, Throw> {
-        match step {
-            Step::Return(v) => Ok(Some((ret, v))),
-            Step::Call { callee, this, args, cont } => {
-                self.frames.push(Frame::Native(NativeFrame { cont, ret }));
-                self.call_value(callee, this, &args, ReturnTo::Native)
-            }
-            Step::TailCall { callee, this, args } => self.call_value(callee, this, &args, ret),
-            Step::Block(id) => {
-                self.host.blocked = Some((id, ret));
-                Ok(None)
+        match self.next_hop(step, ret)? {
+            Next::Done(pending) => Ok(pending),
+            Next::Hop(CallHop { callee, this, args, ret }) => {
+                self.call_value(callee, this, args.as_deref().unwrap_or(&[]), ret)
             }
         }
+    }
+
+    /// What a built-in's `step` asks for next: a value to deliver, or another call.
+    fn next_hop(&mut self, step: Step, ret: ReturnTo) -> Result<Next, Throw> {
+        Ok(match step {
+            Step::Return(v) => Next::Done(Some((ret, v))),
+            Step::Call { callee, this, args, cont } => {
+                self.check_call_depth()?;
+                self.charge_memory(std::mem::size_of::<Frame>())?;
+                self.frames.push(Frame::Native(NativeFrame { cont, ret }));
+                Next::Hop(CallHop { callee, this, args: Some(args), ret: ReturnTo::Native })
+            }
+            Step::TailCall { callee, this, args } => {
+                Next::Hop(CallHop { callee, this, args: Some(args), ret })
+            }
+            Step::Block(id) => {
+                self.host.blocked = Some((id, ret));
+                Next::Done(None)
+            }
+        })
+    }
+
+    /// `RangeError: Maximum call stack size exceeded` when another frame would pass
+    /// `max_call_depth`. Native and JavaScript frames count alike.
+    pub(crate) fn check_call_depth(&mut self) -> Result<(), Throw> {
+        if self.frames.len() >= self.config.max_call_depth {
+            return Err(self.make_error(ErrorKind::RangeError, "Maximum call stack size exceeded"));
+        }
+        Ok(())
     }
 
     fn push_closure_frame(
@@ -105,16 +162,14 @@ impl Vm {
         args: &[Value],
         ret: ReturnTo,
     ) -> Result<(), Throw> {
-        if self.frames.len() >= self.config.max_call_depth {
-            return Err(self.make_error(ErrorKind::RangeError, "Maximum call stack size exceeded"));
-        }
+        self.check_call_depth()?;
         let module = self.module.clone();
         let Some(code) = module.functions.get(func as usize) else {
             return Err(self.make_error(ErrorKind::TypeError, "invalid function"));
         };
         let base = self.stack.len();
         let count = code.register_count as usize;
-        self.heap.charge(count * crate::heap::VALUE_SIZE).map_err(|_| self.out_of_memory())?;
+        self.charge_memory(count * crate::heap::VALUE_SIZE)?;
         self.stack.resize(base + count, Value::Undefined);
         let params = code.param_count as usize;
         for (i, a) in args.iter().take(params).enumerate() {

@@ -5,6 +5,7 @@
 //! give their time value, other objects read as `"[object Object]"` (a user-defined `valueOf` or
 //! `toString` is not called here — documented limitation).
 
+use crate::meter::Work;
 use codemode_compiler::bytecode::{BinOp, ErrorKind, UnOp};
 
 use crate::Vm;
@@ -69,7 +70,7 @@ impl Vm {
                 match &self.heap.obj(id).kind {
                     ObjKind::Array(items) => {
                         let items = items.clone();
-                        self.fuel -= items.len() as i64 / 16;
+                        self.charge(Work::Elements(items.len()));
                         let mut out = String::new();
                         for (i, item) in items.into_iter().enumerate() {
                             if i > 0 {
@@ -225,6 +226,13 @@ impl Vm {
     }
 
     pub(crate) fn binary(&mut self, op: BinOp, a: Value, b: Value) -> Result<Value, Throw> {
+        if let (Value::Str(x), Value::Str(y)) = (a, b)
+            && x != y
+        {
+            // Comparing two strings reads up to the shorter one's length.
+            let n = self.heap.str(x).len().min(self.heap.str(y).len());
+            self.charge(Work::Bytes(n));
+        }
         Ok(match op {
             BinOp::Add => {
                 let (pa, pb) = (self.to_primitive_default(a)?, self.to_primitive_default(b)?);
@@ -325,7 +333,7 @@ impl Vm {
     pub(crate) fn concat(&mut self, a: Value, b: Value) -> Result<Value, Throw> {
         let sa = self.to_rust_string(a)?;
         // Copying is O(length): long strings built with `+=` in a loop must run out of fuel.
-        self.fuel -= sa.len() as i64 / 256;
+        self.charge(Work::Bytes(sa.len()));
         let sb = match b {
             Value::Str(s) => {
                 let t = self.heap.str(s);

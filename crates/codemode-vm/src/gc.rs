@@ -137,7 +137,7 @@ impl Vm {
         if let Some(p) = obj.proto {
             m.push_obj(p);
         }
-        for slot in &obj.props.slots {
+        for slot in obj.props.iter() {
             m.push(slot.value);
         }
         match &obj.kind {
@@ -198,7 +198,9 @@ impl Vm {
     }
 
     fn sweep(&mut self, m: &Marks) {
-        let mut bytes = self.stack.len() * VALUE_SIZE;
+        let mut bytes = self.stack.len() * VALUE_SIZE
+            + self.frames.len() * std::mem::size_of::<crate::frame::Frame>()
+            + self.heap.retained;
         for (i, slot) in self.heap.objects.slots.iter_mut().enumerate() {
             if slot.is_some() {
                 if m.objects.get(i).copied().unwrap_or(true) {
@@ -212,7 +214,7 @@ impl Vm {
         for (i, slot) in self.heap.strings.slots.iter_mut().enumerate() {
             if slot.is_some() {
                 if m.strings.get(i).copied().unwrap_or(true) {
-                    bytes += STRING_OVERHEAD + slot.as_ref().map_or(0, |s| s.text.len());
+                    bytes += STRING_OVERHEAD + slot.as_ref().map_or(0, |s| s.heap_bytes());
                 } else {
                     *slot = None;
                     self.heap.strings.free.push(i as u32);

@@ -11,27 +11,53 @@ use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
+use crate::builtins::Utf16Index;
 use crate::object::Object;
 use crate::value::{Atom, CellId, ObjId, StrId, Value};
 
 /// A string value. JavaScript strings are UTF-16; we store UTF-8 and remember whether the text is
-/// ASCII, where UTF-16 indices and byte indices agree.
+/// ASCII, where UTF-16 indices and byte indices agree. Non-ASCII text carries a [`Utf16Index`] so
+/// that `length` and indexing stay O(1). Serialized as its text alone (the index is rebuilt).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "Box<str>", into = "Box<str>")]
 pub struct JsString {
     pub text: Box<str>,
     pub ascii: bool,
+    utf16: Option<Box<Utf16Index>>,
+}
+
+impl From<Box<str>> for JsString {
+    fn from(text: Box<str>) -> Self {
+        JsString::new(text)
+    }
+}
+
+impl From<JsString> for Box<str> {
+    fn from(s: JsString) -> Self {
+        s.text
+    }
 }
 
 impl JsString {
     pub fn new(text: impl Into<Box<str>>) -> Self {
         let text = text.into();
         let ascii = text.is_ascii();
-        JsString { text, ascii }
+        let utf16 = if ascii { None } else { Some(Box::new(Utf16Index::build(&text))) };
+        JsString { text, ascii, utf16 }
     }
 
     /// Length in UTF-16 code units (JavaScript's `length`).
     pub fn utf16_len(&self) -> usize {
-        if self.ascii { self.text.len() } else { self.text.encode_utf16().count() }
+        crate::builtins::Text::of(self).len()
+    }
+
+    pub(crate) fn utf16_index(&self) -> Option<&Utf16Index> {
+        self.utf16.as_deref()
+    }
+
+    /// Bytes this string holds beyond the fixed overhead.
+    pub fn heap_bytes(&self) -> usize {
+        self.text.len() + self.utf16.as_ref().map_or(0, |i| i.bytes())
     }
 }
 
@@ -102,6 +128,15 @@ impl Atoms {
         candidates.iter().copied().find(|&i| self.name(Atom(i)) == name).map(Atom)
     }
 
+    /// [`Atoms::lookup`] of a heap string's text.
+    pub fn lookup_in(&mut self, strings: &Arena<JsString>, id: StrId) -> Option<Atom> {
+        let text = match strings.slots.get(id.0 as usize) {
+            Some(Some(s)) => &s.text,
+            _ => "",
+        };
+        self.lookup(text)
+    }
+
     pub fn name(&self, atom: Atom) -> &str {
         match self.spans.get(atom.0 as usize) {
             Some(&(start, end)) => self.text.get(start as usize..end as usize).unwrap_or(""),
@@ -136,6 +171,10 @@ pub struct Heap {
     /// Bytes allocated since the last collection; a collection runs when it passes `gc_threshold`.
     pub allocated_since_gc: usize,
     pub gc_threshold: usize,
+    /// Bytes held outside the arenas for the rest of the run (console lines, host-call records,
+    /// interned names): charged once, kept in `bytes_used` by every collection.
+    #[serde(default)]
+    pub retained: usize,
     /// Where writes through a dangling id land (see [`Heap::obj_mut`]).
     #[serde(skip)]
     scratch: Object,
@@ -163,11 +202,11 @@ impl Heap {
             memory_limit,
             allocated_since_gc: 0,
             gc_threshold: 4 << 20,
+            retained: 0,
             scratch: Object::plain(None),
         }
     }
 
-    /// Charges `bytes` to the budget.
     /// Charges `bytes` to the budget; a charge that does not fit is refused and not recorded.
     pub fn charge(&mut self, bytes: usize) -> Result<(), OutOfMemory> {
         let used = self.bytes_used.saturating_add(bytes);
@@ -179,17 +218,28 @@ impl Heap {
         Ok(())
     }
 
-    /// Whether enough was allocated since the last collection to collect again.
+    /// Charges `bytes` that stay allocated until the run ends (see [`Heap::retained`]).
+    pub fn charge_retained(&mut self, bytes: usize) -> Result<(), OutOfMemory> {
+        self.charge(bytes)?;
+        self.retained = self.retained.saturating_add(bytes);
+        Ok(())
+    }
+
+    /// Whether enough was allocated since the last collection to collect again: after the heap
+    /// doubles, or, close to the limit, after every sixteenth of it, so that an out-of-memory
+    /// `RangeError` is raised with little garbage in the heap.
     #[inline]
     pub fn wants_collection(&self) -> bool {
         self.allocated_since_gc > self.gc_threshold
+            || (self.bytes_used > self.memory_limit / 4 * 3
+                && self.allocated_since_gc > self.memory_limit / 16)
     }
 
     pub fn alloc_string(&mut self, s: JsString) -> Result<StrId, OutOfMemory> {
         if s.text.len() > MAX_STRING_BYTES {
             return Err(OutOfMemory);
         }
-        self.charge(STRING_OVERHEAD + s.text.len())?;
+        self.charge(STRING_OVERHEAD + s.heap_bytes())?;
         Ok(StrId(self.strings.insert(s)))
     }
 

@@ -6,6 +6,7 @@
 //! `{ name, message, ...own }`, Maps and Sets become arrays) and limited to
 //! [`MAX_BOUNDARY_DEPTH`] nested levels. A cycle is a `TypeError`.
 
+use crate::meter::Work;
 use codemode_compiler::bytecode::ErrorKind;
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
@@ -50,7 +51,6 @@ pub enum FailureKind {
     InvalidToolInput,
     InvalidToolOutput,
     InvalidDataValue,
-    ToolCallLimitExceeded,
 }
 
 /// A failed host call: the error the program sees.
@@ -104,6 +104,7 @@ impl Vm {
                 Err(e) => return Err(e),
             },
         };
+        self.charge_retained(crate::meter::HOST_CALL_RECORD_BYTES + path.len())?;
         let promise = self.new_promise()?;
         let id = self.host.next_id();
         self.host.outbox.push(HostCall { id, target: HostTarget::Tool(path.to_string()), input });
@@ -117,6 +118,7 @@ impl Vm {
             None | Some(Value::Undefined) => Json::Null,
             Some(v) => self.to_json(*v)?.unwrap_or(Json::Null),
         };
+        self.charge_retained(crate::meter::HOST_CALL_RECORD_BYTES)?;
         let id = self.host.next_id();
         self.host.outbox.push(HostCall { id, target, input });
         Ok(id)
@@ -228,7 +230,7 @@ impl Vm {
                 let o = self.new_object().map_err(oom)?;
                 for (k, v) in map {
                     let v = self.from_json_with_limit(v, depth + 1, limit)?;
-                    let key = self.to_key_str(k);
+                    let key = self.to_key_str(k).map_err(oom)?;
                     self.define(o, key, v).map_err(oom)?;
                 }
                 o
@@ -236,11 +238,11 @@ impl Vm {
         })
     }
 
-    fn to_key_str(&mut self, k: &str) -> Key {
-        match crate::value::parse_array_index(k) {
+    fn to_key_str(&mut self, k: &str) -> Result<Key, Throw> {
+        Ok(match crate::value::parse_array_index(k) {
             Some(i) => Key::Index(i),
-            None => Key::Atom(self.heap.atoms.intern(k)),
-        }
+            None => Key::Atom(self.intern(k)?),
+        })
     }
 
     /// Converts a program value to JSON with `JSON.stringify` semantics; `None` for values that
@@ -282,7 +284,7 @@ impl Vm {
                     }));
                 }
                 seen.push(id);
-                self.fuel -= 1;
+                self.charge(Work::Units(1));
                 let kind_tag = match &self.heap.obj(id).kind {
                     ObjKind::Function(_) => {
                         seen.pop();

@@ -5,6 +5,7 @@
 //! fuel runs out (checked at backward jumps and calls), or when nothing can run without a host
 //! completion.
 
+use crate::meter::Work;
 use codemode_compiler::bytecode::{ErrorKind, Op};
 
 use crate::call::Throw;
@@ -144,7 +145,7 @@ impl Vm {
             ($target:expr) => {{
                 let t = $target as usize;
                 if t < pc {
-                    self.fuel -= 1;
+                    self.charge(Work::Units(1));
                     if self.fuel <= 0 {
                         pc = t;
                         save_pc!();
@@ -354,7 +355,7 @@ impl Vm {
                 Op::ArraySpread { arr, src } => {
                     let (a, s) = (reg!(arr), reg!(src));
                     let items = tri!(self.collect_iterable(s));
-                    self.fuel -= items.len() as i64 / 16;
+                    self.charge(Work::Elements(items.len()));
                     for v in items {
                         tri!(self.array_push(a, v));
                     }
@@ -386,8 +387,7 @@ impl Vm {
                         reg!(dst) = *v;
                         continue;
                     }
-                    let key = tri!(self.to_key(kv));
-                    match tri!(self.get(o, key)) {
+                    match tri!(self.get_computed(o, kv)) {
                         crate::props::Got::Value(v) => reg!(dst) = v,
                         crate::props::Got::Getter(g) => {
                             switch_after!(
@@ -448,7 +448,7 @@ impl Vm {
                     reg!(dst) = Value::Bool(tri!(self.delete(o, key)));
                 }
                 Op::Call { dst, callee, this, args, argc } => {
-                    self.fuel -= 1;
+                    self.charge(Work::Units(1));
                     let f = reg!(callee);
                     let t = reg!(this);
                     // Fast path: a synchronous closure without rest or `arguments` gets its frame
@@ -513,19 +513,19 @@ impl Vm {
                     return Exit::Switch;
                 }
                 Op::CallSpread { dst, callee, this, arr } => {
-                    self.fuel -= 1;
+                    self.charge(Work::Units(1));
                     let (f, t, a) = (reg!(callee), reg!(this), reg!(arr));
                     if !self.is_callable(f) {
                         throw!(self.not_a_function_at(f, func, pc - 1));
                     }
                     let argv = self.array_items(a);
-                    self.fuel -= argv.len() as i64 / 16;
+                    self.charge(Work::Elements(argv.len()));
                     switch_after!(
                         self.call_value(f, t, &argv, ReturnTo::Reg(dst)).and_then(|p| self.deliver(p))
                     );
                 }
                 Op::New { dst, callee, args, argc } => {
-                    self.fuel -= 1;
+                    self.charge(Work::Units(1));
                     let f = reg!(callee);
                     let start = base + args as usize;
                     let argv: Vec<Value> =
@@ -533,7 +533,7 @@ impl Vm {
                     switch_after!(self.construct(f, &argv, dst));
                 }
                 Op::NewSpread { dst, callee, arr } => {
-                    self.fuel -= 1;
+                    self.charge(Work::Units(1));
                     let (f, a) = (reg!(callee), reg!(arr));
                     let argv = self.array_items(a);
                     switch_after!(self.construct(f, &argv, dst));

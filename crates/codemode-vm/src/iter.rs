@@ -4,6 +4,7 @@
 //! User-defined iterables (`[Symbol.iterator]`) are not supported: iterating anything else is a
 //! `TypeError: x is not iterable`.
 
+use crate::meter::Work;
 use codemode_compiler::bytecode::ErrorKind;
 
 use crate::Vm;
@@ -120,7 +121,9 @@ impl Vm {
     pub(crate) fn for_in_iterator(&mut self, v: Value) -> Result<Value, Throw> {
         let mut items = Vec::new();
         if let Value::Obj(start) = v {
-            let mut seen = Vec::new();
+            // Keys already produced (shadowed keys further up the chain are skipped): a hash set,
+            // so enumeration is linear in the number of keys.
+            let mut seen: crate::value::FastSet<crate::props::Key> = Default::default();
             let mut cur = Some(start);
             let mut depth = 0;
             while let Some(id) = cur {
@@ -129,8 +132,7 @@ impl Vm {
                     break;
                 }
                 for key in self.own_keys(id) {
-                    if !seen.contains(&key) {
-                        seen.push(key);
+                    if seen.insert(key) {
                         items.push(self.key_to_value(key)?);
                     }
                 }
@@ -142,7 +144,7 @@ impl Vm {
                 items.push(self.new_string(&i.to_string())?);
             }
         }
-        self.fuel -= items.len() as i64 / 16;
+        self.charge(Work::Elements(items.len()));
         self.new_iterator(IterState::List { items, next: 0 })
     }
 

@@ -28,6 +28,7 @@ mod host;
 mod interp;
 mod iter;
 mod jobs;
+mod meter;
 pub mod numconv;
 mod object;
 mod promise;

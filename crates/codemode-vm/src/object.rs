@@ -20,9 +20,16 @@ pub struct Slot {
 
 /// Properties in insertion order. Small maps are searched linearly (most objects have a handful of
 /// properties); past [`INDEX_THRESHOLD`] a hash index is kept beside them.
+///
+/// **Every operation is O(1) amortized.** `delete` leaves a tombstone (a slot whose key is
+/// [`Atom::DELETED`]) instead of shifting the slots and rebuilding the index; the map compacts
+/// itself when tombstones outnumber live slots. Iterate with [`PropMap::iter`], which skips them.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct PropMap {
-    pub slots: Vec<Slot>,
+    slots: Vec<Slot>,
+    /// Tombstones among `slots`.
+    #[serde(default)]
+    deleted: u32,
     #[serde(skip)]
     index: Option<crate::value::FastMap<Atom, u32>>,
 }
@@ -32,6 +39,9 @@ const INDEX_THRESHOLD: usize = 12;
 impl PropMap {
     #[inline]
     pub fn find(&self, key: Atom) -> Option<usize> {
+        if key == Atom::DELETED {
+            return None;
+        }
         if self.slots.len() <= INDEX_THRESHOLD {
             self.slots.iter().position(|s| s.key == key)
         } else if let Some(index) = &self.index {
@@ -69,26 +79,54 @@ impl PropMap {
     }
 
     pub fn remove(&mut self, key: Atom) -> bool {
-        match self.find(key) {
-            Some(i) => {
-                self.slots.remove(i);
-                if self.slots.len() > INDEX_THRESHOLD {
-                    self.rebuild_index();
-                } else {
-                    self.index = None;
-                }
-                true
-            }
-            None => false,
+        let Some(i) = self.find(key) else { return false };
+        if let Some(slot) = self.slots.get_mut(i) {
+            *slot = Slot { key: Atom::DELETED, value: Value::Undefined, flags: 0 };
+            self.deleted += 1;
+        }
+        if let Some(index) = &mut self.index {
+            index.remove(&key);
+        }
+        if self.deleted as usize * 2 > self.slots.len() {
+            self.compact();
+        }
+        true
+    }
+
+    /// Drops the tombstones (amortized: runs after as many deletes as there are live slots).
+    fn compact(&mut self) {
+        self.slots.retain(|s| s.key != Atom::DELETED);
+        self.deleted = 0;
+        if self.slots.len() > INDEX_THRESHOLD {
+            self.rebuild_index();
+        } else {
+            self.index = None;
         }
     }
 
     fn rebuild_index(&mut self) {
-        self.index = Some(self.slots.iter().enumerate().map(|(i, s)| (s.key, i as u32)).collect());
+        self.index = Some(
+            self.slots
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.key != Atom::DELETED)
+                .map(|(i, s)| (s.key, i as u32))
+                .collect(),
+        );
+    }
+
+    /// The live properties in insertion order.
+    pub fn iter(&self) -> impl Iterator<Item = &Slot> {
+        self.slots.iter().filter(|s| s.key != Atom::DELETED)
+    }
+
+    /// Slots allocated (live, deleted and spare), for memory accounting.
+    pub fn capacity(&self) -> usize {
+        self.slots.capacity()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
+        self.slots.len() == self.deleted as usize
     }
 }
 
@@ -208,7 +246,7 @@ impl Object {
             ObjKind::Map { entries, .. } => entries.capacity() * 2 * crate::heap::VALUE_SIZE,
             _ => 0,
         };
-        self.props.slots.capacity() * std::mem::size_of::<Slot>() + elements
+        self.props.capacity() * std::mem::size_of::<Slot>() + elements
     }
 
     pub fn is_callable(&self) -> bool {

@@ -6,6 +6,7 @@
 //! like any other function. Built-ins that read properties use [`Vm::get_value`], which treats an
 //! accessor as `undefined` (documented limitation).
 
+use crate::meter::Work;
 use codemode_compiler::bytecode::ErrorKind;
 
 use crate::Vm;
@@ -14,7 +15,7 @@ use crate::object::{ACCESSOR, Callable, HIDDEN, ObjKind, Object};
 use crate::value::{Atom, ObjId, Value, as_array_index, parse_array_index};
 
 /// A property key: an array index or an interned name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Key {
     Index(u32),
     Atom(Atom),
@@ -38,7 +39,7 @@ impl Vm {
                     return Ok(Key::Index(i));
                 }
                 let s = crate::numconv::number_to_string(n);
-                Ok(Key::Atom(self.heap.atoms.intern(&s)))
+                Ok(Key::Atom(self.intern(&s)?))
             }
             Value::Str(id) => {
                 let s = self.heap.str(id);
@@ -46,23 +47,67 @@ impl Vm {
                     return Ok(Key::Index(i));
                 }
                 let s = s.to_string();
-                Ok(Key::Atom(self.heap.atoms.intern(&s)))
+                Ok(Key::Atom(self.intern(&s)?))
             }
             _ => {
                 let s = self.to_rust_string(v)?;
                 if let Some(i) = parse_array_index(&s) {
                     return Ok(Key::Index(i));
                 }
-                Ok(Key::Atom(self.heap.atoms.intern(&s)))
+                Ok(Key::Atom(self.intern(&s)?))
             }
         }
     }
 
     /// The atom for a key (index keys become their decimal names).
-    pub(crate) fn key_atom(&mut self, key: Key) -> Atom {
+    pub(crate) fn key_atom(&mut self, key: Key) -> Result<Atom, Throw> {
         match key {
-            Key::Atom(a) => a,
-            Key::Index(i) => self.heap.atoms.intern(&i.to_string()),
+            Key::Atom(a) => Ok(a),
+            Key::Index(i) => self.intern(&i.to_string()),
+        }
+    }
+
+    /// The key of `v` for a read, without interning: `None` when the name was never interned, so
+    /// no object can have it (a read of `o["name_" + i]` must not grow the atom table).
+    pub(crate) fn existing_key(&mut self, v: Value) -> Result<Option<Key>, Throw> {
+        let name = match v {
+            Value::Number(n) => {
+                if let Some(i) = as_array_index(n) {
+                    return Ok(Some(Key::Index(i)));
+                }
+                crate::numconv::number_to_string(n)
+            }
+            Value::Str(id) => {
+                let s = self.heap.str(id);
+                if let Some(i) = parse_array_index(s) {
+                    return Ok(Some(Key::Index(i)));
+                }
+                match self.heap.atoms.lookup_in(&self.heap.strings, id) {
+                    Some(a) => return Ok(Some(Key::Atom(a))),
+                    None => return Ok(None),
+                }
+            }
+            Value::Obj(_) => return self.to_key(v).map(Some),
+            _ => self.to_rust_string(v)?,
+        };
+        if let Some(i) = parse_array_index(&name) {
+            return Ok(Some(Key::Index(i)));
+        }
+        Ok(self.heap.atoms.lookup(&name).map(Key::Atom))
+    }
+
+    /// `o[v]` for a computed key: reads of names never interned are `undefined` without growing
+    /// the atom table (except on `tools` namespaces, whose children are made by name).
+    pub(crate) fn get_computed(&mut self, o: Value, v: Value) -> Result<Got, Throw> {
+        let is_tool = matches!(o, Value::Obj(id)
+            if matches!(self.heap.obj(id).kind, ObjKind::Function(Callable::Tool { .. })));
+        if is_tool || o.is_nullish() {
+            let key = self.to_key(v)?;
+            return self.get(o, key);
+        }
+        match self.existing_key(v)? {
+            Some(key) => self.get(o, key),
+            None => Ok(Got::Value(Value::Undefined)),
         }
     }
 
@@ -84,12 +129,9 @@ impl Vm {
             Value::Str(s) => {
                 match key {
                     Key::Index(i) => {
-                        let js = self.heap.string(s);
-                        let ch = if js.ascii {
-                            js.text.get(i as usize..i as usize + 1).map(str::to_string)
-                        } else {
-                            js.text.encode_utf16().nth(i as usize).map(|u| String::from_utf16_lossy(&[u]))
-                        };
+                        let ch = crate::builtins::Text::of(self.heap.string(s))
+                            .at(i as usize)
+                            .map(|u| String::from_utf16_lossy(&[u]));
                         return match ch {
                             Some(c) => Ok(Got::Value(self.new_string(&c)?)),
                             None => Ok(Got::Value(Value::Undefined)),
@@ -286,7 +328,7 @@ impl Vm {
                     return Err(self.make_error(ErrorKind::RangeError, "Invalid array length"));
                 }
                 let grow = i + 1 - items.len();
-                self.heap.charge(grow * crate::heap::VALUE_SIZE).map_err(|_| self.out_of_memory())?;
+                self.charge_memory(grow * crate::heap::VALUE_SIZE)?;
                 if let ObjKind::Array(items) = &mut self.heap.obj_mut(id).kind {
                     items.resize(i, Value::Undefined);
                     items.push(v);
@@ -305,7 +347,7 @@ impl Vm {
                     let n = n as usize;
                     if n > items.len() {
                         let grow = n - items.len();
-                        self.heap.charge(grow * crate::heap::VALUE_SIZE).map_err(|_| self.out_of_memory())?;
+                        self.charge_memory(grow * crate::heap::VALUE_SIZE)?;
                     }
                     if let ObjKind::Array(items) = &mut self.heap.obj_mut(id).kind {
                         items.resize(n, Value::Undefined);
@@ -315,15 +357,13 @@ impl Vm {
             }
             _ => {}
         }
-        let atom = self.key_atom(key);
+        let atom = self.key_atom(key)?;
         let obj = self.heap.obj_mut(id);
-        let before = obj.props.slots.capacity();
+        let before = obj.props.capacity();
         obj.props.set(atom, v, 0);
-        let after = obj.props.slots.capacity();
+        let after = obj.props.capacity();
         if after > before {
-            self.heap
-                .charge((after - before) * std::mem::size_of::<crate::object::Slot>())
-                .map_err(|_| self.out_of_memory())?;
+            self.charge_memory((after - before) * std::mem::size_of::<crate::object::Slot>())?;
         }
         Ok(())
     }
@@ -343,7 +383,7 @@ impl Vm {
         set: Option<Value>,
     ) -> Result<(), Throw> {
         let Value::Obj(id) = o else { return Ok(()) };
-        let atom = self.key_atom(key);
+        let atom = self.key_atom(key)?;
         let existing = self.heap.obj(id).props.get(atom).copied();
         if let Some(slot) = existing
             && slot.flags & ACCESSOR != 0
@@ -381,7 +421,7 @@ impl Vm {
             }
             return Ok(true);
         }
-        let atom = self.key_atom(key);
+        let atom = self.key_atom(key)?;
         self.heap.obj_mut(id).props.remove(atom);
         Ok(true)
     }
@@ -401,7 +441,7 @@ impl Vm {
         }
         let mut ints: Vec<(u32, Atom)> = Vec::new();
         let mut names: Vec<Atom> = Vec::new();
-        for slot in &obj.props.slots {
+        for slot in obj.props.iter() {
             if slot.flags & HIDDEN != 0 {
                 continue;
             }
@@ -438,7 +478,7 @@ impl Vm {
         };
         let excluded: Vec<Key> = excluded.iter().map(|v| self.to_key(*v)).collect::<Result<_, _>>()?;
         let keys = self.own_keys(id);
-        self.fuel -= keys.len() as i64 / 16;
+        self.charge(Work::Elements(keys.len()));
         for key in keys {
             if excluded.contains(&key) {
                 continue;

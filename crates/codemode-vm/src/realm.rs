@@ -245,7 +245,7 @@ impl Vm {
             grew = items.capacity() - before;
         }
         if grew > 0 {
-            self.heap.charge(grew * crate::heap::VALUE_SIZE).map_err(|_| self.out_of_memory())?;
+            self.charge_memory(grew * crate::heap::VALUE_SIZE)?;
         }
         Ok(())
     }

@@ -21,6 +21,11 @@ pub struct CellId(pub u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Atom(pub u32);
 
+impl Atom {
+    /// Marks a deleted property slot; never the id of an interned name.
+    pub const DELETED: Atom = Atom(u32::MAX);
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Value {
     Undefined,
@@ -80,3 +85,4 @@ pub fn parse_array_index(s: &str) -> Option<u32> {
 pub type FastMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<ahash::AHasher>>;
 
 pub use codemode_compiler::bytecode::f64_bits;
+pub type FastSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<ahash::AHasher>>;

@@ -1,12 +1,19 @@
 //! The async driver: compiles the program, runs the sans-I/O VM in fuel slices, starts every host
 //! call it issues at once on tokio, feeds completions back, and enforces the limits.
+//!
+//! One [`Run`] is one execution, in parts that each do one thing: [`Run::start`] (compile and
+//! build the VM, inside the deadline), [`Run::drive`] (the loop), [`Run::dispatch`] (hand the
+//! slice's host calls out), [`Run::wait`] (block on the first completion or the deadline) and
+//! [`Run::finish`] (the result). **The clock is read on every turn of the loop**, whichever way
+//! the previous turn ended, so no path (calls answered at once, unknown tools, `search`) can run
+//! past the deadline.
 
 use std::sync::Arc;
 use std::time::Instant;
 
 use codemode_syntax::SyntaxErrorKind;
 use codemode_tools::{CallContext, ToolErrorKind};
-use codemode_vm::{ErrorReport, FailureKind, HostError, HostTarget, Status, Vm, VmConfig};
+use codemode_vm::{ErrorReport, FailureKind, HostCall, HostError, HostTarget, Status, Vm, VmConfig};
 use serde_json::Value as Json;
 use tokio::task::JoinSet;
 
@@ -17,131 +24,205 @@ use crate::runtime::Inner;
 const SLICE_FUEL: u64 = 20_000;
 
 pub(crate) async fn execute(inner: &Inner, source: &str) -> ExecResult {
-    let started = Instant::now();
-    let module = match compile(source) {
-        Ok(m) => m,
-        Err(diagnostic) => return failure(diagnostic, Vec::new(), Vec::new()),
+    let mut run = match Run::start(inner, source) {
+        Ok(run) => run,
+        Err(result) => return *result,
     };
-    let config = VmConfig { now_ms: now_ms(), ..VmConfig::default() };
-    let mut vm = match Vm::new(Arc::new(module), config) {
-        Ok(vm) => vm,
-        Err(message) => {
-            let d = Diagnostic { kind: DiagnosticKind::ExecutionFailure, message, location: None };
-            return failure(d, Vec::new(), Vec::new());
-        }
-    };
-    let run_id = format!("run-{:x}", started.elapsed().as_nanos() ^ (now_ms() as u128));
-    let deadline = inner.limits.timeout.map(|t| started + t);
-    let mut calls: Vec<ToolCall> = Vec::new();
-    let mut tasks: JoinSet<(u32, Result<Json, HostError>)> = JoinSet::new();
+    let outcome = run.drive().await;
+    run.finish(outcome)
+}
 
-    let outcome = loop {
-        let status = vm.run(SLICE_FUEL);
-        // Start every call the slice issued. Calls answered at once (unknown tools) let a
-        // waiting program go on without any task running.
+type Completion = (u32, Result<Json, HostError>);
+
+/// How a run ended before its program could finish.
+enum Stop {
+    /// The VM's report (a throw, a timeout, a promise that can never settle).
+    Report(ErrorReport),
+    /// A limit of the driver's own (tool calls).
+    Diagnostic(Diagnostic),
+}
+
+struct Run<'a> {
+    inner: &'a Inner,
+    vm: Vm,
+    run_id: String,
+    deadline: Option<Instant>,
+    calls: Vec<ToolCall>,
+    tasks: JoinSet<Completion>,
+}
+
+impl<'a> Run<'a> {
+    /// Compiles `source` and builds the VM. The deadline starts before compilation.
+    fn start(inner: &'a Inner, source: &str) -> Result<Run<'a>, Box<ExecResult>> {
+        let started = Instant::now();
+        let deadline = inner.limits.timeout.map(|t| started + t);
+        let module = compile(source).map_err(|d| Box::new(failure(d, Vec::new(), Vec::new())))?;
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            let d = diagnostic_from_report(timeout_report(inner));
+            return Err(Box::new(failure(d, Vec::new(), Vec::new())));
+        }
+        let config = VmConfig {
+            now_ms: now_ms(),
+            memory_limit: inner.limits.memory_limit,
+            max_call_depth: inner.limits.max_call_depth,
+            ..VmConfig::default()
+        };
+        let vm = Vm::new(Arc::new(module), config).map_err(|message| {
+            let d = Diagnostic { kind: DiagnosticKind::ExecutionFailure, message, location: None };
+            Box::new(failure(d, Vec::new(), Vec::new()))
+        })?;
+        let run_id = format!("run-{:x}", started.elapsed().as_nanos() ^ (now_ms() as u128));
+        Ok(Run { inner, vm, run_id, deadline, calls: Vec::new(), tasks: JoinSet::new() })
+    }
+
+    fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Runs the VM to the end: slices of fuel, host calls dispatched after each slice,
+    /// completions fed back.
+    async fn drive(&mut self) -> Result<(), Stop> {
+        loop {
+            if self.past_deadline() {
+                return Err(Stop::Report(timeout_report(self.inner)));
+            }
+            let status = self.vm.run(SLICE_FUEL);
+            let answered_now = self.dispatch()?;
+            match status {
+                Status::Done => return Ok(()),
+                Status::Threw => return Err(Stop::Report(self.vm.error_report())),
+                Status::OutOfFuel => {
+                    // Let tool tasks make progress on a current-thread runtime.
+                    self.collect_ready();
+                    if !self.tasks.is_empty() {
+                        tokio::task::yield_now().await;
+                        self.collect_ready();
+                    }
+                }
+                Status::Waiting if answered_now => {}
+                Status::Waiting => self.wait().await?,
+            }
+        }
+    }
+
+    /// Starts every call the last slice issued. Calls the driver answers itself (`search`, unknown
+    /// tools, namespaces) are completed at once; returns whether there were any.
+    fn dispatch(&mut self) -> Result<bool, Stop> {
         let mut answered_now = false;
-        for call in vm.take_host_calls() {
-            if inner.limits.max_tool_calls.is_some_and(|max| calls.len() as u32 >= max) {
-                let max = inner.limits.max_tool_calls.unwrap_or(0);
-                let d = Diagnostic {
+        for call in self.vm.take_host_calls() {
+            if let Some(max) = self.inner.limits.max_tool_calls
+                && self.calls.len() as u32 >= max
+            {
+                return Err(Stop::Diagnostic(Diagnostic {
                     kind: DiagnosticKind::ToolCallLimitExceeded,
                     message: format!(
                         "Tool call limit exceeded: the program made more than {max} tool calls."
                     ),
                     location: None,
-                };
-                return finish_failure(&mut vm, d, calls);
+                }));
             }
-            let path = match call.target {
-                HostTarget::Tool(path) => path,
-                HostTarget::Search => {
-                    // Answered at once from the catalog; it counts as a tool call.
-                    let outcome = inner.tools.search_json(&call.input).map_err(|e| HostError {
-                        kind: FailureKind::InvalidToolInput,
-                        message: format!("Invalid input for search: {}", e.message()),
-                    });
-                    let status = if outcome.is_ok() { CallStatus::Ok } else { CallStatus::Error };
-                    calls.push(ToolCall { id: call.id, path: "search".into(), status });
-                    vm.complete(call.id, outcome);
-                    answered_now = true;
-                    continue;
-                }
-            };
-            let Some(tool) = inner.tools.get(&path) else {
-                let message = if inner.tools.is_namespace(&path) {
-                    codemode_tools::ToolSet::not_callable_message(&path)
-                } else {
-                    inner.tools.unknown_tool_message(&path)
-                };
-                calls.push(ToolCall { id: call.id, path: path.clone(), status: CallStatus::Error });
-                vm.complete(call.id, Err(HostError { kind: FailureKind::UnknownTool, message }));
-                answered_now = true;
-                continue;
-            };
-            calls.push(ToolCall { id: call.id, path: path.clone(), status: CallStatus::Interrupted });
-            let path_of_call = path.clone();
-            let ctx = CallContext::new(format!("{run_id}:{}", call.id), path);
-            let future = tool.invoke(call.input, ctx);
-            let id = call.id;
-            tasks.spawn(async move { (id, future.await.map_err(|e| host_error(&path_of_call, e))) });
+            answered_now |= self.start_call(call);
         }
-        match status {
-            Status::Done => break Ok(()),
-            Status::Threw => break Err(vm.error_report()),
-            Status::OutOfFuel => {
-                if deadline.is_some_and(|d| Instant::now() >= d) {
-                    break Err(timeout_report(inner));
-                }
-                // Let tool tasks make progress on a current-thread runtime.
-                collect_ready(&mut vm, &mut tasks, &mut calls);
-                if tasks.is_empty() {
-                    continue;
-                }
-                tokio::task::yield_now().await;
-                collect_ready(&mut vm, &mut tasks, &mut calls);
+        Ok(answered_now)
+    }
+
+    /// Starts one host call; returns true when it was answered at once.
+    fn start_call(&mut self, call: HostCall) -> bool {
+        let path = match call.target {
+            HostTarget::Tool(path) => path,
+            HostTarget::Search => {
+                // Answered from the catalog; it counts as a tool call.
+                let outcome = self.inner.tools.search_json(&call.input).map_err(|e| HostError {
+                    kind: FailureKind::InvalidToolInput,
+                    message: format!("Invalid input for search: {}", e.message()),
+                });
+                self.answer_now(call.id, "search".into(), outcome);
+                return true;
             }
-            Status::Waiting if answered_now => {}
-            Status::Waiting => {
-                if tasks.is_empty() {
-                    break Err(ErrorReport {
-                        kind: FailureKind::Execution,
-                        message: "Error: the program is waiting for a promise that can never settle \
-                                  (nothing is running that could resolve it)."
-                            .into(),
-                        location: None,
-                    });
-                }
-                let next = match deadline {
-                    Some(d) => match tokio::time::timeout_at(d.into(), tasks.join_next()).await {
-                        Ok(next) => next,
-                        Err(_) => break Err(timeout_report(inner)),
-                    },
-                    None => tasks.join_next().await,
-                };
-                if let Some(joined) = next {
-                    deliver(&mut vm, joined, &mut calls);
-                }
-                collect_ready(&mut vm, &mut tasks, &mut calls);
-            }
+        };
+        let Some(tool) = self.inner.tools.get(&path) else {
+            let message = if self.inner.tools.is_namespace(&path) {
+                codemode_tools::ToolSet::not_callable_message(&path)
+            } else {
+                self.inner.tools.unknown_tool_message(&path)
+            };
+            self.answer_now(call.id, path, Err(HostError { kind: FailureKind::UnknownTool, message }));
+            return true;
+        };
+        self.calls.push(ToolCall { id: call.id, path: path.clone(), status: CallStatus::Interrupted });
+        let ctx = CallContext::new(format!("{}:{}", self.run_id, call.id), path.clone());
+        let future = tool.invoke(call.input, ctx);
+        let id = call.id;
+        self.tasks.spawn(async move { (id, future.await.map_err(|e| host_error(&path, e))) });
+        false
+    }
+
+    fn answer_now(&mut self, id: u32, path: String, outcome: Result<Json, HostError>) {
+        let status = if outcome.is_ok() { CallStatus::Ok } else { CallStatus::Error };
+        self.calls.push(ToolCall { id, path, status });
+        self.vm.complete(id, outcome);
+    }
+
+    /// Nothing can run until a tool finishes: waits for the first completion or the deadline.
+    async fn wait(&mut self) -> Result<(), Stop> {
+        if self.tasks.is_empty() {
+            return Err(Stop::Report(ErrorReport {
+                kind: FailureKind::Execution,
+                message: "Error: the program is waiting for a promise that can never settle \
+                          (nothing is running that could resolve it)."
+                    .into(),
+                location: None,
+            }));
         }
-    };
-    tasks.abort_all();
-    let logs = vm.take_logs();
-    let warnings = rejection_warnings(vm.unhandled_rejection_reports());
-    match outcome {
-        Ok(()) => match vm.result_json() {
-            Ok(value) => ExecResult {
-                ok: true,
-                value: Some(value),
-                error: None,
-                warnings,
-                logs,
-                truncated: false,
-                tool_calls: calls,
+        let next = match self.deadline {
+            Some(d) => match tokio::time::timeout_at(d.into(), self.tasks.join_next()).await {
+                Ok(next) => next,
+                Err(_) => return Err(Stop::Report(timeout_report(self.inner))),
             },
-            Err(report) => failure(diagnostic_from_report(report), logs, calls),
-        },
-        Err(report) => failure(diagnostic_from_report(report), logs, calls),
+            None => self.tasks.join_next().await,
+        };
+        if let Some(joined) = next {
+            self.deliver(joined);
+        }
+        self.collect_ready();
+        Ok(())
+    }
+
+    fn collect_ready(&mut self) {
+        while let Some(joined) = self.tasks.try_join_next() {
+            self.deliver(joined);
+        }
+    }
+
+    fn deliver(&mut self, joined: Result<Completion, tokio::task::JoinError>) {
+        let Ok((id, outcome)) = joined else { return };
+        if let Some(call) = self.calls.iter_mut().find(|c| c.id == id) {
+            call.status = if outcome.is_ok() { CallStatus::Ok } else { CallStatus::Error };
+        }
+        self.vm.complete(id, outcome);
+    }
+
+    /// The run's result: value or diagnostic, logs, warnings and the tool-call record.
+    fn finish(mut self, outcome: Result<(), Stop>) -> ExecResult {
+        self.tasks.abort_all();
+        let logs = self.vm.take_logs();
+        let calls = std::mem::take(&mut self.calls);
+        match outcome {
+            Ok(()) => match self.vm.result_json() {
+                Ok(value) => ExecResult {
+                    ok: true,
+                    value: Some(value),
+                    error: None,
+                    warnings: rejection_warnings(self.vm.unhandled_rejection_reports()),
+                    logs,
+                    truncated: false,
+                    tool_calls: calls,
+                },
+                Err(report) => failure(diagnostic_from_report(report), logs, calls),
+            },
+            Err(Stop::Report(report)) => failure(diagnostic_from_report(report), logs, calls),
+            Err(Stop::Diagnostic(d)) => failure(d, logs, calls),
+        }
     }
 }
 
@@ -174,53 +255,18 @@ fn rejection_warnings(reports: Vec<ErrorReport>) -> Vec<Diagnostic> {
     warnings
 }
 
-fn finish_failure(vm: &mut Vm, d: Diagnostic, calls: Vec<ToolCall>) -> ExecResult {
-    let logs = vm.take_logs();
-    failure(d, logs, calls)
-}
-
 fn timeout_report(inner: &Inner) -> ErrorReport {
     let ms = inner.limits.timeout.map_or(0, |t| t.as_millis());
     ErrorReport {
         kind: FailureKind::Execution,
-        message: format!("Execution timed out after {ms}ms."),
+        message: format!("{TIMEOUT_TAG}Execution timed out after {ms}ms."),
         location: None,
     }
-    .with_timeout()
 }
 
-trait TimeoutMark {
-    fn with_timeout(self) -> ErrorReport;
-}
-
-impl TimeoutMark for ErrorReport {
-    /// Timeouts are reported with their own kind; the VM has no such failure kind, so the driver
-    /// tags the message and [`diagnostic_from_report`] maps it.
-    fn with_timeout(mut self) -> ErrorReport {
-        self.message.insert_str(0, TIMEOUT_TAG);
-        self
-    }
-}
-
+/// Timeouts are reported with their own kind; the VM has no such failure kind, so the driver tags
+/// the message and [`diagnostic_from_report`] maps it.
 const TIMEOUT_TAG: &str = "\u{0}timeout\u{0}";
-
-fn collect_ready(vm: &mut Vm, tasks: &mut JoinSet<(u32, Result<Json, HostError>)>, calls: &mut [ToolCall]) {
-    while let Some(joined) = tasks.try_join_next() {
-        deliver(vm, joined, calls);
-    }
-}
-
-fn deliver(
-    vm: &mut Vm,
-    joined: Result<(u32, Result<Json, HostError>), tokio::task::JoinError>,
-    calls: &mut [ToolCall],
-) {
-    let Ok((id, outcome)) = joined else { return };
-    if let Some(call) = calls.iter_mut().find(|c| c.id == id) {
-        call.status = if outcome.is_ok() { CallStatus::Ok } else { CallStatus::Error };
-    }
-    vm.complete(id, outcome);
-}
 
 /// A tool's error as the program sees it, in the reference's framing
 /// (`Invalid input for tool 'orders.lookup': …`); the private cause stays with the host.
@@ -264,7 +310,6 @@ fn diagnostic_from_report(report: ErrorReport) -> Diagnostic {
         FailureKind::InvalidToolInput => DiagnosticKind::InvalidToolInput,
         FailureKind::InvalidToolOutput => DiagnosticKind::InvalidToolOutput,
         FailureKind::InvalidDataValue => DiagnosticKind::InvalidDataValue,
-        FailureKind::ToolCallLimitExceeded => DiagnosticKind::ToolCallLimitExceeded,
     };
     let location = report.location.map(|(line, column)| Location { line, column });
     let message = match location {

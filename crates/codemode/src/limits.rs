@@ -1,14 +1,39 @@
-//! Execution limits: how long, how many tool calls, how much output.
+//! Execution limits: how long, how many tool calls, how much memory, how deep.
 
 use std::time::Duration;
 
-/// Hard limits for one execution. Every limit defaults to unlimited, as in the reference runtime.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// The default memory limit: 256 MiB.
+pub const DEFAULT_MEMORY_LIMIT: usize = 256 << 20;
+/// The default call depth: 10,000 frames.
+pub const DEFAULT_MAX_CALL_DEPTH: usize = 10_000;
+
+/// Hard limits for one execution. Time and tool calls default to unlimited, as in the reference
+/// runtime; memory defaults to [`DEFAULT_MEMORY_LIMIT`] and call depth to
+/// [`DEFAULT_MAX_CALL_DEPTH`].
+#[derive(Clone, Debug, PartialEq)]
 pub struct Limits {
-    /// Total active execution time.
+    /// Total execution time, compilation included.
     pub timeout: Option<Duration>,
     /// Admitted tool calls (including `search`).
     pub max_tool_calls: Option<u32>,
+    /// Bytes the program's heap may hold (values, strings, frames, logs, boundary JSON). Going
+    /// past it is a catchable `RangeError`; the process's peak memory stays below this plus a
+    /// fixed overhead.
+    pub memory_limit: usize,
+    /// Nested calls (JavaScript and built-in frames alike) before a catchable
+    /// `RangeError: Maximum call stack size exceeded`.
+    pub max_call_depth: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            timeout: None,
+            max_tool_calls: None,
+            memory_limit: DEFAULT_MEMORY_LIMIT,
+            max_call_depth: DEFAULT_MAX_CALL_DEPTH,
+        }
+    }
 }
 
 impl Limits {
@@ -21,4 +46,17 @@ impl Limits {
         self.max_tool_calls = Some(max);
         self
     }
+
+    pub fn memory_limit(mut self, bytes: usize) -> Self {
+        self.memory_limit = bytes;
+        self
+    }
+
+    pub fn max_call_depth(mut self, depth: usize) -> Self {
+        self.max_call_depth = depth;
+        self
+    }
 }
+
+/// The smallest memory limit a runtime accepts: the global environment must fit.
+pub const MIN_MEMORY_LIMIT: usize = 4 << 20;

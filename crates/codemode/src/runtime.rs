@@ -43,6 +43,17 @@ impl Builder {
         if self.limits.timeout.is_some_and(|t| t.is_zero()) {
             return Err(BuildError { message: "RangeError: timeout must be greater than zero".into() });
         }
+        if self.limits.memory_limit < crate::limits::MIN_MEMORY_LIMIT {
+            return Err(BuildError {
+                message: format!(
+                    "RangeError: memory limit must be at least {} bytes (the global environment alone needs about 1 MiB)",
+                    crate::limits::MIN_MEMORY_LIMIT
+                ),
+            });
+        }
+        if self.limits.max_call_depth == 0 {
+            return Err(BuildError { message: "RangeError: max call depth must be at least 1".into() });
+        }
         let tools = match self.tools {
             Some(tools) => tools,
             None => ToolSet::new(self.root).map_err(|e| BuildError { message: e.to_string() })?,

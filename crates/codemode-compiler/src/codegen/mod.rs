@@ -36,8 +36,11 @@ pub struct CompileError {
 
 /// Registers per function (operands are 16-bit).
 const MAX_REGISTERS: usize = 60_000;
-/// Instructions per function.
-const MAX_CODE: usize = 4_000_000;
+/// Instructions per module (all functions together). Models write programs of a few hundred
+/// lines; this bound keeps compilation (which runs before the VM's fuel and memory limits apply)
+/// to milliseconds and megabytes whatever the source does, e.g. nested `try`/`finally` blocks,
+/// whose inline copies grow exponentially with nesting.
+pub const MAX_MODULE_CODE: usize = 1_000_000;
 /// Nesting the compiler recurses through (the IR is already bounded by the parser's guard).
 const MAX_DEPTH: usize = 2_000;
 
@@ -49,10 +52,13 @@ pub fn compile(program: &Program) -> Result<Module, CompileError> {
     // Names of each function's captures, known once its parent has been compiled (parents come
     // first in the IR); used for TDZ messages.
     let mut capture_names: Vec<Vec<String>> = vec![Vec::new(); n];
+    let mut code_used = 0usize;
     for (i, func) in program.functions.iter().enumerate() {
         let names = std::mem::take(&mut capture_names[i]);
         let mut c = FnCompiler::new(program, func, names)?;
+        c.code_budget = MAX_MODULE_CODE.saturating_sub(code_used);
         c.compile_body()?;
+        code_used += c.code.len();
         for (child, (sources, names)) in c.child_captures.drain() {
             if let Some(slot) = capture_sources.get_mut(child as usize) {
                 *slot = Some(sources);
@@ -105,6 +111,8 @@ struct FnCompiler<'a> {
     program: &'a Program,
     func: &'a ir::Function,
     code: Vec<Op>,
+    /// Instructions this function may still emit (what the module's budget has left).
+    code_budget: usize,
     constants: Vec<Constant>,
     string_consts: HashMap<String, u32>,
     handlers: Vec<Handler>,
@@ -141,6 +149,7 @@ impl<'a> FnCompiler<'a> {
             program,
             func,
             code: Vec::new(),
+            code_budget: MAX_MODULE_CODE,
             constants: Vec::new(),
             string_consts: HashMap::new(),
             handlers: Vec::new(),
@@ -232,8 +241,12 @@ impl<'a> FnCompiler<'a> {
     }
 
     fn emit(&mut self, op: Op) -> Result<usize, CompileError> {
-        if self.code.len() >= MAX_CODE {
-            return Err(self.error("function too large: too many instructions"));
+        if self.code.len() >= self.code_budget {
+            let msg = format!(
+                "program too large: it compiles to more than {MAX_MODULE_CODE} instructions \
+                 (deeply nested try/finally blocks are copied at every exit)"
+            );
+            return Err(self.error(&msg));
         }
         self.code.push(op);
         Ok(self.code.len() - 1)

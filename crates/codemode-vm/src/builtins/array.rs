@@ -3,6 +3,7 @@
 //! Methods that call back (`map`, `filter`, `reduce`, `sort`, ...) are resumable: their loop state
 //! is an [`ArrayLoop`] or [`SortState`] that waits in a native frame while the callback runs.
 
+use crate::meter::Work;
 use codemode_compiler::bytecode::ErrorKind;
 use serde::{Deserialize, Serialize};
 
@@ -81,8 +82,8 @@ fn array_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
         if len as usize > crate::heap::MAX_ARRAY_LENGTH {
             return Err(vm.make_error(ErrorKind::RangeError, "Invalid array length"));
         }
-        vm.heap.charge(len as usize * crate::heap::VALUE_SIZE).map_err(|_| vm.out_of_memory())?;
-        vm.fuel -= len as i64 / 16;
+        vm.charge_memory(len as usize * crate::heap::VALUE_SIZE)?;
+        vm.charge(Work::Elements(len as usize));
         return Ok(Step::Return(vm.new_array(vec![Value::Undefined; len as usize])?));
     }
     Ok(Step::Return(vm.new_array(args.to_vec())?))
@@ -112,8 +113,8 @@ fn from(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<St
             } else {
                 len.min(crate::heap::MAX_ARRAY_LENGTH as f64) as usize
             };
-            vm.heap.charge(len * crate::heap::VALUE_SIZE).map_err(|_| vm.out_of_memory())?;
-            vm.fuel -= len as i64 / 16;
+            vm.charge_memory(len * crate::heap::VALUE_SIZE)?;
+            vm.charge(Work::Elements(len));
             let mut out = Vec::with_capacity(len);
             for i in 0..len {
                 out.push(vm.get_value(source, crate::props::Key::Index(i as u32))?);
@@ -159,7 +160,7 @@ fn shift(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<S
         Some(items) if !items.is_empty() => {
             let len = items.len();
             let v = items.remove(0);
-            vm.fuel -= len as i64 / 64;
+            vm.charge(Work::Scan(len));
             v
         }
         _ => Value::Undefined,
@@ -169,7 +170,7 @@ fn shift(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<S
 
 fn unshift(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let id = this_array(vm, this, "unshift")?;
-    vm.heap.charge(args.len() * crate::heap::VALUE_SIZE).map_err(|_| vm.out_of_memory())?;
+    vm.charge_memory(args.len() * crate::heap::VALUE_SIZE)?;
     let len = match items_mut(vm, id) {
         Some(items) => {
             items.splice(0..0, args.iter().copied());
@@ -177,7 +178,7 @@ fn unshift(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<
         }
         None => 0,
     };
-    vm.fuel -= len as i64 / 64;
+    vm.charge(Work::Scan(len));
     Ok(Step::Return(Value::Number(len as f64)))
 }
 
@@ -187,7 +188,7 @@ fn slice(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<St
     let start = relative_index(vm, arg(args, 0), len, 0)?;
     let end = relative_index(vm, arg(args, 1), len, len)?;
     let out = items_of(vm, id).get(start..end.max(start)).unwrap_or(&[]).to_vec();
-    vm.fuel -= out.len() as i64 / 16;
+    vm.charge(Work::Elements(out.len()));
     Ok(Step::Return(vm.new_array(out)?))
 }
 
@@ -202,12 +203,12 @@ fn splice(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<S
         (if n.is_nan() { 0.0 } else { n.trunc() }).clamp(0.0, (len - start) as f64) as usize
     };
     let inserted: Vec<Value> = args.get(2..).unwrap_or(&[]).to_vec();
-    vm.heap.charge(inserted.len() * crate::heap::VALUE_SIZE).map_err(|_| vm.out_of_memory())?;
+    vm.charge_memory(inserted.len() * crate::heap::VALUE_SIZE)?;
     let removed: Vec<Value> = match items_mut(vm, id) {
         Some(items) => items.splice(start..start + delete, inserted).collect(),
         None => Vec::new(),
     };
-    vm.fuel -= len as i64 / 64;
+    vm.charge(Work::Scan(len));
     Ok(Step::Return(vm.new_array(removed)?))
 }
 
@@ -222,7 +223,7 @@ fn concat(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<S
             v => out.push(*v),
         }
     }
-    vm.fuel -= out.len() as i64 / 16;
+    vm.charge(Work::Elements(out.len()));
     Ok(Step::Return(vm.new_array(out)?))
 }
 
@@ -233,7 +234,7 @@ fn join(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Ste
         v => vm.to_rust_string(v)?,
     };
     let items = items_of(vm, id).to_vec();
-    vm.fuel -= items.len() as i64 / 16;
+    vm.charge(Work::Elements(items.len()));
     let mut out = String::new();
     for (i, v) in items.into_iter().enumerate() {
         if i > 0 {
@@ -278,7 +279,7 @@ fn index_of(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result
     let from = relative_index(vm, arg(args, 1), len, 0)?;
     let items = items_of(vm, id);
     let pos = items.iter().skip(from).position(|v| vm.strict_equals(*v, target));
-    vm.fuel -= len as i64 / 64;
+    vm.charge(Work::Scan(len));
     Ok(Step::Return(Value::Number(pos.map_or(-1.0, |p| (p + from) as f64))))
 }
 
@@ -319,7 +320,7 @@ fn fill(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Ste
             *slot = v;
         }
     }
-    vm.fuel -= len as i64 / 16;
+    vm.charge(Work::Elements(len));
     Ok(Step::Return(this))
 }
 
@@ -357,7 +358,7 @@ fn flat(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Ste
     let items = items_of(vm, id).to_vec();
     let mut out = Vec::new();
     flatten_into(vm, &items, depth, &mut out, 0)?;
-    vm.fuel -= out.len() as i64 / 16;
+    vm.charge(Work::Elements(out.len()));
     Ok(Step::Return(vm.new_array(out)?))
 }
 
@@ -614,7 +615,7 @@ fn start_sort(vm: &mut Vm, id: ObjId, comparator: Value, copy: bool) -> Result<S
     }
     let items = items_of(vm, id).to_vec();
     let n = items.len();
-    vm.fuel -= (n as f64 * (n.max(2) as f64).log2()) as i64 / 8;
+    vm.charge(Work::Sort(n));
     let mut defined: Vec<Value> = items.iter().copied().filter(|v| *v != Value::Undefined).collect();
     let undefined_count = (n - defined.len()) as u32;
     if comparator == Value::Undefined {
@@ -689,7 +690,7 @@ fn sort_step(vm: &mut Vm, mut s: Box<SortState>) -> Result<Step, Throw> {
             std::mem::swap(&mut s.src, &mut s.dst);
             s.width *= 2;
             s.lo = 0;
-            vm.fuel -= 1;
+            vm.charge(Work::Units(1));
         }
         s.i = s.lo;
         s.j = (s.lo + s.width).min(n);

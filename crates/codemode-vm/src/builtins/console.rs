@@ -5,6 +5,7 @@
 use super::{NativeDef, Step};
 use crate::Vm;
 use crate::call::Throw;
+use crate::meter::Work;
 use crate::value::Value;
 
 pub const DEFS: &[NativeDef] = &[
@@ -26,8 +27,10 @@ fn emit(vm: &mut Vm, prefix: &str, args: &[Value]) -> Result<Step, Throw> {
         }
         line.push_str(&vm.display(*v)?);
     }
-    vm.fuel -= line.len() as i64 / 256;
+    vm.charge(Work::Bytes(line.len()));
     if vm.logs.len() < MAX_LOG_LINES {
+        // Kept until the run ends: charged to the memory limit like the heap.
+        vm.charge_retained(line.len() + std::mem::size_of::<String>())?;
         vm.logs.push(line);
     }
     Ok(Step::Return(Value::Undefined))

@@ -15,6 +15,7 @@ use super::number::{format_locale, resolve_locale_options};
 use super::{Native, NativeDef, Step, arg, table};
 use crate::Vm;
 use crate::call::Throw;
+use crate::meter::Work;
 use crate::value::Value;
 
 pub const DEFS: &[NativeDef] = &[
@@ -98,7 +99,7 @@ fn collator_compare(vm: &mut Vm, _this: Value, args: &[Value], data: &[Value]) -
     let options = collate_options(vm, arg(data, 1))?;
     let a = vm.to_rust_string(arg(args, 0))?;
     let b = vm.to_rust_string(arg(args, 1))?;
-    vm.fuel -= (a.len() + b.len()) as i64 / 32;
+    vm.charge(Work::Scan(a.len() + b.len()));
     let order = collate_with(&a, &b, options);
     Ok(Step::Return(Value::Number(match order {
         std::cmp::Ordering::Less => -1.0,

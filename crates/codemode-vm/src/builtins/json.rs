@@ -5,6 +5,7 @@
 //! (documented limitation). `parse` goes through serde_json (which
 //! limits nesting) and then the boundary's `from_json`.
 
+use crate::meter::Work;
 use codemode_compiler::bytecode::ErrorKind;
 use serde_json::Value as Json;
 
@@ -107,7 +108,7 @@ pub(crate) fn write_json(json: &Json, indent: &str, level: usize, out: &mut Stri
 
 fn parse(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let text = vm.to_rust_string(arg(args, 0))?;
-    vm.fuel -= text.len() as i64 / 64;
+    vm.charge(Work::Scan(text.len()));
     let json: Json = match serde_json::from_str(&text) {
         Ok(j) => j,
         Err(e) => {

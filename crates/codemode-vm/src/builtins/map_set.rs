@@ -14,6 +14,7 @@
 //! property only confuses its own map: every slot is bounds-checked and every hit is compared
 //! with SameValueZero.
 
+use crate::meter::Work;
 use codemode_compiler::bytecode::ErrorKind;
 use serde::{Deserialize, Serialize};
 
@@ -61,6 +62,8 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 33)
 }
 
+/// The key's hash; reading a string key's bytes is charged by the callers through
+/// [`charge_key`].
 fn hash_key(vm: &Vm, v: Value) -> u64 {
     match v {
         Value::Undefined | Value::Uninit | Value::Cell(_) => 1,
@@ -81,6 +84,14 @@ fn hash_key(vm: &Vm, v: Value) -> u64 {
             mix(h)
         }
         Value::Obj(id) => mix(id.0 as u64 ^ 0x9e37_79b9_0000_0000),
+    }
+}
+
+/// Charges hashing (and comparing) `key`: a string key is read whole.
+fn charge_key(vm: &mut Vm, key: Value) {
+    if let Value::Str(s) = key {
+        let n = vm.heap.str(s).len();
+        vm.charge(Work::Bytes(n));
     }
 }
 
@@ -131,7 +142,7 @@ fn rebuild_index(vm: &mut Vm, id: ObjId) -> Result<(), Throw> {
     let live: Vec<(usize, Value)> =
         entries_of(vm, id).iter().enumerate().filter_map(|(i, e)| e.map(|(k, _)| (i, k))).collect();
     let slots_len = entries_of(vm, id).len();
-    vm.fuel -= slots_len as i64 / 16;
+    vm.charge(Work::Elements(slots_len));
     let mut items = vec![Value::Number(live.len() as f64)];
     if slots_len >= INDEX_MIN {
         // Sized by entry slots (deleted ones included), so a map that churns (set, delete, set,
@@ -170,6 +181,7 @@ fn ensure_index(vm: &mut Vm, id: ObjId, extra: usize) -> Result<ObjId, Throw> {
 
 /// Where `key` lives: `Ok(Some(entry position))` or `Ok(None)`.
 fn find(vm: &mut Vm, id: ObjId, key: Value) -> Result<Option<usize>, Throw> {
+    charge_key(vm, key);
     let ix = ensure_index(vm, id, 0)?;
     let table_len = index_items(vm, ix).len().saturating_sub(1);
     let entries = entries_of(vm, id);
@@ -228,7 +240,7 @@ fn insert(vm: &mut Vm, id: ObjId, key: Value, value: Value) -> Result<(), Throw>
         None => return Ok(()),
     };
     if grew > 0 {
-        vm.heap.charge(grew * 2 * crate::heap::VALUE_SIZE).map_err(|_| vm.out_of_memory())?;
+        vm.charge_memory(grew * 2 * crate::heap::VALUE_SIZE)?;
     }
     set_count(vm, ix, 1);
     let table_len = index_items(vm, ix).len().saturating_sub(1);
@@ -293,7 +305,7 @@ fn map_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
     let source = arg(args, 0);
     if !source.is_nullish() {
         let items = vm.collect_iterable(source)?;
-        vm.fuel -= items.len() as i64 / 16;
+        vm.charge(Work::Elements(items.len()));
         for item in items {
             if !matches!(item, Value::Obj(_)) {
                 let desc = vm.to_rust_string(item).unwrap_or_default();
@@ -313,7 +325,7 @@ fn set_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
     let source = arg(args, 0);
     if !source.is_nullish() {
         let items = vm.collect_iterable(source)?;
-        vm.fuel -= items.len() as i64 / 16;
+        vm.charge(Work::Elements(items.len()));
         for item in items {
             insert(vm, id, item, item)?;
         }
@@ -386,7 +398,7 @@ fn clear(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<S
             *e = None;
         }
         let n = entries.len();
-        vm.fuel -= n as i64 / 16;
+        vm.charge(Work::Elements(n));
     }
     rebuild_index(vm, id)?;
     Ok(Step::Return(Value::Undefined))
@@ -442,7 +454,7 @@ fn for_each_next(vm: &mut Vm, mut s: ForEachState) -> Result<Step, Throw> {
             None => return Ok(Step::Return(Value::Undefined)),
             Some(None) => {
                 s.next += 1;
-                vm.fuel -= 1;
+                vm.charge(Work::Units(1));
             }
             Some(Some((k, v))) => {
                 s.next += 1;

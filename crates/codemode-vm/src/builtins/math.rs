@@ -3,6 +3,7 @@
 use super::{NativeDef, Step, arg};
 use crate::Vm;
 use crate::call::Throw;
+use crate::meter::Work;
 use crate::value::Value;
 
 pub const DEFS: &[NativeDef] = &[
@@ -69,7 +70,7 @@ fn hypot(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<S
 
 fn extreme(vm: &mut Vm, args: &[Value], want_max: bool) -> Result<Step, Throw> {
     let mut best = if want_max { f64::NEG_INFINITY } else { f64::INFINITY };
-    vm.fuel -= args.len() as i64 / 16;
+    vm.charge(Work::Elements(args.len()));
     for a in args {
         let x = vm.to_number(*a)?;
         if x.is_nan() {

@@ -1,5 +1,6 @@
 //! `Object` and `Object.prototype`.
 
+use crate::meter::Work;
 use codemode_compiler::bytecode::ErrorKind;
 
 use super::{NativeDef, Step, arg};
@@ -57,7 +58,7 @@ fn key_source(vm: &mut Vm, v: Value) -> Result<Option<crate::value::ObjId>, Thro
 fn list(vm: &mut Vm, v: Value, what: u8) -> Result<Step, Throw> {
     let Some(id) = key_source(vm, v)? else { return Ok(Step::Return(vm.new_array(Vec::new())?)) };
     let keys = vm.own_keys(id);
-    vm.fuel -= keys.len() as i64 / 16;
+    vm.charge(Work::Elements(keys.len()));
     let mut out = Vec::with_capacity(keys.len());
     for key in keys {
         let item = match what {
@@ -175,7 +176,7 @@ fn own_property(vm: &mut Vm, o: Value, k: Value) -> Result<bool, Throw> {
     {
         return Ok(true);
     }
-    let atom = vm.key_atom(key);
+    let atom = vm.key_atom(key)?;
     Ok(vm.heap.obj(id).props.find(atom).is_some())
 }
 

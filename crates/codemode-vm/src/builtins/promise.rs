@@ -1,6 +1,7 @@
 //! `Promise`: the constructor, `resolve`/`reject`/`all`/`allSettled`/`race`/`any`, and
 //! `then`/`catch`/`finally`.
 
+use crate::meter::Work;
 use codemode_compiler::bytecode::ErrorKind;
 
 use super::{Native, NativeDef, Step, arg, require_callable};
@@ -58,7 +59,7 @@ fn reject(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<
 fn combinator(vm: &mut Vm, args: &[Value], kind: Combinator) -> Result<Step, Throw> {
     let items = vm.collect_iterable(arg(args, 0))?;
     let result = vm.new_promise()?;
-    vm.fuel -= items.len() as i64 / 16;
+    vm.charge(Work::Elements(items.len()));
     if items.is_empty() {
         if kind == Combinator::Any {
             let e = vm.make_error(ErrorKind::Error, "All promises were rejected");

@@ -15,6 +15,7 @@
 //! step-budgeted) `regress` backtracker with a fixed budget of steps per search and charges the
 //! steps it took as fuel; a search over budget throws a `RangeError` (see [`find`]).
 
+use crate::meter::Work;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -63,7 +64,7 @@ fn compile(vm: &mut Vm, source: &str, flags: &str) -> Result<Rc<regress::Regex>,
         return Ok(re);
     }
     // Compiling is roughly linear in the pattern (character classes with Unicode tables more).
-    vm.fuel -= source.len() as i64;
+    vm.charge(Work::Units(source.len() as u64));
     match regress::Regex::with_flags(source, flags) {
         Ok(re) => {
             let re = Rc::new(re);

@@ -12,6 +12,7 @@
 //! *function* is resumable ([`ReplaceState`]): every match is found first, then the callback is
 //! called once per match through [`Step::Call`].
 
+use crate::meter::Work;
 use codemode_compiler::bytecode::ErrorKind;
 use serde::{Deserialize, Serialize};
 
@@ -82,7 +83,7 @@ fn this_string(vm: &mut Vm, this: Value, method: &str) -> Result<String, Throw> 
         },
         _ => vm.to_rust_string(this)?,
     };
-    vm.fuel -= s.len() as i64 / 256;
+    vm.charge(Work::Bytes(s.len()));
     Ok(s)
 }
 
@@ -131,7 +132,7 @@ fn from_char_code(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) ->
     for v in args {
         units.push(crate::numconv::to_uint32(vm.to_number(*v)?) as u16);
     }
-    vm.fuel -= units.len() as i64 / 16;
+    vm.charge(Work::Elements(units.len()));
     ret_str(vm, String::from_utf16_lossy(&units))
 }
 
@@ -148,7 +149,7 @@ fn from_code_point(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -
             }
         }
     }
-    vm.fuel -= args.len() as i64 / 16;
+    vm.charge(Work::Elements(args.len()));
     ret_str(vm, out)
 }
 
@@ -240,7 +241,7 @@ fn index_of(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result
     let t = r.text(vm);
     let from = clamp_index(from, t.len());
     let found = t.find_from(&needle, from);
-    vm.fuel -= (found.unwrap_or(t.len()).saturating_sub(from)) as i64 / 64;
+    vm.charge(Work::Scan(found.unwrap_or(t.len()).saturating_sub(from)));
     Ok(Step::Return(Value::Number(found.map_or(-1.0, |i| i as f64))))
 }
 
@@ -250,7 +251,7 @@ fn last_index_of(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> R
     let len = unit_len(&s);
     let n = vm.to_number(arg(args, 1))?;
     let from = if n.is_nan() { len } else { clamp_index(n.trunc(), len) };
-    vm.fuel -= s.len() as i64 / 64;
+    vm.charge(Work::Scan(s.len()));
     // The last start position <= from.
     let limit_byte = byte_of_unit(&s, from);
     let end = (limit_byte + needle.len()).min(s.len());
@@ -280,7 +281,7 @@ fn includes(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result
     let t = r.text(vm);
     let from = clamp_index(from, t.len());
     let found = t.find_from(&needle, from);
-    vm.fuel -= (found.unwrap_or(t.len()).saturating_sub(from)) as i64 / 64;
+    vm.charge(Work::Scan(found.unwrap_or(t.len()).saturating_sub(from)));
     Ok(Step::Return(Value::Bool(found.is_some())))
 }
 
@@ -348,14 +349,14 @@ fn substr(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<S
 
 fn to_upper_case(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let s = this_string(vm, this, "toUpperCase")?;
-    vm.fuel -= s.len() as i64 / 64;
+    vm.charge(Work::Scan(s.len()));
     let out = if s.is_ascii() { s.to_ascii_uppercase() } else { s.to_uppercase() };
     ret_str(vm, out)
 }
 
 fn to_lower_case(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let s = this_string(vm, this, "toLowerCase")?;
-    vm.fuel -= s.len() as i64 / 64;
+    vm.charge(Work::Scan(s.len()));
     let out = if s.is_ascii() { s.to_ascii_lowercase() } else { s.to_lowercase() };
     ret_str(vm, out)
 }
@@ -400,7 +401,7 @@ fn pad(vm: &mut Vm, this: Value, args: &[Value], at_start: bool) -> Result<Step,
     let whole = fill_units / filler_len;
     let mut fill = filler.repeat(whole);
     fill.push_str(&unit_slice(&filler, 0, fill_units - whole * filler_len));
-    vm.fuel -= fill.len() as i64 / 16;
+    vm.charge(Work::Elements(fill.len()));
     if fill.len() + s.len() > MAX_STRING_BYTES {
         return Err(invalid_length(vm));
     }
@@ -434,7 +435,7 @@ fn repeat(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<S
     if vm.heap.bytes_used.saturating_add(total) > vm.heap.memory_limit {
         return Err(vm.out_of_memory());
     }
-    vm.fuel -= total as i64 / 16;
+    vm.charge(Work::Elements(total));
     ret_str(vm, s.repeat(n as usize))
 }
 
@@ -461,7 +462,7 @@ fn split(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<St
     let sep = arg(args, 0);
     if let Some(re) = regexp::as_regexp(vm, sep) {
         let parts = regexp::split(vm, re, &s, limit)?;
-        vm.fuel -= parts.len() as i64 / 16;
+        vm.charge(Work::Elements(parts.len()));
         let mut items = Vec::with_capacity(parts.len());
         for p in parts {
             items.push(match p {
@@ -510,7 +511,7 @@ pub(crate) fn split_str(s: &str, sep: &str, limit: usize) -> Vec<String> {
 }
 
 fn strings_array(vm: &mut Vm, parts: Vec<String>) -> Result<Step, Throw> {
-    vm.fuel -= parts.len() as i64 / 16;
+    vm.charge(Work::Elements(parts.len()));
     let mut items = Vec::with_capacity(parts.len());
     for p in parts {
         items.push(vm.new_string_owned(p)?);
@@ -582,7 +583,7 @@ fn replace_impl(vm: &mut Vm, this: Value, args: &[Value], all: bool) -> Result<S
         let needle = vm.to_rust_string(pattern)?;
         let mut found = Vec::new();
         let mut from = 0;
-        vm.fuel -= s.len() as i64 / 64;
+        vm.charge(Work::Scan(s.len()));
         while from <= s.len() {
             let Some(pos) = s.get(from..).and_then(|rest| rest.find(&needle)) else { break };
             let start = from + pos;
@@ -627,7 +628,7 @@ fn replace_impl(vm: &mut Vm, this: Value, args: &[Value], all: bool) -> Result<S
         }
     }
     out.push_str(s.get(last..).unwrap_or(""));
-    vm.fuel -= out.len() as i64 / 64;
+    vm.charge(Work::Scan(out.len()));
     ret_str(vm, out)
 }
 
@@ -648,7 +649,7 @@ fn replace_next_call(vm: &mut Vm, mut st: ReplaceState) -> Result<Step, Throw> {
             None => Value::Undefined,
         });
     }
-    let offset = st.cursor.unit_of_byte(Text { s: &st.subject, ascii: st.ascii }, f.start);
+    let offset = st.cursor.unit_of_byte(Text { s: &st.subject, ascii: st.ascii, index: None }, f.start);
     call_args.push(Value::Number(offset as f64));
     call_args.push(st.subject_value);
     if !f.names.is_empty() {
@@ -816,7 +817,7 @@ fn locale_compare(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> 
     let s = this_string(vm, this, "localeCompare")?;
     let other = arg_string(vm, args, 0)?;
     let options = collate_options(vm, arg(args, 2))?;
-    vm.fuel -= (s.len() + other.len()) as i64 / 32;
+    vm.charge(Work::Scan(s.len() + other.len()));
     let order = collate_with(&s, &other, options);
     Ok(Step::Return(Value::Number(match order {
         std::cmp::Ordering::Less => -1.0,
@@ -858,7 +859,7 @@ fn normalize(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Resul
     if s.is_ascii() {
         return ret_str(vm, s);
     }
-    vm.fuel -= s.len() as i64 / 16;
+    vm.charge(Work::Elements(s.len()));
     ret_str(vm, if decompose { nfd(&s) } else { nfc(&s) })
 }
 

@@ -6,6 +6,7 @@
 //! overflow the stack. Values are converted with `JSON.stringify` semantics (see `host.rs`); the
 //! result keeps only what JSON can carry.
 
+use crate::meter::Work;
 use codemode_compiler::bytecode::ErrorKind;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
@@ -130,7 +131,7 @@ fn drive(vm: &mut Vm, mut walk: Walk, mut next: Option<(Value, bool)>) -> Result
             let key = top.keys[top.next].clone();
             top.next += 1;
             let object = Value::Obj(top.object);
-            vm.fuel -= 1;
+            vm.charge(Work::Units(1));
             let k = match crate::value::parse_array_index(&key) {
                 Some(i) => Key::Index(i),
                 None => Key::Atom(vm.heap.atoms.intern(&key)),
@@ -187,7 +188,7 @@ fn finish(vm: &mut Vm, walk: Walk) -> Result<Step, Throw> {
             }
             let mut out = String::new();
             super::json::write_json(&json, &walk.indent, 0, &mut out);
-            vm.fuel -= out.len() as i64 / 64;
+            vm.charge(Work::Scan(out.len()));
             Ok(Step::Return(vm.new_string_owned(out)?))
         }
     }
