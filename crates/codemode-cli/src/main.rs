@@ -40,7 +40,33 @@ enum Command {
         /// Maximum number of tool calls the program may make.
         #[arg(long, value_name = "N")]
         max_tool_calls: Option<u32>,
+        /// Memory the program may use: bytes, or a size such as `64MiB`, `512KiB`, `1GiB`, `100MB`
+        /// (default 256MiB).
+        #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+        memory_limit: Option<usize>,
     },
+}
+
+/// Parses `64MiB`-style sizes (KiB/MiB/GiB are powers of 1024, KB/MB/GB of 1000, a bare number is
+/// bytes).
+fn parse_size(text: &str) -> Result<usize, String> {
+    let t = text.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (digits, unit) = t.split_at(split);
+    let n: usize = digits
+        .parse()
+        .map_err(|_| format!("'{text}' is not a size (examples: 64MiB, 512KiB, 1GiB, 1048576)"))?;
+    let multiplier: usize = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kib" => 1 << 10,
+        "m" | "mib" => 1 << 20,
+        "g" | "gib" => 1 << 30,
+        "kb" => 1_000,
+        "mb" => 1_000_000,
+        "gb" => 1_000_000_000,
+        other => return Err(format!("unknown size unit '{other}' (use B, KiB, MiB, GiB, KB, MB or GB)")),
+    };
+    n.checked_mul(multiplier).ok_or_else(|| format!("'{text}' is too large"))
 }
 
 /// Exit code for usage and I/O errors (clap uses the same for argument errors).
@@ -55,13 +81,15 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Command::Run { file, timeout_ms, max_tool_calls } => match run(&file, timeout_ms, max_tool_calls) {
-            Ok(code) => code,
-            Err(message) => {
-                eprintln!("codemode: {message}");
-                ExitCode::from(USAGE_ERROR)
+        Command::Run { file, timeout_ms, max_tool_calls, memory_limit } => {
+            match run(&file, timeout_ms, max_tool_calls, memory_limit) {
+                Ok(code) => code,
+                Err(message) => {
+                    eprintln!("codemode: {message}");
+                    ExitCode::from(USAGE_ERROR)
+                }
             }
-        },
+        }
     }
 }
 
@@ -77,7 +105,12 @@ fn read_source(file: &PathBuf) -> Result<String, String> {
     }
 }
 
-fn run(file: &PathBuf, timeout_ms: Option<u64>, max_tool_calls: Option<u32>) -> Result<ExitCode, String> {
+fn run(
+    file: &PathBuf,
+    timeout_ms: Option<u64>,
+    max_tool_calls: Option<u32>,
+    memory_limit: Option<usize>,
+) -> Result<ExitCode, String> {
     let source = read_source(file)?;
     let mut limits = Limits::default();
     if let Some(ms) = timeout_ms {
@@ -85,6 +118,9 @@ fn run(file: &PathBuf, timeout_ms: Option<u64>, max_tool_calls: Option<u32>) -> 
     }
     if let Some(n) = max_tool_calls {
         limits = limits.max_tool_calls(n);
+    }
+    if let Some(bytes) = memory_limit {
+        limits = limits.memory_limit(bytes);
     }
     let runtime = codemode::demo::builder()
         .limits(limits)
@@ -95,9 +131,12 @@ fn run(file: &PathBuf, timeout_ms: Option<u64>, max_tool_calls: Option<u32>) -> 
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
     let result = tokio.block_on(runtime.execute(&source));
-    let json = serde_json::to_string_pretty(&result).map_err(|e| format!("cannot print the result: {e}"))?;
+    // Streamed, not built as one string: the result may hold up to the memory limit of logs.
     // A reader that closed the pipe early (`| head`) is not an error worth a panic.
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{json}");
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if serde_json::to_writer_pretty(&mut out, &result).is_ok() {
+        let _ = writeln!(out);
+        let _ = out.flush();
+    }
     Ok(if result.ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }

@@ -23,6 +23,7 @@
 use serde::{Deserialize, Serialize};
 
 mod number;
+pub mod stack;
 pub use number::number_to_string;
 
 /// A 1-based source position: line, and column counted in characters of the normalized source.
@@ -45,6 +46,10 @@ pub struct VarId(pub u32);
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Program {
     pub functions: Vec<Function>,
+    /// How deeply the source nests (the pre-scan's measure): the code generator's recursion is
+    /// proportional to it (see [`stack`]).
+    #[serde(default)]
+    pub nesting: usize,
 }
 
 impl Program {

@@ -39,6 +39,9 @@ pub struct ScanReport {
     /// The byte offset of the first `)`, `]` or `}` that closes nothing, if any: a better place
     /// to point at than where swc notices that the program ended early.
     pub unmatched_closer: Option<usize>,
+    /// The deepest nesting seen (in [`MAX_NESTING`] units; a flat chain counts a quarter level
+    /// per link): what the recursive passes' stack needs are proportional to.
+    pub max_depth: usize,
 }
 
 /// The most flat links (binary operators, member accesses, calls) one expression may chain.
@@ -64,7 +67,11 @@ pub fn prescan(text: &str, lines: &LineTable<'_>) -> Result<ScanReport, SyntaxEr
         },
         span: lines.span_at(offset),
     })?;
-    Ok(ScanReport { has_code: scanner.has_code, unmatched_closer: scanner.unmatched_closer })
+    Ok(ScanReport {
+        has_code: scanner.has_code,
+        unmatched_closer: scanner.unmatched_closer,
+        max_depth: scanner.max_depth,
+    })
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -124,6 +131,8 @@ struct Scanner<'a> {
     /// (which count as depth), and flat links.
     total_chain: usize,
     total_flat: usize,
+    /// The high-water mark of `depth() + total_flat / 4`.
+    max_depth: usize,
     /// Whether the previous token was `;` or `}`: a word other than `else` after it starts a new
     /// statement, which ends an `if .. else` chain.
     after_terminator: bool,
@@ -215,6 +224,7 @@ impl<'a> Scanner<'a> {
             root: Frame::new(FrameKind::Brace),
             total_chain: 0,
             total_flat: 0,
+            max_depth: 0,
             after_terminator: false,
             last_was_else: false,
             follows_else: false,
@@ -382,7 +392,8 @@ impl<'a> Scanner<'a> {
         self.frames.len() + self.total_chain
     }
 
-    fn check_depth(&self, start: usize) -> ScanResult {
+    fn check_depth(&mut self, start: usize) -> ScanResult {
+        self.max_depth = self.max_depth.max(self.depth() + self.total_flat / 4);
         if self.depth() > MAX_NESTING { Err((start, Limit::Nesting)) } else { Ok(()) }
     }
 
@@ -415,6 +426,7 @@ impl<'a> Scanner<'a> {
     fn flat(&mut self, start: usize) -> ScanResult {
         self.current_frame().flat += 1;
         self.total_flat += 1;
+        self.max_depth = self.max_depth.max(self.depth() + self.total_flat / 4);
         if self.total_flat > MAX_FLAT_CHAIN { Err((start, Limit::FlatChain)) } else { Ok(()) }
     }
 
@@ -601,7 +613,7 @@ mod tests {
         let text = "  // only a comment\n /* and another */ ";
         assert_eq!(
             prescan(text, &LineTable::new(text)),
-            Ok(ScanReport { has_code: false, unmatched_closer: None })
+            Ok(ScanReport { has_code: false, unmatched_closer: None, max_depth: 0 })
         );
         let text = format!("x;\n  {}", "[".repeat(MAX_NESTING + 1));
         let error = prescan(&text, &LineTable::new(&text)).err();

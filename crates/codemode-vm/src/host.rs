@@ -21,6 +21,9 @@ use crate::{ErrorReport, Vm};
 /// The deepest nesting of arrays and objects allowed across the boundary.
 pub const MAX_BOUNDARY_DEPTH: usize = 32;
 
+/// Bytes charged per JSON node built at the boundary (a `serde_json::Value` and its slot).
+const JSON_NODE_BYTES: usize = 80;
+
 /// What the program asked the host to call.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum HostTarget {
@@ -260,6 +263,14 @@ impl Vm {
         seen: &mut Vec<ObjId>,
         errors_as_objects: bool,
     ) -> Result<Option<Json>, Throw> {
+        // The JSON is built before the host takes it: every node is charged to the memory limit
+        // as it is made (a DAG of shared arrays expands exponentially here) and costs fuel.
+        if !matches!(v, Value::Undefined | Value::Uninit | Value::Cell(_)) {
+            let text = if let Value::Str(s) = v { self.heap.str(s).len() } else { 0 };
+            self.charge(Work::Elements(1));
+            self.charge(Work::Bytes(text));
+            self.charge_memory(JSON_NODE_BYTES + text)?;
+        }
         Ok(Some(match v {
             Value::Undefined | Value::Uninit | Value::Cell(_) => return Ok(None),
             Value::Null => Json::Null,
@@ -284,7 +295,6 @@ impl Vm {
                     }));
                 }
                 seen.push(id);
-                self.charge(Work::Units(1));
                 let kind_tag = match &self.heap.obj(id).kind {
                     ObjKind::Function(_) => {
                         seen.pop();

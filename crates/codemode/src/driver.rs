@@ -288,11 +288,14 @@ fn compile(source: &str) -> Result<codemode_compiler::Module, Diagnostic> {
         message: e.message,
         location: Some(Location { line: e.span.line, column: e.span.column }),
     })?;
-    codemode_compiler::compile(&program).map_err(|e| Diagnostic {
+    let module = codemode_compiler::compile(&program).map_err(|e| Diagnostic {
         kind: DiagnosticKind::UnsupportedSyntax,
         message: e.message,
         location: Some(Location { line: e.span.line, column: e.span.column }),
-    })
+    });
+    // Dropping a deep tree recurses too.
+    codemode_ir::stack::with_stack_for(program.nesting, move || drop(program));
+    module
 }
 
 fn diagnostic_from_report(report: ErrorReport) -> Diagnostic {

@@ -46,6 +46,10 @@ const MAX_DEPTH: usize = 2_000;
 
 /// Compiles a lowered program.
 pub fn compile(program: &Program) -> Result<Module, CompileError> {
+    codemode_ir::stack::with_stack_for(program.nesting.max(1) * 2, || compile_program(program))
+}
+
+fn compile_program(program: &Program) -> Result<Module, CompileError> {
     let n = program.functions.len();
     let mut functions = Vec::with_capacity(n);
     let mut capture_sources: Vec<Option<Vec<CaptureSource>>> = vec![None; n];

@@ -52,7 +52,7 @@ pub fn lower_program(stmts: &[Stmt], locator: &Locator<'_>) -> Result<ir::Progra
     if let Some(slot) = lowerer.functions.first_mut() {
         *slot = main;
     }
-    Ok(ir::Program { functions: lowerer.functions })
+    Ok(ir::Program { functions: lowerer.functions, nesting: 0 })
 }
 
 fn placeholder_function(span: ir::Span) -> ir::Function {

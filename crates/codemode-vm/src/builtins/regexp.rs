@@ -57,24 +57,76 @@ thread_local! {
     static CACHE: RefCell<Cache> = RefCell::new(HashMap::new());
 }
 
+/// Patterns longer than this are compiled for each use instead of cached, so the cache (which
+/// outlives runs) holds at most `CACHE_CAPACITY` small programs.
+const MAX_CACHED_SOURCE: usize = 4096;
+
+/// The most alternatives (`|`) one pattern may have: `regress` recurses once per alternative.
+pub(crate) const MAX_ALTERNATIVES: usize = 10_000;
+/// The deepest group nesting one pattern may have: `regress` recurses once per level.
+pub(crate) const MAX_GROUP_DEPTH: usize = 1_000;
+
+/// The recursion a pattern will cost `regress`: its alternatives and group nesting, counted
+/// without recursion (escapes and character classes skipped).
+fn pattern_shape(source: &str) -> (usize, usize) {
+    let (mut alternatives, mut depth, mut max_depth) = (0usize, 0usize, 0usize);
+    let mut in_class = false;
+    let mut bytes = source.bytes();
+    while let Some(b) = bytes.next() {
+        match b {
+            b'\\' => {
+                bytes.next();
+            }
+            b']' if in_class => in_class = false,
+            _ if in_class => {}
+            b'[' => in_class = true,
+            b'(' => {
+                depth += 1;
+                max_depth = max_depth.max(depth);
+            }
+            b')' => depth = depth.saturating_sub(1),
+            b'|' => alternatives += 1,
+            _ => {}
+        }
+    }
+    (alternatives, max_depth)
+}
+
 /// Compiles (or fetches) the regex for `source`/`flags`, or a SyntaxError.
+///
+/// Compilation is charged whether or not the cache has the pattern, so the fuel a program uses
+/// does not depend on what the thread ran before.
 fn compile(vm: &mut Vm, source: &str, flags: &str) -> Result<Rc<regress::Regex>, Throw> {
+    // Compiling is roughly linear in the pattern (character classes with Unicode tables more).
+    vm.charge(Work::Units(source.len() as u64));
     let key: (Box<str>, Box<str>) = (source.into(), flags.into());
     if let Some(re) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
         return Ok(re);
     }
-    // Compiling is roughly linear in the pattern (character classes with Unicode tables more).
-    vm.charge(Work::Units(source.len() as u64));
-    match regress::Regex::with_flags(source, flags) {
+    let (alternatives, depth) = pattern_shape(source);
+    if alternatives > MAX_ALTERNATIVES || depth > MAX_GROUP_DEPTH {
+        let shown: String = source.chars().take(80).collect();
+        let msg = format!(
+            "Invalid regular expression: /{shown}.../{flags}: too large (more than {MAX_ALTERNATIVES} \
+             alternatives or groups nested more than {MAX_GROUP_DEPTH} deep)"
+        );
+        return Err(vm.make_error(ErrorKind::SyntaxError, &msg));
+    }
+    let compiled = codemode_ir::stack::with_stack_for(alternatives / 16 + depth / 4, || {
+        regress::Regex::with_flags(source, flags)
+    });
+    match compiled {
         Ok(re) => {
             let re = Rc::new(re);
-            CACHE.with(|c| {
-                let mut c = c.borrow_mut();
-                if c.len() >= CACHE_CAPACITY {
-                    c.clear();
-                }
-                c.insert(key, re.clone());
-            });
+            if source.len() <= MAX_CACHED_SOURCE {
+                CACHE.with(|c| {
+                    let mut c = c.borrow_mut();
+                    if c.len() >= CACHE_CAPACITY {
+                        c.clear();
+                    }
+                    c.insert(key, re.clone());
+                });
+            }
             Ok(re)
         }
         Err(e) => {
@@ -90,8 +142,10 @@ fn compile(vm: &mut Vm, source: &str, flags: &str) -> Result<Rc<regress::Regex>,
 /// scanned by a single-character loop each cost one). Tens of milliseconds of matching.
 pub(crate) const MAX_STEPS_PER_SEARCH: u64 = 20_000_000;
 
-/// Steps per unit of fuel (one unit of fuel is roughly one backward jump or call).
-const STEPS_PER_FUEL: u64 = 64;
+/// The step budget of one built-in call (shared by all the searches the call makes).
+fn search_budget() -> u64 {
+    MAX_STEPS_PER_SEARCH
+}
 
 /// A search gave up: the pattern needs more than [`MAX_STEPS_PER_SEARCH`] steps on this input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,13 +157,14 @@ pub(crate) struct TooComplex;
 /// workspace uses a vendored copy (`vendor/regress`, see its `README.codemode.md`) with a
 /// per-thread step budget. Every search runs with the fixed budget [`MAX_STEPS_PER_SEARCH`]
 /// (fixed, so the outcome never depends on where fuel slices end) and then pays for the steps it
-/// took as fuel ([`STEPS_PER_FUEL`] steps per unit). So one search ends within
+/// took as fuel ([`crate::meter::REGEX_STEPS_PER_FUEL`] steps per unit). So one search ends within
 /// [`MAX_STEPS_PER_SEARCH`] steps whatever the pattern (`/(a+)+$/` on a long non-matching input
 /// gives up after 20M steps, tens of milliseconds, not after 2^n), a search that gives up becomes
 /// a `RangeError` the program sees, and searches in a loop use up fuel like any other work, so
 /// the driver's time limit (`TimeoutExceeded`) applies between slices.
 fn find(
     fuel: &mut i64,
+    steps_left: &mut u64,
     re: &regress::Regex,
     text: &str,
     start: usize,
@@ -118,16 +173,17 @@ fn find(
         return Ok(None);
     }
     // The prefix scan (memchr) is not counted in steps: a small charge per byte.
-    *fuel = fuel.saturating_sub((text.len() - start) as i64 / 256 + 1);
+    *fuel = fuel.saturating_sub(Work::Bytes(text.len() - start).fuel() + 1);
     // A fixed budget (not one derived from the fuel left), so outcomes do not depend on where
     // slices end: a run and its replay or resume agree.
-    let budget = MAX_STEPS_PER_SEARCH;
+    let budget = *steps_left;
     regress::budget::set(budget);
     let m = re.find_from(text, start).next();
     let exceeded = regress::budget::exceeded();
     let used = budget - regress::budget::remaining().min(budget);
     regress::budget::set(u64::MAX);
-    *fuel = fuel.saturating_sub((used / STEPS_PER_FUEL) as i64);
+    *steps_left = budget - used;
+    *fuel = fuel.saturating_sub(Work::RegexSteps(used).fuel());
     if exceeded {
         return Err(TooComplex);
     }
@@ -140,12 +196,13 @@ fn find(
 /// [`find`] for the built-ins: a search that gives up throws.
 fn find_vm(
     vm: &mut Vm,
+    steps_left: &mut u64,
     re: &regress::Regex,
     source: &str,
     text: &str,
     start: usize,
 ) -> Result<Option<RegexMatch>, Throw> {
-    match find(&mut vm.fuel, re, text, start) {
+    match find(&mut vm.fuel, steps_left, re, text, start) {
         Ok(m) => Ok(m),
         Err(TooComplex) => Err(too_complex(vm, source, text.len())),
     }
@@ -292,7 +349,7 @@ fn builtin_exec(vm: &mut Vm, id: ObjId, subject: Subject<'_>) -> Result<Option<R
         return Ok(None);
     }
     let start = text_of(&vm.heap, subject).byte_of_unit(start_units as usize);
-    let result = find(&mut vm.fuel, &re, text_of(&vm.heap, subject).s, start);
+    let result = find(&mut vm.fuel, &mut search_budget(), &re, text_of(&vm.heap, subject).s, start);
     let found = match result {
         Ok(m) => m.filter(|m| !sticky || m.start == start),
         Err(TooComplex) => {
@@ -427,8 +484,11 @@ pub(crate) fn matches_for_replace(vm: &mut Vm, id: ObjId, text: &str) -> Result<
     let sticky = flags.contains('y');
     let mut out: Vec<RegexMatch> = Vec::new();
     let mut pos = 0;
+    // One budget for all the searches of this call: a call cannot run longer than one search
+    // may, however many matches each nearly exhaust it.
+    let mut steps_left = MAX_STEPS_PER_SEARCH;
     while pos <= text.len() {
-        let Some(m) = find_vm(vm, &re, &source, text, pos)? else { break };
+        let Some(m) = find_vm(vm, &mut steps_left, &re, &source, text, pos)? else { break };
         if sticky && m.start != pos {
             break;
         }
@@ -437,9 +497,7 @@ pub(crate) fn matches_for_replace(vm: &mut Vm, id: ObjId, text: &str) -> Result<
         if out.len() > crate::heap::MAX_ARRAY_LENGTH {
             return Err(vm.make_error(ErrorKind::RangeError, "Invalid array length"));
         }
-        if vm.heap.charge(64).is_err() {
-            return Err(vm.out_of_memory());
-        }
+        vm.charge_memory(64)?;
     }
     set_last_index(vm, id, 0)?;
     Ok(out)
@@ -449,7 +507,7 @@ pub(crate) fn matches_for_replace(vm: &mut Vm, id: ObjId, text: &str) -> Result<
 pub(crate) fn search_first(vm: &mut Vm, id: ObjId, text: &str) -> Result<Option<RegexMatch>, Throw> {
     let (source, flags) = parts(vm, id);
     let re = compile(vm, &source, &flags)?;
-    let m = find_vm(vm, &re, &source, text, 0)?;
+    let m = find_vm(vm, &mut search_budget(), &re, &source, text, 0)?;
     Ok(if flags.contains('y') { m.filter(|m| m.start == 0) } else { m })
 }
 
@@ -458,11 +516,13 @@ pub(crate) fn search_first(vm: &mut Vm, id: ObjId, text: &str) -> Result<Option<
 pub(crate) fn split(vm: &mut Vm, id: ObjId, text: &str, limit: usize) -> Result<Vec<Option<String>>, Throw> {
     let (source, flags) = parts(vm, id);
     let re = compile(vm, &source, &flags)?;
-    split_with(&mut vm.fuel, &re, text, limit).map_err(|TooComplex| too_complex(vm, &source, text.len()))
+    split_with(&mut vm.fuel, &mut search_budget(), &re, text, limit)
+        .map_err(|TooComplex| too_complex(vm, &source, text.len()))
 }
 
 fn split_with(
     fuel: &mut i64,
+    steps_left: &mut u64,
     re: &regress::Regex,
     text: &str,
     limit: usize,
@@ -472,7 +532,7 @@ fn split_with(
         return Ok(out);
     }
     if text.is_empty() {
-        if find(fuel, re, text, 0)?.is_none() {
+        if find(fuel, steps_left, re, text, 0)?.is_none() {
             out.push(Some(String::new()));
         }
         return Ok(out);
@@ -480,7 +540,7 @@ fn split_with(
     let mut p = 0;
     let mut q = 0;
     while q < text.len() {
-        let Some(m) = find(fuel, re, text, q)? else { break };
+        let Some(m) = find(fuel, steps_left, re, text, q)? else { break };
         if m.start >= text.len() {
             break;
         }
@@ -518,7 +578,8 @@ mod tests {
 
     fn split_all(source: &str, text: &str) -> Vec<String> {
         let mut fuel = i64::MAX / 2;
-        let parts = split_with(&mut fuel, &re(source, ""), text, usize::MAX).unwrap_or_default();
+        let parts = split_with(&mut fuel, &mut search_budget(), &re(source, ""), text, usize::MAX)
+            .unwrap_or_default();
         parts.into_iter().map(|p| p.unwrap_or_else(|| "<undefined>".into())).collect()
     }
 
@@ -538,7 +599,9 @@ mod tests {
     fn find_reports_bytes_and_groups() {
         let mut fuel = 1_000_000;
         let r = re(r"(?<y>\d{4})-(\d\d)", "");
-        let Ok(Some(m)) = find(&mut fuel, &r, "on 2024-05!", 0) else { panic!("no match") };
+        let Ok(Some(m)) = find(&mut fuel, &mut search_budget(), &r, "on 2024-05!", 0) else {
+            panic!("no match")
+        };
         assert_eq!((m.start, m.end), (3, 10));
         assert_eq!(m.groups, vec![Some((3, 7)), Some((8, 10))]);
         assert_eq!(m.names, vec![("y".to_string(), Some((3, 7)))]);
@@ -552,16 +615,16 @@ mod tests {
         let text = format!("{}b", "a".repeat(40));
         let mut fuel = 20_000;
         let r = re("(a+)+$", "");
-        assert_eq!(find(&mut fuel, &r, &text, 0), Err(TooComplex));
+        assert_eq!(find(&mut fuel, &mut search_budget(), &r, &text, 0), Err(TooComplex));
         assert!(fuel < 0, "the steps were paid for: {fuel}");
         // Also through split, and with a nested alternation.
         let r = re("(x|xx)+y", "");
         let text = "x".repeat(60);
-        assert_eq!(split_with(&mut fuel, &r, &text, usize::MAX), Err(TooComplex));
+        assert_eq!(split_with(&mut fuel, &mut search_budget(), &r, &text, usize::MAX), Err(TooComplex));
         assert!(started.elapsed() < std::time::Duration::from_secs(20));
         // The budget is per search: an ordinary search right after works.
         let mut fuel = 1_000;
-        assert!(matches!(find(&mut fuel, &re("a+$", ""), "xaaa", 0), Ok(Some(_))));
+        assert!(matches!(find(&mut fuel, &mut search_budget(), &re("a+$", ""), "xaaa", 0), Ok(Some(_))));
         assert_eq!(regress::budget::remaining(), u64::MAX);
     }
 
@@ -570,9 +633,14 @@ mod tests {
     fn long_inputs_with_linear_patterns_succeed() {
         let text = format!("{}needle", "hay ".repeat(100_000));
         let mut fuel = 0;
-        let Ok(Some(m)) = find(&mut fuel, &re(r"\bneedle\b", ""), &text, 0) else { panic!("no match") };
+        let Ok(Some(m)) = find(&mut fuel, &mut search_budget(), &re(r"\bneedle\b", ""), &text, 0) else {
+            panic!("no match")
+        };
         assert_eq!(m.start, 400_000);
         let mut fuel = 0;
-        assert!(matches!(find(&mut fuel, &re(r"^(\w+\s)*\w+$", ""), &text, 0), Ok(Some(_))));
+        assert!(matches!(
+            find(&mut fuel, &mut search_budget(), &re(r"^(\w+\s)*\w+$", ""), &text, 0),
+            Ok(Some(_))
+        ));
     }
 }
