@@ -329,29 +329,37 @@ impl Vm {
         })
     }
 
-    /// String concatenation with the length cap.
+    /// String concatenation with the length cap. The result's memory is checked before it is
+    /// built, and the operands are not copied first.
     pub(crate) fn concat(&mut self, a: Value, b: Value) -> Result<Value, Throw> {
-        let sa = self.to_rust_string(a)?;
-        // Copying is O(length): long strings built with `+=` in a loop must run out of fuel.
-        self.charge(Work::Bytes(sa.len()));
-        let sb = match b {
-            Value::Str(s) => {
-                let t = self.heap.str(s);
-                if sa.len() + t.len() > crate::heap::MAX_STRING_BYTES {
-                    return Err(self.make_error(ErrorKind::RangeError, "Invalid string length"));
-                }
-                let mut out = String::with_capacity(sa.len() + t.len());
-                out.push_str(&sa);
-                out.push_str(t);
-                return self.new_string_owned(out);
-            }
-            _ => self.to_rust_string(b)?,
+        let sa = match a {
+            Value::Str(_) => None,
+            _ => Some(self.to_rust_string(a)?),
         };
-        if sa.len() + sb.len() > crate::heap::MAX_STRING_BYTES {
+        let sb = match b {
+            Value::Str(_) => None,
+            _ => Some(self.to_rust_string(b)?),
+        };
+        let len_of = |vm: &Vm, owned: &Option<String>, v: Value| match (owned, v) {
+            (Some(s), _) => s.len(),
+            (None, Value::Str(id)) => vm.heap.str(id).len(),
+            _ => 0,
+        };
+        let total = len_of(self, &sa, a) + len_of(self, &sb, b);
+        if total > crate::heap::MAX_STRING_BYTES {
             return Err(self.make_error(ErrorKind::RangeError, "Invalid string length"));
         }
-        let mut out = sa;
-        out.push_str(&sb);
+        // Copying is O(length): long strings built with `+=` in a loop must run out of fuel.
+        self.charge(Work::Bytes(total));
+        self.ensure_fits(crate::heap::STRING_OVERHEAD + total)?;
+        let mut out = String::with_capacity(total);
+        for (owned, v) in [(&sa, a), (&sb, b)] {
+            match (owned, v) {
+                (Some(s), _) => out.push_str(s),
+                (None, Value::Str(id)) => out.push_str(self.heap.str(id)),
+                _ => {}
+            }
+        }
         self.new_string_owned(out)
     }
 

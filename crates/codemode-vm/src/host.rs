@@ -241,6 +241,11 @@ impl Vm {
         })
     }
 
+    /// The property key for a JSON object member's name (interned, charged).
+    pub(crate) fn json_key(&mut self, k: &str) -> Result<Key, Throw> {
+        self.to_key_str(k)
+    }
+
     fn to_key_str(&mut self, k: &str) -> Result<Key, Throw> {
         Ok(match crate::value::parse_array_index(k) {
             Some(i) => Key::Index(i),

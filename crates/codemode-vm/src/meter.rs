@@ -78,6 +78,16 @@ impl Vm {
         }
     }
 
+    /// Checks, without recording anything, that `bytes` more would fit the memory limit: for
+    /// work that builds its output in Rust before the heap takes it (and charges it then), so the
+    /// process never holds more than the limit allows.
+    pub(crate) fn ensure_fits(&mut self, bytes: usize) -> Result<(), Throw> {
+        if self.heap.bytes_used.saturating_add(bytes) > self.heap.memory_limit {
+            return Err(self.out_of_memory());
+        }
+        Ok(())
+    }
+
     /// Charges `bytes` that stay allocated for the rest of the run (console lines, host-call
     /// records, interned names): kept in the count by every collection.
     pub(crate) fn charge_retained(&mut self, bytes: usize) -> Result<(), Throw> {

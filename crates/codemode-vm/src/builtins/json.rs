@@ -3,7 +3,7 @@
 //! `stringify` walks the value with `tojson` (which calls `toJSON` methods) and prints with
 //! JavaScript's spacing rules. A replacer array filters keys; replacer functions are not called
 //! (documented limitation). `parse` goes through serde_json (which
-//! limits nesting) and then the boundary's `from_json`.
+//! limits nesting), building values as it reads (`json_parse`).
 
 use crate::meter::Work;
 use codemode_compiler::bytecode::ErrorKind;
@@ -109,22 +109,9 @@ pub(crate) fn write_json(json: &Json, indent: &str, level: usize, out: &mut Stri
 fn parse(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let text = vm.to_rust_string(arg(args, 0))?;
     vm.charge(Work::Scan(text.len()));
-    let json: Json = match serde_json::from_str(&text) {
-        Ok(j) => j,
-        Err(e) => {
-            let msg = format!("Unexpected token in JSON at line {} column {}", e.line(), e.column());
-            return Err(vm.make_error(ErrorKind::SyntaxError, &msg));
-        }
-    };
-    match vm.from_json_unbounded(&json) {
+    match super::json_parse::parse_text(vm, &text) {
         Ok(v) => Ok(Step::Return(v)),
-        Err(msg) => Err(vm.make_error(ErrorKind::RangeError, &msg)),
-    }
-}
-
-impl Vm {
-    /// `from_json` for `JSON.parse`: serde_json already limits nesting to 128 levels.
-    fn from_json_unbounded(&mut self, json: &Json) -> Result<Value, String> {
-        self.from_json_with_limit(json, 0, 200)
+        Err(Ok(message)) => Err(vm.make_error(ErrorKind::SyntaxError, &message)),
+        Err(Err(throw)) => Err(throw),
     }
 }

@@ -29,6 +29,7 @@ mod internal;
 mod intl;
 mod iterator;
 mod json;
+mod json_parse;
 mod map_set;
 mod math;
 mod number;

@@ -479,9 +479,19 @@ fn split(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<St
         return strings_array(vm, vec![s]);
     }
     let sep = vm.to_rust_string(sep)?;
+    // Count the pieces first, so their memory is charged before they are built.
+    let pieces = if sep.is_empty() { Text::new(&s).len() } else { s.matches(sep.as_str()).count() + 1 };
+    let pieces = pieces.min(limit);
+    vm.charge(Work::Scan(s.len()));
+    vm.ensure_fits(pieces.saturating_mul(PIECE_BYTES).saturating_add(s.len()))?;
     let parts = split_str(&s, &sep, limit);
     strings_array(vm, parts)
 }
+
+/// Memory one piece of a split takes while it is built: its `String`, the heap string's overhead
+/// and its array slot.
+const PIECE_BYTES: usize =
+    std::mem::size_of::<String>() + crate::heap::STRING_OVERHEAD + crate::heap::VALUE_SIZE;
 
 /// `split` by a string separator (pure).
 pub(crate) fn split_str(s: &str, sep: &str, limit: usize) -> Vec<String> {

@@ -1,0 +1,198 @@
+//! The resource suite: hostile programs of every class we know, each run in a fresh process on a
+//! 256 KiB thread, must end with the expected result (a value, a catchable `RangeError`, a
+//! `TimeoutExceeded`, ...) well within twice its timeout and without the process's peak memory
+//! passing the memory limit plus 64 MiB.
+//!
+//! Cases are files in `tests/resources/`: a program with header comments
+//!
+//! ```text
+//! // expect: value <JSON>            (the run succeeds with this value)
+//! // expect: error <Kind> <text>     (the run fails with this diagnostic kind; the message
+//! //                                  contains <text>; `any` as the kind accepts any failure)
+//! // timeout-ms: 1000                (default 5000)
+//! // memory-limit: 64MiB             (default 256MiB)
+//! ```
+//!
+//! The parent test runs this same test binary once per case (`child_runs_one_case`, selected by
+//! the `CODEMODE_RESOURCE_CASE` variable), so each case's peak RSS (`VmHWM`) is its own.
+
+// Test setup fails loudly by design.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use codemode::Limits;
+
+const CASE_VAR: &str = "CODEMODE_RESOURCE_CASE";
+/// The stack every case runs on: the smallest we promise to work on.
+const CASE_STACK: usize = 256 << 10;
+/// Memory the process may use beyond the program's limit.
+const RSS_ALLOWANCE: usize = 64 << 20;
+
+struct Case {
+    path: PathBuf,
+    source: String,
+    expect: String,
+    timeout: Duration,
+    memory_limit: usize,
+}
+
+fn parse_size(text: &str) -> usize {
+    let t = text.trim();
+    let (n, unit) = t.split_at(t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len()));
+    let n: usize = n.parse().expect("size");
+    n * match unit {
+        "" => 1,
+        "KiB" => 1 << 10,
+        "MiB" => 1 << 20,
+        "GiB" => 1 << 30,
+        other => panic!("unknown unit {other}"),
+    }
+}
+
+fn load(path: &Path) -> Case {
+    let source = std::fs::read_to_string(path).expect("read case");
+    let header = |key: &str| {
+        source.lines().find_map(|l| l.strip_prefix(&format!("// {key}:")).map(|v| v.trim().to_string()))
+    };
+    Case {
+        path: path.to_path_buf(),
+        expect: header("expect").unwrap_or_else(|| panic!("{}: no `// expect:` line", path.display())),
+        timeout: Duration::from_millis(header("timeout-ms").map_or(5000, |v| v.parse().expect("timeout"))),
+        memory_limit: header("memory-limit").map_or(256 << 20, |v| parse_size(&v)),
+        source,
+    }
+}
+
+fn cases() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/resources");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/resources")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "js"))
+        .collect();
+    paths.sort();
+    paths
+}
+
+fn peak_rss_bytes() -> usize {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<usize>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// The child side: runs the case named by `CODEMODE_RESOURCE_CASE` on a 256 KiB thread and prints
+/// its result, elapsed time and peak RSS. Without the variable (a plain `cargo test`), it only
+/// checks that the parent below has cases to run.
+#[test]
+fn child_runs_one_case() {
+    let Ok(path) = std::env::var(CASE_VAR) else {
+        assert!(!cases().is_empty(), "tests/resources has no cases");
+        return;
+    };
+    let case = load(Path::new(&path));
+    let limits = Limits::default().timeout(case.timeout).memory_limit(case.memory_limit);
+    let source = case.source.clone();
+    let started = Instant::now();
+    let (result, peak) = std::thread::Builder::new()
+        .stack_size(CASE_STACK)
+        .spawn(move || {
+            let runtime = codemode::demo::builder().limits(limits).build().expect("build");
+            let tokio = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("tokio");
+            let result = tokio.block_on(runtime.execute(&source));
+            // The run's peak, before printing copies the result.
+            let peak = peak_rss_bytes();
+            (serde_json::to_string(&result).expect("json"), peak)
+        })
+        .expect("spawn")
+        .join()
+        .expect("the case's thread panicked");
+    println!("ELAPSED_MS {}", started.elapsed().as_millis());
+    println!("PEAK_RSS {peak}");
+    println!("RESULT {result}");
+}
+
+fn check(case: &Case, result: &serde_json::Value) -> Result<(), String> {
+    let (what, rest) = case.expect.split_once(' ').unwrap_or((&case.expect, ""));
+    match what {
+        "value" => {
+            let want: serde_json::Value =
+                serde_json::from_str(rest).map_err(|e| format!("bad expect: {e}"))?;
+            if result["ok"] == true && result["value"] == want {
+                Ok(())
+            } else {
+                Err(format!("expected value {want}"))
+            }
+        }
+        "error" => {
+            let (kind, text) = rest.split_once(' ').unwrap_or((rest, ""));
+            let error = &result["error"];
+            let kind_ok = kind == "any" || error["kind"] == kind;
+            let text_ok = error["message"].as_str().is_some_and(|m| m.contains(text));
+            if result["ok"] == false && kind_ok && text_ok {
+                Ok(())
+            } else {
+                Err(format!("expected error {kind} containing {text:?}"))
+            }
+        }
+        other => Err(format!("unknown expectation {other}")),
+    }
+}
+
+/// Every case in `tests/resources` ends as expected, in time, within its memory bound.
+#[test]
+fn hostile_programs_end_in_time_within_memory() {
+    if std::env::var(CASE_VAR).is_ok() {
+        return;
+    }
+    let exe = std::env::current_exe().expect("test binary");
+    let mut failures = Vec::new();
+    for path in cases() {
+        let case = load(&path);
+        let output = std::process::Command::new(&exe)
+            .args(["child_runs_one_case", "--exact", "--nocapture", "--test-threads=1"])
+            .env(CASE_VAR, &path)
+            .output()
+            .expect("run the child");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let field = |key: &str| stdout.lines().find_map(|l| l.split_once(key).map(|(_, v)| v.trim()));
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let (Some(elapsed), Some(rss), Some(result)) =
+            (field("ELAPSED_MS"), field("PEAK_RSS"), field("RESULT"))
+        else {
+            failures.push(format!(
+                "{name}: the child did not finish ({}): {}",
+                output.status,
+                String::from_utf8_lossy(&output.stderr).chars().take(2000).collect::<String>()
+            ));
+            continue;
+        };
+        let elapsed = Duration::from_millis(elapsed.parse().unwrap_or(u64::MAX));
+        let rss: usize = rss.parse().unwrap_or(usize::MAX);
+        let result: serde_json::Value = serde_json::from_str(result).unwrap_or_default();
+        // Twice the timeout, plus a second for unoptimized test builds on a loaded machine.
+        let time_bound = case.timeout * 2 + Duration::from_secs(1);
+        let rss_bound = case.memory_limit + RSS_ALLOWANCE;
+        let summary = format!(
+            "{name}: {:.2}s (bound {:.1}s), peak RSS {} MiB (bound {} MiB), result {}",
+            elapsed.as_secs_f64(),
+            time_bound.as_secs_f64(),
+            rss >> 20,
+            rss_bound >> 20,
+            result.to_string().chars().take(300).collect::<String>()
+        );
+        eprintln!("{summary}");
+        if let Err(why) = check(&case, &result) {
+            failures.push(format!("{summary}: {why}"));
+        } else if elapsed > time_bound {
+            failures.push(format!("{summary}: too slow"));
+        } else if rss > rss_bound {
+            failures.push(format!("{summary}: too much memory"));
+        }
+    }
+    assert!(failures.is_empty(), "{} case(s) failed:\n{}", failures.len(), failures.join("\n"));
+}
