@@ -97,7 +97,7 @@ async fn lists_search_and_execute_and_runs_two_upstream_tools_at_once() {
     let description = execute_tool.description.as_deref().unwrap_or("");
     assert!(description.contains("declare const tools"), "{description}");
     assert!(description.contains("everything: {"), "{description}");
-    assert!(description.contains("get_sum(input: { a: number, b: number"), "{description}");
+    assert!(description.contains("get_sum(input: {"), "{description}");
 
     let result = execute(
         &session,
@@ -157,7 +157,8 @@ async fn a_failing_upstream_call_is_a_tool_failure_the_program_can_catch() {
     let value = structured(&result);
     assert_eq!(result.is_error, Some(true), "{value}");
     assert_eq!(value["error"]["kind"], "ToolFailure", "{value}");
-    assert!(value["error"]["message"].as_str().unwrap_or("").contains("ev.echo"), "{value}");
+    // The server's own words reach the program.
+    assert!(value["error"]["message"].as_str().unwrap_or("").contains("expected string"), "{value}");
 
     let caught = execute(
         &session,
@@ -222,11 +223,7 @@ async fn a_killed_upstream_fails_its_calls_and_the_run_goes_on() {
     std::fs::create_dir_all(&dir).unwrap();
     let pid_file = dir.join("pid");
     // `exec` keeps the pid: the shell becomes the server.
-    let command = format!(
-        "sh -c \"echo \\$\\$ > '{}'; exec {}\"",
-        pid_file.display(),
-        upstream.replace('\'', "'\\''").replace('"', "\\\"")
-    );
+    let command = format!("sh -c \"echo \\$\\$ > '{}'; exec {}\"", pid_file.display(), upstream);
     let (session, _) = start(&["--upstream", &format!("ev={command}")]).await;
     let pid = std::fs::read_to_string(&pid_file).expect("pid file").trim().to_owned();
 
@@ -292,6 +289,7 @@ async fn streamable_http_serves_the_same_tools() {
         }
         url.expect("codemode prints where it listens")
     };
+    codemode_mcp::install_crypto_provider();
     let transport = StreamableHttpClientTransport::from_uri(url.as_str());
     let session = Client::default().serve(transport).await.expect("MCP session over HTTP");
     let tools = session.list_all_tools().await.expect("tools/list");
@@ -337,7 +335,7 @@ fn run_with_an_upstream_prints_the_result_and_keeps_exit_codes() {
         .unwrap();
     let text = String::from_utf8_lossy(&declarations.stdout);
     assert!(text.starts_with("declare const tools: {"), "{text}");
-    assert!(text.contains("echo(input: { message: string }): Promise<unknown>;"), "{text}");
+    assert!(text.contains("    echo(input: {\n      /** Message to echo */\n      message: string;\n    }): Promise<unknown>;"), "{text}");
     assert!(text.contains("declare function search("), "{text}");
     assert_eq!(declarations.status.code(), Some(0));
 }

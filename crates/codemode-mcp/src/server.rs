@@ -14,7 +14,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use codemode::ExecResult;
-use codemode::tools::DeclarationOptions;
+use codemode::tools::{DeclarationOptions, Mode};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, JsonObject,
     ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig,
@@ -95,7 +95,6 @@ impl CodeModeServer {
     pub async fn tools(&self) -> Result<Vec<Tool>, String> {
         let runtime = self.hub.runtime(None).await?;
         let tools = runtime.tools();
-        let declarations = tools.declarations(&DeclarationOptions::default().with_search(true));
         let limits = self.hub.limits();
         let mut description = EXECUTE_INTRO.to_owned();
         let mut bounds = Vec::new();
@@ -108,8 +107,13 @@ impl CodeModeServer {
         if !bounds.is_empty() {
             description.push_str(&format!(" Limits: {}.", bounds.join(", ")));
         }
-        let fits = description.len() + declarations.len() + 32 <= self.options.max_description_chars;
-        if fits {
+        // The whole API with its documentation when it fits, else without, else a map.
+        let max = self.options.max_description_chars;
+        let declarations = [Mode::Pretty, Mode::Compact]
+            .into_iter()
+            .map(|mode| tools.declarations(&DeclarationOptions::default().mode(mode).with_search(true)))
+            .find(|d| description.len() + d.len() + 16 <= max);
+        if let Some(declarations) = declarations {
             description.push_str("\n\n```ts\n");
             description.push_str(&declarations);
             description.push_str("```\n");
@@ -126,7 +130,7 @@ impl CodeModeServer {
                 }
                 let about = namespace.description.as_deref().unwrap_or("");
                 let line = format!("- tools.{}: {about}\n", namespace.path);
-                if description.len() + line.len() > self.options.max_description_chars {
+                if description.len() + line.len() > max {
                     description.push_str("- …\n");
                     break;
                 }
