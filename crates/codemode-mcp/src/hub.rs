@@ -225,6 +225,8 @@ mod tests {
         assert_eq!(namespace_name(Some("gh"), Some("x"), &taken), "gh");
         assert_eq!(namespace_name(None, Some("Pet Store API"), &taken), "pet_store_api");
         assert_eq!(namespace_name(None, None, &taken), "api");
-        assert_eq!(namespace_name(None, Some("search"), &taken), "search_2");
+        // Names that would shadow a global are sanitized like tool names.
+        assert_eq!(namespace_name(None, Some("search"), &taken), "search_");
+        assert_eq!(namespace_name(Some("console"), None, &taken), "console_");
     }
 }
