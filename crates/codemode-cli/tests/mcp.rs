@@ -358,3 +358,57 @@ fn an_upstream_that_cannot_start_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unterminated"));
 }
+
+/// The official TypeScript SDK's client (what most MCP hosts use) against `codemode mcp`:
+/// `tests/mcp/client.mjs` lists the tools and calls `execute` with a progress callback.
+#[test]
+fn the_typescript_sdk_client_lists_and_executes() {
+    let Some(upstream) = everything() else { return };
+    let program = r#"
+        const [echo, sum] = await Promise.all([
+          tools.everything.echo({ message: "from TS" }),
+          tools.everything.get_sum({ a: 20, b: 22 }),
+        ]);
+        return { echo, sum };
+    "#;
+    let out = std::process::Command::new("node")
+        .arg(root().join("tests/mcp/client.mjs"))
+        .args([env!("CARGO_BIN_EXE_codemode"), program, "--", "--upstream", &upstream])
+        .current_dir(root())
+        .stderr(Stdio::inherit())
+        .output()
+        .expect("node runs");
+    assert!(out.status.success(), "client.mjs failed: {}", String::from_utf8_lossy(&out.stdout));
+    let report: Value = serde_json::from_slice(&out.stdout).expect("client.mjs prints JSON");
+    assert_eq!(report["server"]["name"], "codemode");
+    assert_eq!(report["tools"], json!(["search", "execute"]));
+    assert!(report["executeDescription"].as_str().unwrap_or("").contains("get_sum(input: {"), "{report}");
+    let result = &report["result"];
+    assert_eq!(result["isError"], false, "{result}");
+    assert_eq!(
+        result["structuredContent"]["value"],
+        json!({ "echo": "Echo: from TS", "sum": "The sum of 20 and 22 is 42." }),
+        "{result}"
+    );
+    // Every progress notification comes before the result.
+    let mut progress: Vec<String> =
+        report["progress"].as_array().unwrap().iter().map(|p| p.as_str().unwrap_or("").to_owned()).collect();
+    progress.sort();
+    assert_eq!(progress, ["everything.echo done", "everything.get_sum done"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_large_api_is_described_by_namespace_and_search() {
+    let Some(upstream) = everything() else { return };
+    let (session, _) = start(&["--upstream", &upstream, "--max-description-chars", "1500"]).await;
+    let tools = session.list_all_tools().await.expect("tools/list");
+    let description = tools[1].description.as_deref().unwrap_or("");
+    assert!(description.len() <= 1500, "{} chars", description.len());
+    assert!(!description.contains("declare const tools"), "{description}");
+    assert!(description.contains("too many to list here"), "{description}");
+    assert!(
+        description.contains("- tools.everything: Tools of the MCP server mcp-servers/everything"),
+        "{description}"
+    );
+    session.cancel().await.ok();
+}

@@ -12,6 +12,7 @@
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use codemode::ExecResult;
 use codemode::tools::{DeclarationOptions, Mode};
@@ -249,10 +250,11 @@ impl ServerHandler for CodeModeServer {
                 let Some(code) = arguments.get("code").and_then(Value::as_str) else {
                     return Err(McpError::invalid_params("execute: `code` (a string) is required", None));
                 };
+                let mut forwarder = None;
                 let observer = context.meta.get_progress_token().map(|token| {
                     let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel::<(String, bool)>();
                     let peer = context.peer.clone();
-                    tokio::spawn(async move {
+                    forwarder = Some(tokio::spawn(async move {
                         let mut finished = 0u32;
                         while let Some((path, ok)) = receiver.recv().await {
                             finished += 1;
@@ -261,7 +263,7 @@ impl ServerHandler for CodeModeServer {
                                 .with_message(message);
                             let _ = peer.notify_progress(progress).await;
                         }
-                    });
+                    }));
                     let observer: CallObserver = Arc::new(move |path: &str, ok: bool| {
                         let _ = sender.send((path.to_owned(), ok));
                     });
@@ -274,6 +276,12 @@ impl ServerHandler for CodeModeServer {
                         return Err(McpError::internal_error("execute was cancelled", None));
                     }
                 };
+                // The run's tools (and with them the observer) are gone: send the last progress
+                // notifications before the result. Calls the run left behind may hold the
+                // observer a little longer; they are not waited for.
+                if let Some(forwarder) = forwarder {
+                    let _ = tokio::time::timeout(Duration::from_millis(500), forwarder).await;
+                }
                 let result = result.map_err(|e| McpError::internal_error(e, None))?;
                 let value = serde_json::to_value(&result)
                     .map_err(|e| McpError::internal_error(e.to_string(), None))?;
