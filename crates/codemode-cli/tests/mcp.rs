@@ -412,3 +412,53 @@ async fn a_large_api_is_described_by_namespace_and_search() {
     );
     session.cancel().await.ok();
 }
+
+/// `--upstream-url`: server-everything over its own streamable HTTP transport.
+#[test]
+fn run_reaches_an_upstream_over_streamable_http() {
+    let Some(_) = everything() else { return };
+    let script = root().join("tests/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut server = std::process::Command::new("node")
+        .arg(&script)
+        .arg("streamableHttp")
+        .env("PORT", port.to_string())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("server-everything starts");
+    // Wait until it listens.
+    let stderr = server.stderr.take().unwrap();
+    let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead as _;
+        for line in std::io::BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if line.contains("listening on port") {
+                let _ = ready_tx.send(());
+            }
+        }
+    });
+    let ready = ready_rx.recv_timeout(Duration::from_secs(30)).is_ok();
+    let out = ready.then(|| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_codemode"))
+            .args(["run", "-", "--upstream-url", &format!("ev=http://127.0.0.1:{port}/mcp")])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("codemode starts");
+        use std::io::Write as _;
+        let program = "return await Promise.all([tools.ev.echo({ message: 'http' }), tools.ev.get_sum({ a: 1, b: 2 })]);";
+        let _ = child.stdin.take().unwrap().write_all(program.as_bytes());
+        child.wait_with_output().unwrap()
+    });
+    let _ = server.kill();
+    let _ = server.wait();
+    assert!(ready, "server-everything did not listen on port {port}");
+    let out = out.unwrap();
+    let result: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(result["value"], json!(["Echo: http", "The sum of 1 and 2 is 3."]), "{result}");
+    assert_eq!(out.status.code(), Some(0));
+}
