@@ -251,3 +251,39 @@ async fn an_unreachable_url_is_a_clear_error() {
     let error = Hub::connect(&[Source::url(&url).unwrap()], HubOptions::default()).await.err().unwrap();
     assert!(error.contains(&format!("MCP server at {url} failed to initialize")), "{error}");
 }
+
+/// A host that cancels its `execute` request (here: drops it, which makes rmcp send
+/// `notifications/cancelled`) ends the run, and the run's upstream calls are cancelled too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_execute_cancels_its_upstream_calls() {
+    use codemode_mcp::rmcp::ServiceExt as _;
+    use codemode_mcp::{CodeModeServer, ServerOptions};
+
+    let state = State::default();
+    let hub = Arc::new(hub(&state, Limits::default()).await);
+    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+    let server = CodeModeServer::new(Arc::clone(&hub), ServerOptions::default());
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let client = ().serve(client_io).await.expect("MCP session");
+    let params = CallToolRequestParams::new("execute")
+        .with_arguments(json!({ "code": "return await tools.t.slow_op();" }).as_object().cloned().unwrap());
+    let abandoned = tokio::time::timeout(Duration::from_millis(500), client.call_tool(params)).await;
+    assert!(abandoned.is_err(), "slow_op never answers");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while state.cancelled.load(Ordering::SeqCst) < 1 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(state.cancelled.load(Ordering::SeqCst), 1, "the upstream call was cancelled");
+    // The session still works.
+    let params = CallToolRequestParams::new("execute").with_arguments(
+        json!({ "code": "return await tools.t.add({ a: 1, b: 2 });" }).as_object().cloned().unwrap(),
+    );
+    let result = client.call_tool(params).await.expect("execute answers");
+    assert_eq!(result.structured_content.map(|v| v["value"].clone()), Some(json!({ "sum": 3 })));
+    client.cancel().await.ok();
+    hub.close().await;
+}
