@@ -8,6 +8,7 @@ use codemode::tools::mcp::{McpImportOptions, import_tools};
 use codemode::tools::{CallContext, DeclarationOptions, sanitize_identifier};
 use codemode::{Builder, CodeMode, Limits, Namespace};
 use serde_json::Value;
+use tokio::sync::watch;
 
 use crate::openapi::{HttpOptions, OpenApiSource};
 use crate::source::Source;
@@ -44,6 +45,8 @@ struct Mounted {
 pub struct Hub {
     mounted: Vec<Mounted>,
     options: HubOptions,
+    /// Bumped whenever an upstream announces a changed tool list.
+    changes: Arc<watch::Sender<u64>>,
 }
 
 impl std::fmt::Debug for Hub {
@@ -84,10 +87,11 @@ impl Hub {
         }
         let mut mounted = Vec::new();
         let mut hub_error = None;
+        let changes = Arc::new(watch::Sender::new(0u64));
         for source in sources {
             let kind = match source {
                 Source::Command { .. } | Source::Url { .. } => {
-                    match Upstream::connect(source, &options.client).await {
+                    match Upstream::connect(source, &options.client, Some(Arc::clone(&changes))).await {
                         Ok(upstream) => Kind::Mcp(upstream),
                         Err(e) => {
                             hub_error = Some(e);
@@ -113,7 +117,7 @@ impl Hub {
             taken.insert(name.clone());
             mounted.push(Mounted { name, kind });
         }
-        let hub = Hub { mounted, options };
+        let hub = Hub { mounted, options, changes };
         if let Some(error) = hub_error {
             hub.close().await;
             return Err(error);
@@ -124,6 +128,12 @@ impl Hub {
     /// The mounted namespaces, in order.
     pub fn namespaces(&self) -> Vec<String> {
         self.mounted.iter().map(|m| m.name.clone()).collect()
+    }
+
+    /// Changes whenever an upstream server announces a changed tool list
+    /// (`notifications/tools/list_changed`).
+    pub fn changes(&self) -> watch::Receiver<u64> {
+        self.changes.subscribe()
     }
 
     /// The limits every run gets.

@@ -21,7 +21,7 @@ use rmcp::model::{
     ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig,
     Tool,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
@@ -221,13 +221,27 @@ fn json_result(value: Value, is_error: bool) -> CallToolResult {
 
 impl ServerHandler for CodeModeServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_tool_list_changed().build())
             .with_server_info(Implementation::new("codemode", env!("CARGO_PKG_VERSION")))
             .with_instructions(
                 "Code mode: instead of calling tools one at a time, write one program for `execute` \
                  that calls them (`tools.<namespace>.<tool>`) and returns the combined result. Use \
                  `search` to find tools when the API is large.",
             )
+    }
+
+    /// From now on, an upstream's changed tool list (which changes `execute`'s description) is
+    /// passed on to this client as `notifications/tools/list_changed`.
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        let mut changes = self.hub.changes();
+        let peer = context.peer;
+        tokio::spawn(async move {
+            while changes.changed().await.is_ok() {
+                if peer.notify_tool_list_changed().await.is_err() {
+                    break;
+                }
+            }
+        });
     }
 
     async fn list_tools(

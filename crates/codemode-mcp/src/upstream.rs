@@ -20,7 +20,7 @@ use rmcp::service::{NotificationContext, RunningService, ServiceError};
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, Peer, RoleClient, ServiceExt};
 use serde_json::Value;
-use tokio::sync::Mutex;
+use tokio::sync::{Mutex, watch};
 
 use crate::source::Source;
 
@@ -47,10 +47,12 @@ impl Default for ClientOptions {
     }
 }
 
-/// Notes `notifications/tools/list_changed` so the next run lists the tools again.
+/// Notes `notifications/tools/list_changed` so the next run lists the tools again, and tells
+/// whoever watches the hub.
 #[derive(Clone)]
 struct Handler {
     changed: Arc<AtomicBool>,
+    announce: Option<Arc<watch::Sender<u64>>>,
 }
 
 impl ClientHandler for Handler {
@@ -63,6 +65,9 @@ impl ClientHandler for Handler {
 
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
         self.changed.store(true, Ordering::SeqCst);
+        if let Some(announce) = &self.announce {
+            announce.send_modify(|generation| *generation = generation.wrapping_add(1));
+        }
     }
 }
 
@@ -89,20 +94,29 @@ impl std::fmt::Debug for Upstream {
 }
 
 impl Upstream {
-    /// Starts or reaches the server, initializes the session and lists its tools.
-    pub async fn connect(source: &Source, options: &ClientOptions) -> Result<Arc<Upstream>, String> {
+    /// Starts or reaches the server, initializes the session and lists its tools. A changed
+    /// tool list bumps `announce`'s generation.
+    pub async fn connect(
+        source: &Source,
+        options: &ClientOptions,
+        announce: Option<Arc<watch::Sender<u64>>>,
+    ) -> Result<Arc<Upstream>, String> {
         let label = source.label();
         let timeout = options.connect_timeout;
-        match tokio::time::timeout(timeout, Self::connect_inner(source, options)).await {
+        match tokio::time::timeout(timeout, Self::connect_inner(source, options, announce)).await {
             Ok(result) => result,
             Err(_) => Err(format!("MCP server `{label}` did not start within {}s", timeout.as_secs())),
         }
     }
 
-    async fn connect_inner(source: &Source, options: &ClientOptions) -> Result<Arc<Upstream>, String> {
+    async fn connect_inner(
+        source: &Source,
+        options: &ClientOptions,
+        announce: Option<Arc<watch::Sender<u64>>>,
+    ) -> Result<Arc<Upstream>, String> {
         let label = source.label();
         let changed = Arc::new(AtomicBool::new(false));
-        let handler = Handler { changed: Arc::clone(&changed) };
+        let handler = Handler { changed: Arc::clone(&changed), announce };
         let service = match source {
             Source::Command { argv, .. } => {
                 let Some((program, args)) = argv.split_first() else {

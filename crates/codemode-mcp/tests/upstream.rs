@@ -287,3 +287,52 @@ async fn a_cancelled_execute_cancels_its_upstream_calls() {
     client.cancel().await.ok();
     hub.close().await;
 }
+
+#[derive(Clone, Default)]
+struct Host {
+    list_changed: Arc<AtomicUsize>,
+}
+
+impl codemode_mcp::rmcp::ClientHandler for Host {
+    async fn on_tool_list_changed(
+        &self,
+        _context: codemode_mcp::rmcp::service::NotificationContext<codemode_mcp::rmcp::RoleClient>,
+    ) {
+        self.list_changed.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+/// An upstream's `list_changed` is passed on to the host, and `execute`'s description then
+/// declares the new tool.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_changed_upstream_list_is_announced_to_the_host() {
+    use codemode_mcp::rmcp::ServiceExt as _;
+    use codemode_mcp::{CodeModeServer, ServerOptions};
+
+    let state = State::default();
+    let hub = Arc::new(hub(&state, Limits::default()).await);
+    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+    let server = CodeModeServer::new(Arc::clone(&hub), ServerOptions::default());
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let host = Host::default();
+    let client = host.clone().serve(client_io).await.expect("MCP session");
+    let description = |tools: &[Tool]| tools[1].description.as_deref().unwrap_or("").to_owned();
+    let before = client.list_all_tools().await.unwrap();
+    assert!(!description(&before).contains("added()"), "{}", description(&before));
+    let params = CallToolRequestParams::new("execute")
+        .with_arguments(json!({ "code": "return await tools.t.grow();" }).as_object().cloned().unwrap());
+    client.call_tool(params).await.expect("execute answers");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while host.list_changed.load(Ordering::SeqCst) < 1 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(host.list_changed.load(Ordering::SeqCst), 1, "the host heard of the change");
+    let after = client.list_all_tools().await.unwrap();
+    assert!(description(&after).contains("added(): Promise<unknown>;"), "{}", description(&after));
+    client.cancel().await.ok();
+    hub.close().await;
+}
