@@ -47,6 +47,8 @@ pub struct Hub {
     options: HubOptions,
     /// Bumped whenever an upstream announces a changed tool list.
     changes: Arc<watch::Sender<u64>>,
+    /// The runtime without an observer, with the `changes` generation it was built at.
+    cached: std::sync::Mutex<Option<(u64, CodeMode)>>,
 }
 
 impl std::fmt::Debug for Hub {
@@ -117,7 +119,7 @@ impl Hub {
             taken.insert(name.clone());
             mounted.push(Mounted { name, kind });
         }
-        let hub = Hub { mounted, options, changes };
+        let hub = Hub { mounted, options, changes, cached: std::sync::Mutex::new(None) };
         if let Some(error) = hub_error {
             hub.close().await;
             return Err(error);
@@ -144,6 +146,25 @@ impl Hub {
     /// A runtime over the current tools (MCP tool lists are listed again when a server said
     /// they changed). With an observer, every finished call of its runs is reported to it.
     pub async fn runtime(&self, observer: Option<CallObserver>) -> Result<CodeMode, String> {
+        if observer.is_some() {
+            return self.build(observer).await;
+        }
+        // Read before building: a change that arrives meanwhile makes the next call build again.
+        let generation = *self.changes.borrow();
+        if let Ok(cached) = self.cached.lock()
+            && let Some((built_at, runtime)) = cached.as_ref()
+            && *built_at == generation
+        {
+            return Ok(runtime.clone());
+        }
+        let runtime = self.build(None).await?;
+        if let Ok(mut cached) = self.cached.lock() {
+            *cached = Some((generation, runtime.clone()));
+        }
+        Ok(runtime)
+    }
+
+    async fn build(&self, observer: Option<CallObserver>) -> Result<CodeMode, String> {
         let mut builder: Builder =
             if self.options.demo { codemode::demo::builder() } else { CodeMode::builder() };
         for mounted in &self.mounted {
