@@ -147,7 +147,7 @@ impl CodeModeServer {
         let search = Tool::new(
             "search",
             "Find tools for `execute` programs by what they do: returns `{ items: [{ path, description, \
-             signature }], total, next? }`, best first. Use it when the `execute` description does not \
+             signature }], remaining, next }`, best first. Use it when the `execute` description does not \
              list the API, or to narrow a large namespace.",
             object(search_input_schema()),
         )
