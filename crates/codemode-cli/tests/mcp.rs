@@ -378,6 +378,8 @@ fn the_typescript_sdk_client_lists_and_executes() {
           tools.everything.echo({ message: "from TS" }),
           tools.everything.get_sum({ a: 20, b: 22 }),
         ]);
+        // Keeps the result half a second behind the first two progress notifications.
+        await tools.everything.trigger_long_running_operation({ duration: 0.5, steps: 1 });
         return { echo, sum };
     "#;
     let out = std::process::Command::new("node")
@@ -399,11 +401,20 @@ fn the_typescript_sdk_client_lists_and_executes() {
         json!({ "echo": "Echo: from TS", "sum": "The sum of 20 and 22 is 42." }),
         "{result}"
     );
-    // Every progress notification comes before the result.
-    let mut progress: Vec<String> =
-        report["progress"].as_array().unwrap().iter().map(|p| p.as_str().unwrap_or("").to_owned()).collect();
-    progress.sort();
-    assert_eq!(progress, ["everything.echo done", "everything.get_sum done"]);
+    // One progress notification per finished call. (The server sends every notification before
+    // the result, as the rmcp test above checks; the TypeScript client drops one that it reads in
+    // the same chunk as the result, because it handles notifications a microtask later and forgets
+    // the token with the result. So the last one may be missing here.)
+    let progress: Vec<&str> =
+        report["progress"].as_array().unwrap().iter().map(|p| p.as_str().unwrap_or("")).collect();
+    let mut first_two = progress.iter().take(2).copied().collect::<Vec<_>>();
+    first_two.sort_unstable();
+    assert_eq!(first_two, ["everything.echo done", "everything.get_sum done"], "{report}");
+    assert!(
+        progress.len() <= 3
+            && progress.get(2).is_none_or(|p| *p == "everything.trigger_long_running_operation done"),
+        "{report}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
