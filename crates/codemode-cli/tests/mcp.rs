@@ -233,7 +233,7 @@ async fn a_killed_upstream_fails_its_calls_and_the_run_goes_on() {
     let pid_file = dir.join("pid");
     // `exec` keeps the pid: the shell becomes the server.
     let command = format!("sh -c \"echo \\$\\$ > '{}'; exec {}\"", pid_file.display(), upstream);
-    let (session, _) = start(&["--upstream", &format!("ev={command}")]).await;
+    let (session, client) = start(&["--upstream", &format!("ev={command}")]).await;
     let pid = std::fs::read_to_string(&pid_file).expect("pid file").trim().to_owned();
 
     let session = Arc::new(session);
@@ -250,12 +250,19 @@ async fn a_killed_upstream_fails_its_calls_and_the_run_goes_on() {
                 try { third = await tools.ev.echo({ message: "after" }); } catch (e) { third = e.message; }
                 return { first, second, third };
                 "#,
-                false,
+                true,
             )
             .await
         })
     };
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    // Kill the server once `echo` has answered (its progress notification says so) and the long
+    // operation is in flight.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while client.progress.lock().unwrap().is_empty() && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(client.progress.lock().unwrap().clone(), ["ev.echo done"]);
+    tokio::time::sleep(Duration::from_millis(300)).await;
     let killed = std::process::Command::new("kill").args(["-9", &pid]).status().expect("kill runs");
     assert!(killed.success());
     let result = tokio::time::timeout(Duration::from_secs(15), running).await.expect("the run ends").unwrap();
