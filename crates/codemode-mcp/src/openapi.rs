@@ -79,6 +79,9 @@ impl OpenApiSource {
                 "no --base-url given and the document names no absolute server URL (`servers[].url`)",
             )?,
         };
+        if let Err(e) = reqwest::Url::parse(&base_url) {
+            return Err(format!("the base URL {base_url:?} is not a URL: {e}"));
+        }
         let title = spec.pointer("/info/title").and_then(Value::as_str).map(str::to_owned);
         crate::install_crypto_provider();
         let client = reqwest::Client::builder()
@@ -238,6 +241,8 @@ mod tests {
         let no_servers = serde_json::json!({"openapi": "3.0.0", "paths": {}});
         let error = OpenApiSource::from_value(no_servers, None, &HttpOptions::default()).err();
         assert!(error.is_some_and(|e| e.contains("--base-url")));
+        let bad = OpenApiSource::from_value(spec, Some("http://exa mple"), &HttpOptions::default()).err();
+        assert!(bad.is_some_and(|e| e.contains("is not a URL")));
         let error = OpenApiSource::from_value(serde_json::json!({}), None, &HttpOptions::default()).err();
         assert!(error.is_some_and(|e| e.contains("paths")));
     }
