@@ -92,8 +92,10 @@ struct SourceArgs {
     /// Where the requests of the n-th --openapi document go (default: its `servers[].url`).
     #[arg(long, value_name = "URL")]
     base_url: Vec<String>,
-    /// A header sent with every OpenAPI request, `"Name: value"` (repeatable).
-    #[arg(long, value_name = "NAME: VALUE")]
+    /// A header sent with every request to an --upstream-url server or --openapi API:
+    /// `"[SOURCE=]Name: value"`, for the source named SOURCE (required when there are several).
+    /// `${VAR}` in the value is read from the environment (repeatable).
+    #[arg(long, value_name = "[SOURCE=]NAME: VALUE")]
     header: Vec<String>,
     /// Time limit of one upstream MCP call in milliseconds (default: only the run's limit).
     #[arg(long, value_name = "MS")]
@@ -178,16 +180,28 @@ fn sources(args: &SourceArgs, limits: Limits) -> Result<(Vec<Source>, HubOptions
     for (i, value) in args.openapi.iter().enumerate() {
         sources.push(Source::openapi(value, args.base_url.get(i).cloned()).map_err(|e| e.to_string())?);
     }
-    let mut headers = Vec::new();
     for header in &args.header {
-        let Some((name, value)) = header.split_once(':') else {
-            return Err(format!("--header {header:?}: expected \"Name: value\""));
+        let (target, name, value) = codemode_mcp::source::parse_header(header, |var| std::env::var(var).ok())
+            .map_err(|e| e.to_string())?;
+        let index = match &target {
+            Some(target) => sources.iter().position(|s| s.takes_headers() && s.name() == Some(target.as_str())).ok_or_else(
+                || format!("--header {name}: there is no --upstream-url or --openapi named {target:?} (give it as \"{target}=…\")"),
+            )?,
+            None => {
+                let http: Vec<usize> = (0..sources.len()).filter(|&i| sources[i].takes_headers()).collect();
+                match http.as_slice() {
+                    [only] => *only,
+                    [] => return Err(format!("--header {name}: there is no --upstream-url or --openapi source")),
+                    _ => {
+                        return Err(format!(
+                            "--header {name}: there are several HTTP sources; say which one it is for \
+                             (\"NAME={name}: …\", with NAME given to --upstream-url or --openapi as \"NAME=…\")"
+                        ));
+                    }
+                }
+            }
         };
-        let name = name.trim();
-        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_".contains(&b)) {
-            return Err(format!("--header {header:?}: {name:?} is not a header name"));
-        }
-        headers.push((name.to_owned(), value.trim().to_owned()));
+        sources[index].add_header(name, value).map_err(|e| e.to_string())?;
     }
     if args.connect_timeout_ms == 0 || args.http_timeout_ms == 0 || args.call_timeout_ms == Some(0) {
         return Err("timeouts must be greater than zero".to_owned());
@@ -205,7 +219,7 @@ fn sources(args: &SourceArgs, limits: Limits) -> Result<(Vec<Source>, HubOptions
         http: HttpOptions {
             timeout: Duration::from_millis(args.http_timeout_ms),
             max_body_bytes: args.max_response_bytes,
-            headers,
+            headers: Vec::new(),
         },
         demo: args.demo || sources.is_empty(),
     };

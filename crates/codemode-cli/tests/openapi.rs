@@ -141,6 +141,7 @@ fn handle(stream: TcpStream, log: &Mutex<Vec<Seen>>) {
 fn codemode(args: &[&str], program: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
         .args(args)
+        .env("PET_TOKEN", "t0k")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -165,7 +166,16 @@ fn a_program_calls_a_real_http_api_through_its_openapi_document() {
     let spec = spec_file("calls");
     let spec_arg = spec.display().to_string();
     let out = codemode(
-        &["run", "-", "--openapi", &spec_arg, "--base-url", &base, "--header", "Authorization: Bearer t0k"],
+        &[
+            "run",
+            "-",
+            "--openapi",
+            &spec_arg,
+            "--base-url",
+            &base,
+            "--header",
+            "Authorization: Bearer ${PET_TOKEN}",
+        ],
         r#"
         const [pet, pets] = await Promise.all([
           tools.pet_store.getPet({ petId: "7" }),
@@ -268,4 +278,31 @@ fn bad_openapi_arguments_are_usage_errors() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("YAML is not supported"));
     let out = codemode(&["run", "-", "--header", "no colon"], "return 1");
     assert_eq!(out.status.code(), Some(2));
+    // A header goes to one named source; a secret is never sent to a source it was not meant for.
+    let named = format!("pets={spec_arg}");
+    let other = format!("more={spec_arg}");
+    let two = [
+        "run",
+        "-",
+        "--openapi",
+        &named,
+        "--openapi",
+        &other,
+        "--base-url",
+        "http://a",
+        "--base-url",
+        "http://b",
+    ];
+    let out = codemode(&[&two[..], &["--header", "Authorization: x"]].concat(), "return 1");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("several HTTP sources"));
+    let out = codemode(&[&two[..], &["--header", "nope=Authorization: x"]].concat(), "return 1");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no --upstream-url or --openapi named \"nope\""));
+    let out =
+        codemode(&[&two[..], &["--header", "more=Authorization: ${NOT_SET_ANYWHERE}"]].concat(), "return 1");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("NOT_SET_ANYWHERE is not set"));
+    let out = codemode(&[&two[..], &["--header", "more=Authorization: ${PET_TOKEN}"]].concat(), "return 1");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
 }

@@ -101,8 +101,8 @@ impl Hub {
                         }
                     }
                 }
-                Source::OpenApi { file, base_url, .. } => {
-                    match OpenApiSource::load(file, base_url.as_deref(), &options.http) {
+                Source::OpenApi { file, base_url, headers, .. } => {
+                    match OpenApiSource::load(file, base_url.as_deref(), headers, &options.http) {
                         Ok(api) => Kind::OpenApi(Arc::new(api)),
                         Err(e) => {
                             hub_error = Some(e);

@@ -20,7 +20,8 @@ pub struct HttpOptions {
     pub timeout: Duration,
     /// Largest response body read; a larger one fails the call.
     pub max_body_bytes: usize,
-    /// Extra headers sent with every request (for example `Authorization`).
+    /// Extra headers sent with every request of every document (for example `Authorization`);
+    /// [`crate::Source::OpenApi`] adds its own.
     pub headers: Vec<(String, String)>,
 }
 
@@ -46,7 +47,12 @@ const MAX_SPEC_BYTES: u64 = 64 * 1024 * 1024;
 impl OpenApiSource {
     /// Reads a JSON OpenAPI 3.x document. `base_url` defaults to the document's first absolute
     /// `servers[].url`.
-    pub fn load(file: &Path, base_url: Option<&str>, options: &HttpOptions) -> Result<Self, String> {
+    pub fn load(
+        file: &Path,
+        base_url: Option<&str>,
+        headers: &[(String, String)],
+        options: &HttpOptions,
+    ) -> Result<Self, String> {
         let size = std::fs::metadata(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?.len();
         if size > MAX_SPEC_BYTES {
             return Err(format!("{} is larger than {MAX_SPEC_BYTES} bytes", file.display()));
@@ -59,7 +65,9 @@ impl OpenApiSource {
                 file.display()
             )
         })?;
-        Self::from_value(spec, base_url, options).map_err(|e| format!("{}: {e}", file.display()))
+        let mut options = options.clone();
+        options.headers.extend(headers.iter().cloned());
+        Self::from_value(spec, base_url, &options).map_err(|e| format!("{}: {e}", file.display()))
     }
 
     /// Uses an already parsed document.

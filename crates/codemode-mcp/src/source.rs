@@ -20,6 +20,8 @@ pub enum Source {
         name: Option<String>,
         /// The endpoint, e.g. `http://127.0.0.1:3001/mcp`.
         url: String,
+        /// Headers sent with every request to it (for example `Authorization`).
+        headers: Vec<(String, String)>,
     },
     /// An OpenAPI 3.x document (JSON) whose operations are called over HTTP.
     OpenApi {
@@ -29,6 +31,8 @@ pub enum Source {
         file: PathBuf,
         /// Where requests go; `None` uses the document's first absolute `servers[].url`.
         base_url: Option<String>,
+        /// Headers sent with every request to the API (for example `Authorization`).
+        headers: Vec<(String, String)>,
     },
 }
 
@@ -81,7 +85,7 @@ impl Source {
                 "--upstream-url {value:?}: expected an http:// or https:// URL"
             )));
         }
-        Ok(Source::Url { name, url: url.to_owned() })
+        Ok(Source::Url { name, url: url.to_owned(), headers: Vec::new() })
     }
 
     /// `--openapi "[name=]FILE"` with its `--base-url`.
@@ -95,7 +99,7 @@ impl Source {
         {
             return Err(SourceError(format!("--base-url {base:?}: expected an http:// or https:// URL")));
         }
-        Ok(Source::OpenApi { name, file: PathBuf::from(file.trim()), base_url })
+        Ok(Source::OpenApi { name, file: PathBuf::from(file.trim()), base_url, headers: Vec::new() })
     }
 
     /// The explicit name, if one was given.
@@ -107,6 +111,29 @@ impl Source {
         }
     }
 
+    /// Whether requests to it are HTTP requests that can carry headers (URL and OpenAPI sources).
+    pub fn takes_headers(&self) -> bool {
+        matches!(self, Source::Url { .. } | Source::OpenApi { .. })
+    }
+
+    /// Adds a header to every request to this source. Only URL and OpenAPI sources take headers.
+    pub fn add_header(
+        &mut self,
+        name: impl Into<String>,
+        value: impl Into<String>,
+    ) -> Result<(), SourceError> {
+        match self {
+            Source::Url { headers, .. } | Source::OpenApi { headers, .. } => {
+                headers.push((name.into(), value.into()));
+                Ok(())
+            }
+            Source::Command { argv, .. } => Err(SourceError(format!(
+                "`{}` is started as a process and gets no HTTP headers (give it environment variables instead)",
+                argv.join(" ")
+            ))),
+        }
+    }
+
     /// A short label for messages: the command line, URL or file.
     pub fn label(&self) -> String {
         match self {
@@ -115,6 +142,52 @@ impl Source {
             Source::OpenApi { file, .. } => file.display().to_string(),
         }
     }
+}
+
+/// A `--header "[NAME=]Header-Name: value"` argument: the source it is for (by name), the header
+/// name and the value with `${VAR}` replaced from `env` (so secrets can stay in the environment
+/// the MCP host sets up rather than in the command line).
+pub fn parse_header(
+    text: &str,
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<(Option<String>, String, String), SourceError> {
+    let (target, rest) = split_name(text);
+    let Some((name, value)) = rest.split_once(':') else {
+        return Err(SourceError(format!("--header {text:?}: expected \"Name: value\"")));
+    };
+    let name = name.trim();
+    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_".contains(&b)) {
+        return Err(SourceError(format!("--header {text:?}: {name:?} is not a header name")));
+    }
+    let value = expand_env(value.trim(), env).map_err(|e| SourceError(format!("--header {name}: {e}")))?;
+    if value.chars().any(|c| c.is_control() && c != '\t') {
+        return Err(SourceError(format!("--header {name}: the value contains control characters")));
+    }
+    Ok((target, name.to_owned(), value))
+}
+
+/// Replaces every `${NAME}` in `text` with `env(NAME)`; a variable that is not set is an error.
+pub fn expand_env(text: &str, env: impl Fn(&str) -> Option<String>) -> Result<String, String> {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let Some(end) = after.find('}') else {
+            return Err("unterminated ${…}".to_owned());
+        };
+        let name = &after[..end];
+        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            return Err(format!("${{{name}}} is not a variable name"));
+        }
+        match env(name) {
+            Some(value) => out.push_str(&value),
+            None => return Err(format!("the environment variable {name} is not set")),
+        }
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
 }
 
 /// Splits a command line into words: whitespace separates, `'…'` is literal, `"…"` allows `\"`
@@ -213,9 +286,30 @@ mod tests {
         assert!(Source::command("").is_err());
         assert_eq!(
             Source::url("api=http://localhost:1/mcp").ok(),
-            Some(Source::Url { name: Some("api".into()), url: "http://localhost:1/mcp".into() })
+            Some(Source::Url {
+                name: Some("api".into()),
+                url: "http://localhost:1/mcp".into(),
+                headers: vec![]
+            })
         );
         assert!(Source::url("localhost:1").is_err());
         assert!(Source::openapi("spec.json", Some("ftp://x".into())).is_err());
+    }
+
+    #[test]
+    fn headers_name_their_source_and_read_the_environment() {
+        let env = |name: &str| (name == "TOKEN").then(|| "s3cret".to_owned());
+        assert_eq!(
+            parse_header("gh=Authorization: Bearer ${TOKEN}", env).ok(),
+            Some((Some("gh".into()), "Authorization".into(), "Bearer s3cret".into()))
+        );
+        assert_eq!(parse_header("X-Api-Key: a=b", env).ok(), Some((None, "X-Api-Key".into(), "a=b".into())));
+        assert!(parse_header("no colon", env).is_err());
+        assert!(parse_header("Bad Name: x", env).is_err());
+        let missing = parse_header("A: ${NOPE}", env).err().map(|e| e.0).unwrap_or_default();
+        assert!(missing.contains("NOPE is not set"), "{missing}");
+        assert!(parse_header("A: ${TOKEN", env).is_err());
+        let mut command = Source::command("node s.js").unwrap_or_else(|e| panic!("{e}"));
+        assert!(command.add_header("A", "b").is_err());
     }
 }

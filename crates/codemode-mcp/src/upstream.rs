@@ -6,6 +6,7 @@
 //! `notifications/cancelled` to the server (rmcp's cancel-on-drop requests). A server that has
 //! gone away fails its calls with a [`ToolError::failure`] naming it; nothing panics.
 
+use std::collections::HashMap;
 use std::process::Stdio;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -13,10 +14,12 @@ use std::time::Duration;
 
 use codemode::tools::ToolError;
 use codemode::tools::mcp::{McpTool, call_result_value, parse_tools_list};
+use reqwest::header::{HeaderName, HeaderValue};
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, PaginatedRequestParams,
 };
 use rmcp::service::{NotificationContext, RunningService, ServiceError};
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, Peer, RoleClient, ServiceExt};
 use serde_json::Value;
@@ -134,9 +137,19 @@ impl Upstream {
                     .await
                     .map_err(|e| format!("MCP server `{label}` failed to initialize: {e}"))?
             }
-            Source::Url { url, .. } => {
+            Source::Url { url, headers, .. } => {
                 crate::install_crypto_provider();
-                let transport = StreamableHttpClientTransport::from_uri(url.as_str());
+                let mut custom = HashMap::new();
+                for (name, value) in headers {
+                    let name = HeaderName::from_bytes(name.as_bytes())
+                        .map_err(|_| format!("{name:?} is not a header name"))?;
+                    let value = HeaderValue::from_str(value)
+                        .map_err(|_| format!("the value of header {name} is not valid"))?;
+                    custom.insert(name, value);
+                }
+                let config =
+                    StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(custom);
+                let transport = StreamableHttpClientTransport::from_config(config);
                 handler
                     .serve(transport)
                     .await

@@ -71,6 +71,7 @@ impl ServerHandler for TestServer {
                 let mut tools = vec![
                     tool("grow", "Adds a tool", empty.clone()),
                     tool("text.json", "JSON text", empty.clone()),
+                    tool("whoami", "The Authorization header", empty.clone()),
                 ];
                 if self.0.grown.load(Ordering::SeqCst) {
                     tools.push(tool("added", "Appears after grow", empty));
@@ -118,6 +119,18 @@ impl ServerHandler for TestServer {
                 CallToolResult::success(vec![ContentBlock::text("grown")])
             }
             "added" => CallToolResult::success(vec![ContentBlock::text("new tool here")]),
+            "whoami" => {
+                let auth = context
+                    .extensions
+                    .get::<hyper::http::request::Parts>()
+                    .and_then(|parts| parts.headers.get("authorization"))
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or("nobody")
+                    .to_owned();
+                let mut result = CallToolResult::success(vec![]);
+                result.structured_content = Some(json!({ "authorization": auth }));
+                result
+            }
             other => return Err(ErrorData::invalid_params(format!("no tool {other}"), None)),
         };
         Ok(result.into())
@@ -334,5 +347,17 @@ async fn a_changed_upstream_list_is_announced_to_the_host() {
     let after = client.list_all_tools().await.unwrap();
     assert!(description(&after).contains("added(): Promise<unknown>;"), "{}", description(&after));
     client.cancel().await.ok();
+    hub.close().await;
+}
+
+/// Headers given to an `--upstream-url` source go with every request to it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn url_sources_send_their_headers() {
+    let url = serve(State::default()).await;
+    let mut source = Source::url(&format!("t={url}")).unwrap();
+    source.add_header("Authorization", "Bearer s3cret").unwrap();
+    let hub = Hub::connect(&[source], HubOptions::default()).await.expect("connects");
+    let result = hub.runtime(None).await.unwrap().execute("return await tools.t.whoami();").await;
+    assert_eq!(result.value, Some(json!({ "authorization": "Bearer s3cret" })), "{result:?}");
     hub.close().await;
 }
