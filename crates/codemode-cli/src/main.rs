@@ -1,22 +1,28 @@
-//! `codemode`: run a JavaScript/TypeScript program against codemode's built-in demo tools and print
-//! the result as pretty JSON.
+//! `codemode`: run a JavaScript/TypeScript program against tools (the built-in demo tools, MCP
+//! servers, OpenAPI documents) and print the result JSON, or serve code mode as an MCP server.
 //!
 //! ```text
 //! codemode run examples/orders.js
 //! echo 'return 1 + 1' | codemode run - --timeout-ms 500
+//! codemode run prog.js --upstream "npx -y @modelcontextprotocol/server-everything" --json
+//! codemode run --declarations --openapi petstore.json --base-url http://localhost:8080
+//! codemode mcp --upstream "gh=npx -y @modelcontextprotocol/server-github"
 //! ```
 //!
 //! Exit codes: 0 when the program succeeded, 1 when it failed (the printed result says why),
-//! 2 for usage and I/O errors.
+//! 2 for usage and I/O errors (including a source that cannot be reached).
 
 use std::io::Read as _;
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use codemode::Limits;
+use codemode_mcp::{ClientOptions, CodeModeServer, HttpOptions, Hub, HubOptions, ServerOptions, Source};
 
 /// Run model-written JavaScript/TypeScript against host tools under hard limits.
 #[derive(Debug, Parser)]
@@ -28,23 +34,51 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Run a program against the built-in demo tools (orders.lookup, data.records, demo.echo,
-    /// demo.fail, demo.sleep) and print the result JSON.
+    /// Run a program and print the result JSON. Without sources, against the built-in demo tools
+    /// (orders.lookup, data.records, demo.echo, demo.fail, demo.sleep).
     Run {
         /// The program file, or `-` for standard input.
-        #[arg(value_name = "FILE|-")]
-        file: PathBuf,
-        /// Execution time limit in milliseconds.
-        #[arg(long, value_name = "MS")]
-        timeout_ms: Option<u64>,
-        /// Maximum number of tool calls the program may make.
-        #[arg(long, value_name = "N")]
-        max_tool_calls: Option<u32>,
-        /// Memory the program may use: bytes, or a size such as `64MiB`, `512KiB`, `1GiB`, `100MB`
-        /// (default 256MiB).
-        #[arg(long, value_name = "SIZE", value_parser = parse_size)]
-        memory_limit: Option<usize>,
+        #[arg(value_name = "FILE|-", required_unless_present = "declarations")]
+        file: Option<PathBuf>,
+        /// Print the TypeScript declarations (`.d.ts`) of the configured tools and exit.
+        #[arg(long)]
+        declarations: bool,
+        /// Print the result as one line of JSON instead of pretty JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        limits: LimitArgs,
+        #[command(flatten)]
+        sources: SourceArgs,
     },
+    /// Serve code mode as an MCP server (stdio, or streamable HTTP with --http) with two tools,
+    /// `search` and `execute`, in front of the configured sources.
+    Mcp {
+        /// Serve streamable HTTP on this address (e.g. 127.0.0.1:8931) instead of stdio.
+        #[arg(long, value_name = "ADDR")]
+        http: Option<SocketAddr>,
+        /// Longest `execute` description; larger APIs are described by namespace and `search`.
+        #[arg(long, value_name = "CHARS", default_value_t = 16_000)]
+        max_description_chars: usize,
+        #[command(flatten)]
+        limits: LimitArgs,
+        #[command(flatten)]
+        sources: SourceArgs,
+    },
+}
+
+#[derive(Debug, Args)]
+struct LimitArgs {
+    /// Execution time limit of a run in milliseconds.
+    #[arg(long, value_name = "MS")]
+    timeout_ms: Option<u64>,
+    /// Maximum number of tool calls a run may make.
+    #[arg(long, value_name = "N")]
+    max_tool_calls: Option<u32>,
+    /// Memory a run may use: bytes, or a size such as `64MiB`, `512KiB`, `1GiB`, `100MB`
+    /// (default 256MiB).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    memory_limit: Option<usize>,
 }
 
 /// Parses `64MiB`-style sizes (KiB/MiB/GiB are powers of 1024, KB/MB/GB of 1000, a bare number is
@@ -69,6 +103,43 @@ fn parse_size(text: &str) -> Result<usize, String> {
     n.checked_mul(multiplier).ok_or_else(|| format!("'{text}' is too large"))
 }
 
+#[derive(Debug, Args)]
+struct SourceArgs {
+    /// An MCP server to start and talk to over stdio: `"[name=]CMD ARGS"` (repeatable). The
+    /// namespace is `name`, else the server's own name.
+    #[arg(long, value_name = "[NAME=]CMD ARGS")]
+    upstream: Vec<String>,
+    /// An MCP server reached over streamable HTTP: `"[name=]URL"` (repeatable).
+    #[arg(long, value_name = "[NAME=]URL")]
+    upstream_url: Vec<String>,
+    /// An OpenAPI 3.x document (JSON) whose operations become tools: `"[name=]FILE"` (repeatable).
+    #[arg(long, value_name = "[NAME=]FILE")]
+    openapi: Vec<String>,
+    /// Where the requests of the n-th --openapi document go (default: its `servers[].url`).
+    #[arg(long, value_name = "URL")]
+    base_url: Vec<String>,
+    /// A header sent with every request to an --upstream-url server or --openapi API:
+    /// `"[SOURCE=]Name: value"`, for the source named SOURCE (required when there are several).
+    /// `${VAR}` in the value is read from the environment (repeatable).
+    #[arg(long, value_name = "[SOURCE=]NAME: VALUE")]
+    header: Vec<String>,
+    /// Time limit of one upstream MCP call in milliseconds (default: only the run's limit).
+    #[arg(long, value_name = "MS")]
+    call_timeout_ms: Option<u64>,
+    /// Time limit of one OpenAPI request in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 30_000)]
+    http_timeout_ms: u64,
+    /// Largest OpenAPI response body in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 10 * 1024 * 1024)]
+    max_response_bytes: usize,
+    /// How long starting and initializing an upstream MCP server may take, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 60_000)]
+    connect_timeout_ms: u64,
+    /// Also mount the built-in demo tools (they are the default when no source is given).
+    #[arg(long)]
+    demo: bool,
+}
+
 /// Exit code for usage and I/O errors (clap uses the same for argument errors).
 const USAGE_ERROR: u8 = 2;
 
@@ -80,20 +151,24 @@ fn main() -> ExitCode {
             return if e.use_stderr() { ExitCode::from(USAGE_ERROR) } else { ExitCode::SUCCESS };
         }
     };
-    match cli.command {
-        Command::Run { file, timeout_ms, max_tool_calls, memory_limit } => {
-            match run(&file, timeout_ms, max_tool_calls, memory_limit) {
-                Ok(code) => code,
-                Err(message) => {
-                    eprintln!("codemode: {message}");
-                    ExitCode::from(USAGE_ERROR)
-                }
-            }
+    let outcome = match cli.command {
+        Command::Run { file, declarations, json, limits, sources } => {
+            run(file.as_deref(), declarations, json, &limits, &sources)
+        }
+        Command::Mcp { http, max_description_chars, limits, sources } => {
+            mcp(http, max_description_chars, &limits, &sources)
+        }
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("codemode: {message}");
+            ExitCode::from(USAGE_ERROR)
         }
     }
 }
 
-fn read_source(file: &PathBuf) -> Result<String, String> {
+fn read_source(file: &Path) -> Result<String, String> {
     if file.as_os_str() == "-" {
         let mut source = String::new();
         std::io::stdin()
@@ -105,38 +180,173 @@ fn read_source(file: &PathBuf) -> Result<String, String> {
     }
 }
 
-fn run(
-    file: &PathBuf,
-    timeout_ms: Option<u64>,
-    max_tool_calls: Option<u32>,
-    memory_limit: Option<usize>,
-) -> Result<ExitCode, String> {
-    let source = read_source(file)?;
+fn limits(args: &LimitArgs) -> Limits {
     let mut limits = Limits::default();
-    if let Some(ms) = timeout_ms {
+    if let Some(ms) = args.timeout_ms {
         limits = limits.timeout(Duration::from_millis(ms));
     }
-    if let Some(n) = max_tool_calls {
+    if let Some(n) = args.max_tool_calls {
         limits = limits.max_tool_calls(n);
     }
-    if let Some(bytes) = memory_limit {
+    if let Some(bytes) = args.memory_limit {
         limits = limits.memory_limit(bytes);
     }
-    let runtime = codemode::demo::builder()
-        .limits(limits)
-        .build()
-        .map_err(|e| format!("invalid configuration: {e}"))?;
-    let tokio = tokio::runtime::Builder::new_current_thread()
+    limits
+}
+
+/// The sources in flag order (commands, URLs, documents) and the hub options.
+fn sources(args: &SourceArgs, limits: Limits) -> Result<(Vec<Source>, HubOptions), String> {
+    let mut sources = Vec::new();
+    for value in &args.upstream {
+        sources.push(Source::command(value).map_err(|e| e.to_string())?);
+    }
+    for value in &args.upstream_url {
+        sources.push(Source::url(value).map_err(|e| e.to_string())?);
+    }
+    if args.base_url.len() > args.openapi.len() {
+        return Err("--base-url is given more often than --openapi (the n-th --base-url belongs to the n-th --openapi)".to_owned());
+    }
+    for (i, value) in args.openapi.iter().enumerate() {
+        sources.push(Source::openapi(value, args.base_url.get(i).cloned()).map_err(|e| e.to_string())?);
+    }
+    for header in &args.header {
+        let (target, name, value) = codemode_mcp::source::parse_header(header, |var| std::env::var(var).ok())
+            .map_err(|e| e.to_string())?;
+        let index = match &target {
+            Some(target) => sources.iter().position(|s| s.takes_headers() && s.name() == Some(target.as_str())).ok_or_else(
+                || format!("--header {name}: there is no --upstream-url or --openapi named {target:?} (give it as \"{target}=…\")"),
+            )?,
+            None => {
+                let http: Vec<usize> = (0..sources.len()).filter(|&i| sources[i].takes_headers()).collect();
+                match http.as_slice() {
+                    [only] => *only,
+                    [] => return Err(format!("--header {name}: there is no --upstream-url or --openapi source")),
+                    _ => {
+                        return Err(format!(
+                            "--header {name}: there are several HTTP sources; say which one it is for \
+                             (\"NAME={name}: …\", with NAME given to --upstream-url or --openapi as \"NAME=…\")"
+                        ));
+                    }
+                }
+            }
+        };
+        sources[index].add_header(name, value).map_err(|e| e.to_string())?;
+    }
+    if args.connect_timeout_ms == 0 || args.http_timeout_ms == 0 || args.call_timeout_ms == Some(0) {
+        return Err("timeouts must be greater than zero".to_owned());
+    }
+    if limits.timeout.is_some_and(|t| t.is_zero()) {
+        return Err("--timeout-ms must be greater than zero".to_owned());
+    }
+    let options = HubOptions {
+        limits,
+        client: ClientOptions {
+            connect_timeout: Duration::from_millis(args.connect_timeout_ms),
+            call_timeout: args.call_timeout_ms.map(Duration::from_millis),
+            inherit_stderr: true,
+        },
+        http: HttpOptions {
+            timeout: Duration::from_millis(args.http_timeout_ms),
+            max_body_bytes: args.max_response_bytes,
+            headers: Vec::new(),
+        },
+        demo: args.demo || sources.is_empty(),
+    };
+    Ok((sources, options))
+}
+
+fn tokio_runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    let result = tokio.block_on(runtime.execute(&source));
-    // Streamed, not built as one string: the result may hold up to the memory limit of logs.
-    // A reader that closed the pipe early (`| head`) is not an error worth a panic.
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    if serde_json::to_writer_pretty(&mut out, &result).is_ok() {
-        let _ = writeln!(out);
-        let _ = out.flush();
+        .map_err(|e| format!("cannot start the async runtime: {e}"))
+}
+
+fn run(
+    file: Option<&Path>,
+    declarations: bool,
+    json: bool,
+    limit_args: &LimitArgs,
+    source_args: &SourceArgs,
+) -> Result<ExitCode, String> {
+    let (sources, options) = sources(source_args, limits(limit_args))?;
+    // Read the program before starting any server: a missing file is a usage error.
+    let program = match (declarations, file) {
+        (true, _) => None,
+        (false, Some(file)) => Some(read_source(file)?),
+        (false, None) => return Err("a program file (or -) is required".to_owned()),
+    };
+    let tokio = tokio_runtime()?;
+    let outcome = tokio.block_on(async {
+        let hub = Hub::connect(&sources, options).await?;
+        for line in hub.skipped_operations() {
+            eprintln!("codemode: skipped OpenAPI operation {line}");
+        }
+        let outcome = match &program {
+            None => hub.declarations().await.map(Output::Declarations),
+            Some(program) => match hub.runtime(None).await {
+                Ok(runtime) => Ok(Output::Result(Box::new(runtime.execute(program).await))),
+                Err(e) => Err(e),
+            },
+        };
+        hub.close().await;
+        outcome
+    })?;
+    // Child processes are ended in the background; do not wait for stragglers.
+    tokio.shutdown_timeout(Duration::from_millis(500));
+    let mut out = std::io::stdout().lock();
+    match outcome {
+        Output::Declarations(text) => {
+            // A reader that closed the pipe early (`| head`) is not an error worth a panic.
+            let _ = write!(out, "{text}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Output::Result(result) => {
+            // Streamed, not built as one string: the result may hold up to the memory limit of
+            // logs. A reader that closed the pipe early is not an error worth a panic.
+            let mut out = std::io::BufWriter::new(out);
+            let printed = if json {
+                serde_json::to_writer(&mut out, &result)
+            } else {
+                serde_json::to_writer_pretty(&mut out, &result)
+            };
+            if printed.is_ok() {
+                let _ = writeln!(out);
+                let _ = out.flush();
+            }
+            Ok(if result.ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+        }
     }
-    Ok(if result.ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+enum Output {
+    Declarations(String),
+    Result(Box<codemode::ExecResult>),
+}
+
+fn mcp(
+    http: Option<SocketAddr>,
+    max_description_chars: usize,
+    limit_args: &LimitArgs,
+    source_args: &SourceArgs,
+) -> Result<ExitCode, String> {
+    let (sources, options) = sources(source_args, limits(limit_args))?;
+    let tokio = tokio_runtime()?;
+    let outcome = tokio.block_on(async {
+        let hub = Arc::new(Hub::connect(&sources, options).await?);
+        for line in hub.skipped_operations() {
+            eprintln!("codemode: skipped OpenAPI operation {line}");
+        }
+        let server = CodeModeServer::new(hub, ServerOptions { max_description_chars });
+        match http {
+            Some(addr) => {
+                server
+                    .serve_http(addr, |local| eprintln!("codemode: serving MCP on http://{local}/mcp"))
+                    .await
+            }
+            None => server.serve_stdio().await,
+        }
+    });
+    tokio.shutdown_timeout(Duration::from_millis(500));
+    outcome.map(|()| ExitCode::SUCCESS)
 }

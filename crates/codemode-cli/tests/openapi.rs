@@ -1,0 +1,308 @@
+//! `codemode run --openapi`: a real OpenAPI document and its API served over HTTP by a small
+//! server this test starts, called by a program through real HTTP requests.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Command, Output, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+const SPEC: &str = r##"{
+  "openapi": "3.0.3",
+  "info": { "title": "Pet Store", "version": "1.0.0", "description": "Pets and their owners" },
+  "paths": {
+    "/pets": {
+      "get": {
+        "operationId": "listPets",
+        "summary": "List pets",
+        "parameters": [
+          { "name": "limit", "in": "query", "schema": { "type": "integer" } },
+          { "name": "tag", "in": "query", "schema": { "type": "array", "items": { "type": "string" } } }
+        ],
+        "responses": { "200": { "description": "ok", "content": { "application/json": {
+          "schema": { "type": "array", "items": { "$ref": "#/components/schemas/Pet" } } } } } }
+      },
+      "post": {
+        "operationId": "createPet",
+        "summary": "Create a pet",
+        "requestBody": { "required": true, "content": { "application/json": {
+          "schema": { "$ref": "#/components/schemas/Pet" } } } },
+        "responses": { "201": { "description": "created", "content": { "application/json": {
+          "schema": { "$ref": "#/components/schemas/Pet" } } } } }
+      }
+    },
+    "/pets/{petId}": {
+      "get": {
+        "operationId": "getPet",
+        "summary": "Get a pet by id",
+        "parameters": [ { "name": "petId", "in": "path", "required": true, "schema": { "type": "string" } } ],
+        "responses": { "200": { "description": "ok", "content": { "application/json": {
+          "schema": { "$ref": "#/components/schemas/Pet" } } } } }
+      }
+    },
+    "/slow": {
+      "get": { "operationId": "slow", "responses": { "200": { "description": "ok", "content": { "text/plain": {} } } } }
+    },
+    "/upload": {
+      "post": { "operationId": "upload", "requestBody": { "content": { "image/png": {} } },
+        "responses": { "204": { "description": "done" } } }
+    }
+  },
+  "components": { "schemas": { "Pet": { "type": "object", "required": ["name"],
+    "properties": { "id": { "type": "integer", "readOnly": true }, "name": { "type": "string" }, "tag": { "type": "string" } } } } }
+}"##;
+
+/// One request as the server saw it.
+#[derive(Debug, Clone)]
+struct Seen {
+    line: String,
+    headers: Vec<String>,
+    body: String,
+}
+
+/// Serves the API on a free port, one request per connection; returns the base URL and the
+/// requests seen.
+fn serve() -> (String, Arc<Mutex<Vec<Seen>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&seen);
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { continue };
+            let log = Arc::clone(&log);
+            std::thread::spawn(move || handle(stream, &log));
+        }
+    });
+    (base, seen)
+}
+
+fn handle(stream: TcpStream, log: &Mutex<Vec<Seen>>) {
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut line = String::new();
+    if reader.read_line(&mut line).is_err() {
+        return;
+    }
+    let line = line.trim_end().to_owned();
+    let mut headers = Vec::new();
+    let mut length = 0usize;
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header).is_err() {
+            return;
+        }
+        let header = header.trim_end().to_owned();
+        if header.is_empty() {
+            break;
+        }
+        if let Some(value) = header.to_ascii_lowercase().strip_prefix("content-length:") {
+            length = value.trim().parse().unwrap_or(0);
+        }
+        headers.push(header);
+    }
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).unwrap();
+    let body = String::from_utf8_lossy(&body).into_owned();
+    log.lock().unwrap().push(Seen { line: line.clone(), headers: headers.clone(), body: body.clone() });
+    let target = line.split(' ').nth(1).unwrap_or("");
+    let (status, content_type, payload) = match (line.split(' ').next().unwrap_or(""), target) {
+        ("GET", t) if t.starts_with("/pets?") => (
+            "200 OK",
+            "application/json",
+            json!([{ "id": 1, "name": "Rex" }, { "id": 2, "name": "Tom" }]).to_string(),
+        ),
+        ("GET", "/pets/7") => ("200 OK", "application/json", json!({ "id": 7, "name": "Fido" }).to_string()),
+        ("GET", t) if t.starts_with("/pets/") => {
+            ("404 Not Found", "application/json", json!({ "message": "no such pet" }).to_string())
+        }
+        ("POST", "/pets") => {
+            let mut pet: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+            pet["id"] = json!(3);
+            ("201 Created", "application/json", pet.to_string())
+        }
+        ("GET", "/slow") => {
+            std::thread::sleep(Duration::from_secs(3));
+            ("200 OK", "text/plain", "late".to_owned())
+        }
+        _ => ("400 Bad Request", "text/plain", "unexpected".to_owned()),
+    };
+    let mut stream = stream;
+    let _ = write!(
+        stream,
+        "HTTP/1.1 {status}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{payload}",
+        payload.len()
+    );
+}
+
+fn codemode(args: &[&str], program: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .args(args)
+        .env("PET_TOKEN", "t0k")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("codemode starts");
+    // A usage error exits before reading the program.
+    let _ = child.stdin.take().unwrap().write_all(program.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+fn spec_file(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("codemode-openapi-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("petstore.json");
+    std::fs::write(&file, SPEC).unwrap();
+    file
+}
+
+#[test]
+fn a_program_calls_a_real_http_api_through_its_openapi_document() {
+    let (base, seen) = serve();
+    let spec = spec_file("calls");
+    let spec_arg = spec.display().to_string();
+    let out = codemode(
+        &[
+            "run",
+            "-",
+            "--openapi",
+            &spec_arg,
+            "--base-url",
+            &base,
+            "--header",
+            "Authorization: Bearer ${PET_TOKEN}",
+        ],
+        r#"
+        const [pet, pets] = await Promise.all([
+          tools.pet_store.getPet({ petId: "7" }),
+          tools.pet_store.listPets({ limit: 2, tag: ["a b", "c"] }),
+        ]);
+        const created = await tools.pet_store.createPet({ body: { name: "Rex" } });
+        let missing;
+        try { await tools.pet_store.getPet({ petId: "x/y" }); } catch (e) { missing = e.message; }
+        return { pet, names: pets.map(p => p.name), created, missing };
+        "#,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let result: Value = serde_json::from_str(&stdout).unwrap_or_else(|_| panic!("{stdout}\n{stderr}"));
+    assert_eq!(result["ok"], true, "{result}");
+    let value = &result["value"];
+    assert_eq!(value["pet"], json!({ "id": 7, "name": "Fido" }));
+    assert_eq!(value["names"], json!(["Rex", "Tom"]));
+    assert_eq!(value["created"], json!({ "id": 3, "name": "Rex" }));
+    let missing = value["missing"].as_str().unwrap_or("");
+    assert!(
+        missing.contains("GET /pets/x%2Fy: HTTP 404 Not Found") && missing.contains("no such pet"),
+        "{missing}"
+    );
+    assert_eq!(out.status.code(), Some(0));
+    // The operation that cannot be a tool is reported, not guessed.
+    assert!(stderr.contains("skipped OpenAPI operation pet_store: POST /upload (upload)"), "{stderr}");
+
+    let seen = seen.lock().unwrap().clone();
+    let lines: Vec<&str> = seen.iter().map(|s| s.line.as_str()).collect();
+    assert!(lines.contains(&"GET /pets/7 HTTP/1.1"), "{lines:?}");
+    assert!(lines.contains(&"GET /pets?limit=2&tag=a%20b&tag=c HTTP/1.1"), "{lines:?}");
+    let post = seen.iter().find(|s| s.line.starts_with("POST /pets")).expect("the POST arrived");
+    assert_eq!(serde_json::from_str::<Value>(&post.body).ok(), Some(json!({ "name": "Rex" })));
+    assert!(
+        post.headers.iter().any(|h| h.eq_ignore_ascii_case("content-type: application/json")),
+        "{post:?}"
+    );
+    assert!(seen.iter().all(|s| s.headers.iter().any(|h| h == "authorization: Bearer t0k")), "{seen:?}");
+}
+
+#[test]
+fn slow_answers_time_out_and_declarations_describe_the_api() {
+    let (base, _) = serve();
+    let spec = spec_file("slow");
+    let spec_arg = spec.display().to_string();
+    let out = codemode(
+        &[
+            "run",
+            "-",
+            "--openapi",
+            &format!("pets={spec_arg}"),
+            "--base-url",
+            &base,
+            "--http-timeout-ms",
+            "300",
+        ],
+        "return await tools.pets.slow();",
+    );
+    let result: Value = serde_json::from_slice(&out.stdout).expect("result JSON");
+    assert_eq!(result["error"]["kind"], "ToolFailure", "{result}");
+    assert!(
+        result["error"]["message"].as_str().unwrap_or("").contains("GET /slow: no answer within 300ms"),
+        "{result}"
+    );
+    assert_eq!(out.status.code(), Some(1));
+
+    let out = codemode(
+        &["run", "--declarations", "--openapi", &format!("pets={spec_arg}"), "--base-url", &base],
+        "",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("/** Pet Store: Pets and their owners */\n  pets: {"), "{text}");
+    assert!(text.contains("/** Get a pet by id */\n    getPet(input: {"), "{text}");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn bad_openapi_arguments_are_usage_errors() {
+    let out = codemode(&["run", "-", "--openapi", "/does/not/exist.json"], "return 1");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read /does/not/exist.json"));
+
+    let spec = spec_file("bad");
+    let spec_arg = spec.display().to_string();
+    // No --base-url and no servers in the document.
+    let out = codemode(&["run", "-", "--openapi", &spec_arg], "return 1");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no --base-url given"));
+    let out =
+        codemode(&["run", "-", "--openapi", &spec_arg, "--base-url", "h", "--base-url", "i"], "return 1");
+    assert_eq!(out.status.code(), Some(2));
+    let not_json = spec.with_file_name("spec.yaml");
+    std::fs::write(&not_json, "openapi: 3.0.0\npaths: {}\n").unwrap();
+    let out = codemode(
+        &["run", "-", "--openapi", &not_json.display().to_string(), "--base-url", "http://x"],
+        "return 1",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("YAML is not supported"));
+    let out = codemode(&["run", "-", "--header", "no colon"], "return 1");
+    assert_eq!(out.status.code(), Some(2));
+    // A header goes to one named source; a secret is never sent to a source it was not meant for.
+    let named = format!("pets={spec_arg}");
+    let other = format!("more={spec_arg}");
+    let two = [
+        "run",
+        "-",
+        "--openapi",
+        &named,
+        "--openapi",
+        &other,
+        "--base-url",
+        "http://a",
+        "--base-url",
+        "http://b",
+    ];
+    let out = codemode(&[&two[..], &["--header", "Authorization: x"]].concat(), "return 1");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("several HTTP sources"));
+    let out = codemode(&[&two[..], &["--header", "nope=Authorization: x"]].concat(), "return 1");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no --upstream-url or --openapi named \"nope\""));
+    let out =
+        codemode(&[&two[..], &["--header", "more=Authorization: ${NOT_SET_ANYWHERE}"]].concat(), "return 1");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("NOT_SET_ANYWHERE is not set"));
+    let out = codemode(&[&two[..], &["--header", "more=Authorization: ${PET_TOKEN}"]].concat(), "return 1");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}

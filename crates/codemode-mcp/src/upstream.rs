@@ -1,0 +1,291 @@
+//! The MCP client side: one connection to an upstream MCP server (a child process over stdio or
+//! a streamable HTTP endpoint), its tool list (all pages, refreshed after
+//! `notifications/tools/list_changed`) and `tools/call` routing with per-call timeouts.
+//!
+//! A call that is dropped before its answer (the run ended, timed out or was cancelled) sends
+//! `notifications/cancelled` to the server (rmcp's cancel-on-drop requests). A server that has
+//! gone away fails its calls with a [`ToolError::failure`] naming it; nothing panics.
+
+use std::collections::HashMap;
+use std::process::Stdio;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use codemode::tools::ToolError;
+use codemode::tools::mcp::{McpTool, call_result_value, parse_tools_list};
+use reqwest::header::{HeaderName, HeaderValue};
+use rmcp::model::{
+    CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, PaginatedRequestParams,
+};
+use rmcp::service::{NotificationContext, RunningService, ServiceError};
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::{ClientHandler, Peer, RoleClient, ServiceExt};
+use serde_json::Value;
+use tokio::sync::{Mutex, watch};
+
+use crate::source::Source;
+
+/// At most this many `tools/list` pages are followed (a server whose cursor never ends cannot
+/// hang the host).
+const MAX_PAGES: usize = 1_000;
+/// At most this many tools are taken from one server.
+const MAX_TOOLS: usize = 10_000;
+
+/// How to reach and talk to upstream servers.
+#[derive(Debug, Clone)]
+pub struct ClientOptions {
+    /// How long connecting (spawning, `initialize`, the first `tools/list`) may take.
+    pub connect_timeout: Duration,
+    /// How long one `tools/call` may take; `None` leaves it to the run's own timeout.
+    pub call_timeout: Option<Duration>,
+    /// Whether an upstream child process's standard error goes to ours (else it is discarded).
+    pub inherit_stderr: bool,
+}
+
+impl Default for ClientOptions {
+    fn default() -> Self {
+        Self { connect_timeout: Duration::from_secs(60), call_timeout: None, inherit_stderr: true }
+    }
+}
+
+/// Notes `notifications/tools/list_changed` so the next run lists the tools again, and tells
+/// whoever watches the hub.
+#[derive(Clone)]
+struct Handler {
+    changed: Arc<AtomicBool>,
+    announce: Option<Arc<watch::Sender<u64>>>,
+}
+
+impl ClientHandler for Handler {
+    fn get_info(&self) -> ClientConfig {
+        ClientConfig::new(
+            ClientCapabilities::default(),
+            Implementation::new("codemode", env!("CARGO_PKG_VERSION")),
+        )
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.changed.store(true, Ordering::SeqCst);
+        if let Some(announce) = &self.announce {
+            announce.send_modify(|generation| *generation = generation.wrapping_add(1));
+        }
+    }
+}
+
+/// A connected upstream MCP server.
+pub struct Upstream {
+    /// The server's own name (`serverInfo.name`), or the source label when it gave none.
+    server_name: String,
+    label: String,
+    peer: Peer<RoleClient>,
+    /// Keeps the connection (and the child process) alive; dropped with the upstream.
+    service: Mutex<Option<RunningService<RoleClient, Handler>>>,
+    changed: Arc<AtomicBool>,
+    tools: Mutex<Vec<McpTool>>,
+    options: ClientOptions,
+}
+
+impl std::fmt::Debug for Upstream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Upstream")
+            .field("server_name", &self.server_name)
+            .field("label", &self.label)
+            .finish()
+    }
+}
+
+impl Upstream {
+    /// Starts or reaches the server, initializes the session and lists its tools. A changed
+    /// tool list bumps `announce`'s generation.
+    pub async fn connect(
+        source: &Source,
+        options: &ClientOptions,
+        announce: Option<Arc<watch::Sender<u64>>>,
+    ) -> Result<Arc<Upstream>, String> {
+        let label = source.label();
+        let timeout = options.connect_timeout;
+        match tokio::time::timeout(timeout, Self::connect_inner(source, options, announce)).await {
+            Ok(result) => result,
+            Err(_) => Err(format!("MCP server `{label}` did not start within {}s", timeout.as_secs())),
+        }
+    }
+
+    async fn connect_inner(
+        source: &Source,
+        options: &ClientOptions,
+        announce: Option<Arc<watch::Sender<u64>>>,
+    ) -> Result<Arc<Upstream>, String> {
+        let label = source.label();
+        let changed = Arc::new(AtomicBool::new(false));
+        let handler = Handler { changed: Arc::clone(&changed), announce };
+        let service = match source {
+            Source::Command { argv, .. } => {
+                let Some((program, args)) = argv.split_first() else {
+                    return Err("--upstream: the command line is empty".to_owned());
+                };
+                let mut command = tokio::process::Command::new(program);
+                command.args(args);
+                let stderr = if options.inherit_stderr { Stdio::inherit() } else { Stdio::null() };
+                let (transport, _) = TokioChildProcess::builder(command)
+                    .stderr(stderr)
+                    .spawn()
+                    .map_err(|e| format!("cannot start MCP server `{label}`: {e}"))?;
+                handler
+                    .serve(transport)
+                    .await
+                    .map_err(|e| format!("MCP server `{label}` failed to initialize: {e}"))?
+            }
+            Source::Url { url, headers, .. } => {
+                crate::install_crypto_provider();
+                let mut custom = HashMap::new();
+                for (name, value) in headers {
+                    let name = HeaderName::from_bytes(name.as_bytes())
+                        .map_err(|_| format!("{name:?} is not a header name"))?;
+                    let value = HeaderValue::from_str(value)
+                        .map_err(|_| format!("the value of header {name} is not valid"))?;
+                    custom.insert(name, value);
+                }
+                let config =
+                    StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(custom);
+                let transport = StreamableHttpClientTransport::from_config(config);
+                handler
+                    .serve(transport)
+                    .await
+                    .map_err(|e| format!("MCP server at {url} failed to initialize: {e}"))?
+            }
+            Source::OpenApi { .. } => return Err("an OpenAPI document is not an MCP server".to_owned()),
+        };
+        let peer = service.peer().clone();
+        let server_name = peer
+            .peer_info()
+            .and_then(|info| info.server_info.as_ref().map(|i| i.name.clone()))
+            .filter(|name| !name.trim().is_empty())
+            .unwrap_or_else(|| label.clone());
+        let tools = list_tools(&peer).await.map_err(|e| format!("MCP server `{label}`: {e}"))?;
+        Ok(Arc::new(Upstream {
+            server_name,
+            label,
+            peer,
+            service: Mutex::new(Some(service)),
+            changed,
+            tools: Mutex::new(tools),
+            options: options.clone(),
+        }))
+    }
+
+    /// The server's own name (`serverInfo.name`).
+    pub fn server_name(&self) -> &str {
+        &self.server_name
+    }
+
+    /// The command line or URL it was reached by.
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
+    /// The current tool list; listed again first when the server said it changed.
+    pub async fn tools(&self) -> Vec<McpTool> {
+        if self.changed.swap(false, Ordering::SeqCst) {
+            match list_tools(&self.peer).await {
+                Ok(tools) => *self.tools.lock().await = tools,
+                // Keep the last good list; calls to tools that are gone fail at the server.
+                Err(e) => eprintln!("codemode: listing the tools of `{}` again failed: {e}", self.label),
+            }
+        }
+        self.tools.lock().await.clone()
+    }
+
+    /// Whether the server announced a changed tool list that was not listed again yet.
+    pub fn tools_changed(&self) -> bool {
+        self.changed.load(Ordering::SeqCst)
+    }
+
+    /// Calls `name` with `arguments` (`tools/call`) and turns the answer into the program's
+    /// value: `structuredContent`, else the text (JSON when it parses), else the content blocks;
+    /// `isError` becomes a tool failure.
+    pub async fn call(&self, name: String, arguments: Value) -> Result<Value, ToolError> {
+        let arguments = match arguments {
+            Value::Object(map) => Some(map),
+            Value::Null => None,
+            _ => {
+                return Err(ToolError::invalid_input(
+                    "at input: expected an object (MCP tool arguments are an object)",
+                ));
+            }
+        };
+        let mut params = CallToolRequestParams::new(name.clone());
+        params.arguments = arguments;
+        let request = self.peer.call_tool(params);
+        let outcome = match self.options.call_timeout {
+            Some(limit) => match tokio::time::timeout(limit, request).await {
+                Ok(outcome) => outcome,
+                Err(_) => {
+                    return Err(ToolError::failure(format!(
+                        "MCP server '{}' did not answer '{name}' within {}ms (the call was cancelled).",
+                        self.server_name,
+                        limit.as_millis()
+                    )));
+                }
+            },
+            None => request.await,
+        };
+        let result = outcome.map_err(|e| self.service_error(&name, e))?;
+        let value = serde_json::to_value(&result).map_err(ToolError::internal)?;
+        call_result_value(value)
+    }
+
+    fn service_error(&self, name: &str, error: ServiceError) -> ToolError {
+        let server = &self.server_name;
+        let message = match error {
+            ServiceError::McpError(e) => format!("MCP server '{server}' refused '{name}': {}", e.message),
+            ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
+                format!(
+                    "MCP server '{server}' is not available (its connection closed); '{name}' was not answered."
+                )
+            }
+            ServiceError::Timeout { timeout } => {
+                format!("MCP server '{server}' did not answer '{name}' within {}ms.", timeout.as_millis())
+            }
+            ServiceError::Cancelled { .. } => {
+                format!("The call to '{name}' on MCP server '{server}' was cancelled.")
+            }
+            other => format!("MCP server '{server}' failed '{name}': {other}"),
+        };
+        ToolError::failure(message)
+    }
+
+    /// Closes the session (and ends the child process).
+    pub async fn close(&self) {
+        if let Some(service) = self.service.lock().await.take() {
+            let _ = service.cancel().await;
+        }
+    }
+}
+
+/// Lists every page of tools (bounded), as the import's [`McpTool`]s.
+async fn list_tools(peer: &Peer<RoleClient>) -> Result<Vec<McpTool>, String> {
+    let mut tools = Vec::new();
+    let mut cursor: Option<String> = None;
+    for _ in 0..MAX_PAGES {
+        let page = peer
+            .list_tools(Some(PaginatedRequestParams::default().with_cursor(cursor.take())))
+            .await
+            .map_err(|e| format!("tools/list failed: {e}"))?;
+        for tool in page.tools {
+            let value = serde_json::to_value(&tool).map_err(|e| format!("tools/list: {e}"))?;
+            tools.push(value);
+        }
+        if tools.len() > MAX_TOOLS {
+            return Err(format!("the server lists more than {MAX_TOOLS} tools"));
+        }
+        match page.next_cursor {
+            Some(next) if !next.is_empty() => cursor = Some(next),
+            _ => {
+                return parse_tools_list(&Value::Array(tools)).map_err(|e| format!("tools/list: {e}"));
+            }
+        }
+    }
+    Err(format!("tools/list did not end after {MAX_PAGES} pages"))
+}
