@@ -1,13 +1,11 @@
 //! `codemode-compiler`: IR → register-machine bytecode.
 //!
-//! - [`bytecode`]: the opcode table and compiled units (the contract with the VM);
-//! - `codegen`: walks the IR of each function and emits instructions, allocating registers;
-//! - [`disasm`]: a stable textual disassembly for snapshot tests and debugging.
+//! `codegen` walks the IR of each function and emits instructions, allocating registers; the
+//! instructions, the verifier and the disassembler live in `codemode-bytecode` (re-exported here
+//! as [`bytecode`], [`verify`] and [`disasm`]). [`compile`] returns a [`VerifiedModule`].
 
-pub mod bytecode;
 mod codegen;
-pub mod disasm;
-pub mod verify;
 
-pub use bytecode::Module;
 pub use codegen::{CompileError, compile};
+pub use codemode_bytecode as bytecode;
+pub use codemode_bytecode::{Module, VerifiedModule, disasm, verify};

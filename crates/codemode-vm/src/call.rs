@@ -6,7 +6,7 @@
 //! destination ([`ReturnTo`]) through [`Vm::deliver`], a loop, so chains of built-ins calling
 //! built-ins (`arr.map(Math.abs)`) run in constant Rust stack.
 
-use codemode_compiler::bytecode::ErrorKind;
+use codemode_bytecode::ErrorKind;
 
 use crate::Vm;
 use crate::builtins::{self, Cont, Step};
@@ -365,7 +365,7 @@ impl Vm {
     pub(crate) fn not_a_function_at(
         &mut self,
         v: Value,
-        code: &codemode_compiler::bytecode::FunctionCode,
+        code: &codemode_bytecode::FunctionCode,
         pc: usize,
     ) -> Throw {
         match code.callee_name(pc) {

@@ -6,7 +6,7 @@
 //! `toString` is not called here — documented limitation).
 
 use crate::meter::Work;
-use codemode_compiler::bytecode::{BinOp, ErrorKind, UnOp};
+use codemode_bytecode::{BinOp, ErrorKind, UnOp};
 
 use crate::Vm;
 use crate::call::Throw;

@@ -2,7 +2,7 @@
 //! and all registers in one `Vm::stack`: a JavaScript call pushes a frame and never recurses
 //! through Rust.
 
-use codemode_compiler::bytecode::Reg;
+use codemode_bytecode::Reg;
 use serde::{Deserialize, Serialize};
 
 use crate::builtins::Cont;

@@ -7,7 +7,7 @@
 //! [`MAX_BOUNDARY_DEPTH`] nested levels. A cycle is a `TypeError`.
 
 use crate::meter::Work;
-use codemode_compiler::bytecode::ErrorKind;
+use codemode_bytecode::ErrorKind;
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 

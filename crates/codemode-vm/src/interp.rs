@@ -6,7 +6,7 @@
 //! completion.
 
 use crate::meter::Work;
-use codemode_compiler::bytecode::{ErrorKind, Op};
+use codemode_bytecode::{ErrorKind, Op};
 
 use crate::call::Throw;
 use crate::frame::{Frame, ReturnTo};
@@ -251,8 +251,7 @@ impl Vm {
                         (Value::Number(x), Value::Number(y))
                             if !matches!(
                                 op,
-                                codemode_compiler::bytecode::BinOp::In
-                                    | codemode_compiler::bytecode::BinOp::InstanceOf
+                                codemode_bytecode::BinOp::In | codemode_bytecode::BinOp::InstanceOf
                             ) =>
                         {
                             number_binary(op, x, y)
@@ -648,9 +647,9 @@ impl Vm {
 
 /// Binary operators on two numbers: the interpreter's fast path (no conversions can run).
 #[inline(always)]
-fn number_binary(op: codemode_compiler::bytecode::BinOp, x: f64, y: f64) -> Value {
+fn number_binary(op: codemode_bytecode::BinOp, x: f64, y: f64) -> Value {
     use crate::numconv::{to_int32, to_uint32};
-    use codemode_compiler::bytecode::BinOp;
+    use codemode_bytecode::BinOp;
     match op {
         BinOp::Add => Value::Number(x + y),
         BinOp::Sub => Value::Number(x - y),
@@ -681,8 +680,8 @@ fn number_binary(op: codemode_compiler::bytecode::BinOp, x: f64, y: f64) -> Valu
 
 /// A comparison operator on two numbers (the fused compare-and-jump instructions' fast path).
 #[inline(always)]
-fn number_compare(op: codemode_compiler::bytecode::BinOp, x: f64, y: f64) -> bool {
-    use codemode_compiler::bytecode::BinOp;
+fn number_compare(op: codemode_bytecode::BinOp, x: f64, y: f64) -> bool {
+    use codemode_bytecode::BinOp;
     match op {
         BinOp::Lt => x < y,
         BinOp::LtEq => x <= y,

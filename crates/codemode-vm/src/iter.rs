@@ -5,7 +5,7 @@
 //! `TypeError: x is not iterable`.
 
 use crate::meter::Work;
-use codemode_compiler::bytecode::ErrorKind;
+use codemode_bytecode::ErrorKind;
 
 use crate::Vm;
 use crate::call::Throw;

@@ -34,7 +34,7 @@ impl Vm {
         if let Some(inner) = self.is_promise(v) {
             if inner == p {
                 let e = self.make_error(
-                    codemode_compiler::bytecode::ErrorKind::TypeError,
+                    codemode_bytecode::ErrorKind::TypeError,
                     "Chaining cycle detected for promise",
                 );
                 return self.reject_promise(p, e);
@@ -255,8 +255,7 @@ impl Vm {
         self.define(Value::Obj(state), crate::props::Key::Index(2), Value::Number(remaining))?;
         if remaining <= 0.0 {
             if kind == Combinator::Any {
-                let e = self
-                    .make_error(codemode_compiler::bytecode::ErrorKind::Error, "All promises were rejected");
+                let e = self.make_error(codemode_bytecode::ErrorKind::Error, "All promises were rejected");
                 return self.reject_promise(result, e);
             }
             return self.resolve_promise(result, values);

@@ -37,9 +37,8 @@ mod realm;
 mod value;
 
 use std::collections::VecDeque;
-use std::sync::Arc;
 
-use codemode_compiler::Module;
+use codemode_bytecode::{Module, VerifiedModule};
 use serde::{Deserialize, Serialize};
 
 pub use host::{FailureKind, HostCall, HostError, HostTarget, MAX_BOUNDARY_DEPTH};
@@ -57,12 +56,33 @@ fn pristine() -> Option<&'static (Heap, Realm)> {
     static PRISTINE: std::sync::LazyLock<Option<(Heap, Realm)>> = std::sync::LazyLock::new(|| {
         let mut heap = Heap::new(usize::MAX);
         let realm = Realm::new(&mut heap).ok()?;
-        let module = Arc::new(Module { functions: Vec::new() });
+        // The built-ins are installed without running any code: an empty module stands in.
+        let module = VerifiedModule::new(Module { functions: vec![empty_function()] }).ok()?;
         let mut vm = Vm::bare(module, VmConfig::default(), heap, realm);
         builtins::install(&mut vm).ok()?;
         Some((vm.heap, vm.realm))
     });
     PRISTINE.as_ref()
+}
+
+/// A function that returns at once: the module of the pristine realm, which runs no code.
+fn empty_function() -> codemode_bytecode::FunctionCode {
+    codemode_bytecode::FunctionCode {
+        name: None,
+        param_count: 0,
+        rest: None,
+        arguments: None,
+        register_count: 1,
+        is_async: false,
+        is_arrow: false,
+        code: vec![codemode_bytecode::Op::LoadUndef { dst: 0 }, codemode_bytecode::Op::Return { src: 0 }],
+        constants: Vec::new(),
+        handlers: Vec::new(),
+        captures: Vec::new(),
+        lines: Vec::new(),
+        callee_names: Vec::new(),
+        span: codemode_bytecode::Span::default(),
+    }
 }
 
 /// Limits and host-supplied inputs fixed when a run starts.
@@ -110,8 +130,9 @@ pub struct ErrorReport {
 /// The whole run state: plain data, serializable with serde.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Vm {
-    /// Immutable compiled code, shared by every run of the same program.
-    pub(crate) module: Arc<Module>,
+    /// Immutable compiled code, shared by every run of the same program; verified (also when
+    /// decoded from a snapshot).
+    pub(crate) module: VerifiedModule,
     pub(crate) config: VmConfig,
     pub(crate) heap: Heap,
     pub(crate) realm: Realm,
@@ -137,8 +158,7 @@ pub struct Vm {
 
 impl Vm {
     /// Creates a VM ready to run `module`'s top-level script.
-    pub fn new(module: Arc<Module>, config: VmConfig) -> Result<Vm, String> {
-        codemode_compiler::verify::verify(&module)?;
+    pub fn new(module: VerifiedModule, config: VmConfig) -> Result<Vm, String> {
         let Some((heap, realm)) = pristine() else {
             return Err("the global environment could not be built".into());
         };
@@ -153,7 +173,7 @@ impl Vm {
         Ok(vm)
     }
 
-    fn bare(module: Arc<Module>, config: VmConfig, heap: Heap, realm: Realm) -> Vm {
+    fn bare(module: VerifiedModule, config: VmConfig, heap: Heap, realm: Realm) -> Vm {
         let rng = config.random_seed ^ 0x9E37_79B9_7F4A_7C15;
         Vm {
             module,

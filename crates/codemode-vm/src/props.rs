@@ -7,7 +7,7 @@
 //! accessor as `undefined` (documented limitation).
 
 use crate::meter::Work;
-use codemode_compiler::bytecode::ErrorKind;
+use codemode_bytecode::ErrorKind;
 
 use crate::Vm;
 use crate::call::Throw;

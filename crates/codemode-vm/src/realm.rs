@@ -1,7 +1,7 @@
 //! The realm (the global object, the intrinsic prototypes, common atoms) and the allocation
 //! helpers every other module uses to make strings, objects, arrays, errors and closures.
 
-use codemode_compiler::bytecode::{CaptureSource, Constant, ErrorKind};
+use codemode_bytecode::{CaptureSource, Constant, ErrorKind};
 use serde::{Deserialize, Serialize};
 
 use crate::Vm;

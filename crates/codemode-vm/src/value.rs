@@ -84,5 +84,5 @@ pub fn parse_array_index(s: &str) -> Option<u32> {
 /// program behaviour, and runs stay reproducible).
 pub type FastMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<ahash::AHasher>>;
 
-pub use codemode_compiler::bytecode::f64_bits;
+pub use codemode_bytecode::f64_bits;
 pub type FastSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<ahash::AHasher>>;

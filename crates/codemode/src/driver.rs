@@ -8,7 +8,6 @@
 //! the previous turn ended, so no path (calls answered at once, unknown tools, `search`) can run
 //! past the deadline.
 
-use std::sync::Arc;
 use std::time::Instant;
 
 use codemode_syntax::SyntaxErrorKind;
@@ -67,7 +66,7 @@ impl<'a> Run<'a> {
             max_call_depth: inner.limits.max_call_depth,
             ..VmConfig::default()
         };
-        let vm = Vm::new(Arc::new(module), config).map_err(|message| {
+        let vm = Vm::new(module, config).map_err(|message| {
             let d = Diagnostic { kind: DiagnosticKind::ExecutionFailure, message, location: None };
             Box::new(failure(d, Vec::new(), Vec::new()))
         })?;
@@ -279,7 +278,7 @@ fn host_error(path: &str, e: codemode_tools::ToolError) -> HostError {
     HostError { kind, message: e.model_message(path) }
 }
 
-fn compile(source: &str) -> Result<codemode_compiler::Module, Diagnostic> {
+fn compile(source: &str) -> Result<codemode_compiler::VerifiedModule, Diagnostic> {
     let program = codemode_syntax::compile_to_ir(source).map_err(|e| Diagnostic {
         kind: match e.kind {
             SyntaxErrorKind::ParseError => DiagnosticKind::ParseError,

@@ -31,7 +31,6 @@ const CASE_STACK: usize = 256 << 10;
 const RSS_ALLOWANCE: usize = 64 << 20;
 
 struct Case {
-    path: PathBuf,
     source: String,
     expect: String,
     timeout: Duration,
@@ -57,7 +56,6 @@ fn load(path: &Path) -> Case {
         source.lines().find_map(|l| l.strip_prefix(&format!("// {key}:")).map(|v| v.trim().to_string()))
     };
     Case {
-        path: path.to_path_buf(),
         expect: header("expect").unwrap_or_else(|| panic!("{}: no `// expect:` line", path.display())),
         timeout: Duration::from_millis(header("timeout-ms").map_or(5000, |v| v.parse().expect("timeout"))),
         memory_limit: header("memory-limit").map_or(256 << 20, |v| parse_size(&v)),

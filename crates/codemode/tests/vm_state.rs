@@ -4,15 +4,13 @@
 // Test setup fails loudly by design.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
-use std::sync::Arc;
-
 use codemode_vm::{HostCall, HostTarget, Status, Vm, VmConfig};
 use serde_json::{Value, json};
 
 fn vm(source: &str) -> Vm {
     let ir = codemode_syntax::compile_to_ir(source).expect("parses");
     let module = codemode_compiler::compile(&ir).expect("compiles");
-    Vm::new(Arc::new(module), VmConfig::default()).expect("starts")
+    Vm::new(module, VmConfig::default()).expect("starts")
 }
 
 const PROGRAM: &str = r#"
@@ -112,7 +110,7 @@ fn random_and_clock_are_host_supplied_and_deterministic() {
     assert_eq!(a, b);
     let config = VmConfig { random_seed: 7, ..VmConfig::default() };
     let ir = codemode_syntax::compile_to_ir(source).expect("parses");
-    let module = Arc::new(codemode_compiler::compile(&ir).expect("compiles"));
+    let module = codemode_compiler::compile(&ir).expect("compiles");
     let mut other = Vm::new(module, config).expect("starts");
     assert_ne!(run_to_end(&mut other), a);
 }

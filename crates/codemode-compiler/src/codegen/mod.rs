@@ -25,7 +25,9 @@ use std::collections::HashMap;
 use codemode_ir::Span;
 use codemode_ir::{self as ir, FuncId, Program, VarId, VarKind};
 
-use crate::bytecode::{CaptureSource, Constant, FunctionCode, Handler, Module, Op, Reg, Target};
+use crate::bytecode::{
+    CaptureSource, Constant, FunctionCode, Handler, Module, Op, Reg, Target, VerifiedModule,
+};
 
 /// A compile-time failure: the program is too large for the bytecode's limits.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,11 +47,11 @@ pub const MAX_MODULE_CODE: usize = 1_000_000;
 const MAX_DEPTH: usize = 2_000;
 
 /// Compiles a lowered program.
-pub fn compile(program: &Program) -> Result<Module, CompileError> {
+pub fn compile(program: &Program) -> Result<VerifiedModule, CompileError> {
     codemode_ir::stack::with_stack_for(program.nesting.max(1) * 2, || compile_program(program))
 }
 
-fn compile_program(program: &Program) -> Result<Module, CompileError> {
+fn compile_program(program: &Program) -> Result<VerifiedModule, CompileError> {
     let n = program.functions.len();
     let mut functions = Vec::with_capacity(n);
     let mut capture_sources: Vec<Option<Vec<CaptureSource>>> = vec![None; n];
@@ -83,9 +85,8 @@ fn compile_program(program: &Program) -> Result<Module, CompileError> {
             f.captures.push(CaptureSource::Capture(0));
         }
     }
-    let module = Module { functions };
-    crate::verify::verify(&module).map_err(|message| CompileError { message, span: Span::default() })?;
-    Ok(module)
+    VerifiedModule::new(Module { functions })
+        .map_err(|message| CompileError { message, span: Span::default() })
 }
 
 /// A loop, switch or labelled statement that `break`/`continue` can target.

@@ -4,7 +4,7 @@
 //! is an [`ArrayLoop`] or [`SortState`] that waits in a native frame while the callback runs.
 
 use crate::meter::Work;
-use codemode_compiler::bytecode::ErrorKind;
+use codemode_bytecode::ErrorKind;
 use serde::{Deserialize, Serialize};
 
 use super::{Cont, NativeDef, Step, arg, relative_index, require_callable, this_array};

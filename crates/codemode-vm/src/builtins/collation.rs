@@ -2,7 +2,7 @@
 //! (an approximation of ICU's root collation for Latin script) and NFC/NFD normalization of
 //! Latin letters with diacritics. Pure functions, apart from reading collation options.
 
-use codemode_compiler::bytecode::ErrorKind;
+use codemode_bytecode::ErrorKind;
 
 use crate::Vm;
 use crate::call::Throw;

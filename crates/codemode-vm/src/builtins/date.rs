@@ -5,7 +5,7 @@
 //! `getHours` equals `getUTCHours`, `getTimezoneOffset()` is 0 and strings print `GMT+0000`.
 //! A Date is `ObjKind::Date(time value)`, NaN for an invalid date.
 
-use codemode_compiler::bytecode::ErrorKind;
+use codemode_bytecode::ErrorKind;
 
 use super::{NativeDef, Step, arg};
 use crate::Vm;

@@ -1,6 +1,6 @@
 //! `Error` and the native error constructors.
 
-use codemode_compiler::bytecode::ErrorKind;
+use codemode_bytecode::ErrorKind;
 
 use super::{NativeDef, Step, arg};
 use crate::Vm;

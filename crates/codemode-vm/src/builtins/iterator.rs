@@ -8,7 +8,7 @@ use crate::call::Throw;
 use crate::object::ObjKind;
 use crate::props::Key;
 use crate::value::Value;
-use codemode_compiler::bytecode::ErrorKind;
+use codemode_bytecode::ErrorKind;
 
 pub const DEFS: &[NativeDef] = &[NativeDef::new("Iterator.prototype", "next", 0, next)];
 

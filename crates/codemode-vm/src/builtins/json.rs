@@ -6,7 +6,7 @@
 //! limits nesting), building values as it reads (`json_parse`).
 
 use crate::meter::Work;
-use codemode_compiler::bytecode::ErrorKind;
+use codemode_bytecode::ErrorKind;
 use serde_json::Value as Json;
 
 use super::{NativeDef, Step, arg};

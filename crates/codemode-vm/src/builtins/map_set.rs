@@ -15,7 +15,7 @@
 //! with SameValueZero.
 
 use crate::meter::Work;
-use codemode_compiler::bytecode::ErrorKind;
+use codemode_bytecode::ErrorKind;
 use serde::{Deserialize, Serialize};
 
 use super::{Cont, NativeDef, Step, arg, require_callable};

@@ -51,7 +51,7 @@ fn js_sign(x: f64) -> f64 {
 
 fn pow(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let (a, b) = (arg(args, 0), arg(args, 1));
-    vm.binary(codemode_compiler::bytecode::BinOp::Exp, a, b).map(Step::Return)
+    vm.binary(codemode_bytecode::BinOp::Exp, a, b).map(Step::Return)
 }
 
 fn atan2(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {

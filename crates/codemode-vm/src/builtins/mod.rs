@@ -42,7 +42,7 @@ mod utf16;
 
 use std::sync::LazyLock;
 
-use codemode_compiler::bytecode::ErrorKind;
+use codemode_bytecode::ErrorKind;
 use serde::{Deserialize, Serialize};
 
 use crate::Vm;

@@ -5,7 +5,7 @@
 //! specifies: `(1.005).toFixed(2)` is `"1.00"` because 1.005 is really 1.00499999999999989...
 //! `toString(radix)` follows V8's `DoubleToRadixCString` (shortest digits that round-trip).
 
-use codemode_compiler::bytecode::ErrorKind;
+use codemode_bytecode::ErrorKind;
 
 use super::{NativeDef, Step, arg};
 use crate::Vm;

@@ -1,7 +1,7 @@
 //! `Object` and `Object.prototype`.
 
 use crate::meter::Work;
-use codemode_compiler::bytecode::ErrorKind;
+use codemode_bytecode::ErrorKind;
 
 use super::{NativeDef, Step, arg};
 use crate::Vm;

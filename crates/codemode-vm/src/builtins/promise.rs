@@ -2,7 +2,7 @@
 //! `then`/`catch`/`finally`.
 
 use crate::meter::Work;
-use codemode_compiler::bytecode::ErrorKind;
+use codemode_bytecode::ErrorKind;
 
 use super::{Native, NativeDef, Step, arg, require_callable};
 use crate::Vm;

@@ -20,7 +20,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use codemode_compiler::bytecode::ErrorKind;
+use codemode_bytecode::ErrorKind;
 
 use super::utf16::{Text, UnitCursor};
 use super::{NativeDef, Step, arg};

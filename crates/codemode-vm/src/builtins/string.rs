@@ -13,7 +13,7 @@
 //! called once per match through [`Step::Call`].
 
 use crate::meter::Work;
-use codemode_compiler::bytecode::ErrorKind;
+use codemode_bytecode::ErrorKind;
 use serde::{Deserialize, Serialize};
 
 use super::collation::{collate_options, collate_with, nfc, nfd};

@@ -7,7 +7,7 @@
 //! result keeps only what JSON can carry.
 
 use crate::meter::Work;
-use codemode_compiler::bytecode::ErrorKind;
+use codemode_bytecode::ErrorKind;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 

@@ -6,7 +6,8 @@
 
 use std::fmt::Write;
 
-use crate::bytecode::{CaptureSource, Constant, FunctionCode, Module, Op};
+use crate::op::{CaptureSource, Constant, FunctionCode, Module, Op};
+use crate::table::Operand;
 
 /// Disassembles every function of `module`.
 pub fn module(module: &Module) -> String {
@@ -69,30 +70,25 @@ fn function(out: &mut String, index: usize, f: &FunctionCode) {
     }
 }
 
-/// One instruction as text: `Name field=value ...` with registers as `rN`.
+/// One instruction as text: `Name field=value ...`, registers as `rN`, register ranges as
+/// `rN+count`, constants as `kN`, functions as `#N`, jump targets as `->N`, read from the opcode table.
 pub fn instruction(op: &Op) -> String {
-    // The derived Debug form (`Move { dst: 3, src: 1 }`) is stable and complete; make registers
-    // and targets easier to read.
-    let debug = format!("{op:?}");
-    let (name, rest) = match debug.split_once(" { ") {
-        Some((name, rest)) => (name.to_string(), rest.trim_end_matches(" }").to_string()),
-        None => return debug,
-    };
-    let fields: Vec<String> = rest
-        .split(", ")
-        .map(|field| match field.split_once(": ") {
-            Some((k, v)) => match k {
-                "dst" | "src" | "a" | "b" | "obj" | "key" | "arr" | "cell" | "callee" | "this" | "args"
-                | "iter" | "func"
-                    if k != "func" =>
-                {
-                    format!("{k}=r{v}")
-                }
-                "target" => format!("->{v}"),
-                _ => format!("{k}={v}"),
-            },
-            None => field.to_string(),
-        })
-        .collect();
-    format!("{name} {}", fields.join(" "))
+    let mut text = op.name().to_string();
+    for (name, operand) in op.operands() {
+        text.push(' ');
+        let _ = match operand {
+            Operand::Reg(r) => write!(text, "{name}=r{r}"),
+            Operand::Regs { start, count } => write!(text, "{name}=r{start}+{count}"),
+            Operand::Const(k) | Operand::Str(k) if name == "k" => write!(text, "k{k}"),
+            Operand::Const(k) | Operand::Str(k) => write!(text, "{name}=k{k}"),
+            Operand::Target(t) => write!(text, "->{t}"),
+            Operand::Func(f) => write!(text, "{name}=#{f}"),
+            Operand::Capture(c) => write!(text, "{name}=c{c}"),
+            Operand::Int(n) => write!(text, "{name}={n}"),
+            Operand::Bin(o) => write!(text, "{name}={o:?}"),
+            Operand::Un(o) => write!(text, "{name}={o:?}"),
+            Operand::Error(k) => write!(text, "{name}={k:?}"),
+        };
+    }
+    text
 }
