@@ -13,11 +13,11 @@ use crate::promise::{Job, Reaction, Settled};
 use crate::value::{ObjId, Value};
 
 #[derive(Default)]
-struct Marks {
+pub(crate) struct Marks {
     objects: Vec<bool>,
     strings: Vec<bool>,
     cells: Vec<bool>,
-    work: Vec<Value>,
+    pub(crate) work: Vec<Value>,
 }
 
 impl Marks {
@@ -68,7 +68,7 @@ impl Vm {
         self.sweep(&m);
     }
 
-    fn push_roots(&self, m: &mut Marks) {
+    pub(crate) fn push_roots(&self, m: &mut Marks) {
         let r = &self.realm;
         for id in [
             r.global,
@@ -132,7 +132,7 @@ impl Vm {
         }
     }
 
-    fn trace_object(&self, id: ObjId, m: &mut Marks) {
+    pub(crate) fn trace_object(&self, id: ObjId, m: &mut Marks) {
         let obj = self.heap.obj(id);
         if let Some(p) = obj.proto {
             m.push_obj(p);

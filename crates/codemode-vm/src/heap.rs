@@ -128,6 +128,11 @@ impl Atoms {
         candidates.iter().copied().find(|&i| self.name(Atom(i)) == name).map(Atom)
     }
 
+    /// How many names are interned.
+    pub fn count(&self) -> usize {
+        self.spans.len()
+    }
+
     /// [`Atoms::lookup`] of a heap string's text.
     pub fn lookup_in(&mut self, strings: &Arena<JsString>, id: StrId) -> Option<Atom> {
         let text = match strings.slots.get(id.0 as usize) {
@@ -272,6 +277,11 @@ impl Heap {
             Some(Some(o)) => o,
             _ => &DEAD_OBJECT,
         }
+    }
+
+    /// The object at `id`, if that slot is live.
+    pub fn obj_checked(&self, id: ObjId) -> Option<&Object> {
+        self.objects.slots.get(id.0 as usize).and_then(Option::as_ref)
     }
 
     /// The object at `id`. A dangling id (only possible from a corrupt snapshot, which restore

@@ -34,6 +34,7 @@ mod object;
 mod promise;
 mod props;
 mod realm;
+mod restore;
 mod value;
 
 use std::collections::VecDeque;
@@ -127,9 +128,13 @@ pub struct ErrorReport {
     pub location: Option<(u32, u32)>,
 }
 
-/// The whole run state: plain data, serializable with serde.
+/// The whole run state: plain data, serializable with serde. Decoding checks the state (see
+/// `restore.rs`): a bad snapshot is an error, never a panic.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(try_from = "restore::SavedVm")]
 pub struct Vm {
+    /// [`codemode_bytecode::FORMAT_VERSION`] of the build that made this state.
+    pub(crate) format: u32,
     /// Immutable compiled code, shared by every run of the same program; verified (also when
     /// decoded from a snapshot).
     pub(crate) module: VerifiedModule,
@@ -176,6 +181,7 @@ impl Vm {
     fn bare(module: VerifiedModule, config: VmConfig, heap: Heap, realm: Realm) -> Vm {
         let rng = config.random_seed ^ 0x9E37_79B9_7F4A_7C15;
         Vm {
+            format: codemode_bytecode::FORMAT_VERSION,
             module,
             config,
             heap,

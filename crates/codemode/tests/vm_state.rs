@@ -114,3 +114,77 @@ fn random_and_clock_are_host_supplied_and_deterministic() {
     let mut other = Vm::new(module, config).expect("starts");
     assert_ne!(run_to_end(&mut other), a);
 }
+
+/// A mid-run snapshot of `PROGRAM` as JSON (waiting on its first tool calls).
+fn snapshot_json() -> Value {
+    let mut vm = vm(PROGRAM);
+    assert_eq!(vm.run(1_000_000), Status::Waiting);
+    serde_json::to_value(&vm).expect("serializes")
+}
+
+fn restore(json: &Value) -> Result<Vm, String> {
+    serde_json::from_value::<Vm>(json.clone()).map_err(|e| e.to_string())
+}
+
+/// Invariant: a VM restored from bytes is verified again; a bad snapshot is an error, never a
+/// panic (format version, bytecode, built-in names, frames, heap ids).
+#[test]
+fn corrupt_snapshots_are_refused_not_run() {
+    let good = snapshot_json();
+    assert!(restore(&good).is_ok());
+
+    let mut bad = good.clone();
+    bad["format"] = json!(9999);
+    assert!(restore(&bad).unwrap_err().contains("format"));
+
+    let mut bad = good.clone();
+    bad["module"]["functions"][0]["register_count"] = json!(0);
+    assert!(restore(&bad).is_err(), "the module is verified again");
+
+    let mut bad = good.clone();
+    let text = bad.to_string().replacen("\"Array.prototype.map\"", "\"Array.prototype.nosuch\"", 1);
+    bad = serde_json::from_str(&text).expect("json");
+    assert!(restore(&bad).unwrap_err().contains("unknown built-in"));
+
+    let mut running = vm("let s = 0; for (let i = 0; i < 1e6; i++) s += i; return s;");
+    assert_eq!(running.run(1_000), Status::OutOfFuel);
+    let running = serde_json::to_value(&running).expect("serializes");
+    assert!(restore(&running).is_ok());
+    let mut bad = running.clone();
+    bad["stack"] = json!([]);
+    assert!(restore(&bad).is_err(), "frames outside the stack");
+    let mut bad = running.clone();
+    bad["frames"][0]["Js"]["func"] = json!(77);
+    assert!(restore(&bad).is_err(), "a frame of no function");
+
+    let mut bad = good.clone();
+    bad["main_promise"] = json!(4_000_000_000u32);
+    assert!(restore(&bad).is_err(), "a dangling object id");
+
+    let mut bad = good.clone();
+    let stack = bad["stack"].as_array_mut().expect("stack");
+    stack.push(json!({ "Obj": 3_999_999 }));
+    assert!(restore(&bad).is_err(), "a dangling id in a register");
+
+    // Whatever a truncation or a flipped byte does, decoding returns (Ok or Err) and a VM that
+    // decodes runs without panicking.
+    let bytes = serde_json::to_vec(&good).expect("bytes");
+    for cut in (0..bytes.len()).step_by(bytes.len() / 50 + 1) {
+        let _ = serde_json::from_slice::<Vm>(&bytes[..cut]);
+    }
+    let mut seed = 17u64;
+    for _ in 0..200 {
+        let mut mangled = bytes.clone();
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+        let at = (seed >> 33) as usize % mangled.len();
+        mangled[at] = b"0123456789,:[]{}\"-"[(seed >> 20) as usize % 18];
+        if let Ok(mut vm) = serde_json::from_slice::<Vm>(&mangled) {
+            for _ in 0..20 {
+                let _ = vm.take_host_calls();
+                if vm.run(10_000) != Status::OutOfFuel {
+                    break;
+                }
+            }
+        }
+    }
+}

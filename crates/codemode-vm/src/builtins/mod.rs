@@ -78,8 +78,43 @@ impl NativeDef {
 }
 
 /// A built-in, by index into [`table`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+///
+/// **Stable identity in snapshots.** Saved state names a built-in by `owner.name`
+/// (`"Array.prototype.map"`), never by its position, so adding or reordering built-ins cannot
+/// silently remap a saved run; a name this build does not have is a decoding error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Native(pub u16);
+
+impl Native {
+    /// The stable name of this built-in: `owner.name`.
+    pub fn stable_name(self) -> String {
+        match table().get(self.0 as usize) {
+            Some(d) => format!("{}.{}", d.owner, d.name),
+            None => format!("#{}", self.0),
+        }
+    }
+
+    fn by_stable_name(name: &str) -> Option<Native> {
+        static BY_NAME: LazyLock<std::collections::HashMap<String, u16>> = LazyLock::new(|| {
+            table().iter().enumerate().map(|(i, d)| (format!("{}.{}", d.owner, d.name), i as u16)).collect()
+        });
+        BY_NAME.get(name).copied().map(Native)
+    }
+}
+
+impl Serialize for Native {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.stable_name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Native {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Native, D::Error> {
+        let name = std::borrow::Cow::<'de, str>::deserialize(d)?;
+        Native::by_stable_name(&name)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown built-in function '{name}'")))
+    }
+}
 
 impl Native {
     pub const FINALLY_PASS: Native = Native(0);
@@ -319,3 +354,21 @@ pub(crate) use date_math::{date_to_iso, date_to_string};
 pub(crate) use map_set::map_size;
 pub(crate) use regexp::new_regexp;
 pub(crate) use utf16::{Text, Utf16Index};
+
+#[cfg(test)]
+mod stable_name_tests {
+    use super::{Native, table};
+
+    /// Every built-in has a distinct stable name, and names round-trip through serde.
+    #[test]
+    fn builtins_have_distinct_stable_names() {
+        let mut seen = std::collections::HashSet::new();
+        for (i, d) in table().iter().enumerate() {
+            let name = Native(i as u16).stable_name();
+            assert!(seen.insert(name.clone()), "two built-ins are named {name} ({})", d.name);
+            let json = serde_json::to_string(&Native(i as u16)).unwrap_or_default();
+            assert_eq!(serde_json::from_str::<Native>(&json).ok(), Some(Native(i as u16)), "{name}");
+        }
+        assert!(serde_json::from_str::<Native>("\"Array.prototype.nosuch\"").is_err());
+    }
+}
