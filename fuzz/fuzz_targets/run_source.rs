@@ -1,6 +1,9 @@
 //! Fuzz target `run_source`: arbitrary bytes, read as UTF-8 (lossily), run as a program against the
 //! demo tools with a 50 ms timeout and at most 10 tool calls. Whatever the input, `execute` must
 //! return (never panic, never hang past its limit) a result that keeps the `ExecResult` contract.
+//! The program then runs again directly on the VM under the metering oracle
+//! (`codemode_fuzz::metered_run`): a slice that takes far longer than its fuel, or memory far past
+//! what the heap accounts for, is reported.
 
 #![no_main]
 
@@ -31,6 +34,11 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(result.ok, result.error.is_none(), "error iff failed: {result:?}");
             if let Err(e) = serde_json::to_string(&result) {
                 panic!("ExecResult does not serialize: {e}: {result:?}");
+            }
+            if let Some(module) = codemode_fuzz::compile(&source)
+                && let Ok(mut vm) = codemode_vm::Vm::new(module, codemode_fuzz::config())
+            {
+                codemode_fuzz::metered_run(&mut vm);
             }
         });
     });

@@ -210,6 +210,12 @@ impl Vm {
         std::mem::take(&mut self.logs)
     }
 
+    /// Fuel left of the last [`Vm::run`] slice (negative when its last instruction overran it):
+    /// `slice - fuel_left()` is the work the slice did, for metering oracles.
+    pub fn fuel_left(&self) -> i64 {
+        self.fuel
+    }
+
     /// Bytes the heap holds now (approximately).
     pub fn memory_used(&self) -> usize {
         self.heap.bytes_used

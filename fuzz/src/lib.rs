@@ -1,0 +1,75 @@
+//! Shared by the fuzz targets: a metered run of a VM with an oracle for metering.
+//!
+//! **The oracle.** Every slice of fuel must take time in proportion to the fuel it spent, and the
+//! process may not grow much beyond what the heap accounts for. A slice that takes far longer
+//! than its fuel allows, or RSS that grows far past the memory limit, means some work or memory
+//! is not charged: the input is reported (a panic, which libFuzzer saves), so the next uncharged
+//! loop is found by the fuzzer, not by a user.
+
+use std::time::{Duration, Instant};
+
+use codemode_vm::{Status, Vm, VmConfig};
+
+/// Fuel per slice in metered runs.
+pub const SLICE: u64 = 20_000;
+/// Slices per run before the oracle stops it (a time limit, in effect).
+pub const MAX_SLICES: usize = 200;
+/// The heap limit of fuzzed runs.
+pub const MEMORY_LIMIT: usize = 32 << 20;
+/// A slice may take at most this long (a normal slice takes well under a millisecond; a
+/// collection of the whole heap or one large built-in call a few tens): far above the norm.
+pub const MAX_SLICE_TIME: Duration = Duration::from_millis(1500);
+/// The process may grow at most this much past the memory limit during one run.
+pub const RSS_ALLOWANCE: usize = 96 << 20;
+
+pub fn config() -> VmConfig {
+    VmConfig { memory_limit: MEMORY_LIMIT, ..VmConfig::default() }
+}
+
+/// Compiles `source` for the VM (`None` when it does not compile).
+pub fn compile(source: &str) -> Option<codemode_compiler::VerifiedModule> {
+    let ir = codemode_syntax::compile_to_ir(source).ok()?;
+    codemode_compiler::compile(&ir).ok()
+}
+
+fn rss() -> usize {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<usize>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// Runs `vm` slice by slice, answering host calls by echoing their input, and checks the oracle.
+pub fn metered_run(vm: &mut Vm) {
+    let start_rss = rss();
+    for slice in 0..MAX_SLICES {
+        let started = Instant::now();
+        let status = vm.run(SLICE);
+        let took = started.elapsed();
+        let spent = SLICE as i64 - vm.fuel_left();
+        if took > MAX_SLICE_TIME {
+            panic!("metering oracle: slice {slice} spent {spent} fuel in {took:?}: work is not charged");
+        }
+        let grown = rss().saturating_sub(start_rss);
+        if grown > MEMORY_LIMIT + RSS_ALLOWANCE {
+            panic!(
+                "metering oracle: RSS grew by {} MiB with a {} MiB limit (heap accounts for {} MiB): memory is not charged",
+                grown >> 20,
+                MEMORY_LIMIT >> 20,
+                vm.memory_used() >> 20
+            );
+        }
+        for call in vm.take_host_calls() {
+            vm.complete(call.id, Ok(call.input));
+        }
+        match status {
+            Status::Done | Status::Threw => return,
+            Status::OutOfFuel | Status::Waiting => {}
+        }
+        if status == Status::Waiting && vm.pending_host_calls().is_empty() {
+            return;
+        }
+    }
+}
