@@ -78,10 +78,6 @@ impl Vm {
                     None => (None, IterState::Done),
                 }
             }
-            IterState::List { items, next } => match items.get(next as usize) {
-                Some(v) => (Some(*v), IterState::List { items: items.clone(), next: next + 1 }),
-                None => (None, IterState::Done),
-            },
             IterState::Map { map, mut next, mode } => {
                 let entry = match &self.heap.obj(map).kind {
                     ObjKind::Map { entries, .. } => {
@@ -109,7 +105,8 @@ impl Vm {
                     None => (None, IterState::Done),
                 }
             }
-            IterState::Done => (None, IterState::Done),
+            // Lists advanced in place above.
+            IterState::List { .. } | IterState::Done => (None, IterState::Done),
         };
         if let ObjKind::Iterator(s) = &mut self.heap.obj_mut(id).kind {
             *s = next_state;

@@ -46,19 +46,6 @@ impl Value {
     pub fn is_nullish(self) -> bool {
         matches!(self, Value::Undefined | Value::Null)
     }
-
-    #[inline]
-    pub fn as_obj(self) -> Option<ObjId> {
-        match self {
-            Value::Obj(id) => Some(id),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    pub fn number(n: f64) -> Value {
-        Value::Number(n)
-    }
 }
 
 /// `true` when `n` is an integer that can index an array (0 ≤ n < 2³² − 1).
