@@ -32,6 +32,10 @@ impl Marks {
 
 impl Vm {
     pub(crate) fn collect_garbage(&mut self) {
+        // Marking and sweeping visit every slot.
+        let slots =
+            self.heap.objects.slots.len() + self.heap.strings.slots.len() + self.heap.cells.slots.len();
+        self.charge(crate::meter::Work::Elements(slots));
         let mut m = Marks {
             objects: vec![false; self.heap.objects.slots.len()],
             strings: vec![false; self.heap.strings.slots.len()],
@@ -66,6 +70,7 @@ impl Vm {
             }
         }
         self.sweep(&m);
+        crate::builtins::compact_maps(self);
     }
 
     pub(crate) fn push_roots(&self, m: &mut Marks) {

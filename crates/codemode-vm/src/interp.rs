@@ -42,8 +42,14 @@ impl Vm {
                 return Status::Waiting;
             }
             if self.frames.is_empty() {
+                // The job loop is metered like the instruction loop: a job costs a unit, and a
+                // slice that is spent ends between jobs.
+                if self.fuel <= 0 && !self.jobs.is_empty() {
+                    return Status::OutOfFuel;
+                }
                 match self.jobs.pop_front() {
                     Some(job) => {
+                        self.charge(Work::Units(1));
                         if let Err(exc) = self.run_job(job) {
                             self.handle_throw(exc);
                         }

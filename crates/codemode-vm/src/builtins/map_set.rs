@@ -487,3 +487,62 @@ mod tests {
         assert_ne!(h(1.0), h(2.0));
     }
 }
+
+// ---- compaction (run by the collector) ----
+
+/// Drops the deleted entries of maps that have more of them than live ones (plus a few), so a map
+/// that churns (`set`, `delete`, `set`, ...) does not grow without bound. Runs at a collection, a
+/// safe point where the only holders of entry positions are iterators and suspended `forEach`
+/// loops, which are moved to the same entry's new position. The hash index is dropped and rebuilt
+/// on the map's next use.
+pub(crate) fn compact_maps(vm: &mut Vm) {
+    // New position of every old position, for the maps worth compacting.
+    let mut remaps: crate::value::FastMap<ObjId, Vec<u32>> = Default::default();
+    for (i, slot) in vm.heap.objects.slots.iter().enumerate() {
+        if let Some(obj) = slot
+            && let ObjKind::Map { entries, .. } = &obj.kind
+        {
+            let live = entries.iter().filter(|e| e.is_some()).count();
+            if entries.len() - live > live + INDEX_MIN {
+                let mut new_pos = Vec::with_capacity(entries.len() + 1);
+                let mut n = 0u32;
+                for e in entries {
+                    new_pos.push(n);
+                    n += u32::from(e.is_some());
+                }
+                new_pos.push(n);
+                remaps.insert(ObjId(i as u32), new_pos);
+            }
+        }
+    }
+    if remaps.is_empty() {
+        return;
+    }
+    let moved = |remap: &[u32], next: u32| remap.get(next as usize).or(remap.last()).copied().unwrap_or(0);
+    for slot in vm.heap.objects.slots.iter_mut().flatten() {
+        if let ObjKind::Iterator(IterState::Map { map, next, .. }) = &mut slot.kind
+            && let Some(remap) = remaps.get(map)
+        {
+            *next = moved(remap, *next);
+        }
+    }
+    for frame in &mut vm.frames {
+        if let crate::frame::Frame::Native(nf) = frame
+            && let Cont::MapForEach(state) = &mut nf.cont
+            && let Some(remap) = remaps.get(&state.map)
+        {
+            state.next = moved(remap, state.next);
+        }
+    }
+    let index_atom = vm.heap.atoms.lookup(INDEX_PROP);
+    for id in remaps.keys() {
+        let obj = vm.heap.obj_mut(*id);
+        if let ObjKind::Map { entries, .. } = &mut obj.kind {
+            entries.retain(Option::is_some);
+            entries.shrink_to_fit();
+        }
+        if let Some(atom) = index_atom {
+            obj.props.remove(atom);
+        }
+    }
+}

@@ -351,7 +351,7 @@ pub(crate) fn relative_index(vm: &mut Vm, v: Value, len: usize, default: usize) 
 }
 
 pub(crate) use date_math::{date_to_iso, date_to_string};
-pub(crate) use map_set::map_size;
+pub(crate) use map_set::{compact_maps, map_size};
 pub(crate) use regexp::new_regexp;
 pub(crate) use utf16::{Text, Utf16Index};
 
