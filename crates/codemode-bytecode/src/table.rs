@@ -3,7 +3,7 @@
 //! forget an operand of a new instruction; a test checks that the documentation table in
 //! [`crate::op`] lists every opcode.
 
-use smallvec::{SmallVec, smallvec};
+use smallvec::SmallVec;
 
 use crate::op::{BinOp, ConstIdx, ErrorKind, Op, Reg, Target, UnOp};
 
@@ -124,169 +124,288 @@ impl Op {
         }
     }
 
-    /// Every operand with its kind, in field order.
-    pub fn operands(&self) -> Operands {
+    /// Calls `f` with every operand and its kind, in field order (no allocation: the verifier
+    /// runs this on every instruction of every module).
+    #[inline]
+    pub fn visit_operands(&self, mut f: impl FnMut(&'static str, Operand)) {
         match *self {
-            Op::LoadUndef { dst } => smallvec![("dst", Operand::Reg(dst))],
-            Op::LoadNull { dst } => smallvec![("dst", Operand::Reg(dst))],
-            Op::LoadTrue { dst } => smallvec![("dst", Operand::Reg(dst))],
-            Op::LoadFalse { dst } => smallvec![("dst", Operand::Reg(dst))],
-            Op::LoadUninit { dst } => smallvec![("dst", Operand::Reg(dst))],
-            Op::LoadInt { dst, value } => {
-                smallvec![("dst", Operand::Reg(dst)), ("value", Operand::Int(value))]
+            Op::LoadUndef { dst } => {
+                f("dst", Operand::Reg(dst));
             }
-            Op::LoadConst { dst, k } => smallvec![("dst", Operand::Reg(dst)), ("k", Operand::Const(k))],
-            Op::Move { dst, src } => smallvec![("dst", Operand::Reg(dst)), ("src", Operand::Reg(src))],
-            Op::CheckTdz { src, k } => smallvec![("src", Operand::Reg(src)), ("k", Operand::Str(k))],
-            Op::GetGlobal { dst, k } => smallvec![("dst", Operand::Reg(dst)), ("k", Operand::Str(k))],
-            Op::TypeofGlobal { dst, k } => smallvec![("dst", Operand::Reg(dst)), ("k", Operand::Str(k))],
-            Op::NewCell { dst } => smallvec![("dst", Operand::Reg(dst))],
-            Op::LoadCell { dst, cell } => smallvec![("dst", Operand::Reg(dst)), ("cell", Operand::Reg(cell))],
+            Op::LoadNull { dst } => {
+                f("dst", Operand::Reg(dst));
+            }
+            Op::LoadTrue { dst } => {
+                f("dst", Operand::Reg(dst));
+            }
+            Op::LoadFalse { dst } => {
+                f("dst", Operand::Reg(dst));
+            }
+            Op::LoadUninit { dst } => {
+                f("dst", Operand::Reg(dst));
+            }
+            Op::LoadInt { dst, value } => {
+                f("dst", Operand::Reg(dst));
+                f("value", Operand::Int(value));
+            }
+            Op::LoadConst { dst, k } => {
+                f("dst", Operand::Reg(dst));
+                f("k", Operand::Const(k));
+            }
+            Op::Move { dst, src } => {
+                f("dst", Operand::Reg(dst));
+                f("src", Operand::Reg(src));
+            }
+            Op::CheckTdz { src, k } => {
+                f("src", Operand::Reg(src));
+                f("k", Operand::Str(k));
+            }
+            Op::GetGlobal { dst, k } => {
+                f("dst", Operand::Reg(dst));
+                f("k", Operand::Str(k));
+            }
+            Op::TypeofGlobal { dst, k } => {
+                f("dst", Operand::Reg(dst));
+                f("k", Operand::Str(k));
+            }
+            Op::NewCell { dst } => {
+                f("dst", Operand::Reg(dst));
+            }
+            Op::LoadCell { dst, cell } => {
+                f("dst", Operand::Reg(dst));
+                f("cell", Operand::Reg(cell));
+            }
             Op::StoreCell { cell, src } => {
-                smallvec![("cell", Operand::Reg(cell)), ("src", Operand::Reg(src))]
+                f("cell", Operand::Reg(cell));
+                f("src", Operand::Reg(src));
             }
             Op::LoadCapture { dst, capture } => {
-                smallvec![("dst", Operand::Reg(dst)), ("capture", Operand::Capture(capture))]
+                f("dst", Operand::Reg(dst));
+                f("capture", Operand::Capture(capture));
             }
             Op::StoreCapture { capture, src } => {
-                smallvec![("capture", Operand::Capture(capture)), ("src", Operand::Reg(src))]
+                f("capture", Operand::Capture(capture));
+                f("src", Operand::Reg(src));
             }
-            Op::Closure { dst, func } => smallvec![("dst", Operand::Reg(dst)), ("func", Operand::Func(func))],
-            Op::Binary { op, dst, a, b } => smallvec![
-                ("op", Operand::Bin(op)),
-                ("dst", Operand::Reg(dst)),
-                ("a", Operand::Reg(a)),
-                ("b", Operand::Reg(b))
-            ],
-            Op::BinaryInt { op, dst, a, int } => smallvec![
-                ("op", Operand::Bin(op)),
-                ("dst", Operand::Reg(dst)),
-                ("a", Operand::Reg(a)),
-                ("int", Operand::Int(int))
-            ],
+            Op::Closure { dst, func } => {
+                f("dst", Operand::Reg(dst));
+                f("func", Operand::Func(func));
+            }
+            Op::Binary { op, dst, a, b } => {
+                f("op", Operand::Bin(op));
+                f("dst", Operand::Reg(dst));
+                f("a", Operand::Reg(a));
+                f("b", Operand::Reg(b));
+            }
+            Op::BinaryInt { op, dst, a, int } => {
+                f("op", Operand::Bin(op));
+                f("dst", Operand::Reg(dst));
+                f("a", Operand::Reg(a));
+                f("int", Operand::Int(int));
+            }
             Op::Unary { op, dst, src } => {
-                smallvec![("op", Operand::Un(op)), ("dst", Operand::Reg(dst)), ("src", Operand::Reg(src))]
+                f("op", Operand::Un(op));
+                f("dst", Operand::Reg(dst));
+                f("src", Operand::Reg(src));
             }
-            Op::Inc { dst, src } => smallvec![("dst", Operand::Reg(dst)), ("src", Operand::Reg(src))],
-            Op::Dec { dst, src } => smallvec![("dst", Operand::Reg(dst)), ("src", Operand::Reg(src))],
-            Op::ToNumeric { dst, src } => smallvec![("dst", Operand::Reg(dst)), ("src", Operand::Reg(src))],
+            Op::Inc { dst, src } => {
+                f("dst", Operand::Reg(dst));
+                f("src", Operand::Reg(src));
+            }
+            Op::Dec { dst, src } => {
+                f("dst", Operand::Reg(dst));
+                f("src", Operand::Reg(src));
+            }
+            Op::ToNumeric { dst, src } => {
+                f("dst", Operand::Reg(dst));
+                f("src", Operand::Reg(src));
+            }
             Op::ToPropertyKey { dst, src } => {
-                smallvec![("dst", Operand::Reg(dst)), ("src", Operand::Reg(src))]
+                f("dst", Operand::Reg(dst));
+                f("src", Operand::Reg(src));
             }
-            Op::Jump { target } => smallvec![("target", Operand::Target(target))],
+            Op::Jump { target } => {
+                f("target", Operand::Target(target));
+            }
             Op::JumpIfTrue { src, target } => {
-                smallvec![("src", Operand::Reg(src)), ("target", Operand::Target(target))]
+                f("src", Operand::Reg(src));
+                f("target", Operand::Target(target));
             }
             Op::JumpIfFalse { src, target } => {
-                smallvec![("src", Operand::Reg(src)), ("target", Operand::Target(target))]
+                f("src", Operand::Reg(src));
+                f("target", Operand::Target(target));
             }
             Op::JumpIfNullish { src, target } => {
-                smallvec![("src", Operand::Reg(src)), ("target", Operand::Target(target))]
+                f("src", Operand::Reg(src));
+                f("target", Operand::Target(target));
             }
             Op::JumpIfNotNullish { src, target } => {
-                smallvec![("src", Operand::Reg(src)), ("target", Operand::Target(target))]
+                f("src", Operand::Reg(src));
+                f("target", Operand::Target(target));
             }
             Op::JumpIfNotUndefined { src, target } => {
-                smallvec![("src", Operand::Reg(src)), ("target", Operand::Target(target))]
+                f("src", Operand::Reg(src));
+                f("target", Operand::Target(target));
             }
-            Op::JumpUnlessCompare { op, a, b, target } => smallvec![
-                ("op", Operand::Bin(op)),
-                ("a", Operand::Reg(a)),
-                ("b", Operand::Reg(b)),
-                ("target", Operand::Target(target))
-            ],
-            Op::JumpUnlessCompareInt { op, a, int, target } => smallvec![
-                ("op", Operand::Bin(op)),
-                ("a", Operand::Reg(a)),
-                ("int", Operand::Int(int)),
-                ("target", Operand::Target(target))
-            ],
-            Op::NewObject { dst } => smallvec![("dst", Operand::Reg(dst))],
-            Op::NewArray { dst } => smallvec![("dst", Operand::Reg(dst))],
-            Op::ArrayPush { arr, src } => smallvec![("arr", Operand::Reg(arr)), ("src", Operand::Reg(src))],
-            Op::ArrayHole { arr } => smallvec![("arr", Operand::Reg(arr))],
-            Op::ArraySpread { arr, src } => smallvec![("arr", Operand::Reg(arr)), ("src", Operand::Reg(src))],
+            Op::JumpUnlessCompare { op, a, b, target } => {
+                f("op", Operand::Bin(op));
+                f("a", Operand::Reg(a));
+                f("b", Operand::Reg(b));
+                f("target", Operand::Target(target));
+            }
+            Op::JumpUnlessCompareInt { op, a, int, target } => {
+                f("op", Operand::Bin(op));
+                f("a", Operand::Reg(a));
+                f("int", Operand::Int(int));
+                f("target", Operand::Target(target));
+            }
+            Op::NewObject { dst } => {
+                f("dst", Operand::Reg(dst));
+            }
+            Op::NewArray { dst } => {
+                f("dst", Operand::Reg(dst));
+            }
+            Op::ArrayPush { arr, src } => {
+                f("arr", Operand::Reg(arr));
+                f("src", Operand::Reg(src));
+            }
+            Op::ArrayHole { arr } => {
+                f("arr", Operand::Reg(arr));
+            }
+            Op::ArraySpread { arr, src } => {
+                f("arr", Operand::Reg(arr));
+                f("src", Operand::Reg(src));
+            }
             Op::ObjectSpread { obj, src } => {
-                smallvec![("obj", Operand::Reg(obj)), ("src", Operand::Reg(src))]
+                f("obj", Operand::Reg(obj));
+                f("src", Operand::Reg(src));
             }
             Op::GetNamed { dst, obj, k } => {
-                smallvec![("dst", Operand::Reg(dst)), ("obj", Operand::Reg(obj)), ("k", Operand::Str(k))]
+                f("dst", Operand::Reg(dst));
+                f("obj", Operand::Reg(obj));
+                f("k", Operand::Str(k));
             }
             Op::SetNamed { obj, k, src } => {
-                smallvec![("obj", Operand::Reg(obj)), ("k", Operand::Str(k)), ("src", Operand::Reg(src))]
+                f("obj", Operand::Reg(obj));
+                f("k", Operand::Str(k));
+                f("src", Operand::Reg(src));
             }
             Op::GetIndex { dst, obj, key } => {
-                smallvec![("dst", Operand::Reg(dst)), ("obj", Operand::Reg(obj)), ("key", Operand::Reg(key))]
+                f("dst", Operand::Reg(dst));
+                f("obj", Operand::Reg(obj));
+                f("key", Operand::Reg(key));
             }
             Op::SetIndex { obj, key, src } => {
-                smallvec![("obj", Operand::Reg(obj)), ("key", Operand::Reg(key)), ("src", Operand::Reg(src))]
+                f("obj", Operand::Reg(obj));
+                f("key", Operand::Reg(key));
+                f("src", Operand::Reg(src));
             }
             Op::DefineNamed { obj, k, src } => {
-                smallvec![("obj", Operand::Reg(obj)), ("k", Operand::Str(k)), ("src", Operand::Reg(src))]
+                f("obj", Operand::Reg(obj));
+                f("k", Operand::Str(k));
+                f("src", Operand::Reg(src));
             }
             Op::DefineIndex { obj, key, src } => {
-                smallvec![("obj", Operand::Reg(obj)), ("key", Operand::Reg(key)), ("src", Operand::Reg(src))]
+                f("obj", Operand::Reg(obj));
+                f("key", Operand::Reg(key));
+                f("src", Operand::Reg(src));
             }
-            Op::DefineGetter { obj, key, func } => smallvec![
-                ("obj", Operand::Reg(obj)),
-                ("key", Operand::Reg(key)),
-                ("func", Operand::Reg(func))
-            ],
-            Op::DefineSetter { obj, key, func } => smallvec![
-                ("obj", Operand::Reg(obj)),
-                ("key", Operand::Reg(key)),
-                ("func", Operand::Reg(func))
-            ],
+            Op::DefineGetter { obj, key, func } => {
+                f("obj", Operand::Reg(obj));
+                f("key", Operand::Reg(key));
+                f("func", Operand::Reg(func));
+            }
+            Op::DefineSetter { obj, key, func } => {
+                f("obj", Operand::Reg(obj));
+                f("key", Operand::Reg(key));
+                f("func", Operand::Reg(func));
+            }
             Op::Delete { dst, obj, key } => {
-                smallvec![("dst", Operand::Reg(dst)), ("obj", Operand::Reg(obj)), ("key", Operand::Reg(key))]
+                f("dst", Operand::Reg(dst));
+                f("obj", Operand::Reg(obj));
+                f("key", Operand::Reg(key));
             }
-            Op::Call { dst, callee, this, args, argc } => smallvec![
-                ("dst", Operand::Reg(dst)),
-                ("callee", Operand::Reg(callee)),
-                ("this", Operand::Reg(this)),
-                ("args", Operand::Regs { start: args, count: argc })
-            ],
-            Op::CallSpread { dst, callee, this, arr } => smallvec![
-                ("dst", Operand::Reg(dst)),
-                ("callee", Operand::Reg(callee)),
-                ("this", Operand::Reg(this)),
-                ("arr", Operand::Reg(arr))
-            ],
-            Op::New { dst, callee, args, argc } => smallvec![
-                ("dst", Operand::Reg(dst)),
-                ("callee", Operand::Reg(callee)),
-                ("args", Operand::Regs { start: args, count: argc })
-            ],
-            Op::NewSpread { dst, callee, arr } => smallvec![
-                ("dst", Operand::Reg(dst)),
-                ("callee", Operand::Reg(callee)),
-                ("arr", Operand::Reg(arr))
-            ],
-            Op::Return { src } => smallvec![("src", Operand::Reg(src))],
-            Op::Await { dst, src } => smallvec![("dst", Operand::Reg(dst)), ("src", Operand::Reg(src))],
-            Op::Throw { src } => smallvec![("src", Operand::Reg(src))],
-            Op::ThrowError { kind, k } => smallvec![("kind", Operand::Error(kind)), ("k", Operand::Str(k))],
-            Op::GetIterator { dst, src } => smallvec![("dst", Operand::Reg(dst)), ("src", Operand::Reg(src))],
-            Op::IterNext { dst, iter, target } => smallvec![
-                ("dst", Operand::Reg(dst)),
-                ("iter", Operand::Reg(iter)),
-                ("target", Operand::Target(target))
-            ],
-            Op::ForInKeys { dst, src } => smallvec![("dst", Operand::Reg(dst)), ("src", Operand::Reg(src))],
-            Op::IterRest { dst, iter } => smallvec![("dst", Operand::Reg(dst)), ("iter", Operand::Reg(iter))],
-            Op::ObjectRest { dst, src, excluded, count } => smallvec![
-                ("dst", Operand::Reg(dst)),
-                ("src", Operand::Reg(src)),
-                ("excluded", Operand::Regs { start: excluded, count })
-            ],
-            Op::LoadThis { dst } => smallvec![("dst", Operand::Reg(dst))],
-            Op::LoadCallee { dst } => smallvec![("dst", Operand::Reg(dst))],
-            Op::Regex { dst, k } => smallvec![("dst", Operand::Reg(dst)), ("k", Operand::Const(k))],
+            Op::Call { dst, callee, this, args, argc } => {
+                f("dst", Operand::Reg(dst));
+                f("callee", Operand::Reg(callee));
+                f("this", Operand::Reg(this));
+                f("args", Operand::Regs { start: args, count: argc });
+            }
+            Op::CallSpread { dst, callee, this, arr } => {
+                f("dst", Operand::Reg(dst));
+                f("callee", Operand::Reg(callee));
+                f("this", Operand::Reg(this));
+                f("arr", Operand::Reg(arr));
+            }
+            Op::New { dst, callee, args, argc } => {
+                f("dst", Operand::Reg(dst));
+                f("callee", Operand::Reg(callee));
+                f("args", Operand::Regs { start: args, count: argc });
+            }
+            Op::NewSpread { dst, callee, arr } => {
+                f("dst", Operand::Reg(dst));
+                f("callee", Operand::Reg(callee));
+                f("arr", Operand::Reg(arr));
+            }
+            Op::Return { src } => {
+                f("src", Operand::Reg(src));
+            }
+            Op::Await { dst, src } => {
+                f("dst", Operand::Reg(dst));
+                f("src", Operand::Reg(src));
+            }
+            Op::Throw { src } => {
+                f("src", Operand::Reg(src));
+            }
+            Op::ThrowError { kind, k } => {
+                f("kind", Operand::Error(kind));
+                f("k", Operand::Str(k));
+            }
+            Op::GetIterator { dst, src } => {
+                f("dst", Operand::Reg(dst));
+                f("src", Operand::Reg(src));
+            }
+            Op::IterNext { dst, iter, target } => {
+                f("dst", Operand::Reg(dst));
+                f("iter", Operand::Reg(iter));
+                f("target", Operand::Target(target));
+            }
+            Op::ForInKeys { dst, src } => {
+                f("dst", Operand::Reg(dst));
+                f("src", Operand::Reg(src));
+            }
+            Op::IterRest { dst, iter } => {
+                f("dst", Operand::Reg(dst));
+                f("iter", Operand::Reg(iter));
+            }
+            Op::ObjectRest { dst, src, excluded, count } => {
+                f("dst", Operand::Reg(dst));
+                f("src", Operand::Reg(src));
+                f("excluded", Operand::Regs { start: excluded, count });
+            }
+            Op::LoadThis { dst } => {
+                f("dst", Operand::Reg(dst));
+            }
+            Op::LoadCallee { dst } => {
+                f("dst", Operand::Reg(dst));
+            }
+            Op::Regex { dst, k } => {
+                f("dst", Operand::Reg(dst));
+                f("k", Operand::Const(k));
+            }
             Op::TemplateToString { dst, src } => {
-                smallvec![("dst", Operand::Reg(dst)), ("src", Operand::Reg(src))]
+                f("dst", Operand::Reg(dst));
+                f("src", Operand::Reg(src));
             }
-            Op::Nop => SmallVec::new(),
+            Op::Nop => {}
         }
+    }
+
+    /// Every operand with its kind, in field order.
+    pub fn operands(&self) -> Operands {
+        let mut out = Operands::new();
+        self.visit_operands(|name, operand| out.push((name, operand)));
+        out
     }
 
     /// The instruction's fuel class.

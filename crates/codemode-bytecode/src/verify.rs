@@ -44,7 +44,11 @@ fn verify_function(module: &Module, f: &FunctionCode) -> Result<(), String> {
         target(h.end)?;
     }
     for (pc, op) in f.code.iter().enumerate() {
-        for (name, operand) in op.operands() {
+        let mut result = Ok(());
+        op.visit_operands(|name, operand| {
+            if result.is_err() {
+                return;
+            }
             let checked = match operand {
                 Operand::Reg(r) => reg(r),
                 Operand::Regs { start, count } => {
@@ -74,8 +78,9 @@ fn verify_function(module: &Module, f: &FunctionCode) -> Result<(), String> {
                 Operand::Capture(_) => Ok(()),
                 Operand::Int(_) | Operand::Bin(_) | Operand::Un(_) | Operand::Error(_) => Ok(()),
             };
-            checked.map_err(|e| format!("instruction {pc} ({} {name}): {e}", op.name()))?;
-        }
+            result = checked.map_err(|e| format!("instruction {pc} ({} {name}): {e}", op.name()));
+        });
+        result?;
     }
     Ok(())
 }

@@ -72,10 +72,11 @@ pub fn compile_to_ir(source: &str) -> Result<ir::Program, SyntaxError> {
     let text = normalize::normalize(source);
     let locator = parse::Locator::new(&text);
     // The pre-scan is linear and iterative; its depth tells how much stack the recursive passes
-    // need (`parse` runs it again and reports its errors).
-    let nesting = scan::prescan(&text, locator.lines()).map_or(MAX_NESTING, |r| r.max_depth);
+    // need.
+    let report = scan::prescan(&text, locator.lines())?;
+    let nesting = report.max_depth;
     ir::stack::with_stack_for(nesting, || {
-        let stmts = parse::parse(&text, &locator)?;
+        let stmts = parse::parse(&text, &locator, report)?;
         let stmts = normalize::unwrap_program_wrapper(stmts);
         let mut program = lower::lower_program(&stmts, &locator)?;
         program.nesting = nesting;

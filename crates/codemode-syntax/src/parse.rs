@@ -21,7 +21,6 @@ use swc_ecma_ast::{Decl, ImportSpecifier, Module, ModuleDecl, ModuleItem, Stmt};
 use swc_ecma_parser::{Parser, StringInput, Syntax, TsSyntax};
 
 use crate::location::LineTable;
-use crate::scan::prescan;
 use crate::{SyntaxError, SyntaxErrorKind, ir::Span};
 
 const WRAPPER_NAME: &str = "__codemode_program__";
@@ -62,12 +61,18 @@ impl<'a> Locator<'a> {
 }
 
 /// Parses normalized `text` into the statements of the script body.
-pub fn parse(text: &str, locator: &Locator<'_>) -> Result<Vec<Stmt>, SyntaxError> {
+///
+/// `report` is what [`crate::scan::prescan`] said of `text` (the caller runs it first, to size
+/// the stack).
+pub fn parse(
+    text: &str,
+    locator: &Locator<'_>,
+    report: crate::scan::ScanReport,
+) -> Result<Vec<Stmt>, SyntaxError> {
     // swc positions are u32; leave room for the wrapper.
     if text.len() > (u32::MAX / 2) as usize {
         return Err(parse_error("Source is too large".into(), Span { line: 1, column: 1 }));
     }
-    let report = prescan(text, locator.lines())?;
     if !report.has_code {
         return Err(parse_error("Source is empty".into(), Span { line: 1, column: 1 }));
     }

@@ -130,8 +130,8 @@ impl Vm {
         Ok(match step {
             Step::Return(v) => Next::Done(Some((ret, v))),
             Step::Call { callee, this, args, cont } => {
+                // Frames are bounded by `max_call_depth` and counted by every collection.
                 self.check_call_depth()?;
-                self.charge_memory(std::mem::size_of::<Frame>())?;
                 self.frames.push(Frame::Native(NativeFrame { cont, ret }));
                 Next::Hop(CallHop { callee, this, args: Some(args), ret: ReturnTo::Native })
             }

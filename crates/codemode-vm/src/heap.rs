@@ -111,6 +111,11 @@ impl Atoms {
         if let Some(atom) = self.lookup(name) {
             return atom;
         }
+        self.insert_new(name)
+    }
+
+    /// Adds `name`, which [`Atoms::lookup`] just did not find.
+    pub fn insert_new(&mut self, name: &str) -> Atom {
         let i = self.spans.len() as u32;
         let start = self.text.len() as u32;
         self.text.push_str(name);

@@ -104,7 +104,7 @@ impl Vm {
             return Ok(atom);
         }
         self.charge_retained(name.len() + ATOM_OVERHEAD)?;
-        Ok(self.heap.atoms.intern(name))
+        Ok(self.heap.atoms.insert_new(name))
     }
 }
 
