@@ -470,24 +470,6 @@ pub(super) fn resume_for_each(vm: &mut Vm, s: ForEachState, _result: Value) -> R
     for_each_next(vm, s)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn hash_is_same_value_zero_compatible() {
-        // Without a VM: numbers only (strings need the heap).
-        let h = |n: f64| {
-            let n = if n == 0.0 { 0.0 } else { n };
-            let bits = if n.is_nan() { 0x7ff8_0000_0000_0000 } else { n.to_bits() };
-            mix(bits ^ 0x1234_5678)
-        };
-        assert_eq!(h(0.0), h(-0.0));
-        assert_eq!(h(f64::NAN), h(-f64::NAN));
-        assert_ne!(h(1.0), h(2.0));
-    }
-}
-
 // ---- compaction (run by the collector) ----
 
 /// Drops the deleted entries of maps that have more of them than live ones (plus a few), so a map
@@ -544,5 +526,23 @@ pub(crate) fn compact_maps(vm: &mut Vm) {
         if let Some(atom) = index_atom {
             obj.props.remove(atom);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hash_is_same_value_zero_compatible() {
+        // Without a VM: numbers only (strings need the heap).
+        let h = |n: f64| {
+            let n = if n == 0.0 { 0.0 } else { n };
+            let bits = if n.is_nan() { 0x7ff8_0000_0000_0000 } else { n.to_bits() };
+            mix(bits ^ 0x1234_5678)
+        };
+        assert_eq!(h(0.0), h(-0.0));
+        assert_eq!(h(f64::NAN), h(-f64::NAN));
+        assert_ne!(h(1.0), h(2.0));
     }
 }
