@@ -52,6 +52,86 @@ impl Vm {
     }
 
     /// ToString, as a Rust string.
+    /// Appends the elements of array `id`, separated by `sep`, to `out` (`Array.prototype.join`
+    /// and array-to-string conversion). Nested arrays are written into the same buffer, not built
+    /// and copied level by level; the text's memory is checked as it grows and its bytes charged.
+    pub(crate) fn join_into(
+        &mut self,
+        id: crate::value::ObjId,
+        sep: &str,
+        depth: usize,
+        out: &mut String,
+    ) -> Result<(), Throw> {
+        self.join_memo(id, sep, depth, out, &mut Default::default())
+    }
+
+    /// [`Vm::join_into`] remembering where each nested array's text went in `out`: an array met
+    /// again (a DAG of shared arrays) is copied from there instead of walked again, so the work is
+    /// linear in the output. No program code runs during a join, so the arrays cannot change.
+    fn join_memo(
+        &mut self,
+        id: crate::value::ObjId,
+        sep: &str,
+        depth: usize,
+        out: &mut String,
+        memo: &mut crate::value::FastMap<crate::value::ObjId, (usize, usize)>,
+    ) -> Result<(), Throw> {
+        if depth > MAX_JOIN_DEPTH {
+            return Err(self.make_error(ErrorKind::RangeError, "Maximum call stack size exceeded"));
+        }
+        let len = match &self.heap.obj(id).kind {
+            ObjKind::Array(items) => items.len(),
+            _ => 0,
+        };
+        self.charge(Work::Elements(len.max(1)));
+        let mut checked = out.len();
+        for i in 0..len {
+            let item = match &self.heap.obj(id).kind {
+                ObjKind::Array(items) => items.get(i).copied().unwrap_or(Value::Undefined),
+                _ => Value::Undefined,
+            };
+            if i > 0 {
+                out.push_str(sep);
+            }
+            match item {
+                Value::Undefined | Value::Null => {}
+                // A cycle joins as empty, as in JavaScript engines.
+                Value::Obj(inner) if inner == id => {}
+                Value::Obj(inner) if matches!(self.heap.obj(inner).kind, ObjKind::Array(_)) => {
+                    if let Some(&(start, end)) = memo.get(&inner) {
+                        self.check_join_growth(out.len() + (end - start), &mut checked)?;
+                        out.extend_from_within(start..end);
+                    } else {
+                        let start = out.len();
+                        self.join_memo(inner, ",", depth + 1, out, memo)?;
+                        memo.insert(inner, (start, out.len()));
+                    }
+                    // Checked and charged what was written.
+                    checked = out.len();
+                }
+                Value::Str(s) => out.push_str(self.heap.str(s)),
+                other => {
+                    let text = self.to_rust_string_depth(other, depth + 1)?;
+                    out.push_str(&text);
+                }
+            }
+            // Checked every 64 KiB of growth (and at the end), charged as one piece.
+            if out.len() - checked >= 1 << 16 {
+                self.check_join_growth(out.len(), &mut checked)?;
+            }
+        }
+        self.check_join_growth(out.len(), &mut checked)
+    }
+
+    fn check_join_growth(&mut self, len: usize, checked: &mut usize) -> Result<(), Throw> {
+        self.charge(Work::Bytes(len.saturating_sub(*checked)));
+        *checked = len;
+        if len > crate::heap::MAX_STRING_BYTES {
+            return Err(self.make_error(ErrorKind::RangeError, "Invalid string length"));
+        }
+        self.ensure_fits(len)
+    }
+
     pub(crate) fn to_rust_string(&mut self, v: Value) -> Result<String, Throw> {
         self.to_rust_string_depth(v, 0)
     }
@@ -68,21 +148,9 @@ impl Vm {
                     return Err(self.make_error(ErrorKind::RangeError, "Maximum call stack size exceeded"));
                 }
                 match &self.heap.obj(id).kind {
-                    ObjKind::Array(items) => {
-                        let items = items.clone();
-                        self.charge(Work::Elements(items.len()));
+                    ObjKind::Array(_) => {
                         let mut out = String::new();
-                        for (i, item) in items.into_iter().enumerate() {
-                            if i > 0 {
-                                out.push(',');
-                            }
-                            if !item.is_nullish() {
-                                out.push_str(&self.to_rust_string_depth(item, depth + 1)?);
-                            }
-                            if out.len() > crate::heap::MAX_STRING_BYTES {
-                                return Err(self.make_error(ErrorKind::RangeError, "Invalid string length"));
-                            }
-                        }
+                        self.join_into(id, ",", depth, &mut out)?;
                         out
                     }
                     ObjKind::Error(_) => {

@@ -214,7 +214,23 @@ fn splice(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<S
 
 fn concat(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let id = this_array(vm, this, "concat")?;
-    let mut out = items_of(vm, id).to_vec();
+    // The result's size first, so its memory is checked before it is built.
+    let mut total = items_of(vm, id).len();
+    for a in args {
+        total += match a {
+            Value::Obj(other) if matches!(vm.heap.obj(*other).kind, ObjKind::Array(_)) => {
+                items_of(vm, *other).len()
+            }
+            _ => 1,
+        };
+    }
+    if total > crate::heap::MAX_ARRAY_LENGTH {
+        return Err(vm.make_error(ErrorKind::RangeError, "Invalid array length"));
+    }
+    vm.charge(Work::Elements(total));
+    vm.ensure_fits(total * crate::heap::VALUE_SIZE)?;
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(items_of(vm, id));
     for a in args {
         match a {
             Value::Obj(other) if matches!(vm.heap.obj(*other).kind, ObjKind::Array(_)) => {
@@ -223,7 +239,6 @@ fn concat(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<S
             v => out.push(*v),
         }
     }
-    vm.charge(Work::Elements(out.len()));
     Ok(Step::Return(vm.new_array(out)?))
 }
 
@@ -233,23 +248,8 @@ fn join(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Ste
         Value::Undefined => ",".to_string(),
         v => vm.to_rust_string(v)?,
     };
-    let items = items_of(vm, id).to_vec();
-    vm.charge(Work::Elements(items.len()));
     let mut out = String::new();
-    for (i, v) in items.into_iter().enumerate() {
-        if i > 0 {
-            out.push_str(&sep);
-        }
-        if !v.is_nullish() {
-            if v == Value::Obj(id) {
-                continue;
-            }
-            out.push_str(&vm.to_rust_string(v)?);
-        }
-        if out.len() > crate::heap::MAX_STRING_BYTES {
-            return Err(vm.make_error(ErrorKind::RangeError, "Invalid string length"));
-        }
-    }
+    vm.join_into(id, &sep, 0, &mut out)?;
     Ok(Step::Return(vm.new_string_owned(out)?))
 }
 
@@ -324,25 +324,59 @@ fn fill(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Ste
     Ok(Step::Return(this))
 }
 
+/// Appends `id`'s elements to `out`, flattening nested arrays `depth` levels, without copying
+/// any array first. The output's memory is checked as it grows and every element visited is
+/// charged; an array met again at the same depth (a DAG of shared arrays, which expands
+/// exponentially here) is copied from where its first flattening went, so the work is linear in
+/// the output. No program code runs during `flat`, so the arrays cannot change.
 fn flatten_into(
     vm: &mut Vm,
-    items: &[Value],
+    id: ObjId,
     depth: usize,
     out: &mut Vec<Value>,
     level: usize,
+    memo: &mut crate::value::FastMap<(ObjId, usize), (usize, usize)>,
 ) -> Result<(), Throw> {
     if level > MAX_FLAT_DEPTH {
         return Err(vm.make_error(ErrorKind::RangeError, "Maximum call stack size exceeded"));
     }
-    for v in items {
+    let len = items_of(vm, id).len();
+    vm.charge(Work::Elements(len.max(1)));
+    for i in 0..len {
+        let Some(v) = items_of(vm, id).get(i).copied() else { break };
         match v {
-            Value::Obj(id) if depth > 0 && matches!(vm.heap.obj(*id).kind, ObjKind::Array(_)) => {
-                let inner = items_of(vm, *id).to_vec();
-                flatten_into(vm, &inner, depth - 1, out, level + 1)?;
+            Value::Obj(inner) if depth > 0 && matches!(vm.heap.obj(inner).kind, ObjKind::Array(_)) => {
+                if let Some(&(start, end)) = memo.get(&(inner, depth)) {
+                    reserve_flat(vm, out, end - start)?;
+                    vm.charge(Work::Elements(end - start));
+                    out.extend_from_within(start..end);
+                } else {
+                    let start = out.len();
+                    flatten_into(vm, inner, depth - 1, out, level + 1, memo)?;
+                    memo.insert((inner, depth), (start, out.len()));
+                }
             }
-            v => out.push(*v),
+            v => {
+                reserve_flat(vm, out, 1)?;
+                out.push(v);
+            }
         }
     }
+    Ok(())
+}
+
+/// Makes room for `more` values in `flat`'s output, checking the memory limit first.
+fn reserve_flat(vm: &mut Vm, out: &mut Vec<Value>, more: usize) -> Result<(), Throw> {
+    let needed = out.len() + more;
+    if needed <= out.capacity() {
+        return Ok(());
+    }
+    if needed > crate::heap::MAX_ARRAY_LENGTH {
+        return Err(vm.make_error(ErrorKind::RangeError, "Invalid array length"));
+    }
+    let grown = needed.max(out.capacity() * 2).max(8);
+    vm.ensure_fits(grown * crate::heap::VALUE_SIZE)?;
+    out.reserve_exact(grown - out.len());
     Ok(())
 }
 
@@ -355,10 +389,8 @@ fn flat(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Ste
             if n.is_nan() || n < 1.0 { 0 } else { n.min(MAX_FLAT_DEPTH as f64) as usize }
         }
     };
-    let items = items_of(vm, id).to_vec();
     let mut out = Vec::new();
-    flatten_into(vm, &items, depth, &mut out, 0)?;
-    vm.charge(Work::Elements(out.len()));
+    flatten_into(vm, id, depth, &mut out, 0, &mut Default::default())?;
     Ok(Step::Return(vm.new_array(out)?))
 }
 

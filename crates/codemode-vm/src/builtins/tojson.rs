@@ -29,6 +29,9 @@ pub enum Purpose {
     Result,
 }
 
+/// Bytes charged per JSON node the walk builds (a `serde_json::Value` and its slot).
+const JSON_NODE_BYTES: usize = 80;
+
 /// The deepest nesting `JSON.stringify` accepts (the result boundary allows 32).
 const MAX_STRINGIFY_DEPTH: usize = 1_000;
 
@@ -107,7 +110,20 @@ fn drive(vm: &mut Vm, mut walk: Walk, mut next: Option<(Value, bool)>) -> Result
                     cont: Cont::ToJson(Box::new(walk)),
                 });
             }
-            match leaf_or_level(vm, &walk, value)? {
+            let produced = leaf_or_level(vm, &walk, value)?;
+            // Every node is charged to the memory limit as it is made: a DAG of shared arrays
+            // expands exponentially here.
+            let bytes = match &produced {
+                Produced::Leaf(Some(Json::String(text))) => JSON_NODE_BYTES + text.len(),
+                Produced::Leaf(_) => JSON_NODE_BYTES,
+                Produced::Level(level) => {
+                    JSON_NODE_BYTES
+                        + level.keys.iter().map(|k| k.len() + std::mem::size_of::<String>()).sum::<usize>()
+                }
+            };
+            vm.charge(Work::Elements(1));
+            vm.charge_memory(bytes)?;
+            match produced {
                 Produced::Leaf(json) => emit(&mut walk, json),
                 Produced::Level(level) => {
                     let limit = match walk.purpose {
