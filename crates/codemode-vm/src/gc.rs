@@ -205,6 +205,7 @@ impl Vm {
     fn sweep(&mut self, m: &Marks) {
         let mut bytes = self.stack.len() * VALUE_SIZE
             + self.frames.len() * std::mem::size_of::<crate::frame::Frame>()
+            + self.jobs.len() * std::mem::size_of::<Job>()
             + self.heap.retained;
         for (i, slot) in self.heap.objects.slots.iter_mut().enumerate() {
             if slot.is_some() {

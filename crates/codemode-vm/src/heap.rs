@@ -190,10 +190,11 @@ pub struct Heap {
     scratch: Object,
 }
 
-/// Rough per-thing overheads used for accounting (slot, header, bookkeeping).
-pub const STRING_OVERHEAD: usize = 32;
-pub const OBJECT_OVERHEAD: usize = 96;
-pub const CELL_OVERHEAD: usize = 24;
+/// Per-thing overheads used for accounting: the arena slot (objects take 120 bytes, strings 32,
+/// cells 24), the arena's spare capacity (it grows by doubling) and the allocator's headers.
+pub const STRING_OVERHEAD: usize = 64;
+pub const OBJECT_OVERHEAD: usize = 176;
+pub const CELL_OVERHEAD: usize = 40;
 pub const VALUE_SIZE: usize = 16;
 
 /// The longest string a program can build (in bytes of UTF-8).

@@ -40,6 +40,7 @@ impl Vm {
                 return self.reject_promise(p, e);
             }
             // NewPromiseResolveThenableJob: one job to call then, which adds the reaction.
+            self.charge_memory(std::mem::size_of::<Job>())?;
             self.jobs.push_back(Job::Reaction {
                 reaction: Reaction::Forward { promise: p },
                 value: v,
@@ -79,6 +80,8 @@ impl Vm {
 
     /// Adds a reaction to `p` (queues it at once when `p` already settled).
     pub(crate) fn add_reaction(&mut self, p: ObjId, reaction: Reaction) -> Result<(), Throw> {
+        // A pending reaction becomes a queued job: charge the larger of the two.
+        self.charge_memory(std::mem::size_of::<Job>())?;
         let Some(state) = self.promise_state(p) else { return Ok(()) };
         state.handled = true;
         match state.settled {

@@ -241,12 +241,24 @@ impl Object {
 
     /// Bytes beyond the fixed overhead, for memory accounting.
     pub fn extra_bytes(&self) -> usize {
-        let elements = match &self.kind {
-            ObjKind::Array(v) => v.capacity() * crate::heap::VALUE_SIZE,
-            ObjKind::Map { entries, .. } => entries.capacity() * 2 * crate::heap::VALUE_SIZE,
+        use crate::heap::VALUE_SIZE;
+        use std::mem::size_of;
+        let kind = match &self.kind {
+            ObjKind::Array(v) => v.capacity() * VALUE_SIZE,
+            ObjKind::Map { entries, .. } => entries.capacity() * 2 * VALUE_SIZE,
+            ObjKind::Promise(p) => {
+                size_of::<PromiseState>() + p.reactions.capacity() * size_of::<crate::promise::Reaction>()
+            }
+            ObjKind::Coroutine(saved) => size_of::<SavedFrame>() + saved.registers.capacity() * VALUE_SIZE,
+            ObjKind::Function(Callable::Closure { captures, .. }) => captures.len() * size_of::<CellId>(),
+            ObjKind::Function(Callable::Native { data, .. }) => data.len() * VALUE_SIZE,
+            ObjKind::Function(Callable::Bound { args, .. }) => args.len() * VALUE_SIZE,
+            ObjKind::Function(Callable::Tool { path }) => path.len(),
+            ObjKind::Iterator(IterState::List { items, .. }) => items.capacity() * VALUE_SIZE,
+            ObjKind::RegExp { source, flags, .. } => source.len() + flags.len(),
             _ => 0,
         };
-        self.props.capacity() * std::mem::size_of::<Slot>() + elements
+        self.props.capacity() * size_of::<Slot>() + kind
     }
 
     pub fn is_callable(&self) -> bool {

@@ -142,7 +142,17 @@ fn compile(vm: &mut Vm, source: &str, flags: &str) -> Result<Rc<regress::Regex>,
 /// scanned by a single-character loop each cost one). Tens of milliseconds of matching.
 pub(crate) const MAX_STEPS_PER_SEARCH: u64 = 20_000_000;
 
-/// The step budget of one built-in call (shared by all the searches the call makes).
+/// Steps per byte of input a call may take beyond [`MAX_STEPS_PER_SEARCH`]: simple patterns take
+/// one to three per byte, so a global operation over a long text is not cut short, while a call
+/// whose every search nearly exhausts the budget is.
+const STEPS_PER_INPUT_BYTE: u64 = 16;
+
+/// The step budget of one built-in call over `len` bytes (shared by all the searches it makes).
+fn call_budget(len: usize) -> u64 {
+    MAX_STEPS_PER_SEARCH.saturating_add(STEPS_PER_INPUT_BYTE.saturating_mul(len as u64))
+}
+
+#[cfg(test)]
 fn search_budget() -> u64 {
     MAX_STEPS_PER_SEARCH
 }
@@ -349,7 +359,8 @@ fn builtin_exec(vm: &mut Vm, id: ObjId, subject: Subject<'_>) -> Result<Option<R
         return Ok(None);
     }
     let start = text_of(&vm.heap, subject).byte_of_unit(start_units as usize);
-    let result = find(&mut vm.fuel, &mut search_budget(), &re, text_of(&vm.heap, subject).s, start);
+    let text = text_of(&vm.heap, subject).s;
+    let result = find(&mut vm.fuel, &mut call_budget(text.len()), &re, text, start);
     let found = match result {
         Ok(m) => m.filter(|m| !sticky || m.start == start),
         Err(TooComplex) => {
@@ -486,7 +497,7 @@ pub(crate) fn matches_for_replace(vm: &mut Vm, id: ObjId, text: &str) -> Result<
     let mut pos = 0;
     // One budget for all the searches of this call: a call cannot run longer than one search
     // may, however many matches each nearly exhaust it.
-    let mut steps_left = MAX_STEPS_PER_SEARCH;
+    let mut steps_left = call_budget(text.len());
     while pos <= text.len() {
         let Some(m) = find_vm(vm, &mut steps_left, &re, &source, text, pos)? else { break };
         if sticky && m.start != pos {
@@ -507,7 +518,7 @@ pub(crate) fn matches_for_replace(vm: &mut Vm, id: ObjId, text: &str) -> Result<
 pub(crate) fn search_first(vm: &mut Vm, id: ObjId, text: &str) -> Result<Option<RegexMatch>, Throw> {
     let (source, flags) = parts(vm, id);
     let re = compile(vm, &source, &flags)?;
-    let m = find_vm(vm, &mut search_budget(), &re, &source, text, 0)?;
+    let m = find_vm(vm, &mut call_budget(text.len()), &re, &source, text, 0)?;
     Ok(if flags.contains('y') { m.filter(|m| m.start == 0) } else { m })
 }
 
@@ -516,9 +527,20 @@ pub(crate) fn search_first(vm: &mut Vm, id: ObjId, text: &str) -> Result<Option<
 pub(crate) fn split(vm: &mut Vm, id: ObjId, text: &str, limit: usize) -> Result<Vec<Option<String>>, Throw> {
     let (source, flags) = parts(vm, id);
     let re = compile(vm, &source, &flags)?;
-    split_with(&mut vm.fuel, &mut search_budget(), &re, text, limit)
-        .map_err(|TooComplex| too_complex(vm, &source, text.len()))
+    // At most as many pieces as the memory left can hold (checked before they are built).
+    let room = vm.heap.memory_limit.saturating_sub(vm.heap.bytes_used);
+    let max_pieces = room / SPLIT_PIECE_BYTES;
+    let parts = split_with(&mut vm.fuel, &mut call_budget(text.len()), &re, text, limit.min(max_pieces + 1))
+        .map_err(|TooComplex| too_complex(vm, &source, text.len()))?;
+    if parts.len() > max_pieces {
+        return Err(vm.out_of_memory());
+    }
+    Ok(parts)
 }
+
+/// Memory one piece of a split takes: its `String`, the heap string's overhead and its slot.
+const SPLIT_PIECE_BYTES: usize =
+    std::mem::size_of::<Option<String>>() + crate::heap::STRING_OVERHEAD + crate::heap::VALUE_SIZE;
 
 fn split_with(
     fuel: &mut i64,
