@@ -145,6 +145,22 @@ impl Vm {
         })
     }
 
+    /// **The one frame-entry routine for registers.** Every path that pushes a JavaScript frame
+    /// (the interpreter's inline call, [`Vm::call_value`], resuming an async function, the
+    /// top-level script) grows the register stack here: growth past the high-water mark since the
+    /// last collection is charged to the memory limit. Returns the new window's base.
+    #[inline]
+    pub(crate) fn grow_stack(&mut self, count: usize) -> Result<usize, Throw> {
+        let base = self.stack.len();
+        let new_len = base + count;
+        if new_len > self.stack_charged {
+            self.charge_memory((new_len - self.stack_charged) * crate::heap::VALUE_SIZE)?;
+            self.stack_charged = new_len;
+        }
+        self.stack.resize(new_len, Value::Undefined);
+        Ok(base)
+    }
+
     /// `RangeError: Maximum call stack size exceeded` when another frame would pass
     /// `max_call_depth`. Native and JavaScript frames count alike.
     pub(crate) fn check_call_depth(&mut self) -> Result<(), Throw> {
@@ -167,10 +183,8 @@ impl Vm {
         let Some(code) = module.functions.get(func as usize) else {
             return Err(self.make_error(ErrorKind::TypeError, "invalid function"));
         };
-        let base = self.stack.len();
         let count = code.register_count as usize;
-        self.charge_memory(count * crate::heap::VALUE_SIZE)?;
-        self.stack.resize(base + count, Value::Undefined);
+        let base = self.grow_stack(count)?;
         let params = code.param_count as usize;
         for (i, a) in args.iter().take(params).enumerate() {
             self.stack[base + i] = *a;
@@ -347,9 +361,11 @@ impl Vm {
         let kind = std::mem::replace(&mut self.heap.obj_mut(coroutine).kind, ObjKind::Plain);
         let ObjKind::Coroutine(saved) = kind else { return Ok(()) };
         let SavedFrame { mut frame, registers, await_dst } = *saved;
-        let base = self.stack.len();
+        let base = self.grow_stack(registers.len())?;
         frame.base = base as u32;
-        self.stack.extend_from_slice(&registers);
+        if let Some(window) = self.stack.get_mut(base..) {
+            window.copy_from_slice(&registers);
+        }
         self.frames.push(Frame::Js(frame));
         if rejected {
             self.unwind(value)

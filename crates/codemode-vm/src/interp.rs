@@ -453,7 +453,6 @@ impl Vm {
                     reg!(dst) = Value::Bool(tri!(self.delete(o, key)));
                 }
                 Op::Call { dst, callee, this, args, argc } => {
-                    self.charge(Work::Units(1));
                     let f = reg!(callee);
                     let t = reg!(this);
                     // Fast path: a synchronous closure without rest or `arguments` gets its frame
@@ -467,11 +466,11 @@ impl Vm {
                         && callee_code.arguments.is_none()
                         && self.frames.len() < self.config.max_call_depth
                     {
-                        let new_base = self.stack.len();
+                        self.charge(Work::Call { args: argc as usize });
                         let count = callee_code.register_count as usize;
-                        if (new_base + count) * crate::heap::VALUE_SIZE <= self.heap.memory_limit {
-                            save_pc!();
-                            self.stack.resize(new_base + count, Value::Undefined);
+                        save_pc!();
+                        {
+                            let new_base = tri!(self.grow_stack(count));
                             let passed = (argc as usize).min(callee_code.param_count as usize);
                             let from = base + args as usize;
                             self.stack.copy_within(from..from + passed, new_base);

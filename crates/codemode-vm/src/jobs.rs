@@ -271,7 +271,7 @@ impl Vm {
         let main = self.new_promise()?;
         self.main_promise = main;
         let count = self.module.functions.first().map_or(0, |f| f.register_count as usize);
-        self.stack.resize(count, Value::Undefined);
+        self.grow_stack(count)?;
         self.frames.push(Frame::Js(JsFrame {
             func: 0,
             pc: 0,

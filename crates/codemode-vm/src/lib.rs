@@ -143,6 +143,9 @@ pub struct Vm {
     pub(crate) realm: Realm,
     /// All registers of all JavaScript activations, each frame a window.
     pub(crate) stack: Vec<Value>,
+    /// Stack slots charged to the memory limit since the last collection (see `grow_stack`).
+    #[serde(skip)]
+    pub(crate) stack_charged: usize,
     pub(crate) frames: Vec<Frame>,
     pub(crate) jobs: VecDeque<Job>,
     /// The promise of the top-level script.
@@ -187,6 +190,7 @@ impl Vm {
             heap,
             realm,
             stack: Vec::new(),
+            stack_charged: 0,
             frames: Vec::new(),
             jobs: VecDeque::new(),
             main_promise: ObjId(0),

@@ -57,6 +57,7 @@ impl TryFrom<SavedVm> for Vm {
             config: s.config,
             heap: s.heap,
             realm: s.realm,
+            stack_charged: s.stack.len(),
             stack: s.stack,
             frames: s.frames,
             jobs: s.jobs,
