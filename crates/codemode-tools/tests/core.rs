@@ -205,3 +205,32 @@ fn extensions_attach_host_data_by_type() {
     let clone = tool.clone();
     assert_eq!(clone.extension::<Durable>(), Some(&Durable("jobs")));
 }
+
+#[test]
+fn validate_input_checks_the_whole_json_schema() {
+    let tool = Tool::from_json(
+        "Subscribe",
+        Some(json!({
+            "type": "object",
+            "properties": {
+                "email": { "type": "string", "format": "email" },
+                "code": { "type": "string", "pattern": "^[A-Z]{3}-[0-9]{4}$" }
+            }
+        })),
+        None,
+        |_, _| async { Ok(json!("ok")) },
+    )
+    .validate_input(true);
+    let error = block_on(tool.invoke(json!({ "email": "x" }), ctx("subscribe"))).unwrap_err();
+    assert_eq!(error.message(), "at input.email: expected a string in format \"email\", got \"x\"");
+    let error = block_on(tool.invoke(json!({ "code": "abc-12" }), ctx("subscribe"))).unwrap_err();
+    assert!(
+        error.to_string().contains("at input.code: expected a string matching /^[A-Z]{3}-[0-9]{4}$/"),
+        "{error}"
+    );
+    assert_eq!(
+        block_on(tool.invoke(json!({ "email": "ada@example.com", "code": "ABC-1234" }), ctx("subscribe")))
+            .unwrap(),
+        json!("ok")
+    );
+}
