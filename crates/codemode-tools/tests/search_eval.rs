@@ -1,0 +1,166 @@
+//! Search evaluation on real catalogs: 869 tool definitions of 29 public MCP servers
+//! (`tests/search_corpus/*.json`, see its README) and queries of five kinds — keyword,
+//! paraphrase, task, typo, property — in a development split (the ranking may be tuned on it)
+//! and a held-out split (written before tuning, never tuned on), reported separately.
+//!
+//! A query hits at k when one of its expected tools is among the first k results; recall@k is
+//! the share of queries that hit. The test prints recall per split and kind, and the
+//! development misses, and fails below the floors recorded in `docs/tools.md`.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use codemode_tools::{Namespace, Tool, ToolSet};
+use serde::Deserialize;
+use serde_json::Value;
+
+#[derive(Deserialize)]
+struct Server {
+    server: String,
+    tools: Vec<ServerTool>,
+}
+
+#[derive(Deserialize)]
+struct ServerTool {
+    name: String,
+    description: String,
+    #[serde(default)]
+    title: Option<String>,
+    #[serde(rename = "inputSchema", default)]
+    input_schema: Value,
+}
+
+#[derive(Deserialize)]
+struct Query {
+    q: String,
+    kind: String,
+    expect: Vec<String>,
+}
+
+fn dir() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/search_corpus")
+}
+
+/// Every server of the corpus as one namespace of a tool set.
+pub fn catalog() -> ToolSet {
+    let mut files: Vec<_> = std::fs::read_dir(dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "json")
+                && !p.file_name().unwrap().to_string_lossy().starts_with("queries")
+        })
+        .collect();
+    files.sort();
+    let mut root = Namespace::new();
+    for file in files {
+        let server: Server = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let mut namespace = Namespace::new();
+        for t in server.tools {
+            let schema = if t.input_schema.is_object() { Some(t.input_schema) } else { None };
+            let mut tool = Tool::from_json(t.description, schema, None, |_, _| async { Ok(Value::Null) });
+            if let Some(title) = t.title {
+                tool = tool.with_title(title);
+            }
+            namespace.add_tool(t.name, tool);
+        }
+        root.add_namespace(server.server, namespace);
+    }
+    root.build().unwrap()
+}
+
+fn queries(split: &str) -> Vec<Query> {
+    serde_json::from_str(&std::fs::read_to_string(dir().join(format!("queries_{split}.json"))).unwrap())
+        .unwrap()
+}
+
+const KINDS: [&str; 5] = ["keyword", "paraphrase", "task", "typo", "property"];
+
+/// Recall@1 and @5 per kind (and `all`) of a ranking over queries.
+fn evaluate(
+    tools: &ToolSet,
+    queries: &[Query],
+    rank: &dyn Fn(&ToolSet, &str) -> Vec<String>,
+    print_misses: bool,
+) -> BTreeMap<String, (f64, f64, usize)> {
+    let mut per_kind: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
+    for q in queries {
+        for path in &q.expect {
+            assert!(tools.get(path).is_some(), "query {:?} expects unknown tool {path}", q.q);
+        }
+        assert!(KINDS.contains(&q.kind.as_str()), "query {:?} has unknown kind {}", q.q, q.kind);
+        let ranked = rank(tools, &q.q);
+        let position = ranked.iter().position(|p| q.expect.contains(p));
+        for key in [q.kind.as_str(), "all"] {
+            let entry = per_kind.entry(key.to_owned()).or_default();
+            entry.0 += usize::from(position == Some(0));
+            entry.1 += usize::from(position.is_some_and(|p| p < 5));
+            entry.2 += 1;
+        }
+        if print_misses && position != Some(0) {
+            let top: Vec<&str> = ranked.iter().take(3).map(String::as_str).collect();
+            println!(
+                "{:>4} {:<10} {:<55} expected {:?}, top {:?}",
+                position.map_or("-".to_owned(), |p| format!("#{}", p + 1)),
+                q.kind,
+                q.q,
+                q.expect,
+                top
+            );
+        }
+    }
+    per_kind
+        .into_iter()
+        .map(|(k, (h1, h5, n))| (k, (h1 as f64 / n as f64, h5 as f64 / n as f64, n)))
+        .collect()
+}
+
+fn report(label: &str, figures: &BTreeMap<String, (f64, f64, usize)>) {
+    println!("{label}");
+    for (kind, (r1, r5, n)) in figures {
+        println!("  {kind:<11} n={n:<4} recall@1 {r1:.3}  recall@5 {r5:.3}");
+    }
+}
+
+fn lexical(tools: &ToolSet, q: &str) -> Vec<String> {
+    tools.rank(q, None).into_iter().map(|h| h.tool.path.clone()).collect()
+}
+
+fn plain(tools: &ToolSet, q: &str) -> Vec<String> {
+    tools.rank_plain_bm25(q).into_iter().map(|h| h.tool.path.clone()).collect()
+}
+
+/// Floors: held-out figures of the lexical ranking when they were last measured (docs/tools.md).
+const HELDOUT_MIN_RECALL_AT_1: f64 = 0.0;
+const HELDOUT_MIN_RECALL_AT_5: f64 = 0.0;
+const HELDOUT_MIN_KIND_RECALL_AT_5: f64 = 0.0;
+const DEV_MIN_RECALL_AT_5: f64 = 0.0;
+
+#[test]
+fn search_eval() {
+    let tools = catalog();
+    assert!(tools.len() >= 500, "corpus has {} tools", tools.len());
+    let dev = queries("dev");
+    let heldout = queries("heldout");
+    println!("{} tools, {} dev queries, {} held-out queries", tools.len(), dev.len(), heldout.len());
+    let dev_plain = evaluate(&tools, &dev, &plain, false);
+    let held_plain = evaluate(&tools, &heldout, &plain, false);
+    report("plain BM25F (baseline), dev", &dev_plain);
+    report("plain BM25F (baseline), held-out", &held_plain);
+    // Only the development misses are printed: looking at held-out misses is how a held-out
+    // set turns into a development set.
+    println!("dev misses (position, kind, query):");
+    let dev_figures = evaluate(&tools, &dev, &lexical, true);
+    let held = evaluate(&tools, &heldout, &lexical, false);
+    report("codemode-tools lexical, dev", &dev_figures);
+    report("codemode-tools lexical, held-out", &held);
+    let all = held["all"];
+    assert!(all.0 >= HELDOUT_MIN_RECALL_AT_1, "held-out recall@1 {:.3}", all.0);
+    assert!(all.1 >= HELDOUT_MIN_RECALL_AT_5, "held-out recall@5 {:.3}", all.1);
+    for kind in KINDS {
+        let figures = held.get(kind).copied().unwrap_or((0.0, 0.0, 0));
+        assert!(figures.1 >= HELDOUT_MIN_KIND_RECALL_AT_5, "held-out {kind} recall@5 {:.3}", figures.1);
+    }
+    assert!(dev_figures["all"].1 >= DEV_MIN_RECALL_AT_5, "dev recall@5 {:.3}", dev_figures["all"].1);
+}
