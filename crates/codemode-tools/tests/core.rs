@@ -120,7 +120,7 @@ fn registry_lookup_and_messages() {
     );
     assert_eq!(
         search_signature(),
-        "search({ query?: string, namespace?: string, limit?: number, offset?: number }): { items: { path: string, description: string, signature: string }[], remaining: number, next: { offset: number } | null }"
+        "search({ query?: string, namespace?: string, limit?: number, offset?: number }): { items: { path: string, description: string, signature: string, matches?: string[] }[], remaining: number, next: { offset: number } | null }"
     );
 }
 

@@ -100,6 +100,8 @@ fn pagination_reports_remaining_and_next() {
 
 #[test]
 fn json_shape_matches_the_reference() {
+    // The reference's `{ items: [{ path, description, signature }], remaining, next }`, plus
+    // `matches` (why an item matched, as the Go runtime's results say), omitted when empty.
     let tools = sample();
     let value = tools.search_json(&json!({ "query": "cancel order", "limit": 1 })).unwrap();
     insta::assert_json_snapshot!(value, @r#"
@@ -108,7 +110,13 @@ fn json_shape_matches_the_reference() {
         {
           "path": "tools.orders.cancel",
           "description": "Cancel an order",
-          "signature": "tools.orders.cancel({\n  /** Order identifier */\n  id: string;\n}): Promise<void>"
+          "signature": "tools.orders.cancel({\n  /** Order identifier */\n  id: string;\n}): Promise<void>",
+          "matches": [
+            "name",
+            "namespace",
+            "description",
+            "input property description"
+          ]
         }
       ],
       "remaining": 2,

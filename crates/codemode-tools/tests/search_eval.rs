@@ -11,6 +11,9 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use std::sync::Arc;
+
+use codemode_tools::search::{SemanticRanker, ThesaurusEmbedder};
 use codemode_tools::{Namespace, Tool, ToolSet};
 use serde::Deserialize;
 use serde_json::Value;
@@ -136,11 +139,21 @@ const HELDOUT_MIN_RECALL_AT_1: f64 = 0.0;
 const HELDOUT_MIN_RECALL_AT_5: f64 = 0.0;
 const HELDOUT_MIN_KIND_RECALL_AT_5: f64 = 0.0;
 const DEV_MIN_RECALL_AT_5: f64 = 0.0;
+/// Fusion weights (lexical, semantic) for the thesaurus embedder, chosen on the dev split.
+const FUSION_LEXICAL_WEIGHT: f64 = 1.0;
+const FUSION_SEMANTIC_WEIGHT: f64 = 0.25;
+const FUSED_HELDOUT_MIN_RECALL_AT_5: f64 = 0.0;
 
 #[test]
 fn search_eval() {
     let tools = catalog();
     assert!(tools.len() >= 500, "corpus has {} tools", tools.len());
+    // `SEARCH_EVAL_QUERY=...` prints one query's top ten with scores, to study a ranking.
+    if let Ok(q) = std::env::var("SEARCH_EVAL_QUERY") {
+        for hit in tools.rank(&q, None).iter().take(10) {
+            println!("{:8.3} {}", hit.score, hit.tool.path);
+        }
+    }
     let dev = queries("dev");
     let heldout = queries("heldout");
     println!("{} tools, {} dev queries, {} held-out queries", tools.len(), dev.len(), heldout.len());
@@ -163,4 +176,29 @@ fn search_eval() {
         assert!(figures.1 >= HELDOUT_MIN_KIND_RECALL_AT_5, "held-out {kind} recall@5 {:.3}", figures.1);
     }
     assert!(dev_figures["all"].1 >= DEV_MIN_RECALL_AT_5, "dev recall@5 {:.3}", dev_figures["all"].1);
+}
+
+fn semantic_only(tools: &ToolSet, q: &str) -> Vec<String> {
+    tools.rank_semantic(q).into_iter().map(|h| h.tool.path.clone()).collect()
+}
+
+/// The semantic ranker with the crate's WordNet-based `ThesaurusEmbedder` (deterministic,
+/// offline): alone, and fused with the lexical ranking.
+#[test]
+fn search_eval_fused_with_thesaurus_embedder() {
+    let weights: (f64, f64) = std::env::var("SEARCH_EVAL_WEIGHTS")
+        .ok()
+        .and_then(|w| w.split_once(',').map(|(a, b)| (a.parse().unwrap(), b.parse().unwrap())))
+        .unwrap_or((FUSION_LEXICAL_WEIGHT, FUSION_SEMANTIC_WEIGHT));
+    let ranker = SemanticRanker::new(ThesaurusEmbedder::default()).with_weights(weights.0, weights.1);
+    let tools = catalog().with_semantic_ranker(Arc::new(ranker));
+    let dev = queries("dev");
+    let heldout = queries("heldout");
+    report("thesaurus embedder alone, dev", &evaluate(&tools, &dev, &semantic_only, false));
+    report("thesaurus embedder alone, held-out", &evaluate(&tools, &heldout, &semantic_only, false));
+    let dev_figures = evaluate(&tools, &dev, &lexical, false);
+    let held = evaluate(&tools, &heldout, &lexical, false);
+    report("fused (lexical + thesaurus embedder), dev", &dev_figures);
+    report("fused (lexical + thesaurus embedder), held-out", &held);
+    assert!(held["all"].1 >= FUSED_HELDOUT_MIN_RECALL_AT_5, "fused held-out recall@5 {:.3}", held["all"].1);
 }
