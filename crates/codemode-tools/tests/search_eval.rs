@@ -134,15 +134,20 @@ fn plain(tools: &ToolSet, q: &str) -> Vec<String> {
     tools.rank_plain_bm25(q).into_iter().map(|h| h.tool.path.clone()).collect()
 }
 
-/// Floors: held-out figures of the lexical ranking when they were last measured (docs/tools.md).
-const HELDOUT_MIN_RECALL_AT_1: f64 = 0.0;
-const HELDOUT_MIN_RECALL_AT_5: f64 = 0.0;
-const HELDOUT_MIN_KIND_RECALL_AT_5: f64 = 0.0;
-const DEV_MIN_RECALL_AT_5: f64 = 0.0;
+/// Floors: the figures of the lexical ranking when they were last measured (docs/tools.md),
+/// rounded down, so a regression fails. They are not the issue's targets (held-out recall@5
+/// 0.90, recall@1 0.70, every kind 0.80), which the lexical ranking does not reach yet.
+const HELDOUT_MIN_RECALL_AT_1: f64 = 0.73;
+const HELDOUT_MIN_RECALL_AT_5: f64 = 0.88;
+/// Held-out recall@5 floors per kind.
+const HELDOUT_MIN_KIND_RECALL_AT_5: [(&str, f64); 5] =
+    [("keyword", 1.0), ("paraphrase", 0.68), ("task", 0.81), ("typo", 0.96), ("property", 1.0)];
+const DEV_MIN_RECALL_AT_1: f64 = 0.72;
+const DEV_MIN_RECALL_AT_5: f64 = 0.92;
 /// Fusion weights (lexical, semantic) for the thesaurus embedder, chosen on the dev split.
 const FUSION_LEXICAL_WEIGHT: f64 = 1.0;
 const FUSION_SEMANTIC_WEIGHT: f64 = 0.25;
-const FUSED_HELDOUT_MIN_RECALL_AT_5: f64 = 0.0;
+const FUSED_HELDOUT_MIN_RECALL_AT_5: f64 = 0.90;
 
 #[test]
 fn search_eval() {
@@ -171,11 +176,19 @@ fn search_eval() {
     let all = held["all"];
     assert!(all.0 >= HELDOUT_MIN_RECALL_AT_1, "held-out recall@1 {:.3}", all.0);
     assert!(all.1 >= HELDOUT_MIN_RECALL_AT_5, "held-out recall@5 {:.3}", all.1);
-    for kind in KINDS {
+    for (kind, floor) in HELDOUT_MIN_KIND_RECALL_AT_5 {
         let figures = held.get(kind).copied().unwrap_or((0.0, 0.0, 0));
-        assert!(figures.1 >= HELDOUT_MIN_KIND_RECALL_AT_5, "held-out {kind} recall@5 {:.3}", figures.1);
+        assert!(figures.1 >= floor, "held-out {kind} recall@5 {:.3} fell below {floor}", figures.1);
     }
+    assert!(dev_figures["all"].0 >= DEV_MIN_RECALL_AT_1, "dev recall@1 {:.3}", dev_figures["all"].0);
     assert!(dev_figures["all"].1 >= DEV_MIN_RECALL_AT_5, "dev recall@5 {:.3}", dev_figures["all"].1);
+    // Every match carries its reasons.
+    let hit = &tools.rank("jira transition issue", None)[0];
+    assert_eq!(hit.tool.path, "atlassian.jira_transition_issue");
+    assert_eq!(
+        hit.matches,
+        ["name", "title", "description", "input property", "input property description"]
+    );
 }
 
 fn semantic_only(tools: &ToolSet, q: &str) -> Vec<String> {
@@ -201,4 +214,7 @@ fn search_eval_fused_with_thesaurus_embedder() {
     report("fused (lexical + thesaurus embedder), dev", &dev_figures);
     report("fused (lexical + thesaurus embedder), held-out", &held);
     assert!(held["all"].1 >= FUSED_HELDOUT_MIN_RECALL_AT_5, "fused held-out recall@5 {:.3}", held["all"].1);
+    // Fused results say when the embedding ranker put a tool forward.
+    let hits = tools.rank("erase a file", None);
+    assert!(hits.iter().take(10).any(|h| h.matches.contains(&"semantic")), "{:?}", hits.first());
 }
