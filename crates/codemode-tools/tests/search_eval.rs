@@ -251,7 +251,14 @@ fn search_eval_fused_with_minilm() {
     let dev = queries("dev");
     let heldout = queries("heldout");
     for (i, (lexical_weight, semantic_weight)) in settings.into_iter().enumerate() {
-        let ranker = SemanticRanker::new(Arc::clone(&model)).with_weights(lexical_weight, semantic_weight);
+        let fusion = if std::env::var("SEARCH_EVAL_FUSION").is_ok_and(|f| f == "rrf") {
+            Fusion::ReciprocalRank
+        } else {
+            Fusion::Score
+        };
+        let ranker = SemanticRanker::new(Arc::clone(&model))
+            .with_weights(lexical_weight, semantic_weight)
+            .with_fusion(fusion);
         let ranker = Arc::new(ranker);
         let tools = catalog().with_semantic_ranker(Arc::clone(&ranker));
         let started = std::time::Instant::now();
