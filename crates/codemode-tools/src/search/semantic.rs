@@ -269,14 +269,16 @@ impl SemanticRanker {
             .zip(&lexical_part)
             .map(|(&(i, _), part)| (i, self.lexical_weight * part, false))
             .collect();
-        for (&(i, _), part) in candidates.iter().zip(&semantic_part) {
+        for (&(i, cosine), part) in candidates.iter().zip(&semantic_part) {
             let contribution = self.semantic_weight * part;
             match fused.iter_mut().find(|entry| entry.0 == i) {
                 Some(entry) => {
                     entry.1 += contribution;
                     entry.2 = true;
                 }
-                None => fused.push((i, contribution, true)),
+                // A tool only the model puts forward must be somewhat close to the query.
+                None if contribution > 0.0 && cosine > 0.0 => fused.push((i, contribution, true)),
+                None => {}
             }
         }
         fused.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
