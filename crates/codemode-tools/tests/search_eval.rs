@@ -256,9 +256,13 @@ fn search_eval_fused_with_minilm() {
         } else {
             Fusion::Score
         };
-        let ranker = SemanticRanker::new(Arc::clone(&model))
+        let mut ranker = SemanticRanker::new(Arc::clone(&model))
             .with_weights(lexical_weight, semantic_weight)
             .with_fusion(fusion);
+        // `SEARCH_EVAL_TEXT=short`: name words, title and the description's first sentence only.
+        if std::env::var("SEARCH_EVAL_TEXT").is_ok_and(|t| t == "short") {
+            ranker = ranker.with_tool_text(short_tool_text);
+        }
         let ranker = Arc::new(ranker);
         let tools = catalog().with_semantic_ranker(Arc::clone(&ranker));
         let started = std::time::Instant::now();
@@ -273,6 +277,19 @@ fn search_eval_fused_with_minilm() {
         );
         report(&format!("{label}, dev"), &evaluate(&tools, &dev, &lexical, false));
         report(&format!("{label}, held-out"), &evaluate(&tools, &heldout, &lexical, false));
+    }
+}
+
+/// A tool as its name in words, its title and its description's first sentence.
+fn short_tool_text(tools: &ToolSet, index: usize) -> String {
+    let entry = &tools.catalog()[index];
+    let name = entry.path.rsplit('.').next().unwrap_or(&entry.path);
+    let words = codemode_tools::search::text::words(name).join(" ");
+    let tool = tools.get(&entry.path).unwrap();
+    let first = tool.description().split(". ").next().unwrap_or("");
+    match tool.title() {
+        Some(title) => format!("{words}. {title}. {first}"),
+        None => format!("{words}. {first}"),
     }
 }
 

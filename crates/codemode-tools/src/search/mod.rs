@@ -9,7 +9,7 @@ pub mod text;
 pub mod thesaurus;
 
 pub use index::SearchIndex;
-pub use semantic::{EmbedError, Embedder, Fusion, SemanticRanker};
+pub use semantic::{EmbedError, Embedder, Fusion, SemanticRanker, ToolText, tool_text};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 pub use thesaurus::ThesaurusEmbedder;

@@ -97,6 +97,7 @@ pub struct SemanticRanker {
     lexical_weight: f64,
     semantic_weight: f64,
     fusion: Fusion,
+    text: Box<ToolText>,
     cache: Mutex<Vec<Arc<CatalogVectors>>>,
 }
 
@@ -110,9 +111,12 @@ impl std::fmt::Debug for SemanticRanker {
     }
 }
 
-/// The text a tool is embedded as: its path in words, title, description and input property
-/// names.
-pub(crate) fn tool_text(tools: &ToolSet, index: usize) -> String {
+/// How a tool is turned into the text that is embedded.
+pub type ToolText = dyn Fn(&ToolSet, usize) -> String + Send + Sync;
+
+/// The default text a tool is embedded as: its path in words, title, description and input
+/// property names. `index` is the tool's position in [`ToolSet::catalog`].
+pub fn tool_text(tools: &ToolSet, index: usize) -> String {
     let Some(entry) = tools.catalog().get(index) else { return String::new() };
     let mut text = words(&entry.path).join(" ");
     if let Some(tool) = tools.get(&entry.path) {
@@ -157,6 +161,7 @@ impl SemanticRanker {
             lexical_weight: 1.0,
             semantic_weight: 1.0,
             fusion: Fusion::default(),
+            text: Box::new(tool_text),
             cache: Mutex::new(Vec::new()),
         }
     }
@@ -166,6 +171,16 @@ impl SemanticRanker {
     pub fn with_weights(mut self, lexical: f64, semantic: f64) -> Self {
         self.lexical_weight = if lexical.is_finite() { lexical.max(0.0) } else { 1.0 };
         self.semantic_weight = if semantic.is_finite() { semantic.max(0.0) } else { 1.0 };
+        self
+    }
+
+    /// Sets how a tool becomes the text that is embedded (default [`tool_text`]).
+    #[must_use]
+    pub fn with_tool_text(
+        mut self,
+        text: impl Fn(&ToolSet, usize) -> String + Send + Sync + 'static,
+    ) -> Self {
+        self.text = Box::new(text);
         self
     }
 
@@ -185,7 +200,7 @@ impl SemanticRanker {
     }
 
     fn catalog_vectors(&self, tools: &ToolSet) -> Result<Arc<CatalogVectors>, EmbedError> {
-        let texts: Vec<String> = (0..tools.catalog().len()).map(|i| tool_text(tools, i)).collect();
+        let texts: Vec<String> = (0..tools.catalog().len()).map(|i| (self.text)(tools, i)).collect();
         let mut hasher = DefaultHasher::new();
         self.embedder.model_id().hash(&mut hasher);
         texts.hash(&mut hasher);
