@@ -74,6 +74,8 @@ struct Inner {
 #[derive(Clone)]
 pub struct ToolSet {
     inner: Arc<Inner>,
+    /// The semantic ranker search fuses with BM25, if the host attached one.
+    semantic: Option<Arc<crate::search::SemanticRanker>>,
 }
 
 impl std::fmt::Debug for ToolSet {
@@ -231,6 +233,7 @@ impl ToolSet {
         let by_path = registered.iter().enumerate().map(|(i, r)| (r.path.clone(), i)).collect();
         let index = SearchIndex::new(&registered, &catalog);
         Self {
+            semantic: None,
             inner: Arc::new(Inner {
                 tools: registered,
                 by_path,
@@ -345,5 +348,19 @@ impl ToolSet {
 
     pub(crate) fn index(&self) -> &SearchIndex {
         &self.inner.index
+    }
+
+    /// This tool set with `search` and [`ToolSet::rank`] fusing the lexical ranking with
+    /// `ranker`'s semantic one (see [`crate::search::SemanticRanker`]). The ranker's vector
+    /// cache is shared by every tool set it is attached to.
+    #[must_use]
+    pub fn with_semantic_ranker(mut self, ranker: Arc<crate::search::SemanticRanker>) -> Self {
+        self.semantic = Some(ranker);
+        self
+    }
+
+    /// The attached semantic ranker, if any.
+    pub fn semantic_ranker(&self) -> Option<&Arc<crate::search::SemanticRanker>> {
+        self.semantic.as_ref()
     }
 }

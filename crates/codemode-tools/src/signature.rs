@@ -97,7 +97,8 @@ pub fn search_output_schema() -> Value {
                     "properties": {
                         "path": { "type": "string" },
                         "description": { "type": "string" },
-                        "signature": { "type": "string" }
+                        "signature": { "type": "string" },
+                        "matches": { "type": "array", "items": { "type": "string" } }
                     },
                     "required": ["path", "description", "signature"]
                 }

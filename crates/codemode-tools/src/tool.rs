@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::context::CallContext;
 use crate::error::ToolError;
-use crate::validate;
+use crate::validate::CompiledSchema;
 
 /// A boxed, sendable future: what [`Tool::invoke`] returns.
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
@@ -37,6 +37,9 @@ struct Inner {
     // an await, and cloning a schema per call would cost time and (deep schemas) stack.
     input: Option<Arc<Value>>,
     output: Option<Arc<Value>>,
+    /// The same schemas with their validators, compiled on the first checked call.
+    input_check: Option<Arc<CompiledSchema>>,
+    output_check: Option<Arc<CompiledSchema>>,
     annotations: Option<Value>,
     kind: Kind,
     validate_input: bool,
@@ -103,15 +106,15 @@ impl Tool {
             if TypeId::of::<O>() == TypeId::of::<()>() { None } else { Some(schema_value::<O>()) };
         let input_schema = input_schema.map(Arc::new);
         let output_schema = output_schema.map(Arc::new);
-        let check = input_schema.clone();
-        let check_output = output_schema.clone();
+        let check = input_schema.clone().map(|s| Arc::new(CompiledSchema::new(s)));
+        let check_output = output_schema.clone().map(|s| Arc::new(CompiledSchema::new(s)));
         let handler = Arc::new(handler);
         let handler: Arc<Handler> = Arc::new(move |raw: Value, ctx: CallContext| {
             // Validation first: it knows the JSON path and the expected type, which serde's
             // error messages do not carry for `from_value`.
             let raw = if unit_input { Value::Null } else { raw };
             if let Some(check) = &check
-                && let Err(error) = validate::check(check, &raw)
+                && let Err(error) = check.check_at(&raw, "input")
             {
                 return Box::pin(std::future::ready(Err(ToolError::invalid_input(error.to_string()))));
             }
@@ -130,7 +133,7 @@ impl Tool {
                 // Encoding can still break the contract (a NaN becomes `null` where the schema
                 // says number), so the encoded value is checked against `O`'s schema too.
                 if let Some(schema) = &check_output
-                    && let Err(error) = validate::check_at(schema, &value, "output")
+                    && let Err(error) = schema.check_at(&value, "output")
                 {
                     return Err(ToolError::invalid_output(error.to_string()));
                 }
@@ -155,6 +158,8 @@ impl Tool {
             inner: Arc::new(Inner {
                 description,
                 title: None,
+                input_check: input.clone().map(|s| Arc::new(CompiledSchema::new(s))),
+                output_check: output.clone().map(|s| Arc::new(CompiledSchema::new(s))),
                 input,
                 output,
                 annotations: None,
@@ -262,8 +267,8 @@ impl Tool {
     pub fn invoke(&self, input: Value, ctx: CallContext) -> BoxFuture<Result<Value, ToolError>> {
         let inner = &self.inner;
         if inner.validate_input
-            && let Some(schema) = &inner.input
-            && let Err(error) = validate::check(schema, &input)
+            && let Some(schema) = &inner.input_check
+            && let Err(error) = schema.check_at(&input, "input")
         {
             return Box::pin(std::future::ready(Err(ToolError::invalid_input(error.to_string()))));
         }
@@ -271,11 +276,11 @@ impl Tool {
         if !inner.validate_output {
             return future;
         }
-        let schema = inner.output.clone();
+        let schema = inner.output_check.clone();
         Box::pin(async move {
             let value = future.await?;
             if let Some(schema) = &schema
-                && let Err(error) = validate::check_at(schema, &value, "output")
+                && let Err(error) = schema.check_at(&value, "output")
             {
                 return Err(ToolError::invalid_output(error.to_string()));
             }

@@ -120,7 +120,7 @@ fn registry_lookup_and_messages() {
     );
     assert_eq!(
         search_signature(),
-        "search({ query?: string, namespace?: string, limit?: number, offset?: number }): { items: { path: string, description: string, signature: string }[], remaining: number, next: { offset: number } | null }"
+        "search({ query?: string, namespace?: string, limit?: number, offset?: number }): { items: { path: string, description: string, signature: string, matches?: string[] }[], remaining: number, next: { offset: number } | null }"
     );
 }
 
@@ -204,4 +204,33 @@ fn extensions_attach_host_data_by_type() {
     assert_eq!(tool.extension::<String>(), None);
     let clone = tool.clone();
     assert_eq!(clone.extension::<Durable>(), Some(&Durable("jobs")));
+}
+
+#[test]
+fn validate_input_checks_the_whole_json_schema() {
+    let tool = Tool::from_json(
+        "Subscribe",
+        Some(json!({
+            "type": "object",
+            "properties": {
+                "email": { "type": "string", "format": "email" },
+                "code": { "type": "string", "pattern": "^[A-Z]{3}-[0-9]{4}$" }
+            }
+        })),
+        None,
+        |_, _| async { Ok(json!("ok")) },
+    )
+    .validate_input(true);
+    let error = block_on(tool.invoke(json!({ "email": "x" }), ctx("subscribe"))).unwrap_err();
+    assert_eq!(error.message(), "at input.email: expected a string in format \"email\", got \"x\"");
+    let error = block_on(tool.invoke(json!({ "code": "abc-12" }), ctx("subscribe"))).unwrap_err();
+    assert!(
+        error.to_string().contains("at input.code: expected a string matching /^[A-Z]{3}-[0-9]{4}$/"),
+        "{error}"
+    );
+    assert_eq!(
+        block_on(tool.invoke(json!({ "email": "ada@example.com", "code": "ABC-1234" }), ctx("subscribe")))
+            .unwrap(),
+        json!("ok")
+    );
 }

@@ -2,6 +2,10 @@
 //! ranking basics and regex search.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use codemode_tools::search::{EmbedError, Embedder, SemanticRanker};
 use codemode_tools::{Namespace, SearchRequest, Tool, ToolErrorKind, ToolSet};
 use serde_json::json;
 
@@ -100,6 +104,8 @@ fn pagination_reports_remaining_and_next() {
 
 #[test]
 fn json_shape_matches_the_reference() {
+    // The reference's `{ items: [{ path, description, signature }], remaining, next }`, plus
+    // `matches` (why an item matched, as the Go runtime's results say), omitted when empty.
     let tools = sample();
     let value = tools.search_json(&json!({ "query": "cancel order", "limit": 1 })).unwrap();
     insta::assert_json_snapshot!(value, @r#"
@@ -108,7 +114,13 @@ fn json_shape_matches_the_reference() {
         {
           "path": "tools.orders.cancel",
           "description": "Cancel an order",
-          "signature": "tools.orders.cancel({\n  /** Order identifier */\n  id: string;\n}): Promise<void>"
+          "signature": "tools.orders.cancel({\n  /** Order identifier */\n  id: string;\n}): Promise<void>",
+          "matches": [
+            "name",
+            "namespace",
+            "description",
+            "input property description"
+          ]
         }
       ],
       "remaining": 2,
@@ -261,4 +273,70 @@ fn odd_text_never_panics() {
     }
     assert_eq!(tools.search(&SearchRequest::query("münü")).items[0].path, "tools[\"café\"][\"münü\"]");
     assert_eq!(tools.search(&SearchRequest::query("tools[\"café\"][\"münü\"]")).items.len(), 1);
+}
+
+/// A toy model: one dimension per idea, so the test says exactly what is "close".
+struct ToyEmbedder {
+    calls: Arc<AtomicUsize>,
+}
+
+impl Embedder for ToyEmbedder {
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        Ok(texts
+            .iter()
+            .map(|t| {
+                let t = t.to_lowercase();
+                let idea = |words: &[&str]| if words.iter().any(|w| t.contains(w)) { 1.0 } else { 0.0 };
+                vec![
+                    idea(&["cancel", "call off", "abort"]),
+                    idea(&["email", "mail"]),
+                    idea(&["health", "alive"]),
+                    0.1,
+                ]
+            })
+            .collect())
+    }
+}
+
+struct FailingEmbedder;
+
+impl Embedder for FailingEmbedder {
+    fn embed(&self, _: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        Err(EmbedError("model unavailable".to_owned()))
+    }
+}
+
+#[test]
+fn semantic_ranker_fuses_caches_and_falls_back() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let ranker = Arc::new(SemanticRanker::new(ToyEmbedder { calls: Arc::clone(&calls) }));
+    let tools = sample().with_semantic_ranker(Arc::clone(&ranker));
+    // "call off" shares no word with any tool; the model knows it means cancel.
+    let hits = tools.rank("call off my purchase", None);
+    assert_eq!(hits[0].tool.path, "orders.cancel");
+    assert!(hits[0].matches.contains(&"semantic"), "{:?}", hits[0].matches);
+    assert_eq!(hits[0].matches, ["namespace description", "semantic"]);
+    // Is the server alive? Lexically nothing matches "alive"; semantically ping does.
+    assert_eq!(tools.rank("is it alive", None)[0].tool.path, "ping");
+    // Catalog vectors were computed once (one batch), then each query is one call.
+    let before = calls.load(Ordering::SeqCst);
+    assert_eq!(before, 3, "one catalog batch and two queries");
+    tools.rank("cancel", None);
+    assert_eq!(calls.load(Ordering::SeqCst), before + 1);
+    // A clone of the tool set (same catalog) reuses the cached vectors.
+    let again = sample().with_semantic_ranker(Arc::clone(&ranker));
+    again.rank("cancel", None);
+    assert_eq!(calls.load(Ordering::SeqCst), before + 2);
+    // Exact paths and empty queries stay as they were.
+    assert_eq!(tools.rank("orders.list", None).len(), 1);
+    assert_eq!(tools.rank("", Some("orders")).len(), 3);
+    // A failing model never fails search: the lexical ranking is used.
+    let failing = sample().with_semantic_ranker(Arc::new(SemanticRanker::new(FailingEmbedder)));
+    let lexical: Vec<String> =
+        sample().rank("cancel order", None).iter().map(|h| h.tool.path.clone()).collect();
+    let fallback: Vec<String> =
+        failing.rank("cancel order", None).iter().map(|h| h.tool.path.clone()).collect();
+    assert_eq!(lexical, fallback);
+    assert!(failing.search_json(&json!({ "query": "cancel order" })).is_ok());
 }

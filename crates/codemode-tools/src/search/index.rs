@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::text::{expand_abbreviation, is_stopword, stem, stems, synonyms, words};
+use super::thesaurus;
 use crate::registry::{Registered, ToolDescription};
 use crate::schema::{MAX_SCHEMA_DEPTH, resolve_ref, str_keyword};
 use crate::suggest::{edit_distance, typo_budget};
@@ -56,6 +57,21 @@ impl Field {
     fn index(self) -> usize {
         self as usize
     }
+
+    /// The field's name in search results' `matches`.
+    fn label(self) -> &'static str {
+        match self {
+            Field::Name => "name",
+            Field::Namespace => "namespace",
+            Field::Title => "title",
+            Field::Description => "description",
+            Field::NamespaceDescription => "namespace description",
+            Field::InputProperty => "input property",
+            Field::InputPropertyDescription => "input property description",
+            Field::OutputProperty => "output property",
+            Field::OutputPropertyDescription => "output property description",
+        }
+    }
 }
 
 const K1: f64 = 3.0;
@@ -64,6 +80,10 @@ const K1_PLAIN: f64 = 1.2;
 const B: f64 = 0.75;
 /// Discount for a query word matched through a synonym.
 const SYNONYM_DISCOUNT: f64 = 0.45;
+/// Weight of a query word that is exactly an input property name, times ln(1 + tools / takers).
+const PROPERTY_NAME_WEIGHT: f64 = 0.5;
+/// Discount for a query word matched through the WordNet thesaurus.
+const THESAURUS_DISCOUNT: f64 = 0.0;
 /// Bytes of a query that are analyzed; the rest is ignored.
 const MAX_QUERY_BYTES: usize = 1024;
 /// Words of a query that are analyzed.
@@ -105,6 +125,8 @@ struct Doc {
     /// Lowercase description and searchable text, for the reference's substring scoring.
     description: String,
     other_text: String,
+    /// Input property names, normalized (`repo_path` → `repopath`), sorted.
+    property_names: Vec<String>,
 }
 
 /// The search index of a [`crate::ToolSet`]: built once with it.
@@ -116,6 +138,8 @@ pub struct SearchIndex {
     average_lengths: [f64; 9],
     /// Every word of every tool name, so stopwords that name tools are kept in queries.
     name_vocabulary: std::collections::HashSet<String>,
+    /// Normalized input property name → number of tools that take it.
+    property_frequency: HashMap<String, u32>,
 }
 
 /// `README.md`, `*.toml`, `src/main.rs`: a word, a dot, and a short alphabetic extension.
@@ -178,14 +202,15 @@ fn collect_properties(
     }
 }
 
-fn schema_text(schema: Option<&Value>) -> (String, String) {
+fn schema_text(schema: Option<&Value>) -> (String, String, Vec<String>) {
     let mut names = Vec::new();
     let mut descriptions = Vec::new();
     if let Some(schema) = schema {
         let mut steps = 2_000;
         collect_properties(schema, schema, 0, &mut steps, &mut names, &mut descriptions);
     }
-    (names.join(" "), descriptions.join(" "))
+    let normalized_names = names.iter().map(|n| normalized(n)).filter(|n| !n.is_empty()).collect();
+    (names.join(" "), descriptions.join(" "), normalized_names)
 }
 
 impl Doc {
@@ -193,8 +218,10 @@ impl Doc {
         let tool = &registered.tool;
         let path = registered.path.as_str();
         let (namespace, name) = path.rsplit_once('.').unwrap_or(("", path));
-        let (input_names, input_descriptions) = schema_text(tool.input_schema());
-        let (output_names, output_descriptions) = schema_text(tool.output_schema());
+        let (input_names, input_descriptions, mut property_names) = schema_text(tool.input_schema());
+        let (output_names, output_descriptions, _) = schema_text(tool.output_schema());
+        property_names.sort();
+        property_names.dedup();
         let namespace_descriptions = registered.namespace_descriptions.join(" ");
         let mut doc = Doc {
             path: path.to_lowercase(),
@@ -202,6 +229,7 @@ impl Doc {
             name_normalized: normalized(name),
             path_normalized: normalized(path),
             description: tool.description().to_lowercase(),
+            property_names,
             ..Doc::default()
         };
         let texts: [(Field, &str); 9] = [
@@ -241,6 +269,9 @@ pub(crate) struct Query {
     reference_forms: Vec<Vec<String>>,
     /// The plain-BM25 baseline: no coverage factor or reference scoring, BM25's usual k1.
     plain: bool,
+    /// Query tokens (split on spaces and punctuation other than `_`), normalized, that some
+    /// tool takes as an input property: `repo_path`, `labelSelector`, `latitude`.
+    property_names: Vec<String>,
 }
 
 impl SearchIndex {
@@ -267,7 +298,13 @@ impl SearchIndex {
         let average_lengths = totals.map(|t| (t / count).max(1.0));
         let name_vocabulary =
             registered.iter().flat_map(|r| words(r.path.rsplit('.').next().unwrap_or(&r.path))).collect();
-        Self { docs, document_frequency, average_lengths, name_vocabulary }
+        let mut property_frequency: HashMap<String, u32> = HashMap::new();
+        for doc in &docs {
+            for name in &doc.property_names {
+                *property_frequency.entry(name.clone()).or_insert(0) += 1;
+            }
+        }
+        Self { docs, document_frequency, average_lengths, name_vocabulary, property_frequency }
     }
 
     fn idf(&self, term: &str) -> f64 {
@@ -326,6 +363,26 @@ impl SearchIndex {
             for synonym in synonyms(&own) {
                 alternatives.push((synonym, base * SYNONYM_DISCOUNT));
             }
+            // General word knowledge (WordNet), kept to words the catalog uses, for words the
+            // catalog does not use itself: a word it uses most likely means what it says there.
+            let mut looked_up = Vec::new();
+            if !self.document_frequency.contains_key(&own) {
+                looked_up.push(word.as_str());
+                if own != *word {
+                    looked_up.push(own.as_str());
+                }
+            }
+            for key in looked_up {
+                for related in thesaurus::related(key) {
+                    let related = stem(related);
+                    if related != own
+                        && self.document_frequency.contains_key(&related)
+                        && !alternatives.iter().any(|(t, _)| *t == related)
+                    {
+                        alternatives.push((related, base * THESAURUS_DISCOUNT));
+                    }
+                }
+            }
             if !self.document_frequency.contains_key(&own) {
                 // Short words have too many near neighbours for a typo match to mean anything.
                 let budget = if own.chars().count() < 4 { 0 } else { typo_budget(own.chars().count()) };
@@ -352,7 +409,27 @@ impl SearchIndex {
             }
             reference_forms.push(forms);
         }
-        Query { raw_normalized: normalized(&raw), raw, terms, reference_forms, plain }
+        let mut property_names: Vec<String> = if plain {
+            Vec::new()
+        } else {
+            query
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                // An identifier (`repo_path`, `labelSelector`) or a word English does not know
+                // (`jql`): a plain English word that happens to name a property is a word.
+                .filter(|token| {
+                    let lower = token.to_lowercase();
+                    words(token).len() > 1
+                        || token.chars().any(|c| c.is_ascii_digit())
+                        || (!is_stopword(&lower) && thesaurus::related(&lower).is_empty())
+                })
+                .map(normalized)
+                .filter(|n| n.len() >= 3 && self.property_frequency.contains_key(n))
+                .take(MAX_QUERY_WORDS)
+                .collect()
+        };
+        property_names.sort();
+        property_names.dedup();
+        Query { raw_normalized: normalized(&raw), raw, terms, reference_forms, plain, property_names }
     }
 
     /// Whether the analyzed query has any words.
@@ -396,6 +473,20 @@ impl SearchIndex {
         score
     }
 
+    /// The fields of one document that a query word (or its synonym, related word or typo
+    /// match) occurs in, in field order: why the tool matched.
+    pub(crate) fn matched_fields(&self, doc_index: usize, query: &Query) -> Vec<&'static str> {
+        let Some(doc) = self.docs.get(doc_index) else { return Vec::new() };
+        FIELDS
+            .into_iter()
+            .filter(|field| {
+                let terms = &doc.terms[field.index()];
+                query.terms.iter().flatten().any(|(term, _)| terms.contains_key(term))
+            })
+            .map(Field::label)
+            .collect()
+    }
+
     /// Scores one document; `0` means not relevant.
     pub(crate) fn score(&self, doc_index: usize, query: &Query) -> f64 {
         let Some(doc) = self.docs.get(doc_index) else { return 0.0 };
@@ -422,6 +513,15 @@ impl SearchIndex {
             let reference: f64 =
                 query.reference_forms.iter().map(|forms| Self::reference_score(doc, forms)).sum();
             total += reference / 40.0;
+        }
+        // A query word that is exactly an input property name of the tool (`jql`,
+        // `repo_path`), weighted by how few tools take that property.
+        let tools = self.docs.len().max(1) as f64;
+        for name in &query.property_names {
+            if doc.property_names.binary_search(name).is_ok() {
+                let takers = f64::from(self.property_frequency.get(name).copied().unwrap_or(1));
+                total += PROPERTY_NAME_WEIGHT * (1.0 + tools / takers).ln();
+            }
         }
         // Name boosts (the Go runtime): exact name, normalized name or path, fuzzy name.
         if query.raw == doc.name || query.raw == doc.path {

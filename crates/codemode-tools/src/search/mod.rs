@@ -4,11 +4,15 @@
 
 mod index;
 pub mod regex;
+mod semantic;
 pub mod text;
+pub mod thesaurus;
 
 pub use index::SearchIndex;
+pub use semantic::{EmbedError, Embedder, Fusion, SemanticRanker, ToolText, tool_text};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+pub use thesaurus::ThesaurusEmbedder;
 
 use crate::error::ToolError;
 use crate::names::{parse_expression, tool_expression};
@@ -71,6 +75,11 @@ pub struct SearchItem {
     pub description: String,
     /// The tool's signature.
     pub signature: String,
+    /// Why it matched: the fields a query word occurs in (`name`, `description`,
+    /// `input property`, …) and `semantic` when the embedding ranker put it forward; empty for
+    /// exact-path and browse results (then not serialized).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub matches: Vec<String>,
 }
 
 /// Where the next page starts.
@@ -96,8 +105,11 @@ pub struct SearchResponse {
 pub struct ScoredHit<'a> {
     /// The catalog entry (canonical dotted path).
     pub tool: &'a ToolDescription,
-    /// Relevance; higher is better. Exact-path and browse results have score 0.
+    /// Relevance; higher is better. Exact-path and browse results have score 0. With a
+    /// semantic ranker attached this is the fused (reciprocal-rank) score.
     pub score: f64,
+    /// Why it matched (see [`SearchItem::matches`]).
+    pub matches: Vec<&'static str>,
 }
 
 pub(crate) fn in_namespace(path: &str, namespace: &str) -> bool {
@@ -129,23 +141,63 @@ impl ToolSet {
             let path = canonical(trimmed);
             if let Some(&i) = scoped.iter().find(|&&i| catalog[i].path == path || catalog[i].path == trimmed)
             {
-                return vec![ScoredHit { tool: &catalog[i], score: 0.0 }];
+                return vec![ScoredHit { tool: &catalog[i], score: 0.0, matches: Vec::new() }];
             }
         }
         let index = self.index();
         let analyzed = index.analyze(query);
         if SearchIndex::is_empty_query(&analyzed) {
-            return scoped.into_iter().map(|i| ScoredHit { tool: &catalog[i], score: 0.0 }).collect();
+            return scoped
+                .into_iter()
+                .map(|i| ScoredHit { tool: &catalog[i], score: 0.0, matches: Vec::new() })
+                .collect();
         }
-        let mut hits: Vec<ScoredHit<'_>> = scoped
-            .into_iter()
-            .filter_map(|i| {
+        let mut lexical: Vec<(usize, f64)> = scoped
+            .iter()
+            .filter_map(|&i| {
                 let score = index.score(i, &analyzed);
-                (score > 0.0).then(|| ScoredHit { tool: &catalog[i], score })
+                (score > 0.0).then_some((i, score))
             })
             .collect();
-        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.tool.path.cmp(&b.tool.path)));
-        hits
+        lexical.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| catalog[a.0].path.cmp(&catalog[b.0].path)));
+        if let Some(ranker) = self.semantic_ranker()
+            && let Ok(semantic) = ranker.similarities(self, trimmed, &scoped)
+        {
+            return ranker
+                .fuse(&lexical, &semantic)
+                .into_iter()
+                .map(|(i, score, by_meaning)| {
+                    let mut matches = index.matched_fields(i, &analyzed);
+                    if by_meaning {
+                        matches.push("semantic");
+                    }
+                    ScoredHit { tool: &catalog[i], score, matches }
+                })
+                .collect();
+        }
+        lexical
+            .into_iter()
+            .map(|(i, score)| ScoredHit {
+                tool: &catalog[i],
+                score,
+                matches: index.matched_fields(i, &analyzed),
+            })
+            .collect()
+    }
+
+    /// The semantic ranking alone (cosine similarity, best first), when a ranker is attached
+    /// and embedding works; for measuring it in the search evaluation.
+    #[doc(hidden)]
+    pub fn rank_semantic(&self, query: &str) -> Vec<ScoredHit<'_>> {
+        let catalog = self.catalog();
+        let scope: Vec<usize> = (0..catalog.len()).collect();
+        let Some(ranker) = self.semantic_ranker() else { return Vec::new() };
+        ranker
+            .similarities(self, query, &scope)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(i, score)| ScoredHit { tool: &catalog[i], score, matches: vec!["semantic"] })
+            .collect()
     }
 
     /// A plain BM25F ranking over the same index — field weights and the Go runtime's name
@@ -160,7 +212,7 @@ impl ToolSet {
         let mut hits: Vec<ScoredHit<'_>> = (0..catalog.len())
             .filter_map(|i| {
                 let score = index.score(i, &analyzed);
-                (score > 0.0).then(|| ScoredHit { tool: &catalog[i], score })
+                (score > 0.0).then(|| ScoredHit { tool: &catalog[i], score, matches: Vec::new() })
             })
             .collect();
         hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.tool.path.cmp(&b.tool.path)));
@@ -180,6 +232,7 @@ impl ToolSet {
                 path: tool_expression(&hit.tool.path),
                 description: hit.tool.description.clone(),
                 signature: hit.tool.signature.clone(),
+                matches: hit.matches.iter().map(|m| (*m).to_owned()).collect(),
             })
             .collect();
         let remaining = ranked.len().saturating_sub(offset).saturating_sub(items.len());

@@ -52,7 +52,7 @@ pub fn stem(word: &str) -> String {
         return w[..n - 2].to_owned();
     }
     if w.ends_with('s') && !w.ends_with("ss") && !w.ends_with("us") && !w.ends_with("is") {
-        return w[..n - 1].to_owned();
+        return drop_e(&w[..n - 1]);
     }
     if let Some(base) = w.strip_suffix("ing")
         && base.len() >= 3
@@ -64,25 +64,24 @@ pub fn stem(word: &str) -> String {
     {
         return undouble(base);
     }
-    w.to_owned()
+    drop_e(w)
 }
 
-/// `stopp` → `stop`, `creat` → `create`-ish stems stay comparable: drop a doubled final
-/// consonant, and restore a silent `e` after consonant + vowel + consonant... kept simple: only
-/// the doubled consonant is undone, and `creat`/`updat` get their `e` back.
+/// A final silent `e` goes, as in Porter's stemmer, so `stage`, `staged` and `staging` (and
+/// `create`, `created`, `creating`) share one stem.
+fn drop_e(word: &str) -> String {
+    match word.strip_suffix('e') {
+        Some(base) if base.len() >= 3 && !base.ends_with('e') => base.to_owned(),
+        _ => word.to_owned(),
+    }
+}
+
+/// `stopp` → `stop`: a doubled final consonant left by `-ing`/`-ed` is undone.
 fn undouble(base: &str) -> String {
     let bytes = base.as_bytes();
     let n = bytes.len();
     if n >= 2 && bytes[n - 1] == bytes[n - 2] && !matches!(bytes[n - 1], b'l' | b's' | b'z') {
         return base[..n - 1].to_owned();
-    }
-    if base.ends_with("at")
-        || base.ends_with("iz")
-        || base.ends_with("ov")
-        || base.ends_with("ot")
-        || base.ends_with("uc")
-    {
-        return format!("{base}e");
     }
     base.to_owned()
 }
@@ -221,12 +220,15 @@ mod tests {
 
     #[test]
     fn stems_fold_plurals_and_verb_forms() {
-        assert_eq!(stem("issues"), "issue");
+        assert_eq!(stem("issues"), stem("issue"));
         assert_eq!(stem("repositories"), "repository");
         assert_eq!(stem("branches"), "branch");
         assert_eq!(stem("status"), "status");
         assert_eq!(stem("listing"), "list");
-        assert_eq!(stem("created"), "create");
+        assert_eq!(stem("created"), "creat");
+        assert_eq!(stem("create"), "creat");
+        assert_eq!(stem("staging"), stem("stage"));
+        assert_eq!(stem("updates"), stem("update"));
         assert_eq!(stem("stopped"), "stop");
         assert_eq!(stem("address"), "address");
     }

@@ -1,8 +1,11 @@
 //! Checking a JSON value against a JSON Schema, with errors a model can act on: the JSON path,
 //! what was expected, what was found, and the nearest valid property name for a typo.
 //!
-//! This is deliberately a pragmatic subset (types, objects, arrays, tuples, enums, consts,
-//! combinators, local `$ref`, numeric/string/array bounds). `oneOf` is checked as "at least
+//! The whole of JSON Schema is checked by the `jsonschema` crate (see `full.rs`, and
+//! [`CompiledSchema`] for a schema compiled once and checked often). The hand-written checker
+//! here is a pragmatic subset (types, objects, arrays, tuples, enums, consts,
+//! combinators, local `$ref`, numeric/string/array bounds) that runs first and words most
+//! messages (with a "did you mean"); it alone checks schemas the crate cannot compile. `oneOf` is checked as "at least
 //! one branch" — lenient on purpose, since the goal is catching model mistakes, not policing
 //! schema authors. Keywords it does not know are ignored. Recursion is depth-guarded; a schema
 //! deeper than [`MAX_SCHEMA_DEPTH`] is accepted from there on rather than failing.
@@ -37,13 +40,26 @@ impl fmt::Display for ValidationError {
     }
 }
 
+mod full;
+
+pub use full::CompiledSchema;
+
 /// Checks `value` against `schema` (whose own root resolves `$ref`s). Paths start at `input`.
+/// The schema is compiled on every call: keep a [`CompiledSchema`] to check often.
 pub fn check(schema: &Value, value: &Value) -> Result<(), ValidationError> {
     check_at(schema, value, "input")
 }
 
 /// Like [`check`], with paths starting at `root` (`output` for results).
 pub fn check_at(schema: &Value, value: &Value, root: &str) -> Result<(), ValidationError> {
+    match full::compile(schema) {
+        Some(validator) => full::check_compiled(&validator, schema, value, root),
+        None => check_subset(schema, value, root),
+    }
+}
+
+/// The hand-written subset alone.
+fn check_subset(schema: &Value, value: &Value, root: &str) -> Result<(), ValidationError> {
     let mut path = String::from(root);
     Checker { root: schema, steps: std::cell::Cell::new(STEP_BUDGET) }.check(schema, value, &mut path, 0)
 }
@@ -89,7 +105,7 @@ fn matches_type(name: &str, value: &Value) -> bool {
     }
 }
 
-fn push_key(path: &mut String, key: &str) {
+pub(crate) fn push_key(path: &mut String, key: &str) {
     if crate::names::is_identifier(key) {
         path.push('.');
         path.push_str(key);
@@ -100,7 +116,7 @@ fn push_key(path: &mut String, key: &str) {
     }
 }
 
-fn short(value: &Value) -> String {
+pub(crate) fn short(value: &Value) -> String {
     let text = value.to_string();
     if text.len() > 40 {
         let mut end = 37;
@@ -504,6 +520,52 @@ mod tests {
         );
         ok(open.clone(), json!({ "limit": 3, "limt": 3 }));
         ok(open, json!({ "unrelated": 3 }));
+        // The whole of JSON Schema, through the `jsonschema` crate.
+        let email =
+            json!({ "type": "object", "properties": { "email": { "type": "string", "format": "email" } } });
+        assert_eq!(
+            bad(email.clone(), json!({ "email": "x" })),
+            "at input.email: expected a string in format \"email\", got \"x\""
+        );
+        ok(email, json!({ "email": "ada@example.com" }));
+        let pattern =
+            json!({ "properties": { "tags": { "items": { "type": "string", "pattern": "^[a-z]+$" } } } });
+        assert_eq!(
+            bad(pattern, json!({ "tags": ["ok", "No!"] })),
+            "at input.tags[1]: expected a string matching /^[a-z]+$/, got \"No!\""
+        );
+        let unevaluated = json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "allOf": [{ "properties": { "a": { "type": "string" } } }],
+            "properties": { "b": { "type": "string" } },
+            "unevaluatedProperties": false
+        });
+        ok(unevaluated.clone(), json!({ "a": "x", "b": "y" }));
+        assert_eq!(
+            bad(unevaluated, json!({ "a": "x", "zzz": 1 })),
+            "at input: expected no other properties, got unknown property 'zzz'"
+        );
+        let one_of = json!({ "oneOf": [{ "type": "integer" }, { "type": "number", "minimum": 0 }] });
+        assert_eq!(
+            bad(one_of, json!(3)),
+            "at input: expected a value matching exactly one of the allowed shapes, got one matching several"
+        );
+        let draft7 = json!({
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "definitions": { "Port": { "type": "integer", "maximum": 65535 } },
+            "properties": { "port": { "$ref": "#/definitions/Port" } },
+            "dependencies": { "port": ["host"] }
+        });
+        assert_eq!(
+            bad(draft7.clone(), json!({ "port": 70000, "host": "h" })),
+            "at input.port: expected a number <= 65535, got 70000"
+        );
+        assert_eq!(
+            bad(draft7, json!({ "port": 80 })),
+            "at input.host: expected a value (required), got undefined"
+        );
+        let remote = json!({ "$ref": "https://example.com/schema.json", "type": "string" });
+        assert_eq!(bad(remote, json!(1)), "at input: expected string, got integer");
         let cyclic = json!({ "$ref": "#" });
         ok(cyclic, json!(1));
         assert_eq!(

@@ -1,0 +1,302 @@
+//! A pluggable semantic ranker: the host supplies an [`Embedder`] (any model: a static
+//! embedding table, a MiniLM behind ONNX, a remote service), and search fuses its cosine
+//! ranking with the lexical BM25F ranking, by weighted score fusion or reciprocal-rank fusion
+//! ([`Fusion`]).
+//!
+//! Tool vectors are computed once per catalog, in batches, and cached in the
+//! [`SemanticRanker`] under a fingerprint of the catalog's texts, so a host can share one
+//! ranker between tool sets. An embedder error never fails a search: the lexical ranking is
+//! used alone.
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use serde_json::Value;
+
+use crate::registry::ToolSet;
+use crate::search::text::words;
+
+/// Why an embedder could not embed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmbedError(pub String);
+
+impl std::fmt::Display for EmbedError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "embedding failed: {}", self.0)
+    }
+}
+
+impl std::error::Error for EmbedError {}
+
+/// Turns texts into vectors. Batched: `embed` gets many texts at once and returns one vector
+/// per text, in order, all of one dimension. Synchronous; an async model can be wrapped by
+/// blocking on it (search runs on the host's side of the program, not inside the VM).
+pub trait Embedder: Send + Sync {
+    /// Embeds a batch of texts.
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError>;
+
+    /// Identifies the model in the vector cache's key (two models never share vectors).
+    fn model_id(&self) -> &str {
+        "embedder"
+    }
+}
+
+/// A shared embedder (one model behind several rankers).
+impl<E: Embedder + ?Sized> Embedder for Arc<E> {
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        (**self).embed(texts)
+    }
+
+    fn model_id(&self) -> &str {
+        (**self).model_id()
+    }
+}
+
+/// A boxed embedder (a model chosen at run time).
+impl<E: Embedder + ?Sized> Embedder for Box<E> {
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        (**self).embed(texts)
+    }
+
+    fn model_id(&self) -> &str {
+        (**self).model_id()
+    }
+}
+
+/// Texts per `embed` call when indexing a catalog.
+const BATCH: usize = 64;
+/// Reciprocal-rank fusion's constant: `weight / (K + rank)`.
+const RRF_K: f64 = 60.0;
+/// Semantic results (best first) that may enter the fused list without a lexical match.
+const SEMANTIC_CANDIDATES: usize = 50;
+/// How a semantic ranking is fused with the lexical one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Fusion {
+    /// Weighted scores, each scaled to [0, 1] (BM25F by the best hit, cosine min-max over the
+    /// semantic candidates): keeps how far apart the lexical hits are.
+    #[default]
+    Score,
+    /// Weighted reciprocal-rank fusion, `w / (60 + rank)`: only ranks count.
+    ReciprocalRank,
+}
+
+/// Catalogs whose vectors one ranker keeps.
+const CACHED_CATALOGS: usize = 4;
+
+struct CatalogVectors {
+    fingerprint: u64,
+    /// Unit vectors, in catalog order.
+    vectors: Vec<Vec<f32>>,
+}
+
+/// An [`Embedder`] with fusion weights and a per-catalog vector cache. Attach one to a tool
+/// set with [`ToolSet::with_semantic_ranker`].
+pub struct SemanticRanker {
+    embedder: Box<dyn Embedder>,
+    lexical_weight: f64,
+    semantic_weight: f64,
+    fusion: Fusion,
+    text: Box<ToolText>,
+    cache: Mutex<Vec<Arc<CatalogVectors>>>,
+}
+
+impl std::fmt::Debug for SemanticRanker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SemanticRanker")
+            .field("model", &self.embedder.model_id())
+            .field("lexical_weight", &self.lexical_weight)
+            .field("semantic_weight", &self.semantic_weight)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How a tool is turned into the text that is embedded.
+pub type ToolText = dyn Fn(&ToolSet, usize) -> String + Send + Sync;
+
+/// The default text a tool is embedded as: its path in words, title, description and input
+/// property names. `index` is the tool's position in [`ToolSet::catalog`].
+pub fn tool_text(tools: &ToolSet, index: usize) -> String {
+    let Some(entry) = tools.catalog().get(index) else { return String::new() };
+    let mut text = words(&entry.path).join(" ");
+    if let Some(tool) = tools.get(&entry.path) {
+        if let Some(title) = tool.title() {
+            text.push_str(". ");
+            text.push_str(title);
+        }
+        text.push_str(". ");
+        text.push_str(tool.description());
+        if let Some(Value::Object(properties)) = tool.input_schema().and_then(|s| s.get("properties")) {
+            let names: Vec<String> = properties.keys().take(40).map(|k| words(k).join(" ")).collect();
+            if !names.is_empty() {
+                text.push_str(" Parameters: ");
+                text.push_str(&names.join(", "));
+            }
+        }
+    }
+    text
+}
+
+fn normalize(mut vector: Vec<f32>) -> Vec<f32> {
+    let norm = vector.iter().map(|x| f64::from(*x) * f64::from(*x)).sum::<f64>().sqrt();
+    if norm > 0.0 && norm.is_finite() {
+        for x in &mut vector {
+            *x = (f64::from(*x) / norm) as f32;
+        }
+    } else {
+        vector.iter_mut().for_each(|x| *x = 0.0);
+    }
+    vector
+}
+
+fn dot(a: &[f32], b: &[f32]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| f64::from(*x) * f64::from(*y)).sum()
+}
+
+impl SemanticRanker {
+    /// A ranker over `embedder`, fusing with equal weights.
+    pub fn new(embedder: impl Embedder + 'static) -> Self {
+        Self {
+            embedder: Box::new(embedder),
+            lexical_weight: 1.0,
+            semantic_weight: 1.0,
+            fusion: Fusion::default(),
+            text: Box::new(tool_text),
+            cache: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Sets the fusion weights of the lexical and the semantic ranking (non-negative).
+    #[must_use]
+    pub fn with_weights(mut self, lexical: f64, semantic: f64) -> Self {
+        self.lexical_weight = if lexical.is_finite() { lexical.max(0.0) } else { 1.0 };
+        self.semantic_weight = if semantic.is_finite() { semantic.max(0.0) } else { 1.0 };
+        self
+    }
+
+    /// Sets how a tool becomes the text that is embedded (default [`tool_text`]).
+    #[must_use]
+    pub fn with_tool_text(
+        mut self,
+        text: impl Fn(&ToolSet, usize) -> String + Send + Sync + 'static,
+    ) -> Self {
+        self.text = Box::new(text);
+        self
+    }
+
+    /// Sets how the rankings are fused (default [`Fusion::Score`]).
+    #[must_use]
+    pub fn with_fusion(mut self, fusion: Fusion) -> Self {
+        self.fusion = fusion;
+        self
+    }
+
+    fn embed_checked(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let vectors = self.embedder.embed(texts)?;
+        if vectors.len() != texts.len() {
+            return Err(EmbedError(format!("{} vectors for {} texts", vectors.len(), texts.len())));
+        }
+        Ok(vectors.into_iter().map(normalize).collect())
+    }
+
+    fn catalog_vectors(&self, tools: &ToolSet) -> Result<Arc<CatalogVectors>, EmbedError> {
+        let texts: Vec<String> = (0..tools.catalog().len()).map(|i| (self.text)(tools, i)).collect();
+        let mut hasher = DefaultHasher::new();
+        self.embedder.model_id().hash(&mut hasher);
+        texts.hash(&mut hasher);
+        let fingerprint = hasher.finish();
+        {
+            let cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(hit) = cache.iter().find(|c| c.fingerprint == fingerprint) {
+                return Ok(Arc::clone(hit));
+            }
+        }
+        let mut vectors = Vec::with_capacity(texts.len());
+        for batch in texts.chunks(BATCH) {
+            let refs: Vec<&str> = batch.iter().map(String::as_str).collect();
+            vectors.extend(self.embed_checked(&refs)?);
+        }
+        let dimension = vectors.first().map_or(0, Vec::len);
+        if vectors.iter().any(|v| v.len() != dimension) {
+            return Err(EmbedError("vectors of different dimensions".to_owned()));
+        }
+        let entry = Arc::new(CatalogVectors { fingerprint, vectors });
+        let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+        if cache.len() >= CACHED_CATALOGS {
+            cache.remove(0);
+        }
+        cache.push(Arc::clone(&entry));
+        Ok(entry)
+    }
+
+    /// Embeds every tool of `tools` now (otherwise the first semantic search does).
+    pub fn warm(&self, tools: &ToolSet) -> Result<(), EmbedError> {
+        self.catalog_vectors(tools).map(|_| ())
+    }
+
+    /// Cosine similarity of the query to each tool of the scope (catalog indices), best first.
+    pub(crate) fn similarities(
+        &self,
+        tools: &ToolSet,
+        query: &str,
+        scope: &[usize],
+    ) -> Result<Vec<(usize, f64)>, EmbedError> {
+        let catalog = self.catalog_vectors(tools)?;
+        let query_vector = self.embed_checked(&[query])?.into_iter().next().unwrap_or_default();
+        let mut scored: Vec<(usize, f64)> = scope
+            .iter()
+            .filter_map(|&i| catalog.vectors.get(i).map(|v| (i, dot(&query_vector, v))))
+            .collect();
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        Ok(scored)
+    }
+
+    /// Fuses a lexical ranking (catalog index, BM25F score; best first) with a semantic one
+    /// (catalog index, cosine; best first). Every lexical hit stays; the best semantic
+    /// results join them. Returns (index, fused score, whether the semantic ranking put it
+    /// among its candidates), best first.
+    pub(crate) fn fuse(
+        &self,
+        lexical: &[(usize, f64)],
+        semantic: &[(usize, f64)],
+    ) -> Vec<(usize, f64, bool)> {
+        let candidates = &semantic[..semantic.len().min(SEMANTIC_CANDIDATES)];
+        let (lexical_part, semantic_part): (Vec<f64>, Vec<f64>) = match self.fusion {
+            // `w / (60 + rank)`.
+            Fusion::ReciprocalRank => (
+                (0..lexical.len()).map(|rank| 1.0 / (RRF_K + rank as f64 + 1.0)).collect(),
+                (0..candidates.len()).map(|rank| 1.0 / (RRF_K + rank as f64 + 1.0)).collect(),
+            ),
+            // Scores scaled to [0, 1]: BM25F by the best score, cosine min-max over the candidates.
+            Fusion::Score => {
+                let top = lexical.first().map_or(1.0, |(_, s)| *s).max(f64::MIN_POSITIVE);
+                let high = candidates.first().map_or(0.0, |(_, s)| *s);
+                let low = candidates.last().map_or(0.0, |(_, s)| *s);
+                let span = (high - low).max(1e-9);
+                (
+                    lexical.iter().map(|(_, s)| s / top).collect(),
+                    candidates.iter().map(|(_, s)| (s - low) / span).collect(),
+                )
+            }
+        };
+        let mut fused: Vec<(usize, f64, bool)> = lexical
+            .iter()
+            .zip(&lexical_part)
+            .map(|(&(i, _), part)| (i, self.lexical_weight * part, false))
+            .collect();
+        for (&(i, cosine), part) in candidates.iter().zip(&semantic_part) {
+            let contribution = self.semantic_weight * part;
+            match fused.iter_mut().find(|entry| entry.0 == i) {
+                Some(entry) => {
+                    entry.1 += contribution;
+                    entry.2 = true;
+                }
+                // A tool only the model puts forward must be somewhat close to the query.
+                None if contribution > 0.0 && cosine > 0.0 => fused.push((i, contribution, true)),
+                None => {}
+            }
+        }
+        fused.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        fused
+    }
+}

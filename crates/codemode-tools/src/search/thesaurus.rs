@@ -1,0 +1,112 @@
+//! General English word knowledge for query expansion: a table built from WordNet 3.0 by
+//! `data/build_thesaurus.py` (checked in as `data/thesaurus.txt`, ~460 KB, 11k headwords) that
+//! maps a verb to its frequent senses' synonyms and direct hypernyms (`erase` → `delete`,
+//! `remove`) and a noun to its first senses' synonyms and the verbs derived from it. Nothing in
+//! it was chosen for a tool catalog or a query set; the index keeps only related words that
+//! occur in its catalog, at a discount (see `index.rs`).
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+const TABLE: &str = include_str!("../../data/thesaurus.txt");
+
+fn table() -> &'static HashMap<&'static str, Vec<&'static str>> {
+    static PARSED: OnceLock<HashMap<&'static str, Vec<&'static str>>> = OnceLock::new();
+    PARSED.get_or_init(|| {
+        TABLE
+            .lines()
+            .filter(|line| !line.starts_with('#'))
+            .filter_map(|line| line.split_once('\t'))
+            .map(|(word, related)| (word, related.split(' ').filter(|w| !w.is_empty()).collect()))
+            .collect()
+    })
+}
+
+/// Words related to `word` (lowercase), most frequent senses first; empty when unknown.
+pub fn related(word: &str) -> &'static [&'static str] {
+    table().get(word).map_or(&[], Vec::as_slice)
+}
+
+/// A deterministic, offline [`Embedder`](super::Embedder) built on the thesaurus: a text is a
+/// bag of its word stems (stopwords dropped), each also voting for the stems of its related
+/// words at half weight, hashed into a fixed number of signed dimensions. It knows no more than
+/// WordNet does, but it lets the semantic ranker and its fusion run without a model, and it
+/// matches "erase" with "delete" where BM25 cannot.
+#[derive(Debug, Clone)]
+pub struct ThesaurusEmbedder {
+    dimensions: usize,
+}
+
+impl Default for ThesaurusEmbedder {
+    fn default() -> Self {
+        Self { dimensions: 1024 }
+    }
+}
+
+/// FNV-1a: a stable hash (the vectors must not change between runs or builds).
+fn fnv(text: &str) -> u64 {
+    text.bytes()
+        .fold(0xcbf2_9ce4_8422_2325, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3))
+}
+
+impl ThesaurusEmbedder {
+    /// An embedder with `dimensions` hashed dimensions (at least 16).
+    pub fn new(dimensions: usize) -> Self {
+        Self { dimensions: dimensions.max(16) }
+    }
+
+    fn add(&self, vector: &mut [f32], stem: &str, weight: f32) {
+        let hash = fnv(stem);
+        let slot = (hash % self.dimensions as u64) as usize;
+        let sign = if hash >> 63 == 0 { 1.0 } else { -1.0 };
+        if let Some(x) = vector.get_mut(slot) {
+            *x += sign * weight;
+        }
+    }
+
+    fn embed_one(&self, text: &str) -> Vec<f32> {
+        use super::text::{is_stopword, stem, words};
+        let mut vector = vec![0.0f32; self.dimensions];
+        for word in words(text).into_iter().take(512) {
+            if is_stopword(&word) || word.len() > 64 {
+                continue;
+            }
+            let own = stem(&word);
+            self.add(&mut vector, &own, 1.0);
+            let mut related_words: Vec<&str> = related(&word).to_vec();
+            if own != word {
+                related_words.extend(related(&own));
+            }
+            for other in related_words {
+                let other = stem(other);
+                if other != own {
+                    self.add(&mut vector, &other, 0.5);
+                }
+            }
+        }
+        vector
+    }
+}
+
+impl super::Embedder for ThesaurusEmbedder {
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, super::EmbedError> {
+        Ok(texts.iter().map(|text| self.embed_one(text)).collect())
+    }
+
+    fn model_id(&self) -> &str {
+        "codemode-thesaurus-v1"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::related;
+
+    #[test]
+    fn knows_general_verbs_and_nouns() {
+        assert!(related("erase").contains(&"delete"));
+        assert!(related("approve").contains(&"authorize"));
+        assert!(related("remember").contains(&"recall"));
+        assert!(related("qwertyuiop").is_empty());
+    }
+}

