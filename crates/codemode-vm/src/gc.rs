@@ -240,6 +240,7 @@ impl Vm {
         self.heap.bytes_used = bytes;
         self.stack_charged = self.stack.len();
         self.heap.allocated_since_gc = 0;
+        self.heap.collect_soon = false;
         // Collect again after the heap doubles (at least 4 MiB later).
         self.heap.gc_threshold = bytes.max(4 << 20);
     }

@@ -185,6 +185,10 @@ pub struct Heap {
     /// interned names): charged once, kept in `bytes_used` by every collection.
     #[serde(default)]
     pub retained: usize,
+    /// Set when a charge was refused: the next safe point collects, so the handler that catches
+    /// the out-of-memory `RangeError` runs with the garbage gone.
+    #[serde(default)]
+    pub collect_soon: bool,
     /// Where writes through a dangling id land (see [`Heap::obj_mut`]).
     #[serde(skip)]
     scratch: Object,
@@ -214,6 +218,7 @@ impl Heap {
             allocated_since_gc: 0,
             gc_threshold: 4 << 20,
             retained: 0,
+            collect_soon: false,
             scratch: Object::plain(None),
         }
     }
@@ -222,6 +227,7 @@ impl Heap {
     pub fn charge(&mut self, bytes: usize) -> Result<(), OutOfMemory> {
         let used = self.bytes_used.saturating_add(bytes);
         if used > self.memory_limit {
+            self.collect_soon = true;
             return Err(OutOfMemory);
         }
         self.bytes_used = used;
@@ -241,7 +247,8 @@ impl Heap {
     /// `RangeError` is raised with little garbage in the heap.
     #[inline]
     pub fn wants_collection(&self) -> bool {
-        self.allocated_since_gc > self.gc_threshold
+        self.collect_soon
+            || self.allocated_since_gc > self.gc_threshold
             || (self.bytes_used > self.memory_limit / 4 * 3
                 && self.allocated_since_gc > self.memory_limit / 16)
     }

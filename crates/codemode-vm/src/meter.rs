@@ -31,8 +31,9 @@ pub(crate) enum Work {
     Units(u64),
 }
 
-/// Bytes charged per interned name besides its text (span, index entry).
-pub(crate) const ATOM_OVERHEAD: usize = 32;
+/// Bytes charged per interned name besides its text: its span, its index entry and the spare
+/// capacity of both (they grow by doubling).
+pub(crate) const ATOM_OVERHEAD: usize = 96;
 
 /// Bytes charged per host call for its records (the VM's and the host's).
 pub(crate) const HOST_CALL_RECORD_BYTES: usize = 128;
@@ -83,6 +84,7 @@ impl Vm {
     /// process never holds more than the limit allows.
     pub(crate) fn ensure_fits(&mut self, bytes: usize) -> Result<(), Throw> {
         if self.heap.bytes_used.saturating_add(bytes) > self.heap.memory_limit {
+            self.heap.collect_soon = true;
             return Err(self.out_of_memory());
         }
         Ok(())
@@ -103,7 +105,8 @@ impl Vm {
         if let Some(atom) = self.heap.atoms.lookup(name) {
             return Ok(atom);
         }
-        self.charge_retained(name.len() + ATOM_OVERHEAD)?;
+        // The names' buffer grows by doubling too.
+        self.charge_retained(2 * name.len() + ATOM_OVERHEAD)?;
         Ok(self.heap.atoms.insert_new(name))
     }
 }

@@ -36,6 +36,9 @@ pub struct PropMap {
 
 const INDEX_THRESHOLD: usize = 12;
 
+/// Bytes per entry of a property map's hash index (key, position, control byte, load factor).
+pub const INDEX_ENTRY_BYTES: usize = 16;
+
 impl PropMap {
     #[inline]
     pub fn find(&self, key: Atom) -> Option<usize> {
@@ -118,6 +121,25 @@ impl PropMap {
     /// The live properties in insertion order.
     pub fn iter(&self) -> impl Iterator<Item = &Slot> {
         self.slots.iter().filter(|s| s.key != Atom::DELETED)
+    }
+
+    /// The slots [`PropMap::set`] of `key` would add to the allocation (charged before, then
+    /// reserved with [`PropMap::reserve_exact`]).
+    pub fn growth_for(&self, key: Atom) -> usize {
+        if self.slots.len() < self.slots.capacity() || self.find(key).is_some() {
+            0
+        } else {
+            self.slots.capacity().max(4)
+        }
+    }
+
+    /// Bytes the hash index holds (about: entries, control bytes and spare capacity).
+    pub fn index_bytes(&self) -> usize {
+        self.index.as_ref().map_or(0, |i| i.capacity() * INDEX_ENTRY_BYTES)
+    }
+
+    pub fn reserve_exact(&mut self, additional: usize) {
+        self.slots.reserve_exact(additional);
     }
 
     /// Slots allocated (live, deleted and spare), for memory accounting.
@@ -258,7 +280,7 @@ impl Object {
             ObjKind::RegExp { source, flags, .. } => source.len() + flags.len(),
             _ => 0,
         };
-        self.props.capacity() * size_of::<Slot>() + kind
+        self.props.capacity() * size_of::<Slot>() + self.props.index_bytes() + kind
     }
 
     pub fn is_callable(&self) -> bool {

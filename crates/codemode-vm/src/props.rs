@@ -358,13 +358,16 @@ impl Vm {
             _ => {}
         }
         let atom = self.key_atom(key)?;
-        let obj = self.heap.obj_mut(id);
-        let before = obj.props.capacity();
-        obj.props.set(atom, v, 0);
-        let after = obj.props.capacity();
-        if after > before {
-            self.charge_memory((after - before) * std::mem::size_of::<crate::object::Slot>())?;
+        // Growth is charged before the property map grows.
+        let grow = self.heap.obj(id).props.growth_for(atom);
+        if grow > 0 {
+            // The slots, and the hash index that grows with them.
+            let slot = std::mem::size_of::<crate::object::Slot>() + crate::object::INDEX_ENTRY_BYTES;
+            self.charge_memory(grow * slot)?;
         }
+        let obj = self.heap.obj_mut(id);
+        obj.props.reserve_exact(grow);
+        obj.props.set(atom, v, 0);
         Ok(())
     }
 

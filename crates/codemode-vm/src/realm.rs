@@ -233,19 +233,23 @@ impl Vm {
         self.new_string(s)
     }
 
+    /// Appends to an array, charging any growth of its storage before it happens.
     pub(crate) fn array_push(&mut self, arr: Value, v: Value) -> Result<(), Throw> {
         let Value::Obj(id) = arr else { return Ok(()) };
-        let mut grew = 0;
-        if let ObjKind::Array(items) = &mut self.heap.obj_mut(id).kind {
-            if items.len() >= crate::heap::MAX_ARRAY_LENGTH {
-                return Err(self.make_error(ErrorKind::RangeError, "Invalid array length"));
-            }
-            let before = items.capacity();
-            items.push(v);
-            grew = items.capacity() - before;
+        let (len, cap) = match &self.heap.obj(id).kind {
+            ObjKind::Array(items) => (items.len(), items.capacity()),
+            _ => return Ok(()),
+        };
+        if len >= crate::heap::MAX_ARRAY_LENGTH {
+            return Err(self.make_error(ErrorKind::RangeError, "Invalid array length"));
         }
-        if grew > 0 {
-            self.charge_memory(grew * crate::heap::VALUE_SIZE)?;
+        let grow = if len == cap { cap.max(4) } else { 0 };
+        if grow > 0 {
+            self.charge_memory(grow * crate::heap::VALUE_SIZE)?;
+        }
+        if let ObjKind::Array(items) = &mut self.heap.obj_mut(id).kind {
+            items.reserve_exact(grow);
+            items.push(v);
         }
         Ok(())
     }

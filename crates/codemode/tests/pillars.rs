@@ -302,3 +302,26 @@ fn large_results_convert_without_growing_the_stack() {
     assert_eq!(value["o"], json!(49999));
     assert_eq!(value["all"].as_array().map(Vec::len), Some(200000));
 }
+
+#[test]
+fn call_depth_and_memory_limits_are_configurable() {
+    let recursion = r#"
+        function down(n) { return n === 0 ? 0 : 1 + down(n - 1); }
+        try { return down(150); } catch (e) { return e.message; }
+    "#;
+    let r = run(recursion, Limits::default().max_call_depth(100));
+    assert_eq!(r.value, Some(json!("Maximum call stack size exceeded")), "{r:?}");
+    let r = run(recursion, Limits::default().max_call_depth(1000));
+    assert_eq!(r.value, Some(json!(150)), "{r:?}");
+
+    let growth = r#"const a = []; try { for (let i = 0; i < 20000; i++) a.push("x".repeat(1000) + i); } catch (e) { return e.name; } return "done";"#;
+    let r = run(growth, Limits::default().memory_limit(8 << 20));
+    assert_eq!(r.value, Some(json!("RangeError")), "{r:?}");
+    let r = run(growth, Limits::default().memory_limit(64 << 20));
+    assert_eq!(r.value, Some(json!("done")), "{r:?}");
+
+    let too_small = codemode::demo::builder().limits(Limits::default().memory_limit(1024)).build();
+    assert!(too_small.is_err_and(|e| e.message.contains("memory limit")));
+    let zero_depth = codemode::demo::builder().limits(Limits::default().max_call_depth(0)).build();
+    assert!(zero_depth.is_err());
+}

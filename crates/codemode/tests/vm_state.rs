@@ -188,3 +188,20 @@ fn corrupt_snapshots_are_refused_not_run() {
         }
     }
 }
+
+/// Invariant: the fuel a program consumes does not depend on what the thread ran before (the
+/// regex cache is charged whether it hits or misses).
+#[test]
+fn fuel_does_not_depend_on_what_the_thread_ran_before() {
+    let source = r#"
+        const words = "alpha beta gamma delta".split(/\s+/);
+        return words.filter(w => /^[a-d]/.test(w)).map(w => w.replace(/a/g, "A"));
+    "#;
+    let spent = || {
+        let mut vm = vm(source);
+        assert_eq!(vm.run(10_000_000), Status::Done);
+        10_000_000 - vm.fuel_left()
+    };
+    let first = spent();
+    assert_eq!(spent(), first, "a warm regex cache must not make the second run cheaper");
+}

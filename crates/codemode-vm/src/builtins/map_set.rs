@@ -228,20 +228,26 @@ fn insert(vm: &mut Vm, id: ObjId, key: Value, value: Value) -> Result<(), Throw>
         return Ok(());
     }
     let ix = ensure_index(vm, id, 1)?;
-    let (pos, grew) = match entries_mut(vm, id) {
+    let (len, cap) = match entries_mut(vm, id) {
+        Some(entries) => (entries.len(), entries.capacity()),
+        None => return Ok(()),
+    };
+    if len >= crate::heap::MAX_ARRAY_LENGTH {
+        return Err(vm.make_error(ErrorKind::RangeError, "Map maximum size exceeded"));
+    }
+    // Growth is charged before the entries grow.
+    let grow = if len == cap { cap.max(4) } else { 0 };
+    if grow > 0 {
+        vm.charge_memory(grow * 2 * crate::heap::VALUE_SIZE)?;
+    }
+    let pos = match entries_mut(vm, id) {
         Some(entries) => {
-            if entries.len() >= crate::heap::MAX_ARRAY_LENGTH {
-                return Err(vm.make_error(ErrorKind::RangeError, "Map maximum size exceeded"));
-            }
-            let before = entries.capacity();
+            entries.reserve_exact(grow);
             entries.push(Some((key, value)));
-            (entries.len() - 1, entries.capacity() - before)
+            entries.len() - 1
         }
         None => return Ok(()),
     };
-    if grew > 0 {
-        vm.charge_memory(grew * 2 * crate::heap::VALUE_SIZE)?;
-    }
     set_count(vm, ix, 1);
     let table_len = index_items(vm, ix).len().saturating_sub(1);
     if table_len == 0 {
