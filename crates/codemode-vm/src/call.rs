@@ -26,8 +26,7 @@ pub type Pending = Option<(ReturnTo, Value)>;
 struct CallHop {
     callee: Value,
     this: Value,
-    /// `None` on the first hop, whose arguments are borrowed from the caller.
-    args: Option<Vec<Value>>,
+    args: Vec<Value>,
     ret: ReturnTo,
 }
 
@@ -52,76 +51,83 @@ impl Vm {
         args: &[Value],
         ret: ReturnTo,
     ) -> Result<Pending, Throw> {
-        let mut hop = CallHop { callee, this, args: None, ret };
-        let mut first_args = Some(args);
+        let mut hop = match self.call_once(callee, this, args, ret)? {
+            Next::Done(pending) => return Ok(pending),
+            Next::Hop(hop) => hop,
+        };
         loop {
-            let args: &[Value] = match (&hop.args, first_args) {
-                (Some(owned), _) => owned,
-                (None, Some(a)) => a,
-                (None, None) => &[],
-            };
-            self.charge(Work::Call { args: args.len() });
-            let Value::Obj(mut id) = hop.callee else {
-                return Err(self.not_a_function(hop.callee));
-            };
-            let mut this = hop.this;
-            let mut bound_args: Vec<Value> = Vec::new();
-            // Unwrap bound functions iteratively; a chain of binds is acyclic, so shorter than the
-            // heap.
-            for _ in 0..self.heap.objects.slots.len() {
-                match &self.heap.obj(id).kind {
-                    ObjKind::Function(Callable::Bound { target, this: bound_this, args: extra }) => {
-                        let mut all = extra.to_vec();
-                        all.extend_from_slice(&bound_args);
-                        bound_args = all;
-                        this = *bound_this;
-                        id = *target;
-                    }
-                    _ => break,
-                }
-            }
-            if !bound_args.is_empty() {
-                self.charge(Work::Elements(bound_args.len()));
-                bound_args.extend_from_slice(args);
-            }
-            let args: &[Value] = if bound_args.is_empty() { args } else { &bound_args };
-            let step = match &self.heap.obj(id).kind {
-                ObjKind::Function(Callable::Closure { func, this: arrow_this, .. }) => {
-                    let func = *func;
-                    let this = if self.module.functions.get(func as usize).is_some_and(|f| f.is_arrow) {
-                        *arrow_this
-                    } else {
-                        this
-                    };
-                    self.push_closure_frame(id, func, this, args, hop.ret)?;
-                    return Ok(None);
-                }
-                ObjKind::Function(Callable::Native { native, data }) => {
-                    let (native, data) = (*native, data.clone());
-                    builtins::call_native(self, native, this, args, &data)?
-                }
-                ObjKind::Function(Callable::Tool { path }) => {
-                    let path = path.clone();
-                    let promise = self.call_tool(&path, args)?;
-                    return Ok(Some((hop.ret, promise)));
-                }
-                _ => return Err(self.not_a_function(hop.callee)),
-            };
-            first_args = None;
-            match self.next_hop(step, hop.ret)? {
+            hop = match self.call_once(hop.callee, hop.this, &hop.args, hop.ret)? {
                 Next::Done(pending) => return Ok(pending),
-                Next::Hop(next) => hop = next,
+                Next::Hop(next) => next,
+            };
+        }
+    }
+
+    /// One hop of the trampoline: calls `callee` and says what comes next.
+    #[inline]
+    fn call_once(
+        &mut self,
+        callee: Value,
+        mut this: Value,
+        args: &[Value],
+        ret: ReturnTo,
+    ) -> Result<Next, Throw> {
+        self.charge(Work::Call { args: args.len() });
+        let Value::Obj(mut id) = callee else {
+            return Err(self.not_a_function(callee));
+        };
+        let mut bound_args: Vec<Value> = Vec::new();
+        // Unwrap bound functions iteratively; a chain of binds is acyclic, so shorter than the heap.
+        for _ in 0..self.heap.objects.slots.len() {
+            match &self.heap.obj(id).kind {
+                ObjKind::Function(Callable::Bound { target, this: bound_this, args: extra }) => {
+                    let mut all = extra.to_vec();
+                    all.extend_from_slice(&bound_args);
+                    bound_args = all;
+                    this = *bound_this;
+                    id = *target;
+                }
+                _ => break,
             }
         }
+        if !bound_args.is_empty() {
+            self.charge(Work::Elements(bound_args.len()));
+            bound_args.extend_from_slice(args);
+        }
+        let args: &[Value] = if bound_args.is_empty() { args } else { &bound_args };
+        let step = match &self.heap.obj(id).kind {
+            ObjKind::Function(Callable::Closure { func, this: arrow_this, .. }) => {
+                let func = *func;
+                let this = if self.module.functions.get(func as usize).is_some_and(|f| f.is_arrow) {
+                    *arrow_this
+                } else {
+                    this
+                };
+                self.push_closure_frame(id, func, this, args, ret)?;
+                return Ok(Next::Done(None));
+            }
+            ObjKind::Function(Callable::Native { native, data }) => {
+                let (native, data) = (*native, data.clone());
+                builtins::call_native(self, native, this, args, &data)?
+            }
+            ObjKind::Function(Callable::Tool { path }) => {
+                let path = path.clone();
+                let promise = self.call_tool(&path, args)?;
+                return Ok(Next::Done(Some((ret, promise))));
+            }
+            _ => return Err(self.not_a_function(callee)),
+        };
+        self.next_hop(step, ret)
     }
 
     /// Continues after a built-in produced `step`; `ret` is where its value goes.
     pub(crate) fn apply_step(&mut self, step: Step, ret: ReturnTo) -> Result<Pending, Throw> {
+        if let Step::Return(v) = step {
+            return Ok(Some((ret, v)));
+        }
         match self.next_hop(step, ret)? {
             Next::Done(pending) => Ok(pending),
-            Next::Hop(CallHop { callee, this, args, ret }) => {
-                self.call_value(callee, this, args.as_deref().unwrap_or(&[]), ret)
-            }
+            Next::Hop(CallHop { callee, this, args, ret }) => self.call_value(callee, this, &args, ret),
         }
     }
 
@@ -133,11 +139,9 @@ impl Vm {
                 // Frames are bounded by `max_call_depth` and counted by every collection.
                 self.check_call_depth()?;
                 self.frames.push(Frame::Native(NativeFrame { cont, ret }));
-                Next::Hop(CallHop { callee, this, args: Some(args), ret: ReturnTo::Native })
+                Next::Hop(CallHop { callee, this, args, ret: ReturnTo::Native })
             }
-            Step::TailCall { callee, this, args } => {
-                Next::Hop(CallHop { callee, this, args: Some(args), ret })
-            }
+            Step::TailCall { callee, this, args } => Next::Hop(CallHop { callee, this, args, ret }),
             Step::Block(id) => {
                 self.host.blocked = Some((id, ret));
                 Next::Done(None)

@@ -241,8 +241,9 @@ impl Vm {
         self.stack_charged = self.stack.len();
         self.heap.allocated_since_gc = 0;
         self.heap.collect_soon = false;
-        // Collect again after the heap doubles (at least 4 MiB later).
-        self.heap.gc_threshold = bytes.max(4 << 20);
+        // Collect again after the heap doubles (at least 16 MiB later; close to the limit,
+        // `wants_collection` collects sooner).
+        self.heap.gc_threshold = bytes.max(16 << 20);
     }
 }
 

@@ -39,6 +39,7 @@ impl From<JsString> for Box<str> {
 }
 
 impl JsString {
+    #[inline]
     pub fn new(text: impl Into<Box<str>>) -> Self {
         let text = text.into();
         let ascii = text.is_ascii();
@@ -189,6 +190,10 @@ pub struct Heap {
     /// the out-of-memory `RangeError` runs with the garbage gone.
     #[serde(default)]
     pub collect_soon: bool,
+    /// Map/Set entries deleted since the last collection (the collector compacts maps only when
+    /// there were some).
+    #[serde(default)]
+    pub map_deletes: usize,
     /// Where writes through a dangling id land (see [`Heap::obj_mut`]).
     #[serde(skip)]
     scratch: Object,
@@ -216,9 +221,10 @@ impl Heap {
             bytes_used: 0,
             memory_limit,
             allocated_since_gc: 0,
-            gc_threshold: 4 << 20,
+            gc_threshold: 16 << 20,
             retained: 0,
             collect_soon: false,
+            map_deletes: 0,
             scratch: Object::plain(None),
         }
     }

@@ -43,6 +43,7 @@ pub(crate) const REGEX_STEPS_PER_FUEL: u64 = 64;
 
 impl Work {
     /// The fuel this work costs, rounded up.
+    #[inline(always)]
     pub(crate) fn fuel(self) -> i64 {
         fn per(n: usize, unit: usize) -> i64 {
             n.div_ceil(unit).min(i64::MAX as usize / 2) as i64
@@ -64,7 +65,7 @@ impl Work {
 
 impl Vm {
     /// Charges `work` to this slice's fuel.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn charge(&mut self, work: Work) {
         self.fuel = self.fuel.saturating_sub(work.fuel());
     }

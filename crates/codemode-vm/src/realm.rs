@@ -236,18 +236,21 @@ impl Vm {
     /// Appends to an array, charging any growth of its storage before it happens.
     pub(crate) fn array_push(&mut self, arr: Value, v: Value) -> Result<(), Throw> {
         let Value::Obj(id) = arr else { return Ok(()) };
-        let (len, cap) = match &self.heap.obj(id).kind {
-            ObjKind::Array(items) => (items.len(), items.capacity()),
+        let grow = match &mut self.heap.obj_mut(id).kind {
+            ObjKind::Array(items)
+                if items.len() < items.capacity() && items.len() < crate::heap::MAX_ARRAY_LENGTH =>
+            {
+                items.push(v);
+                return Ok(());
+            }
+            ObjKind::Array(items) => items.capacity().max(4),
             _ => return Ok(()),
         };
-        if len >= crate::heap::MAX_ARRAY_LENGTH {
-            return Err(self.make_error(ErrorKind::RangeError, "Invalid array length"));
-        }
-        let grow = if len == cap { cap.max(4) } else { 0 };
-        if grow > 0 {
-            self.charge_memory(grow * crate::heap::VALUE_SIZE)?;
-        }
+        self.charge_memory(grow * crate::heap::VALUE_SIZE)?;
         if let ObjKind::Array(items) = &mut self.heap.obj_mut(id).kind {
+            if items.len() >= crate::heap::MAX_ARRAY_LENGTH {
+                return Err(self.make_error(ErrorKind::RangeError, "Invalid array length"));
+            }
             items.reserve_exact(grow);
             items.push(v);
         }

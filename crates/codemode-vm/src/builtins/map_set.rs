@@ -283,6 +283,7 @@ fn remove(vm: &mut Vm, id: ObjId, key: Value) -> Result<bool, Throw> {
     if let Some(slot) = entries_mut(vm, id).and_then(|e| e.get_mut(p)) {
         *slot = None;
     }
+    vm.heap.map_deletes += 1;
     if let Some(ix) = index_of(vm, id) {
         set_count(vm, ix, -1);
     }
@@ -398,6 +399,7 @@ fn delete(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<S
 
 fn clear(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let id = this_any(vm, this, "clear")?;
+    vm.heap.map_deletes += 1;
     if let Some(entries) = entries_mut(vm, id) {
         // Deleted, not removed: live iterators keep their place and see later additions.
         for e in entries.iter_mut() {
@@ -484,6 +486,9 @@ pub(super) fn resume_for_each(vm: &mut Vm, s: ForEachState, _result: Value) -> R
 /// loops, which are moved to the same entry's new position. The hash index is dropped and rebuilt
 /// on the map's next use.
 pub(crate) fn compact_maps(vm: &mut Vm) {
+    if std::mem::take(&mut vm.heap.map_deletes) == 0 {
+        return;
+    }
     // New position of every old position, for the maps worth compacting.
     let mut remaps: crate::value::FastMap<ObjId, Vec<u32>> = Default::default();
     for (i, slot) in vm.heap.objects.slots.iter().enumerate() {

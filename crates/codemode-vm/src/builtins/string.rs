@@ -479,12 +479,16 @@ fn split(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<St
         return strings_array(vm, vec![s]);
     }
     let sep = vm.to_rust_string(sep)?;
-    // Count the pieces first, so their memory is charged before they are built.
-    let pieces = if sep.is_empty() { Text::new(&s).len() } else { s.matches(sep.as_str()).count() + 1 };
-    let pieces = pieces.min(limit);
+    // At most as many pieces as the memory left can hold: checked while they are built (one
+    // more than fits means out of memory).
     vm.charge(Work::Scan(s.len()));
-    vm.ensure_fits(pieces.saturating_mul(PIECE_BYTES).saturating_add(s.len()))?;
-    let parts = split_str(&s, &sep, limit);
+    vm.ensure_fits(s.len())?;
+    let room = vm.heap.memory_limit.saturating_sub(vm.heap.bytes_used + s.len());
+    let max_pieces = room / PIECE_BYTES;
+    let parts = split_str(&s, &sep, limit.min(max_pieces.saturating_add(1)));
+    if parts.len() > max_pieces {
+        return Err(vm.out_of_memory());
+    }
     strings_array(vm, parts)
 }
 
