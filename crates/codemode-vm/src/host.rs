@@ -22,7 +22,7 @@ use crate::{ErrorReport, Vm};
 pub const MAX_BOUNDARY_DEPTH: usize = 32;
 
 /// Bytes charged per JSON node built at the boundary (a `serde_json::Value` and its slot).
-const JSON_NODE_BYTES: usize = 80;
+pub(crate) const JSON_NODE_BYTES: usize = 80;
 
 /// What the program asked the host to call.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

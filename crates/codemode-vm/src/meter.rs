@@ -93,6 +93,15 @@ impl Vm {
         Ok(())
     }
 
+    /// How many pieces of a `split` the memory left, beyond `reserved` bytes, can hold: the
+    /// splits build at most one more (which then means out of memory), so pieces are counted
+    /// against the limit before they are built.
+    pub(crate) fn split_pieces_that_fit(&self, reserved: usize) -> usize {
+        const PIECE_BYTES: usize =
+            std::mem::size_of::<Option<String>>() + crate::heap::STRING_OVERHEAD + crate::heap::VALUE_SIZE;
+        self.heap.memory_limit.saturating_sub(self.heap.bytes_used.saturating_add(reserved)) / PIECE_BYTES
+    }
+
     /// Charges `bytes` that stay allocated for the rest of the run (console lines, host-call
     /// records, interned names): kept in the count by every collection.
     pub(crate) fn charge_retained(&mut self, bytes: usize) -> Result<(), Throw> {

@@ -30,33 +30,46 @@ pub enum Got {
 
 const MAX_PROTO_CHAIN: usize = 10_000;
 
+/// What a property key value names: an array index, or a name (a heap string's text, or text
+/// made by conversion).
+enum KeyText {
+    Index(u32),
+    Heap(crate::value::StrId),
+    Name(String),
+}
+
 impl Vm {
-    /// Converts a property key value (already `ToPropertyKey`-ed or not) to a [`Key`].
-    pub(crate) fn to_key(&mut self, v: Value) -> Result<Key, Throw> {
-        match v {
-            Value::Number(n) => {
-                if let Some(i) = as_array_index(n) {
-                    return Ok(Key::Index(i));
-                }
-                let s = crate::numconv::number_to_string(n);
-                Ok(Key::Atom(self.intern(&s)?))
-            }
-            Value::Str(id) => {
-                let s = self.heap.str(id);
-                if let Some(i) = parse_array_index(s) {
-                    return Ok(Key::Index(i));
-                }
-                let s = s.to_string();
-                Ok(Key::Atom(self.intern(&s)?))
-            }
+    /// A property key value's index or name, before the name is interned (or looked up).
+    fn key_text(&mut self, v: Value) -> Result<KeyText, Throw> {
+        Ok(match v {
+            Value::Number(n) => match as_array_index(n) {
+                Some(i) => KeyText::Index(i),
+                None => KeyText::Name(crate::numconv::number_to_string(n)),
+            },
+            Value::Str(id) => match parse_array_index(self.heap.str(id)) {
+                Some(i) => KeyText::Index(i),
+                None => KeyText::Heap(id),
+            },
             _ => {
                 let s = self.to_rust_string(v)?;
-                if let Some(i) = parse_array_index(&s) {
-                    return Ok(Key::Index(i));
+                match parse_array_index(&s) {
+                    Some(i) => KeyText::Index(i),
+                    None => KeyText::Name(s),
                 }
-                Ok(Key::Atom(self.intern(&s)?))
             }
-        }
+        })
+    }
+
+    /// Converts a property key value (already `ToPropertyKey`-ed or not) to a [`Key`].
+    pub(crate) fn to_key(&mut self, v: Value) -> Result<Key, Throw> {
+        Ok(match self.key_text(v)? {
+            KeyText::Index(i) => Key::Index(i),
+            KeyText::Heap(id) => {
+                let s = self.heap.str(id).to_string();
+                Key::Atom(self.intern(&s)?)
+            }
+            KeyText::Name(s) => Key::Atom(self.intern(&s)?),
+        })
     }
 
     /// The atom for a key (index keys become their decimal names).
@@ -70,30 +83,11 @@ impl Vm {
     /// The key of `v` for a read, without interning: `None` when the name was never interned, so
     /// no object can have it (a read of `o["name_" + i]` must not grow the atom table).
     pub(crate) fn existing_key(&mut self, v: Value) -> Result<Option<Key>, Throw> {
-        let name = match v {
-            Value::Number(n) => {
-                if let Some(i) = as_array_index(n) {
-                    return Ok(Some(Key::Index(i)));
-                }
-                crate::numconv::number_to_string(n)
-            }
-            Value::Str(id) => {
-                let s = self.heap.str(id);
-                if let Some(i) = parse_array_index(s) {
-                    return Ok(Some(Key::Index(i)));
-                }
-                match self.heap.atoms.lookup_in(&self.heap.strings, id) {
-                    Some(a) => return Ok(Some(Key::Atom(a))),
-                    None => return Ok(None),
-                }
-            }
-            Value::Obj(_) => return self.to_key(v).map(Some),
-            _ => self.to_rust_string(v)?,
-        };
-        if let Some(i) = parse_array_index(&name) {
-            return Ok(Some(Key::Index(i)));
-        }
-        Ok(self.heap.atoms.lookup(&name).map(Key::Atom))
+        Ok(match self.key_text(v)? {
+            KeyText::Index(i) => Some(Key::Index(i)),
+            KeyText::Heap(id) => self.heap.atoms.lookup_in(&self.heap.strings, id).map(Key::Atom),
+            KeyText::Name(s) => self.heap.atoms.lookup(&s).map(Key::Atom),
+        })
     }
 
     /// `o[v]` for a computed key: reads of names never interned are `undefined` without growing

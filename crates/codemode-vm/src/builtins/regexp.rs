@@ -152,11 +152,6 @@ fn call_budget(len: usize) -> u64 {
     MAX_STEPS_PER_SEARCH.saturating_add(STEPS_PER_INPUT_BYTE.saturating_mul(len as u64))
 }
 
-#[cfg(test)]
-fn search_budget() -> u64 {
-    MAX_STEPS_PER_SEARCH
-}
-
 /// A search gave up: the pattern needs more than [`MAX_STEPS_PER_SEARCH`] steps on this input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct TooComplex;
@@ -528,8 +523,7 @@ pub(crate) fn split(vm: &mut Vm, id: ObjId, text: &str, limit: usize) -> Result<
     let (source, flags) = parts(vm, id);
     let re = compile(vm, &source, &flags)?;
     // At most as many pieces as the memory left can hold (checked before they are built).
-    let room = vm.heap.memory_limit.saturating_sub(vm.heap.bytes_used);
-    let max_pieces = room / SPLIT_PIECE_BYTES;
+    let max_pieces = vm.split_pieces_that_fit(0);
     let parts = split_with(&mut vm.fuel, &mut call_budget(text.len()), &re, text, limit.min(max_pieces + 1))
         .map_err(|TooComplex| too_complex(vm, &source, text.len()))?;
     if parts.len() > max_pieces {
@@ -537,10 +531,6 @@ pub(crate) fn split(vm: &mut Vm, id: ObjId, text: &str, limit: usize) -> Result<
     }
     Ok(parts)
 }
-
-/// Memory one piece of a split takes: its `String`, the heap string's overhead and its slot.
-const SPLIT_PIECE_BYTES: usize =
-    std::mem::size_of::<Option<String>>() + crate::heap::STRING_OVERHEAD + crate::heap::VALUE_SIZE;
 
 fn split_with(
     fuel: &mut i64,
@@ -600,8 +590,8 @@ mod tests {
 
     fn split_all(source: &str, text: &str) -> Vec<String> {
         let mut fuel = i64::MAX / 2;
-        let parts = split_with(&mut fuel, &mut search_budget(), &re(source, ""), text, usize::MAX)
-            .unwrap_or_default();
+        let parts =
+            split_with(&mut fuel, &mut call_budget(0), &re(source, ""), text, usize::MAX).unwrap_or_default();
         parts.into_iter().map(|p| p.unwrap_or_else(|| "<undefined>".into())).collect()
     }
 
@@ -621,7 +611,7 @@ mod tests {
     fn find_reports_bytes_and_groups() {
         let mut fuel = 1_000_000;
         let r = re(r"(?<y>\d{4})-(\d\d)", "");
-        let Ok(Some(m)) = find(&mut fuel, &mut search_budget(), &r, "on 2024-05!", 0) else {
+        let Ok(Some(m)) = find(&mut fuel, &mut call_budget(0), &r, "on 2024-05!", 0) else {
             panic!("no match")
         };
         assert_eq!((m.start, m.end), (3, 10));
@@ -637,16 +627,16 @@ mod tests {
         let text = format!("{}b", "a".repeat(40));
         let mut fuel = 20_000;
         let r = re("(a+)+$", "");
-        assert_eq!(find(&mut fuel, &mut search_budget(), &r, &text, 0), Err(TooComplex));
+        assert_eq!(find(&mut fuel, &mut call_budget(0), &r, &text, 0), Err(TooComplex));
         assert!(fuel < 0, "the steps were paid for: {fuel}");
         // Also through split, and with a nested alternation.
         let r = re("(x|xx)+y", "");
         let text = "x".repeat(60);
-        assert_eq!(split_with(&mut fuel, &mut search_budget(), &r, &text, usize::MAX), Err(TooComplex));
+        assert_eq!(split_with(&mut fuel, &mut call_budget(0), &r, &text, usize::MAX), Err(TooComplex));
         assert!(started.elapsed() < std::time::Duration::from_secs(20));
         // The budget is per search: an ordinary search right after works.
         let mut fuel = 1_000;
-        assert!(matches!(find(&mut fuel, &mut search_budget(), &re("a+$", ""), "xaaa", 0), Ok(Some(_))));
+        assert!(matches!(find(&mut fuel, &mut call_budget(0), &re("a+$", ""), "xaaa", 0), Ok(Some(_))));
         assert_eq!(regress::budget::remaining(), u64::MAX);
     }
 
@@ -655,13 +645,13 @@ mod tests {
     fn long_inputs_with_linear_patterns_succeed() {
         let text = format!("{}needle", "hay ".repeat(100_000));
         let mut fuel = 0;
-        let Ok(Some(m)) = find(&mut fuel, &mut search_budget(), &re(r"\bneedle\b", ""), &text, 0) else {
+        let Ok(Some(m)) = find(&mut fuel, &mut call_budget(0), &re(r"\bneedle\b", ""), &text, 0) else {
             panic!("no match")
         };
         assert_eq!(m.start, 400_000);
         let mut fuel = 0;
         assert!(matches!(
-            find(&mut fuel, &mut search_budget(), &re(r"^(\w+\s)*\w+$", ""), &text, 0),
+            find(&mut fuel, &mut call_budget(0), &re(r"^(\w+\s)*\w+$", ""), &text, 0),
             Ok(Some(_))
         ));
     }

@@ -483,19 +483,13 @@ fn split(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<St
     // more than fits means out of memory).
     vm.charge(Work::Scan(s.len()));
     vm.ensure_fits(s.len())?;
-    let room = vm.heap.memory_limit.saturating_sub(vm.heap.bytes_used + s.len());
-    let max_pieces = room / PIECE_BYTES;
+    let max_pieces = vm.split_pieces_that_fit(s.len());
     let parts = split_str(&s, &sep, limit.min(max_pieces.saturating_add(1)));
     if parts.len() > max_pieces {
         return Err(vm.out_of_memory());
     }
     strings_array(vm, parts)
 }
-
-/// Memory one piece of a split takes while it is built: its `String`, the heap string's overhead
-/// and its array slot.
-const PIECE_BYTES: usize =
-    std::mem::size_of::<String>() + crate::heap::STRING_OVERHEAD + crate::heap::VALUE_SIZE;
 
 /// `split` by a string separator (pure).
 pub(crate) fn split_str(s: &str, sep: &str, limit: usize) -> Vec<String> {

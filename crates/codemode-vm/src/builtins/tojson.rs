@@ -14,7 +14,7 @@ use serde_json::{Map, Value as Json};
 use super::{Cont, Step};
 use crate::Vm;
 use crate::call::Throw;
-use crate::host::{FailureKind, MAX_BOUNDARY_DEPTH, json_number};
+use crate::host::{FailureKind, JSON_NODE_BYTES, MAX_BOUNDARY_DEPTH, json_number};
 use crate::object::{Callable, ObjKind};
 use crate::props::Key;
 use crate::value::{ObjId, Value};
@@ -28,9 +28,6 @@ pub enum Purpose {
     /// and violations are `InvalidDataValue`.
     Result,
 }
-
-/// Bytes charged per JSON node the walk builds (a `serde_json::Value` and its slot).
-const JSON_NODE_BYTES: usize = 80;
 
 /// The deepest nesting `JSON.stringify` accepts (the result boundary allows 32).
 const MAX_STRINGIFY_DEPTH: usize = 1_000;
