@@ -100,6 +100,8 @@ mod tests {
             register_count: 2,
             is_async: true,
             is_arrow: false,
+            class_kind: crate::ClassKind::None,
+            length: 0,
             code: vec![Op::Return { src: 0 }],
             constants: vec![Constant::Number(1.0)],
             handlers: Vec::new(),

@@ -61,6 +61,13 @@
 //! | `LoadCallee` | dst | dst = the closure being run (named function expressions) | 0 |
 //! | `Regex` | dst, k | dst = new RegExp(pool[k]) | 0 |
 //! | `TemplateToString` | dst, src | dst = ToString(src) for template literals | 0 |
+//! | `Class` | dst, f, parent, fields | dst = new class with constructor f, extending parent (uninit: none), instance field initializer fields (undefined: none) | 0 |
+//! | `DefineMethod` | obj, key, func, kind | define a non-enumerable method (kind 0), getter (1) or setter (2) on obj | 0 |
+//! | `SuperCall` / `SuperCallSpread` | dst, args, argc / arr | construct the parent class with this `new.target`; binds `this`; dst = this | 1 (+ n) |
+//! | `GetSuper` | dst, home, key | dst = property key of home's prototype, getters called with `this` | 0 |
+//! | `GetPrivate` / `SetPrivate` / `DefinePrivate` | dst, obj, key / obj, key, src | read / write / add obj's private name key (TypeError if absent / present) | 0 |
+//! | `HasPrivate` | dst, obj, key | dst = whether obj has private name key (`#x in obj`) | 0 |
+//! | `NewTarget` | dst | dst = `new.target` | 0 |
 //! | `Nop` | | nothing (patched-out code) | 0 |
 //!
 //! Exceptions use a handler table per function ([`Handler`]): a throw inside `start..end` jumps to
@@ -68,7 +75,7 @@
 
 use serde::{Deserialize, Serialize};
 
-pub use codemode_ir::Span;
+pub use codemode_ir::{ClassKind, Span};
 
 /// A register index within the current function's window.
 pub type Reg = u16;
@@ -157,7 +164,24 @@ pub enum Op {
     LoadCallee { dst: Reg },
     Regex { dst: Reg, k: ConstIdx },
     TemplateToString { dst: Reg, src: Reg },
+    Class { dst: Reg, func: u32, parent: Reg, fields: Reg },
+    DefineMethod { obj: Reg, key: Reg, func: Reg, kind: u8 },
+    SuperCall { dst: Reg, args: Reg, argc: u16 },
+    SuperCallSpread { dst: Reg, arr: Reg },
+    GetSuper { dst: Reg, home: Reg, key: Reg },
+    GetPrivate { dst: Reg, obj: Reg, key: Reg },
+    SetPrivate { obj: Reg, key: Reg, src: Reg },
+    DefinePrivate { obj: Reg, key: Reg, src: Reg },
+    HasPrivate { dst: Reg, obj: Reg, key: Reg },
+    NewTarget { dst: Reg },
     Nop,
+}
+
+/// `DefineMethod`'s kinds.
+pub mod method_kind {
+    pub const METHOD: u8 = 0;
+    pub const GETTER: u8 = 1;
+    pub const SETTER: u8 = 2;
 }
 
 /// A constant-pool entry.
@@ -196,6 +220,9 @@ pub struct Handler {
 pub struct FunctionCode {
     pub name: Option<String>,
     pub param_count: u16,
+    /// The function's `length`: the parameters before the first one with a default.
+    #[serde(default)]
+    pub length: u16,
     /// The register that receives an array of the arguments beyond `param_count`.
     pub rest: Option<Reg>,
     /// The register that receives an array of all arguments (functions that read `arguments`).
@@ -203,6 +230,9 @@ pub struct FunctionCode {
     pub register_count: u16,
     pub is_async: bool,
     pub is_arrow: bool,
+    /// Class constructors can only be called with `new`; derived ones bind `this` in `super()`.
+    #[serde(default)]
+    pub class_kind: ClassKind,
     pub code: Vec<Op>,
     pub constants: Vec<Constant>,
     pub handlers: Vec<Handler>,

@@ -120,6 +120,16 @@ impl Op {
             Op::LoadCallee { .. } => "LoadCallee",
             Op::Regex { .. } => "Regex",
             Op::TemplateToString { .. } => "TemplateToString",
+            Op::Class { .. } => "Class",
+            Op::DefineMethod { .. } => "DefineMethod",
+            Op::SuperCall { .. } => "SuperCall",
+            Op::SuperCallSpread { .. } => "SuperCallSpread",
+            Op::GetSuper { .. } => "GetSuper",
+            Op::GetPrivate { .. } => "GetPrivate",
+            Op::SetPrivate { .. } => "SetPrivate",
+            Op::DefinePrivate { .. } => "DefinePrivate",
+            Op::HasPrivate { .. } => "HasPrivate",
+            Op::NewTarget { .. } => "NewTarget",
             Op::Nop => "Nop",
         }
     }
@@ -397,6 +407,44 @@ impl Op {
                 f("dst", Operand::Reg(dst));
                 f("src", Operand::Reg(src));
             }
+            Op::Class { dst, func, parent, fields } => {
+                f("dst", Operand::Reg(dst));
+                f("func", Operand::Func(func));
+                f("parent", Operand::Reg(parent));
+                f("fields", Operand::Reg(fields));
+            }
+            Op::DefineMethod { obj, key, func, kind } => {
+                f("obj", Operand::Reg(obj));
+                f("key", Operand::Reg(key));
+                f("func", Operand::Reg(func));
+                f("kind", Operand::Int(i32::from(kind)));
+            }
+            Op::SuperCall { dst, args, argc } => {
+                f("dst", Operand::Reg(dst));
+                f("args", Operand::Regs { start: args, count: argc });
+            }
+            Op::SuperCallSpread { dst, arr } => {
+                f("dst", Operand::Reg(dst));
+                f("arr", Operand::Reg(arr));
+            }
+            Op::GetSuper { dst, home, key } => {
+                f("dst", Operand::Reg(dst));
+                f("home", Operand::Reg(home));
+                f("key", Operand::Reg(key));
+            }
+            Op::GetPrivate { dst, obj, key } | Op::HasPrivate { dst, obj, key } => {
+                f("dst", Operand::Reg(dst));
+                f("obj", Operand::Reg(obj));
+                f("key", Operand::Reg(key));
+            }
+            Op::SetPrivate { obj, key, src } | Op::DefinePrivate { obj, key, src } => {
+                f("obj", Operand::Reg(obj));
+                f("key", Operand::Reg(key));
+                f("src", Operand::Reg(src));
+            }
+            Op::NewTarget { dst } => {
+                f("dst", Operand::Reg(dst));
+            }
             Op::Nop => {}
         }
     }
@@ -475,6 +523,11 @@ impl Op {
             Op::LoadCallee { .. } => Fuel::Free,
             Op::Regex { .. } => Fuel::Free,
             Op::TemplateToString { .. } => Fuel::Free,
+            Op::Class { .. } | Op::DefineMethod { .. } | Op::GetSuper { .. } => Fuel::Free,
+            Op::GetPrivate { .. } | Op::SetPrivate { .. } | Op::DefinePrivate { .. } => Fuel::Free,
+            Op::HasPrivate { .. } | Op::NewTarget { .. } => Fuel::Free,
+            Op::SuperCall { .. } => Fuel::Call,
+            Op::SuperCallSpread { .. } => Fuel::CallPerElement,
             Op::Nop => Fuel::Free,
         }
     }
@@ -546,5 +599,15 @@ pub const OPCODE_NAMES: &[&str] = &[
     "LoadCallee",
     "Regex",
     "TemplateToString",
+    "Class",
+    "DefineMethod",
+    "SuperCall",
+    "SuperCallSpread",
+    "GetSuper",
+    "GetPrivate",
+    "SetPrivate",
+    "DefinePrivate",
+    "HasPrivate",
+    "NewTarget",
     "Nop",
 ];

@@ -84,6 +84,59 @@ pub struct Function {
     /// `arguments` binding is given and must be initialized on entry with an array-like object.
     pub arguments_var: Option<VarId>,
     pub span: Span,
+    /// Whether this function is a class constructor (callable only with `new`), and whether its
+    /// class extends another (then `this` starts uninitialized until `super(...)` returns).
+    #[serde(default)]
+    pub class_kind: ClassKind,
+}
+
+/// What kind of class constructor a function is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ClassKind {
+    /// An ordinary function.
+    #[default]
+    None,
+    /// The constructor of a class without `extends`.
+    Base,
+    /// The constructor of a class with `extends`: `this` is bound by `super(...)`.
+    Derived,
+}
+
+/// A class: the constructor, the prototype's and the class's own members, and the instance
+/// fields' initializer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClassDef {
+    /// The `extends` expression.
+    pub parent: Option<Expr>,
+    /// The constructor (synthesized when the class has none), with a [`ClassKind`].
+    pub constructor: FuncId,
+    /// A method run with the new instance as `this` before the constructor body (base classes)
+    /// or right after `super(...)` returns (derived classes): it defines the instance fields
+    /// (and installs private methods) in order.
+    pub fields: Option<FuncId>,
+    /// Methods and accessors, in source order (defined non-enumerable).
+    pub members: Vec<ClassMember>,
+    /// Bindings set to the class as soon as it exists, before static initializers run (the
+    /// class's inner name, the home object `super` needs).
+    pub bindings: Vec<VarRef>,
+    /// Run in order with the class as `this` after the members are defined: static fields and
+    /// static blocks, in source order.
+    pub static_init: Vec<FuncId>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClassMember {
+    pub key: PropKey,
+    pub function: FuncId,
+    pub is_static: bool,
+    pub kind: MethodKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MethodKind {
+    Method,
+    Getter,
+    Setter,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -273,11 +326,15 @@ pub struct PatternProp {
     pub value: Pattern,
 }
 
-/// A member access's property: `.name` or `[expr]`.
+/// A member access's property: `.name`, `[expr]`, or a class's private name `.#name`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Property {
     Named(String),
     Computed(Expr),
+    /// A private name, unique to the class that declares it: `#name` followed by a NUL and the
+    /// class's number (two classes' `#x` are different properties). Only the class's own code
+    /// reaches it; reflection never lists it.
+    Private(String),
 }
 
 /// An object literal's or pattern's key.
@@ -414,6 +471,32 @@ pub enum ExprKind {
     ///
     /// (Added by the syntax crate: the IR had no way to name the running closure.)
     CurrentFunction,
+    /// `class { .. }` (declarations bind it with [`StmtKind::Bind`]).
+    Class(Box<ClassDef>),
+    /// `super(...args)` in a derived constructor: constructs the parent class with this
+    /// constructor's `new.target`, binds `this` to the result (and runs the instance field
+    /// initializer). Its value is `this`.
+    SuperCall(Vec<ArrayElem>),
+    /// `super.property` / `super[key]`: the property looked up from the prototype of `home` (the
+    /// class's prototype object in instance methods, the class in static ones), getters run with
+    /// the current `this`. As a callee, `this` is passed on.
+    SuperMember {
+        home: Box<Expr>,
+        property: Box<Property>,
+    },
+    /// `#name in object`: whether `object` has the private name (see [`Property::Private`]).
+    PrivateIn {
+        name: String,
+        object: Box<Expr>,
+    },
+    /// Defines an own property of `this` (a class field): `key` named or computed, or a
+    /// private name.
+    DefineField {
+        key: Box<Property>,
+        value: Box<Expr>,
+    },
+    /// `new.target`: the constructor `new` was applied to, `undefined` in a plain call.
+    NewTarget,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

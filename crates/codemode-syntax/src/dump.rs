@@ -450,6 +450,12 @@ impl Dumper<'_> {
                 self.expr(function, expr);
                 self.text("]");
             }
+            Property::Private(key) => {
+                if !optional {
+                    self.text(".");
+                }
+                self.text(&key.replace('\0', "@"));
+            }
         }
     }
 
@@ -569,6 +575,67 @@ impl Dumper<'_> {
                 let _ = write!(self.out, "throw-const-assign({name})");
             }
             ExprKind::CurrentFunction => self.text("current-function"),
+            ExprKind::Class(class) => {
+                self.text("(class");
+                if let Some(parent) = &class.parent {
+                    self.text(" extends ");
+                    self.expr(function, parent);
+                }
+                self.note_child(function, class.constructor.0 as usize);
+                let _ = write!(self.out, " ctor=fn#{}", class.constructor.0);
+                if let Some(fields) = class.fields {
+                    self.note_child(function, fields.0 as usize);
+                    let _ = write!(self.out, " fields=fn#{}", fields.0);
+                }
+                for member in &class.members {
+                    self.note_child(function, member.function.0 as usize);
+                    let kind = match member.kind {
+                        crate::ir::MethodKind::Method => "method",
+                        crate::ir::MethodKind::Getter => "get",
+                        crate::ir::MethodKind::Setter => "set",
+                    };
+                    let place = if member.is_static { "static " } else { "" };
+                    let _ = write!(self.out, " {place}{kind} ");
+                    match &member.key {
+                        PropKey::Named(name) => self.text(name),
+                        PropKey::Computed(key) => {
+                            self.text("[");
+                            self.expr(function, key);
+                            self.text("]");
+                        }
+                    }
+                    let _ = write!(self.out, "=fn#{}", member.function.0);
+                }
+                for init in &class.static_init {
+                    self.note_child(function, init.0 as usize);
+                    let _ = write!(self.out, " static-init=fn#{}", init.0);
+                }
+                self.text(")");
+            }
+            ExprKind::SuperCall(args) => {
+                self.text("(super-call ");
+                self.args(function, args);
+                self.text(")");
+            }
+            ExprKind::SuperMember { home, property } => {
+                self.text("(super ");
+                self.expr(function, home);
+                self.text(")");
+                self.property(function, property, false);
+            }
+            ExprKind::PrivateIn { name, object } => {
+                let _ = write!(self.out, "({} in ", name.replace('\0', "@"));
+                self.expr(function, object);
+                self.text(")");
+            }
+            ExprKind::DefineField { key, value } => {
+                self.text("(define-field this");
+                self.property(function, key, false);
+                self.text(" ");
+                self.expr(function, value);
+                self.text(")");
+            }
+            ExprKind::NewTarget => self.text("new.target"),
         }
     }
 

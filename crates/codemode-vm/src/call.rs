@@ -16,6 +16,11 @@ use crate::object::{Callable, ObjKind};
 use crate::promise::Reaction;
 use crate::value::{ObjId, Value};
 
+/// Where a constructed object goes: into the register, or on to bind `this` after `super(...)`.
+fn constructed_into(dst: u16, super_call: bool) -> ReturnTo {
+    if super_call { ReturnTo::SuperResult(dst) } else { ReturnTo::Reg(dst) }
+}
+
 /// A thrown JavaScript value on its way to a handler.
 pub type Throw = Value;
 
@@ -115,6 +120,12 @@ impl Vm {
                 let promise = self.call_tool(&path, args)?;
                 return Ok(Next::Done(Some((ret, promise))));
             }
+            ObjKind::Function(Callable::Class { func, .. }) => {
+                let name = self.module.functions.get(*func as usize).and_then(|f| f.name.clone());
+                let msg =
+                    format!("Class constructor {} cannot be invoked without 'new'", name.unwrap_or_default());
+                return Err(self.make_error(ErrorKind::TypeError, &msg));
+            }
             _ => return Err(self.not_a_function(callee)),
         };
         self.next_hop(step, ret)
@@ -174,7 +185,7 @@ impl Vm {
         Ok(())
     }
 
-    fn push_closure_frame(
+    pub(crate) fn push_closure_frame(
         &mut self,
         closure: ObjId,
         func: u32,
@@ -232,10 +243,22 @@ impl Vm {
                         }
                     }
                 }
-                ReturnTo::Construct { dst, this } => {
+                ReturnTo::Construct { dst, this, super_call, .. } => {
                     let v = if matches!(value, Value::Obj(_)) { value } else { Value::Obj(this) };
-                    pending = Some((ReturnTo::Reg(dst), v));
+                    pending = Some((constructed_into(dst, super_call), v));
                 }
+                ReturnTo::ConstructDerived { dst, super_call, .. } => {
+                    // Frames returning this way are finished by `return_from_frame`; a value
+                    // arriving here is already the constructed object.
+                    pending = Some((constructed_into(dst, super_call), value));
+                }
+                ReturnTo::SuperNative { dst, proto } => {
+                    if let Value::Obj(o) = value {
+                        self.heap.obj_mut(o).proto = Some(proto);
+                    }
+                    pending = Some((ReturnTo::SuperResult(dst), value));
+                }
+                ReturnTo::SuperResult(dst) => pending = self.bind_super_result(dst, value)?,
                 ReturnTo::Native => {
                     let Some(Frame::Native(NativeFrame { cont, ret })) = self.frames.pop() else {
                         continue;
@@ -274,8 +297,56 @@ impl Vm {
                 self.resolve_promise(p, value)?;
                 self.deliver(Some((frame.ret, Value::Obj(p))))
             }
-            None => self.deliver(Some((frame.ret, value))),
+            None => match frame.ret {
+                ReturnTo::ConstructDerived { dst, super_call, .. } => {
+                    let v = match value {
+                        Value::Obj(_) => value,
+                        Value::Undefined if frame.this != Value::Uninit => frame.this,
+                        Value::Undefined => return Err(self.this_before_super()),
+                        _ => {
+                            return Err(self.make_error(
+                                ErrorKind::TypeError,
+                                "Derived constructors may only return object or undefined",
+                            ));
+                        }
+                    };
+                    self.deliver(Some((constructed_into(dst, super_call), v)))
+                }
+                ret => self.deliver(Some((ret, value))),
+            },
         }
+    }
+
+    /// `super(...)` returned `value`: it becomes `this` of the derived constructor (the top
+    /// frame) and the call's value; then the class's instance fields are defined on it.
+    fn bind_super_result(&mut self, dst: u16, value: Value) -> Result<Pending, Throw> {
+        let Some(Frame::Js(f)) = self.frames.last_mut() else { return Ok(None) };
+        if f.this != Value::Uninit {
+            return Err(
+                self.make_error(ErrorKind::ReferenceError, "Super constructor may only be called once")
+            );
+        }
+        f.this = value;
+        let (base, closure) = (f.base as usize, f.closure);
+        if let Some(slot) = self.stack.get_mut(base + dst as usize) {
+            *slot = value;
+        }
+        let fields = match closure.map(|c| &self.heap.obj(c).kind) {
+            Some(ObjKind::Function(Callable::Class { fields, .. })) => *fields,
+            _ => Value::Undefined,
+        };
+        if fields == Value::Undefined {
+            return Ok(None);
+        }
+        self.call_value(fields, value, &[], ReturnTo::Discard)
+    }
+
+    /// `ReferenceError` for `this` read (or a derived constructor returning) before `super()`.
+    pub(crate) fn this_before_super(&mut self) -> Throw {
+        self.make_error(
+            ErrorKind::ReferenceError,
+            "Must call super constructor in derived class before accessing 'this' or returning from derived constructor",
+        )
     }
 
     /// Unwinds to the innermost handler of `exc`. Frames without one are popped; a frame that

@@ -18,8 +18,18 @@ pub enum ReturnTo {
     /// Resolve this promise with the value; a throw rejects it instead of propagating.
     Settle(ObjId),
     /// `new F(..)` : the frame below gets the returned object, or `this` when the function did not
-    /// return an object.
-    Construct { dst: Reg, this: ObjId },
+    /// return an object. `super_call`: it goes on as [`ReturnTo::SuperResult`] instead of into the
+    /// register (a base class constructed by `super(...)`).
+    Construct { dst: Reg, this: ObjId, new_target: ObjId, super_call: bool },
+    /// A derived class's constructor: `this` is whatever its `super(...)` bound, read from the
+    /// frame when it returns.
+    ConstructDerived { dst: Reg, new_target: ObjId, super_call: bool },
+    /// A built-in parent constructor called by `super(...)`: its object gets `proto` (the
+    /// derived class's prototype), then goes on as [`ReturnTo::SuperResult`].
+    SuperNative { dst: Reg, proto: ObjId },
+    /// The result of `super(...)`: becomes `this` of the JavaScript frame below (once) and the
+    /// value of the register.
+    SuperResult(Reg),
     /// Nobody waits (a reaction without a derived promise).
     Discard,
 }

@@ -153,6 +153,10 @@ impl Vm {
                     m.work.extend(captures.iter().map(|c| Value::Cell(*c)));
                     m.push(*this);
                 }
+                Callable::Class { captures, fields, .. } => {
+                    m.work.extend(captures.iter().map(|c| Value::Cell(*c)));
+                    m.push(*fields);
+                }
                 Callable::Native { data, .. } => m.work.extend(data.iter().copied()),
                 Callable::Tool { .. } => {}
                 Callable::Bound { target, this, args } => {
@@ -250,8 +254,13 @@ impl Vm {
 fn push_ret(ret: ReturnTo, m: &mut Marks) {
     match ret {
         ReturnTo::Settle(p) => m.push_obj(p),
-        ReturnTo::Construct { this, .. } => m.push_obj(this),
-        ReturnTo::Reg(_) | ReturnTo::Native | ReturnTo::Discard => {}
+        ReturnTo::Construct { this, new_target, .. } => {
+            m.push_obj(this);
+            m.push_obj(new_target);
+        }
+        ReturnTo::ConstructDerived { new_target, .. } => m.push_obj(new_target),
+        ReturnTo::SuperNative { proto, .. } => m.push_obj(proto),
+        ReturnTo::Reg(_) | ReturnTo::SuperResult(_) | ReturnTo::Native | ReturnTo::Discard => {}
     }
 }
 

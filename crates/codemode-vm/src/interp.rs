@@ -616,10 +616,14 @@ impl Vm {
                     reg!(dst) = o;
                 }
                 Op::LoadThis { dst } => {
-                    reg!(dst) = match self.frames.last() {
+                    let this = match self.frames.last() {
                         Some(Frame::Js(f)) => f.this,
                         _ => Value::Undefined,
                     };
+                    if this == Value::Uninit {
+                        throw!(self.this_before_super());
+                    }
+                    reg!(dst) = this;
                 }
                 Op::LoadCallee { dst } => {
                     reg!(dst) = closure.map_or(Value::Undefined, Value::Obj);
@@ -636,6 +640,82 @@ impl Vm {
                         _ => tri!(self.to_string_value(v)),
                     };
                 }
+                Op::Class { dst, func: f, parent, fields } => {
+                    let (p, fl) = (reg!(parent), reg!(fields));
+                    let v = tri!(self.make_class(f, closure, base, p, fl));
+                    reg!(dst) = v;
+                }
+                Op::DefineMethod { obj, key, func: f, kind } => {
+                    let (o, kv, fv) = (reg!(obj), reg!(key), reg!(f));
+                    let key = tri!(self.to_key(kv));
+                    tri!(self.define_method(o, key, fv, kind));
+                }
+                Op::SuperCall { dst, args, argc } => {
+                    self.charge(Work::Call { args: argc as usize });
+                    let start = base + args as usize;
+                    let argv: Vec<Value> =
+                        self.stack.get(start..start + argc as usize).unwrap_or(&[]).to_vec();
+                    switch_after!(self.super_call(&argv, dst));
+                }
+                Op::SuperCallSpread { dst, arr } => {
+                    let a = reg!(arr);
+                    let argv = self.array_items(a);
+                    self.charge(Work::Call { args: argv.len() });
+                    switch_after!(self.super_call(&argv, dst));
+                }
+                Op::GetSuper { dst, home, key } => {
+                    let (h, kv) = (reg!(home), reg!(key));
+                    let this = match self.frames.last() {
+                        Some(Frame::Js(f)) => f.this,
+                        _ => Value::Undefined,
+                    };
+                    let parent = match h {
+                        Value::Obj(id) => self.heap.obj(id).proto.map_or(Value::Null, Value::Obj),
+                        _ => Value::Undefined,
+                    };
+                    match tri!(self.get_computed(parent, kv)) {
+                        crate::props::Got::Value(v) => reg!(dst) = v,
+                        crate::props::Got::Getter(g) => {
+                            switch_after!(
+                                self.call_value(g, this, &[], ReturnTo::Reg(dst))
+                                    .and_then(|p| self.deliver(p))
+                            );
+                        }
+                    }
+                }
+                Op::GetPrivate { dst, obj, key } => {
+                    let (o, kv) = (reg!(obj), reg!(key));
+                    match tri!(self.private_get(o, kv)) {
+                        crate::props::Got::Value(v) => reg!(dst) = v,
+                        crate::props::Got::Getter(g) => {
+                            switch_after!(
+                                self.call_value(g, o, &[], ReturnTo::Reg(dst)).and_then(|p| self.deliver(p))
+                            );
+                        }
+                    }
+                }
+                Op::SetPrivate { obj, key, src } => {
+                    let (o, kv, v) = (reg!(obj), reg!(key), reg!(src));
+                    tri!(self.private_set(o, kv, v));
+                }
+                Op::DefinePrivate { obj, key, src } => {
+                    let (o, kv, v) = (reg!(obj), reg!(key), reg!(src));
+                    tri!(self.private_define(o, kv, v));
+                }
+                Op::HasPrivate { dst, obj, key } => {
+                    let (o, kv) = (reg!(obj), reg!(key));
+                    reg!(dst) = Value::Bool(tri!(self.private_has(o, kv)));
+                }
+                Op::NewTarget { dst } => {
+                    reg!(dst) = match self.frames.last() {
+                        Some(Frame::Js(f)) => match f.ret {
+                            ReturnTo::Construct { new_target, .. }
+                            | ReturnTo::ConstructDerived { new_target, .. } => Value::Obj(new_target),
+                            _ => Value::Undefined,
+                        },
+                        _ => Value::Undefined,
+                    };
+                }
                 Op::Nop => {}
             }
         }
@@ -644,7 +724,9 @@ impl Vm {
     fn capture_cell(&self, closure: Option<crate::value::ObjId>, index: u16) -> Option<crate::value::CellId> {
         let id = closure?;
         match &self.heap.obj(id).kind {
-            ObjKind::Function(Callable::Closure { captures, .. }) => captures.get(index as usize).copied(),
+            ObjKind::Function(Callable::Closure { captures, .. } | Callable::Class { captures, .. }) => {
+                captures.get(index as usize).copied()
+            }
             _ => None,
         }
     }

@@ -20,6 +20,7 @@
 
 mod builtins;
 mod call;
+mod class;
 mod convert;
 mod frame;
 mod gc;
@@ -76,6 +77,8 @@ fn empty_function() -> codemode_bytecode::FunctionCode {
         register_count: 1,
         is_async: false,
         is_arrow: false,
+        class_kind: codemode_bytecode::ClassKind::None,
+        length: 0,
         code: vec![codemode_bytecode::Op::LoadUndef { dst: 0 }, codemode_bytecode::Op::Return { src: 0 }],
         constants: Vec::new(),
         handlers: Vec::new(),

@@ -10,6 +10,9 @@ use crate::value::{Atom, CellId, ObjId, StrId, Value};
 
 pub const ACCESSOR: u8 = 1;
 pub const HIDDEN: u8 = 2; // not enumerable
+/// A class's private name (`#x`): hidden from every enumeration and reflection, reached only by
+/// the private-name instructions. Always set together with [`HIDDEN`].
+pub const PRIVATE: u8 = 4;
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Slot {
@@ -163,6 +166,9 @@ pub enum Callable {
     Tool { path: Box<str> },
     /// `f.bind(this, ...args)`.
     Bound { target: ObjId, this: Value, args: Box<[Value]> },
+    /// A class constructor: a compiled function callable only with `new`, and the closure that
+    /// defines its instances' fields (`undefined` when the class declares none).
+    Class { func: u32, captures: Box<[CellId]>, fields: Value },
 }
 
 /// The state of an iterator the VM drives natively (for-of, spread, destructuring, for-in).
@@ -272,7 +278,9 @@ impl Object {
                 size_of::<PromiseState>() + p.reactions.capacity() * size_of::<crate::promise::Reaction>()
             }
             ObjKind::Coroutine(saved) => size_of::<SavedFrame>() + saved.registers.capacity() * VALUE_SIZE,
-            ObjKind::Function(Callable::Closure { captures, .. }) => captures.len() * size_of::<CellId>(),
+            ObjKind::Function(Callable::Closure { captures, .. } | Callable::Class { captures, .. }) => {
+                captures.len() * size_of::<CellId>()
+            }
             ObjKind::Function(Callable::Native { data, .. }) => data.len() * VALUE_SIZE,
             ObjKind::Function(Callable::Bound { args, .. }) => args.len() * VALUE_SIZE,
             ObjKind::Function(Callable::Tool { path }) => path.len(),

@@ -11,7 +11,7 @@ use codemode_bytecode::ErrorKind;
 
 use crate::Vm;
 use crate::call::Throw;
-use crate::object::{ACCESSOR, Callable, HIDDEN, ObjKind, Object};
+use crate::object::{ACCESSOR, Callable, HIDDEN, ObjKind, Object, PRIVATE};
 use crate::value::{Atom, ObjId, Value, as_array_index, parse_array_index};
 
 /// A property key: an array index or an interned name.
@@ -151,7 +151,30 @@ impl Vm {
             }
             Value::Cell(_) | Value::Uninit => return Ok(Got::Value(Value::Undefined)),
         };
+        if key == Key::Atom(self.realm.atoms.prototype) {
+            self.materialize_prototype(start)?;
+        }
         Ok(self.lookup(start, key, o))
+    }
+
+    /// A plain function's `prototype` object, made on its first read (most functions are never
+    /// constructors; an eager one would cost every closure an object), with `constructor`
+    /// pointing back.
+    fn materialize_prototype(&mut self, id: ObjId) -> Result<(), Throw> {
+        let prototype = self.realm.atoms.prototype;
+        let obj = self.heap.obj(id);
+        let ObjKind::Function(Callable::Closure { func, .. }) = obj.kind else { return Ok(()) };
+        if obj.props.find(prototype).is_some()
+            || !self.module.functions.get(func as usize).is_some_and(|f| !f.is_arrow && !f.is_async)
+        {
+            return Ok(());
+        }
+        let p = self.alloc(ObjKind::Plain, Some(self.realm.object_proto))?;
+        self.define_hidden(p, "constructor", Value::Obj(id));
+        let grow = self.heap.obj(id).props.growth_for(prototype);
+        self.charge_memory(grow * std::mem::size_of::<crate::object::Slot>())?;
+        self.heap.obj_mut(id).props.set(prototype, Value::Obj(p), HIDDEN);
+        Ok(())
     }
 
     /// Walks the prototype chain from `start`.
@@ -188,12 +211,12 @@ impl Vm {
                     let name = def.map_or("", |d| d.name);
                     return Got::Value(self.new_string(name).unwrap_or(Value::Undefined));
                 }
-                (ObjKind::Function(Callable::Closure { func, .. }), Key::Atom(a))
+                (ObjKind::Function(Callable::Closure { func, .. } | Callable::Class { func, .. }), Key::Atom(a))
                     if (a == self.realm.atoms.name || a == self.realm.atoms.length) && obj.props.find(a).is_none() =>
                 {
                     let code = self.module.functions.get(*func as usize);
                     if a == self.realm.atoms.length {
-                        return Got::Value(Value::Number(code.map_or(0.0, |c| c.param_count as f64)));
+                        return Got::Value(Value::Number(code.map_or(0.0, |c| f64::from(c.length))));
                     }
                     let name = code.and_then(|c| c.name.clone()).unwrap_or_default();
                     return Got::Value(self.new_string(&name).unwrap_or(Value::Undefined));
@@ -426,6 +449,13 @@ impl Vm {
     /// The object's own enumerable string keys in JavaScript order: array indices, then integer
     /// keys ascending, then the other keys in insertion order.
     pub(crate) fn own_keys(&mut self, id: ObjId) -> Vec<Key> {
+        self.own_string_keys(id, false)
+    }
+
+    /// The object's own string keys in JavaScript order; `all` includes the non-enumerable ones
+    /// (`Object.getOwnPropertyNames`; an array's `length`). Private names are never listed.
+    pub(crate) fn own_string_keys(&mut self, id: ObjId, all: bool) -> Vec<Key> {
+        let skip = if all { PRIVATE } else { HIDDEN };
         let obj: &Object = self.heap.obj(id);
         let mut keys = Vec::new();
         match &obj.kind {
@@ -439,7 +469,7 @@ impl Vm {
         let mut ints: Vec<(u32, Atom)> = Vec::new();
         let mut names: Vec<Atom> = Vec::new();
         for slot in obj.props.iter() {
-            if slot.flags & HIDDEN != 0 {
+            if slot.flags & skip != 0 {
                 continue;
             }
             match parse_array_index(self.heap.atoms.name(slot.key)) {
@@ -449,6 +479,9 @@ impl Vm {
         }
         ints.sort_unstable();
         keys.extend(ints.into_iter().map(|(_, a)| Key::Atom(a)));
+        if all && matches!(obj.kind, ObjKind::Array(_) | ObjKind::Boxed(Value::Str(_))) {
+            keys.push(Key::Atom(self.realm.atoms.length));
+        }
         keys.extend(names.into_iter().map(Key::Atom));
         keys
     }

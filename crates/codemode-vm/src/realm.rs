@@ -6,12 +6,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::Vm;
 use crate::builtins::{self, Native};
+use crate::call::Pending;
 use crate::call::Throw;
+use crate::frame::ReturnTo;
 use crate::heap::{Heap, JsString, OutOfMemory};
 use crate::host::FailureKind;
 use crate::object::{Callable, ErrorInfo, ObjKind, Object};
 use crate::props::Key;
-use crate::value::{Atom, ObjId, Value};
+use crate::value::{Atom, CellId, ObjId, Value};
 
 /// Atoms the VM needs by identity.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -299,8 +301,23 @@ impl Vm {
         base: usize,
         this: Value,
     ) -> Result<Value, Throw> {
+        let is_arrow = self.module.functions.get(func as usize).is_some_and(|code| code.is_arrow);
+        let captures = self.capture_cells(func, closure, base)?;
+        let this = if is_arrow { this } else { Value::Undefined };
+        let kind = ObjKind::Function(Callable::Closure { func, captures, this });
+        let proto = Some(self.realm.function_proto);
+        Ok(Value::Obj(self.alloc(kind, proto)?))
+    }
+
+    /// The cells a new closure of `func` captures from the creating frame.
+    fn capture_cells(
+        &mut self,
+        func: u32,
+        closure: Option<ObjId>,
+        base: usize,
+    ) -> Result<Box<[CellId]>, Throw> {
         let module = self.module.clone();
-        let Some(code) = module.functions.get(func as usize) else { return Ok(Value::Undefined) };
+        let Some(code) = module.functions.get(func as usize) else { return Ok(Box::default()) };
         let mut captures = Vec::with_capacity(code.captures.len());
         for source in &code.captures {
             let cell = match *source {
@@ -309,9 +326,9 @@ impl Vm {
                     _ => None,
                 },
                 CaptureSource::Capture(i) => match closure.map(|c| &self.heap.obj(c).kind) {
-                    Some(ObjKind::Function(Callable::Closure { captures, .. })) => {
-                        captures.get(i as usize).copied()
-                    }
+                    Some(ObjKind::Function(
+                        Callable::Closure { captures, .. } | Callable::Class { captures, .. },
+                    )) => captures.get(i as usize).copied(),
                     _ => None,
                 },
             };
@@ -321,46 +338,161 @@ impl Vm {
             };
             captures.push(cell);
         }
-        let this = if code.is_arrow { this } else { Value::Undefined };
-        let kind = ObjKind::Function(Callable::Closure { func, captures: captures.into_boxed_slice(), this });
-        let proto = Some(self.realm.function_proto);
-        Ok(Value::Obj(self.alloc(kind, proto)?))
+        Ok(captures.into_boxed_slice())
+    }
+
+    /// `class extends parent { .. }`: the constructor (a closure of `func`) with its
+    /// `prototype`; `parent` is `Uninit` for a class without `extends`.
+    pub(crate) fn make_class(
+        &mut self,
+        func: u32,
+        closure: Option<ObjId>,
+        base: usize,
+        parent: Value,
+        fields: Value,
+    ) -> Result<Value, Throw> {
+        let (ctor_proto, proto_proto) = match parent {
+            Value::Uninit => (self.realm.function_proto, Some(self.realm.object_proto)),
+            Value::Null => (self.realm.function_proto, None),
+            Value::Obj(p) if self.is_constructor(p) => {
+                match self.get_value(parent, Key::Atom(self.realm.atoms.prototype))? {
+                    Value::Obj(pp) => (p, Some(pp)),
+                    Value::Null => (p, None),
+                    _ => {
+                        return Err(self.make_error(
+                            ErrorKind::TypeError,
+                            "Class extends value does not have valid prototype property",
+                        ));
+                    }
+                }
+            }
+            other => {
+                let desc = self.describe_for_error(other);
+                let msg = format!("Class extends value {desc} is not a constructor or null");
+                return Err(self.make_error(ErrorKind::TypeError, &msg));
+            }
+        };
+        let captures = self.capture_cells(func, closure, base)?;
+        let kind = ObjKind::Function(Callable::Class { func, captures, fields });
+        let class = self.alloc(kind, Some(ctor_proto))?;
+        let prototype = self.alloc(ObjKind::Plain, proto_proto)?;
+        self.define_hidden(prototype, "constructor", Value::Obj(class));
+        self.define_hidden(class, "prototype", Value::Obj(prototype));
+        Ok(Value::Obj(class))
+    }
+
+    /// Whether `new` can be applied to the object.
+    pub(crate) fn is_constructor(&self, id: ObjId) -> bool {
+        match &self.heap.obj(id).kind {
+            ObjKind::Function(Callable::Class { .. }) => true,
+            ObjKind::Function(Callable::Closure { func, .. }) => {
+                self.module.functions.get(*func as usize).is_some_and(|f| !f.is_arrow && !f.is_async)
+            }
+            ObjKind::Function(Callable::Native { native, .. }) => builtins::is_constructor(*native),
+            ObjKind::Function(Callable::Bound { target, .. }) => {
+                matches!(&self.heap.obj(*target).kind, ObjKind::Function(_))
+            }
+            _ => false,
+        }
     }
 
     /// `new callee(...args)`.
     pub(crate) fn construct(&mut self, callee: Value, args: &[Value], dst: u16) -> Result<(), Throw> {
-        use crate::frame::ReturnTo;
         let Value::Obj(id) = callee else { return Err(self.not_a_constructor(callee)) };
-        match &self.heap.obj(id).kind {
+        let pending = self.construct_with(id, args, id, dst, false)?;
+        self.deliver(pending)
+    }
+
+    /// Constructs `callee` with `new_target` (the class `new` was applied to, which gives the
+    /// prototype). `super_call`: the value goes on to bind the caller's `this`
+    /// ([`ReturnTo::SuperResult`]) instead of into `dst` alone.
+    pub(crate) fn construct_with(
+        &mut self,
+        callee: ObjId,
+        args: &[Value],
+        new_target: ObjId,
+        dst: u16,
+        super_call: bool,
+    ) -> Result<Pending, Throw> {
+        let into = if super_call { ReturnTo::SuperResult(dst) } else { ReturnTo::Reg(dst) };
+        // Unwrap bound functions iteratively; a chain of binds is acyclic, so shorter than the heap.
+        let (mut callee, mut new_target) = (callee, new_target);
+        let mut all_args: Vec<Value> = Vec::new();
+        let mut bound_any = false;
+        for _ in 0..self.heap.objects.slots.len() {
+            let ObjKind::Function(Callable::Bound { target, args: bound, .. }) = &self.heap.obj(callee).kind
+            else {
+                break;
+            };
+            let target = *target;
+            let mut joined = bound.to_vec();
+            joined.extend_from_slice(if bound_any { &all_args } else { args });
+            self.charge(crate::meter::Work::Elements(joined.len()));
+            all_args = joined;
+            bound_any = true;
+            if new_target == callee {
+                new_target = target;
+            }
+            callee = target;
+        }
+        let args: &[Value] = if bound_any { &all_args } else { args };
+        match &self.heap.obj(callee).kind {
             ObjKind::Function(Callable::Native { native, .. }) => {
                 let native = *native;
                 let step = builtins::construct_native(self, native, args)?;
-                let pending = self.apply_step(step, ReturnTo::Reg(dst))?;
-                self.deliver(pending)
+                let ret = if new_target == callee {
+                    into
+                } else {
+                    // A built-in's object made for a subclass gets the subclass's prototype.
+                    let proto = self.prototype_of_target(new_target)?;
+                    ReturnTo::SuperNative { dst, proto }
+                };
+                self.apply_step(step, ret)
+            }
+            ObjKind::Function(Callable::Class { func, fields, .. }) => {
+                let (func, fields) = (*func, *fields);
+                let derived = self
+                    .module
+                    .functions
+                    .get(func as usize)
+                    .is_some_and(|f| f.class_kind == codemode_bytecode::ClassKind::Derived);
+                if derived {
+                    let ret = ReturnTo::ConstructDerived { dst, new_target, super_call };
+                    self.push_closure_frame(callee, func, Value::Uninit, args, ret)?;
+                    return Ok(None);
+                }
+                let proto = self.prototype_of_target(new_target)?;
+                let this = self.alloc(ObjKind::Plain, Some(proto))?;
+                let ret = ReturnTo::Construct { dst, this, new_target, super_call };
+                self.push_closure_frame(callee, func, Value::Obj(this), args, ret)?;
+                // The field initializer runs first, on top of the constructor's frame.
+                if fields != Value::Undefined {
+                    let pending = self.call_value(fields, Value::Obj(this), &[], ReturnTo::Discard)?;
+                    self.deliver(pending)?;
+                }
+                Ok(None)
             }
             ObjKind::Function(Callable::Closure { func, .. }) => {
-                let is_plain =
-                    self.module.functions.get(*func as usize).is_some_and(|f| !f.is_arrow && !f.is_async);
-                if !is_plain {
-                    return Err(self.not_a_constructor(callee));
+                let func = *func;
+                if !self.is_constructor(callee) {
+                    return Err(self.not_a_constructor(Value::Obj(callee)));
                 }
-                // A function's `prototype` object is made on its first `new` (most functions are
-                // never constructors), with `constructor` pointing back.
-                let proto = match self.get_value(callee, Key::Atom(self.realm.atoms.prototype))? {
-                    Value::Obj(p) => p,
-                    _ => {
-                        let p = self.alloc(ObjKind::Plain, Some(self.realm.object_proto))?;
-                        self.define_hidden(p, "constructor", callee);
-                        self.define_hidden(id, "prototype", Value::Obj(p));
-                        p
-                    }
-                };
+                let proto = self.prototype_of_target(new_target)?;
                 let this = self.alloc(ObjKind::Plain, Some(proto))?;
-                let pending =
-                    self.call_value(callee, Value::Obj(this), args, ReturnTo::Construct { dst, this })?;
-                self.deliver(pending)
+                let ret = ReturnTo::Construct { dst, this, new_target, super_call };
+                self.push_closure_frame(callee, func, Value::Obj(this), args, ret)?;
+                Ok(None)
             }
-            _ => Err(self.not_a_constructor(callee)),
+            _ => Err(self.not_a_constructor(Value::Obj(callee))),
+        }
+    }
+
+    /// `new_target.prototype`, made on first use for plain functions (most functions are never
+    /// constructors), falling back to `Object.prototype` when it is not an object.
+    pub(crate) fn prototype_of_target(&mut self, new_target: ObjId) -> Result<ObjId, Throw> {
+        match self.get_value(Value::Obj(new_target), Key::Atom(self.realm.atoms.prototype))? {
+            Value::Obj(p) => Ok(p),
+            _ => Ok(self.realm.object_proto),
         }
     }
 

@@ -280,7 +280,116 @@ impl<'a> FnCompiler<'a> {
                 let k = self.string_const("Assignment to constant variable.");
                 self.emit(Op::ThrowError { kind: ErrorKind::TypeError, k })?;
             }
+            ExprKind::Class(class) => self.class(class, dst)?,
+            ExprKind::SuperCall(args) => {
+                if args.iter().any(|a| matches!(a, ArrayElem::Spread(_))) {
+                    let arr = self.alloc_reg()?;
+                    self.args_array(args, arr)?;
+                    self.mark(e.span);
+                    self.emit(Op::SuperCallSpread { dst, arr })?;
+                } else {
+                    let (first, argc) = self.args_in_registers(args)?;
+                    self.mark(e.span);
+                    self.emit(Op::SuperCall { dst, args: first, argc })?;
+                }
+            }
+            ExprKind::SuperMember { home, property } => {
+                let home = self.expr_any(home)?;
+                let key = self.property_key(property)?;
+                self.mark(e.span);
+                self.emit(Op::GetSuper { dst, home, key })?;
+            }
+            ExprKind::PrivateIn { name, object } => {
+                let obj = self.expr_any(object)?;
+                let key = self.alloc_reg()?;
+                let k = self.string_const(name);
+                self.emit(Op::LoadConst { dst: key, k })?;
+                self.emit(Op::HasPrivate { dst, obj, key })?;
+            }
+            ExprKind::DefineField { key, value } => {
+                let obj = self.alloc_reg()?;
+                self.emit(Op::LoadThis { dst: obj })?;
+                let kr = self.property_key(key)?;
+                self.expr(value, dst)?;
+                self.mark(e.span);
+                if matches!(&**key, Property::Private(_)) {
+                    self.emit(Op::DefinePrivate { obj, key: kr, src: dst })?;
+                } else {
+                    self.emit(Op::DefineIndex { obj, key: kr, src: dst })?;
+                }
+            }
+            ExprKind::NewTarget => {
+                self.emit(Op::NewTarget { dst })?;
+            }
         }
+        Ok(())
+    }
+
+    /// `class { .. }`: the class, its methods, then the bindings that see it and the static
+    /// initializer.
+    fn class(&mut self, class: &'a codemode_ir::ClassDef, dst: Reg) -> Result<(), CompileError> {
+        let parent = self.alloc_reg()?;
+        match &class.parent {
+            Some(p) => self.expr(p, parent)?,
+            None => {
+                self.emit(Op::LoadUninit { dst: parent })?;
+            }
+        }
+        let fields = self.alloc_reg()?;
+        match class.fields {
+            Some(fid) => {
+                self.note_child(fid)?;
+                self.emit(Op::Closure { dst: fields, func: fid.0 })?;
+            }
+            None => {
+                self.emit(Op::LoadUndef { dst: fields })?;
+            }
+        }
+        self.note_child(class.constructor)?;
+        // Build into a temporary: `dst` may be a binding members must not see yet.
+        let c = self.alloc_reg()?;
+        self.emit(Op::Class { dst: c, func: class.constructor.0, parent, fields })?;
+        for var in &class.bindings {
+            self.store_var(var, c, true)?;
+        }
+        let proto = self.alloc_reg()?;
+        let k = self.string_const("prototype");
+        self.emit(Op::GetNamed { dst: proto, obj: c, k })?;
+        for member in &class.members {
+            let mark = self.temp_mark();
+            let kr = self.alloc_reg()?;
+            match &member.key {
+                PropKey::Named(name) => {
+                    let k = self.string_const(name);
+                    self.emit(Op::LoadConst { dst: kr, k })?;
+                }
+                PropKey::Computed(key) => {
+                    self.expr(key, kr)?;
+                    self.emit(Op::ToPropertyKey { dst: kr, src: kr })?;
+                }
+            }
+            let f = self.alloc_reg()?;
+            self.note_child(member.function)?;
+            self.emit(Op::Closure { dst: f, func: member.function.0 })?;
+            let kind = match member.kind {
+                codemode_ir::MethodKind::Method => crate::bytecode::method_kind::METHOD,
+                codemode_ir::MethodKind::Getter => crate::bytecode::method_kind::GETTER,
+                codemode_ir::MethodKind::Setter => crate::bytecode::method_kind::SETTER,
+            };
+            let obj = if member.is_static { c } else { proto };
+            self.emit(Op::DefineMethod { obj, key: kr, func: f, kind })?;
+            self.free_to(mark);
+        }
+        for &fid in &class.static_init {
+            let mark = self.temp_mark();
+            let f = self.alloc_reg()?;
+            self.note_child(fid)?;
+            self.emit(Op::Closure { dst: f, func: fid.0 })?;
+            let ignored = self.alloc_reg()?;
+            self.emit(Op::Call { dst: ignored, callee: f, this: c, args: ignored, argc: 0 })?;
+            self.free_to(mark);
+        }
+        self.emit(Op::Move { dst, src: c })?;
         Ok(())
     }
 
@@ -419,6 +528,12 @@ impl<'a> FnCompiler<'a> {
                 let key = self.expr_any(key)?;
                 self.emit(Op::GetIndex { dst, obj, key })?;
             }
+            Property::Private(name) => {
+                let key = self.alloc_reg()?;
+                let k = self.string_const(name);
+                self.emit(Op::LoadConst { dst: key, k })?;
+                self.emit(Op::GetPrivate { dst, obj, key })?;
+            }
         }
         Ok(())
     }
@@ -426,7 +541,7 @@ impl<'a> FnCompiler<'a> {
     /// A register holding the property key (a string constant for named properties).
     fn property_key(&mut self, property: &'a Property) -> Result<Reg, CompileError> {
         match property {
-            Property::Named(name) => {
+            Property::Named(name) | Property::Private(name) => {
                 let r = self.alloc_reg()?;
                 let k = self.string_const(name);
                 self.emit(Op::LoadConst { dst: r, k })?;
@@ -494,6 +609,10 @@ impl<'a> FnCompiler<'a> {
         let f = self.alloc_reg()?;
         let this = self.alloc_reg()?;
         match &callee.kind {
+            ExprKind::SuperMember { .. } => {
+                self.emit(Op::LoadThis { dst: this })?;
+                self.expr(callee, f)?;
+            }
             ExprKind::Member { object, property, optional: member_optional } => {
                 self.expr(object, this)?;
                 if *member_optional {
@@ -555,6 +674,7 @@ impl<'a> FnCompiler<'a> {
                         ExprKind::String(s) => Some(format!("{base}[{s:?}]")),
                         _ => Some(format!("{base}[...]")),
                     },
+                    Property::Private(name) => Some(format!("{base}{dot}{}", private_display(name))),
                 }
             }
             ExprKind::OptionalChain(inner) => self.expr_text(inner, depth + 1),
@@ -578,6 +698,10 @@ impl<'a> FnCompiler<'a> {
     fn read_target(&mut self, target: &'a Pattern, obj: Reg, key: Reg, dst: Reg) -> Result<(), CompileError> {
         match target {
             Pattern::Var(var) => self.load_var(var, matches!(var, VarRef::Capture(_)), dst),
+            Pattern::Member { property, .. } if matches!(&**property, Property::Private(_)) => {
+                self.emit(Op::GetPrivate { dst, obj, key })?;
+                Ok(())
+            }
             Pattern::Member { .. } => {
                 self.emit(Op::GetIndex { dst, obj, key })?;
                 Ok(())
@@ -595,6 +719,10 @@ impl<'a> FnCompiler<'a> {
     ) -> Result<(), CompileError> {
         match target {
             Pattern::Var(var) => self.store_var(var, src, false),
+            Pattern::Member { property, .. } if matches!(&**property, Property::Private(_)) => {
+                self.emit(Op::SetPrivate { obj, key, src })?;
+                Ok(())
+            }
             Pattern::Member { .. } => {
                 self.emit(Op::SetIndex { obj, key, src })?;
                 Ok(())
@@ -626,6 +754,13 @@ impl<'a> FnCompiler<'a> {
                         self.emit(Op::ToPropertyKey { dst: kr, src: kr })?;
                         self.expr(value, dst)?;
                         self.emit(Op::SetIndex { obj, key: kr, src: dst })?;
+                    }
+                    Property::Private(name) => {
+                        let kr = self.alloc_reg()?;
+                        let k = self.string_const(name);
+                        self.emit(Op::LoadConst { dst: kr, k })?;
+                        self.expr(value, dst)?;
+                        self.emit(Op::SetPrivate { obj, key: kr, src: dst })?;
                     }
                 }
                 Ok(())
@@ -669,6 +804,11 @@ impl<'a> FnCompiler<'a> {
     }
 }
 
+/// A private name as the program wrote it (`#x`, without the class number).
+pub(super) fn private_display(name: &str) -> &str {
+    name.split('\0').next().unwrap_or(name)
+}
+
 /// `n` as an `i32` operand when that is exact (not -0, integral, in range).
 fn small_int(n: f64) -> Option<i32> {
     (n.fract() == 0.0 && n.abs() < 2_147_483_647.0 && !(n == 0.0 && n.is_sign_negative())).then_some(n as i32)
@@ -705,7 +845,14 @@ pub(super) fn writes_locals(e: &Expr, depth: usize) -> bool {
         | K::TypeofGlobal(_)
         | K::ThrowConstAssign { .. }
         | K::CurrentFunction
+        | K::NewTarget
         | K::Var { .. } => false,
+        // Class bodies are other functions; the class expression itself writes its bindings.
+        K::Class(_) => true,
+        K::SuperCall(args) => elems(args),
+        K::SuperMember { home, property } => w(home) || matches!(&**property, Property::Computed(p) if w(p)),
+        K::PrivateIn { object, .. } => w(object),
+        K::DefineField { key, value } => w(value) || matches!(&**key, Property::Computed(p) if w(p)),
         K::Template { exprs, .. } | K::Sequence(exprs) => exprs.iter().any(w),
         K::Unary { arg, .. } | K::Await(arg) | K::OptionalChain(arg) => w(arg),
         K::Binary { left, right, .. } | K::Logical { left, right, .. } => w(left) || w(right),

@@ -428,6 +428,11 @@ impl<'a> FnCompiler<'a> {
             register_count: self.max_reg.max(1) as u16,
             is_async: func.is_async,
             is_arrow: func.is_arrow,
+            class_kind: func.class_kind,
+            length: u16::try_from(
+                func.params.iter().take_while(|p| !matches!(p, ir::Pattern::Default { .. })).count(),
+            )
+            .unwrap_or(u16::MAX),
             code: self.code,
             constants: self.constants,
             handlers: self.handlers,

@@ -104,6 +104,12 @@ impl<'a> FnCompiler<'a> {
                         let key = self.expr_any(key)?;
                         self.emit(Op::SetIndex { obj, key, src })?;
                     }
+                    ir::Property::Private(name) => {
+                        let key = self.alloc_reg()?;
+                        let k = self.string_const(name);
+                        self.emit(Op::LoadConst { dst: key, k })?;
+                        self.emit(Op::SetPrivate { obj, key, src })?;
+                    }
                 }
                 Ok(())
             }

@@ -31,6 +31,10 @@ impl Lowerer<'_> {
                 self.named_function(function, name)
             }
             (Some(name), arrow @ Expr::Arrow(_)) => self.named_function(arrow, name),
+            (Some(name), Expr::Class(class)) => {
+                let kind = self.class_expr(class, Some(name))?;
+                Ok(ir::Expr { kind, span: self.span(expr.span()) })
+            }
             _ => self.lower_expr(expr),
         }
     }
@@ -71,6 +75,9 @@ impl Lowerer<'_> {
             Expr::Seq(seq) => self.lower_exprs(seq.exprs.iter().map(|expr| &**expr)).map(ExprKind::Sequence),
             Expr::Await(await_expr) => self.await_expr(await_expr),
             Expr::OptChain(chain) => self.optional_chain(chain),
+            Expr::Class(class) => self.class_expr(class, None),
+            Expr::SuperProp(sup) => self.super_member(sup),
+            Expr::MetaProp(meta) if meta.kind == ast::MetaPropKind::NewTarget => self.new_target(meta.span),
             // Parentheses and TypeScript-only wrappers: the inner expression is the value. The
             // stripped expression is none of these, so this recursion is one level deep.
             Expr::Paren(_)
@@ -147,6 +154,9 @@ impl Lowerer<'_> {
     }
 
     fn binary(&mut self, bin: &ast::BinExpr) -> LowerResult<ExprKind> {
+        if let (Expr::PrivateName(name), ast::BinaryOp::In) = (&*bin.left, bin.op) {
+            return self.private_in(name, &bin.right);
+        }
         let left = Box::new(self.lower_expr(&bin.left)?);
         let right = Box::new(self.lower_expr(&bin.right)?);
         Ok(match binary_op(bin.op) {
@@ -165,7 +175,7 @@ impl Lowerer<'_> {
     fn call(&mut self, call: &ast::CallExpr) -> LowerResult<ExprKind> {
         let callee = match &call.callee {
             Callee::Expr(callee) => self.lower_expr(callee)?,
-            Callee::Super(sup) => return Err(self.unsupported("`super` is not supported", sup.span)),
+            Callee::Super(_) => return self.super_call(call, call.span),
             Callee::Import(import) => {
                 return Err(self.unsupported("dynamic `import()` is not supported", import.span));
             }
@@ -207,7 +217,7 @@ impl Lowerer<'_> {
         Ok(if arg.spread.is_some() { ArrayElem::Spread(expr) } else { ArrayElem::Item(expr) })
     }
 
-    fn lower_args(&mut self, args: &[ExprOrSpread]) -> LowerResult<Vec<ArrayElem>> {
+    pub(crate) fn lower_args(&mut self, args: &[ExprOrSpread]) -> LowerResult<Vec<ArrayElem>> {
         let mut lowered = Vec::with_capacity(args.len());
         for arg in args {
             lowered.push(self.lower_arg(arg)?);
@@ -320,9 +330,7 @@ impl Lowerer<'_> {
         Ok(match prop {
             MemberProp::Ident(ident) => Property::Named(ident.sym.to_string()),
             MemberProp::Computed(computed) => Property::Computed(self.lower_expr(&computed.expr)?),
-            MemberProp::PrivateName(private) => {
-                return Err(self.unsupported("private names (`#name`) are not supported", private.span));
-            }
+            MemberProp::PrivateName(private) => self.private_property(private)?,
         })
     }
 
@@ -460,7 +468,7 @@ pub(crate) fn strip_parens_and_types(expr: &Expr) -> &Expr {
     }
 }
 
-fn key_name(key: &PropKey) -> Option<&str> {
+pub(crate) fn key_name(key: &PropKey) -> Option<&str> {
     match key {
         PropKey::Named(name) => Some(name),
         PropKey::Computed(_) => None,

@@ -10,6 +10,7 @@
 //! Every recursive lowering function enters through [`Lowerer::enter`], which fails with a
 //! `ParseError` past [`MAX_NESTING`] levels, so no AST can overflow the stack here.
 
+mod class;
 mod collect;
 mod expr;
 mod pattern;
@@ -43,6 +44,9 @@ pub fn lower_program(stmts: &[Stmt], locator: &Locator<'_>) -> Result<ir::Progra
         depth: 0,
         clock: 0,
         continue_aliases: Vec::new(),
+        next_method: None,
+        classes: Vec::new(),
+        class_count: 0,
     };
     let span =
         stmts.first().map(|stmt| locator.start(stmt.span())).unwrap_or(ir::Span { line: 1, column: 1 });
@@ -68,6 +72,7 @@ fn placeholder_function(span: ir::Span) -> ir::Function {
         uses_this: false,
         arguments_var: None,
         span,
+        class_kind: ir::ClassKind::None,
     }
 }
 
@@ -105,6 +110,13 @@ pub(crate) struct Lowerer<'a> {
     /// Outer labels of a multiply-labelled loop → the label the loop carries (see
     /// `Lowerer::labeled`).
     continue_aliases: Vec<(String, String)>,
+    /// Set by the class lowering for the function it lowers next: a method's `super` home and
+    /// class-constructor kind.
+    next_method: Option<class::MethodSetup>,
+    /// The classes being lowered, innermost last: their private names.
+    classes: Vec<class::ClassScope>,
+    /// Classes seen so far, numbering private names apart.
+    class_count: u32,
 }
 
 impl<'a> Lowerer<'a> {
@@ -284,6 +296,31 @@ impl<'a> Lowerer<'a> {
     /// Lowers a nested function and returns its id. The function is lowered right where it
     /// appears, so the scopes open around it are exactly its lexical environment.
     pub(crate) fn lower_function(&mut self, source: FunctionSource<'_>) -> LowerResult<FuncId> {
+        self.lower_function_with(source, |lowerer, source| {
+            let (params, rest, mut body) = lowerer.lower_function_parts(source)?;
+            // TypeScript parameter properties of a base class: assigned first (a derived
+            // class assigns them when `super()` returns).
+            if lowerer.func.class_kind == ir::ClassKind::Base && !lowerer.func.param_props.is_empty() {
+                let span = lowerer.span(source.span);
+                let mut assigns = lowerer.param_prop_assignments(span);
+                assigns.append(&mut body);
+                body = assigns;
+            }
+            Ok((params, rest, body))
+        })
+    }
+
+    /// [`Lowerer::lower_function`] with the parameters and body made by `build`, inside the new
+    /// function's scope (synthetic functions give their own).
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn lower_function_with(
+        &mut self,
+        source: FunctionSource<'_>,
+        build: impl FnOnce(
+            &mut Self,
+            &FunctionSource<'_>,
+        ) -> LowerResult<(Vec<Pattern>, Option<Pattern>, Vec<ir::Stmt>)>,
+    ) -> LowerResult<FuncId> {
         if source.is_generator {
             let what = if source.is_async {
                 "async generator functions are not supported; collect results in an array instead"
@@ -300,12 +337,26 @@ impl<'a> Lowerer<'a> {
         let span = self.span(source.span);
         self.functions.push(placeholder_function(span));
         self.clock += 1;
-        let state =
+        let mut state =
             FunctionState::new(source.is_arrow, !source.is_arrow, source.self_name.clone(), self.clock);
+        let method = self.next_method.take();
+        if source.is_arrow {
+            state.home = self.func.home;
+        } else if let Some(method) = method {
+            let class_kind = method.class_kind;
+            state.home = method.home;
+            state.class_kind = class_kind;
+            state.param_props = method.param_props;
+            if class_kind == ir::ClassKind::Derived {
+                // `this` is bound by `super()`; arrows read it from this binding, which each
+                // `super()` call sets.
+                state.this_var = Some(state.add_var(0, "this", VarKind::Temp, false));
+            }
+        }
         let parent = std::mem::replace(&mut self.func, state);
         self.outer.push(parent);
 
-        let result = self.lower_function_parts(&source);
+        let result = build(self, &source);
 
         let Some(parent) = self.outer.pop() else {
             return Err(self.parse_error("internal error: function stack underflow", source.span));
@@ -424,7 +475,9 @@ impl<'a> Lowerer<'a> {
         let state = &mut self.func;
         let mut prologue = Vec::new();
         // `this` for arrows inside, and a function expression's own name, are bound on entry.
-        if let Some(var) = state.this_var {
+        if let Some(var) = state.this_var
+            && state.class_kind != ir::ClassKind::Derived
+        {
             prologue.push(bind(VarRef::Local(var), ir::ExprKind::This, span));
         }
         if let Some(var) = state.self_var {
@@ -444,6 +497,7 @@ impl<'a> Lowerer<'a> {
             uses_this: state.uses_this && !is_arrow,
             arguments_var: state.arguments_var,
             span,
+            class_kind: state.class_kind,
         }
     }
 }

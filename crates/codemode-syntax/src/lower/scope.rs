@@ -26,7 +26,7 @@
 
 use std::collections::HashMap;
 
-use crate::ir::{Capture, VarId, VarInfo, VarKind, VarRef};
+use crate::ir::{Capture, ClassKind, VarId, VarInfo, VarKind, VarRef};
 
 /// What kind of region a scope belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,6 +89,21 @@ pub struct FunctionState {
     /// Whether `arguments` refers to an implicit arguments object here (non-arrow functions
     /// other than the top-level script).
     pub has_arguments_object: bool,
+    /// In class methods (and arrows inside them): the object `super.x` searches from.
+    pub home: Option<Home>,
+    /// Whether this function is a class constructor, and which kind.
+    pub class_kind: ClassKind,
+    /// A constructor's TypeScript parameter properties (`constructor(private x: T)`).
+    pub param_props: Vec<String>,
+}
+
+/// Where `super.x` looks: the class binding (owned by the function at `level` of the chain), its
+/// `prototype` for instance methods, the class itself for static ones.
+#[derive(Clone, Copy, Debug)]
+pub struct Home {
+    pub level: usize,
+    pub var: VarId,
+    pub is_static: bool,
 }
 
 impl FunctionState {
@@ -111,6 +126,9 @@ impl FunctionState {
             self_var: None,
             created_at,
             has_arguments_object,
+            home: None,
+            class_kind: ClassKind::None,
+            param_props: Vec::new(),
         }
     }
 

@@ -213,12 +213,7 @@ impl Lowerer<'_> {
             // Hoisted to the top of the block by `hoist_functions`.
             Decl::Fn(_) => StmtKind::Empty,
             Decl::Class(class) if class.declare => StmtKind::Empty,
-            Decl::Class(class) => {
-                return Err(self.unsupported(
-                    "class declarations are not supported; use object literals and functions",
-                    class.class.span,
-                ));
-            }
+            Decl::Class(class) => self.class_declaration(class)?,
             Decl::Using(using) => {
                 return Err(self.unsupported("`using` declarations are not supported", using.span));
             }

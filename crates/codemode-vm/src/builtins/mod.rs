@@ -210,6 +210,11 @@ pub(crate) fn call_native(
     }
 }
 
+/// Whether the built-in can be called with `new`.
+pub(crate) fn is_constructor(native: Native) -> bool {
+    table().get(native.0 as usize).is_some_and(|def| def.construct.is_some())
+}
+
 pub(crate) fn construct_native(vm: &mut Vm, native: Native, args: &[Value]) -> Result<Step, Throw> {
     match table().get(native.0 as usize) {
         Some(NativeDef { construct: Some(c), .. }) => c(vm, args),

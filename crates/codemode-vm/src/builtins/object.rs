@@ -14,6 +14,7 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::ctor("Object", 1, object_call, object_construct),
     NativeDef::new("Object", "keys", 1, keys),
     NativeDef::new("Object", "values", 1, values),
+    NativeDef::new("Object", "getOwnPropertyNames", 1, get_own_property_names),
     NativeDef::new("Object", "entries", 1, entries),
     NativeDef::new("Object", "assign", 2, assign),
     NativeDef::new("Object", "fromEntries", 1, from_entries),
@@ -81,6 +82,14 @@ fn element(vm: &mut Vm, v: Value, key: Key) -> Result<Value, Throw> {
 
 fn keys(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     list(vm, arg(args, 0), 0)
+}
+
+fn get_own_property_names(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let Some(id) = key_source(vm, arg(args, 0))? else { return Ok(Step::Return(vm.new_array(Vec::new())?)) };
+    let keys = vm.own_string_keys(id, true);
+    vm.charge(Work::Elements(keys.len()));
+    let names = keys.into_iter().map(|key| vm.key_to_value(key)).collect::<Result<Vec<_>, _>>()?;
+    Ok(Step::Return(vm.new_array(names)?))
 }
 
 fn values(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
