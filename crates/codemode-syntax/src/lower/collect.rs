@@ -127,6 +127,9 @@ pub fn lexical_declarations<'a>(stmts: impl IntoIterator<Item = &'a Stmt>) -> Ve
             Stmt::Decl(Decl::Fn(decl)) if !decl.declare => {
                 found.push(Declared { ident: &decl.ident, kind: VarKind::Function })
             }
+            Stmt::Decl(Decl::TsEnum(decl)) if !decl.declare => {
+                found.push(Declared { ident: &decl.id, kind: VarKind::Let })
+            }
             Stmt::Decl(Decl::Class(decl)) if !decl.declare => {
                 found.push(Declared { ident: &decl.ident, kind: VarKind::Let })
             }

@@ -16,6 +16,7 @@ mod expr;
 mod pattern;
 mod scope;
 mod stmt;
+mod ts_enum;
 
 use swc_common::Spanned;
 use swc_ecma_ast::{self as ast, Pat, Stmt};

@@ -219,12 +219,7 @@ impl Lowerer<'_> {
             }
             Decl::TsInterface(_) | Decl::TsTypeAlias(_) => StmtKind::Empty,
             Decl::TsEnum(ts_enum) if ts_enum.declare => StmtKind::Empty,
-            Decl::TsEnum(ts_enum) => {
-                return Err(self.unsupported(
-                    "TypeScript enums are not supported; use an object of constants",
-                    ts_enum.span,
-                ));
-            }
+            Decl::TsEnum(ts_enum) => self.enum_declaration(ts_enum)?,
             Decl::TsModule(module) if module.declare => StmtKind::Empty,
             Decl::TsModule(module) => {
                 return Err(
