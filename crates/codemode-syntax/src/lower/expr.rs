@@ -76,6 +76,7 @@ impl Lowerer<'_> {
             Expr::Await(await_expr) => self.await_expr(await_expr),
             Expr::OptChain(chain) => self.optional_chain(chain),
             Expr::Class(class) => self.class_expr(class, None),
+            Expr::TaggedTpl(tagged) => self.tagged_template(tagged),
             Expr::SuperProp(sup) => self.super_member(sup),
             Expr::MetaProp(meta) if meta.kind == ast::MetaPropKind::NewTarget => self.new_target(meta.span),
             // Parentheses and TypeScript-only wrappers: the inner expression is the value. The
@@ -113,6 +114,51 @@ impl Lowerer<'_> {
             _ => return self.parse_error("Invalid expression", expr.span()),
         };
         self.unsupported(what, expr.span())
+    }
+
+    /// ``tag`a${x}b` `` as `tag(strings, x)`, where `strings` is the array of cooked strings
+    /// (`undefined` where an escape is invalid) with the raw strings as its `raw` property. (A
+    /// new array per evaluation: JavaScript reuses one per call site, which only identity shows.)
+    fn tagged_template(&mut self, tagged: &ast::TaggedTpl) -> LowerResult<ExprKind> {
+        let span = self.span(tagged.span);
+        let at = |kind: ExprKind| ir::Expr { kind, span };
+        let callee = self.lower_expr(&tagged.tag)?;
+        let scope = self.func.scopes.len().saturating_sub(1);
+        let strings = VarRef::Local(self.func.add_var(scope, "%strings", crate::ir::VarKind::Temp, false));
+        let cooked = tagged
+            .tpl
+            .quasis
+            .iter()
+            .map(|quasi| {
+                ArrayElem::Item(at(match &quasi.cooked {
+                    Some(cooked) => ExprKind::String(cooked.to_atom_lossy().to_string()),
+                    None => ExprKind::Undefined,
+                }))
+            })
+            .collect();
+        let raw = tagged.tpl.quasis.iter().map(|quasi| ArrayElem::Item(at(ExprKind::String(quasi.raw.to_string())))).collect();
+        let read = at(ExprKind::Var { var: strings.clone(), check_tdz: false });
+        let strings_value = ExprKind::Sequence(vec![
+            at(ExprKind::Assign {
+                op: None,
+                target: Box::new(ir::Pattern::Var(strings.clone())),
+                value: Box::new(at(ExprKind::Array(cooked))),
+            }),
+            at(ExprKind::Assign {
+                op: None,
+                target: Box::new(ir::Pattern::Member {
+                    object: Box::new(read.clone()),
+                    property: Box::new(Property::Named("raw".into())),
+                }),
+                value: Box::new(at(ExprKind::Array(raw))),
+            }),
+            read,
+        ]);
+        let mut args = vec![ArrayElem::Item(at(strings_value))];
+        for expr in &tagged.tpl.exprs {
+            args.push(ArrayElem::Item(self.lower_expr(expr)?));
+        }
+        Ok(ExprKind::Call { callee: Box::new(callee), args, optional: false })
     }
 
     fn template(&mut self, tpl: &ast::Tpl) -> LowerResult<ExprKind> {
