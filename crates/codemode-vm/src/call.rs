@@ -268,6 +268,12 @@ impl Vm {
                 }
                 ReturnTo::Settle(p) => self.resolve_promise(p, value)?,
                 ReturnTo::Discard => {}
+                ReturnTo::JumpUnless(target) => {
+                    let holds = self.to_boolean(value);
+                    if !holds && let Some(Frame::Js(f)) = self.frames.last_mut() {
+                        f.pc = target;
+                    }
+                }
             }
         }
         Ok(())

@@ -1,9 +1,11 @@
 //! JavaScript's type conversions and operators: ToBoolean, ToNumber, ToString, ToPropertyKey,
 //! `typeof`, equality, relational comparison and the arithmetic operators.
 //!
-//! Objects convert to primitives without calling user code: arrays join their elements, Dates
-//! give their time value, other objects read as `"[object Object]"` (a user-defined `valueOf` or
-//! `toString` is not called here — documented limitation).
+//! These paths convert objects without calling user code: arrays join their elements, Dates
+//! give their time value, other objects read as `"[object Object]"`. An object whose `valueOf` or
+//! `toString` is a program function never reaches them from the operators, `String()` or
+//! `Number()`: those start a resumable conversion first (`to_primitive.rs`). Built-ins that
+//! convert elements internally (`join`, `sort` without a comparator) still use these paths.
 
 use crate::meter::Work;
 use codemode_bytecode::{BinOp, ErrorKind, UnOp};

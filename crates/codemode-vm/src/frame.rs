@@ -32,6 +32,9 @@ pub enum ReturnTo {
     SuperResult(Reg),
     /// Nobody waits (a reaction without a derived promise).
     Discard,
+    /// A fused compare-and-jump of the JavaScript frame below, finished after user conversions:
+    /// a falsy value sends it to the target.
+    JumpUnless(u32),
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

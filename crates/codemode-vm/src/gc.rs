@@ -260,7 +260,11 @@ fn push_ret(ret: ReturnTo, m: &mut Marks) {
         }
         ReturnTo::ConstructDerived { new_target, .. } => m.push_obj(new_target),
         ReturnTo::SuperNative { proto, .. } => m.push_obj(proto),
-        ReturnTo::Reg(_) | ReturnTo::SuperResult(_) | ReturnTo::Native | ReturnTo::Discard => {}
+        ReturnTo::Reg(_)
+        | ReturnTo::SuperResult(_)
+        | ReturnTo::Native
+        | ReturnTo::Discard
+        | ReturnTo::JumpUnless(_) => {}
     }
 }
 

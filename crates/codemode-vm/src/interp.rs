@@ -262,6 +262,14 @@ impl Vm {
                         {
                             number_binary(op, x, y)
                         }
+                        (Value::Obj(_), _) | (_, Value::Obj(_)) => {
+                            save_pc!();
+                            let convert = crate::to_primitive::ConvertOp::Binary(op);
+                            if tri!(self.convert_with_user_code(convert, [x, y], 2, ReturnTo::Reg(dst))) {
+                                return Exit::Switch;
+                            }
+                            tri!(self.binary(op, x, y))
+                        }
                         _ => tri!(self.binary(op, x, y)),
                     };
                 }
@@ -269,11 +277,39 @@ impl Vm {
                     let y = int as f64;
                     reg!(dst) = match reg!(a) {
                         Value::Number(x) => number_binary(op, x, y),
+                        x @ Value::Obj(_) => {
+                            save_pc!();
+                            let convert = crate::to_primitive::ConvertOp::Binary(op);
+                            let operands = [x, Value::Number(y)];
+                            if tri!(self.convert_with_user_code(convert, operands, 2, ReturnTo::Reg(dst))) {
+                                return Exit::Switch;
+                            }
+                            tri!(self.binary(op, x, Value::Number(y)))
+                        }
                         x => tri!(self.binary(op, x, Value::Number(y))),
                     };
                 }
                 Op::Unary { op, dst, src } => {
                     let v = reg!(src);
+                    if let Value::Obj(_) = v
+                        && matches!(
+                            op,
+                            codemode_bytecode::UnOp::Minus
+                                | codemode_bytecode::UnOp::Plus
+                                | codemode_bytecode::UnOp::BitNot
+                        )
+                    {
+                        save_pc!();
+                        let convert = crate::to_primitive::ConvertOp::Unary(op);
+                        if tri!(self.convert_with_user_code(
+                            convert,
+                            [v, Value::Undefined],
+                            1,
+                            ReturnTo::Reg(dst)
+                        )) {
+                            return Exit::Switch;
+                        }
+                    }
                     reg!(dst) = tri!(self.unary(op, v));
                 }
                 Op::Inc { dst, src } => {
@@ -311,6 +347,14 @@ impl Vm {
                     let holds = match (reg!(a), reg!(b)) {
                         (Value::Number(x), Value::Number(y)) => number_compare(op, x, y),
                         (x, y) => {
+                            if matches!(x, Value::Obj(_)) || matches!(y, Value::Obj(_)) {
+                                save_pc!();
+                                let convert = crate::to_primitive::ConvertOp::Binary(op);
+                                let ret = ReturnTo::JumpUnless(target);
+                                if tri!(self.convert_with_user_code(convert, [x, y], 2, ret)) {
+                                    return Exit::Switch;
+                                }
+                            }
                             let v = tri!(self.binary(op, x, y));
                             self.to_boolean(v)
                         }
@@ -324,6 +368,14 @@ impl Vm {
                     let holds = match reg!(a) {
                         Value::Number(x) => number_compare(op, x, y),
                         x => {
+                            if let Value::Obj(_) = x {
+                                save_pc!();
+                                let convert = crate::to_primitive::ConvertOp::Binary(op);
+                                let ret = ReturnTo::JumpUnless(target);
+                                if tri!(self.convert_with_user_code(convert, [x, Value::Number(y)], 2, ret)) {
+                                    return Exit::Switch;
+                                }
+                            }
                             let v = tri!(self.binary(op, x, Value::Number(y)));
                             self.to_boolean(v)
                         }
@@ -637,6 +689,19 @@ impl Vm {
                     let v = reg!(src);
                     reg!(dst) = match v {
                         Value::Str(_) => v,
+                        Value::Obj(_) => {
+                            save_pc!();
+                            let convert = crate::to_primitive::ConvertOp::ToString;
+                            if tri!(self.convert_with_user_code(
+                                convert,
+                                [v, Value::Undefined],
+                                1,
+                                ReturnTo::Reg(dst)
+                            )) {
+                                return Exit::Switch;
+                            }
+                            tri!(self.to_string_value(v))
+                        }
                         _ => tri!(self.to_string_value(v)),
                     };
                 }

@@ -136,7 +136,12 @@ impl Lowerer<'_> {
                 }))
             })
             .collect();
-        let raw = tagged.tpl.quasis.iter().map(|quasi| ArrayElem::Item(at(ExprKind::String(quasi.raw.to_string())))).collect();
+        let raw = tagged
+            .tpl
+            .quasis
+            .iter()
+            .map(|quasi| ArrayElem::Item(at(ExprKind::String(quasi.raw.to_string()))))
+            .collect();
         let read = at(ExprKind::Var { var: strings.clone(), check_tdz: false });
         let strings_value = ExprKind::Sequence(vec![
             at(ExprKind::Assign {

@@ -154,12 +154,19 @@ fn string_call(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Re
     if args.is_empty() {
         return Ok(Step::Return(vm.new_string("")?));
     }
+    if let Some(step) = vm.conversion_step(crate::to_primitive::ConvertOp::ToString, arg(args, 0))? {
+        return Ok(step);
+    }
     Ok(Step::Return(vm.to_string_value(arg(args, 0))?))
 }
 
 fn number_call(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     if args.is_empty() {
         return Ok(Step::Return(Value::Number(0.0)));
+    }
+    let plus = crate::to_primitive::ConvertOp::Unary(codemode_bytecode::UnOp::Plus);
+    if let Some(step) = vm.conversion_step(plus, arg(args, 0))? {
+        return Ok(step);
     }
     Ok(Step::Return(Value::Number(vm.to_number(arg(args, 0))?)))
 }

@@ -150,6 +150,8 @@ pub enum Cont {
     MapForEach(map_set::ForEachState),
     /// JSON serialization waiting for a `toJSON` call.
     ToJson(Box<tojson::Walk>),
+    /// An operator waiting for a user `valueOf`/`toString` (`to_primitive.rs`).
+    Convert(Box<crate::to_primitive::Conversion>),
 }
 
 impl Cont {
@@ -162,6 +164,7 @@ impl Cont {
             Cont::ToJson(w) => w.trace(out),
             Cont::Replace(r) => r.trace(out),
             Cont::MapForEach(s) => s.trace(out),
+            Cont::Convert(c) => c.trace(out),
         }
     }
 }
@@ -235,6 +238,7 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
         Cont::ToJson(w) => tojson::resume(vm, *w, result),
         Cont::Replace(r) => string::resume_replace(vm, *r, result),
         Cont::MapForEach(s) => map_set::resume_for_each(vm, s, result),
+        Cont::Convert(c) => vm.resume_conversion(*c, result),
     }
 }
 

@@ -1,0 +1,201 @@
+//! ToPrimitive with user code: an object whose `valueOf`/`toString` is a program function
+//! converts by calling it (`` `${money}` ``, `a + b`, `a < b`, `-x` on objects of user classes).
+//!
+//! The operators' synchronous paths (`convert.rs`) handle every object whose conversion needs no
+//! user code. When an operand's conversion does, the instruction becomes a resumable native step
+//! ([`Cont::Convert`]): the method is called as an ordinary frame, the primitive it returns
+//! replaces the operand, the next operand follows, and then the operator runs on primitives. So
+//! conversions obey fuel, call depth and snapshots like any call, and no Rust recursion happens.
+
+use codemode_bytecode::{BinOp, ErrorKind, UnOp};
+use serde::{Deserialize, Serialize};
+
+use crate::Vm;
+use crate::builtins::{Cont, Step};
+use crate::call::Throw;
+use crate::frame::ReturnTo;
+use crate::object::{Callable, ObjKind};
+use crate::value::Value;
+
+/// What to do with the operands once they are primitives.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ConvertOp {
+    Binary(BinOp),
+    Unary(UnOp),
+    /// ToString (template literals).
+    ToString,
+}
+
+/// Which method ToPrimitive tries first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Hint {
+    /// `valueOf` first (arithmetic, comparison, `+`, `==`).
+    Number,
+    /// `toString` first (template literals).
+    String,
+}
+
+/// A conversion in progress: the operands (converted so far), the one being converted, and how
+/// many of its methods were tried.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Conversion {
+    op: ConvertOp,
+    operands: [Value; 2],
+    count: u8,
+    index: u8,
+    tried: u8,
+}
+
+impl Conversion {
+    pub fn trace(&self, out: &mut Vec<Value>) {
+        out.extend_from_slice(&self.operands);
+    }
+
+    fn hint(&self) -> Hint {
+        match self.op {
+            ConvertOp::ToString => Hint::String,
+            _ => Hint::Number,
+        }
+    }
+}
+
+fn method_names(hint: Hint) -> [&'static str; 2] {
+    match hint {
+        Hint::Number => ["valueOf", "toString"],
+        Hint::String => ["toString", "valueOf"],
+    }
+}
+
+impl Vm {
+    /// Starts `op` on `operands` (`count` of them) as a resumable conversion when one of them
+    /// needs user code to become a primitive; the result goes to `ret`. `Ok(false)`: none does,
+    /// the caller converts synchronously.
+    pub(crate) fn convert_with_user_code(
+        &mut self,
+        op: ConvertOp,
+        operands: [Value; 2],
+        count: u8,
+        ret: ReturnTo,
+    ) -> Result<bool, Throw> {
+        if let ConvertOp::Binary(BinOp::StrictEq | BinOp::StrictNotEq | BinOp::In | BinOp::InstanceOf) = op {
+            return Ok(false);
+        }
+        // `==` between two objects compares identity.
+        if let ConvertOp::Binary(BinOp::Eq | BinOp::NotEq) = op
+            && matches!(operands, [Value::Obj(_), Value::Obj(_)])
+        {
+            return Ok(false);
+        }
+        let conv = Conversion { op, operands, count, index: 0, tried: 0 };
+        match self.next_conversion_call(conv)? {
+            None => Ok(false),
+            Some(step) => {
+                let pending = self.apply_step(step, ret)?;
+                self.deliver(pending)?;
+                Ok(true)
+            }
+        }
+    }
+
+    /// For built-ins (`String(x)`, `Number(x)`): the step that converts `v` with user code, or
+    /// `None` when it converts synchronously.
+    pub(crate) fn conversion_step(&mut self, op: ConvertOp, v: Value) -> Result<Option<Step>, Throw> {
+        if !matches!(v, Value::Obj(_)) {
+            return Ok(None);
+        }
+        self.next_conversion_call(Conversion {
+            op,
+            operands: [v, Value::Undefined],
+            count: 1,
+            index: 0,
+            tried: 0,
+        })
+    }
+
+    /// The call of the next user method `conv` needs, from its current operand on; `None` when
+    /// the remaining operands are primitive or convert without user code.
+    fn next_conversion_call(&mut self, mut conv: Conversion) -> Result<Option<Step>, Throw> {
+        let names = method_names(conv.hint());
+        while conv.index < conv.count {
+            let v = conv.operands[conv.index as usize];
+            if let Value::Obj(_) = v {
+                while (conv.tried as usize) < names.len() {
+                    let name = names[conv.tried as usize];
+                    conv.tried += 1;
+                    let method = self.get_named(v, name)?;
+                    match self.user_method(method) {
+                        MethodKind::User => {
+                            let cont = Cont::Convert(Box::new(conv));
+                            return Ok(Some(Step::Call { callee: method, this: v, args: Vec::new(), cont }));
+                        }
+                        // `Object.prototype.valueOf` gives the object back: try the next one.
+                        MethodKind::IdentityValueOf | MethodKind::NotCallable => continue,
+                        // A built-in conversion: the synchronous path does it.
+                        MethodKind::Native => break,
+                    }
+                }
+            }
+            conv.index += 1;
+            conv.tried = 0;
+        }
+        Ok(None)
+    }
+
+    /// The operator on the converted operands.
+    fn finish_conversion(&mut self, conv: &Conversion) -> Result<Value, Throw> {
+        let [a, b] = conv.operands;
+        match conv.op {
+            ConvertOp::Binary(op) => self.binary(op, a, b),
+            ConvertOp::Unary(op) => self.unary(op, a),
+            ConvertOp::ToString => self.to_string_value(a),
+        }
+    }
+
+    /// A user method returned `result` for the operand being converted.
+    pub(crate) fn resume_conversion(&mut self, mut conv: Conversion, result: Value) -> Result<Step, Throw> {
+        if let Value::Obj(_) = result {
+            // An object does not count: try the other method, if it is a function.
+            let v = conv.operands[conv.index as usize];
+            if let Some(name) = method_names(conv.hint()).get(conv.tried as usize) {
+                conv.tried += 1;
+                let method = self.get_named(v, name)?;
+                if self.is_callable(method) {
+                    let cont = Cont::Convert(Box::new(conv));
+                    return Ok(Step::Call { callee: method, this: v, args: Vec::new(), cont });
+                }
+            }
+            return Err(self.make_error(ErrorKind::TypeError, "Cannot convert object to primitive value"));
+        }
+        conv.operands[conv.index as usize] = result;
+        conv.index += 1;
+        conv.tried = 0;
+        match self.next_conversion_call(conv.clone())? {
+            Some(step) => Ok(step),
+            None => self.finish_conversion(&conv).map(Step::Return),
+        }
+    }
+
+    fn user_method(&self, method: Value) -> MethodKind {
+        let Value::Obj(id) = method else { return MethodKind::NotCallable };
+        match &self.heap.obj(id).kind {
+            ObjKind::Function(Callable::Native { native, .. }) => {
+                let def = crate::builtins::table().get(native.0 as usize);
+                if def.is_some_and(|d| d.owner == "Object.prototype" && d.name == "valueOf") {
+                    MethodKind::IdentityValueOf
+                } else {
+                    MethodKind::Native
+                }
+            }
+            ObjKind::Function(Callable::Tool { .. }) => MethodKind::Native,
+            ObjKind::Function(_) => MethodKind::User,
+            _ => MethodKind::NotCallable,
+        }
+    }
+}
+
+enum MethodKind {
+    User,
+    IdentityValueOf,
+    Native,
+    NotCallable,
+}
