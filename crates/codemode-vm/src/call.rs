@@ -285,19 +285,11 @@ impl Vm {
         self.stack.truncate(frame.base as usize);
         match frame.async_promise {
             Some(p) if p == self.main_promise => {
-                // The program's result: serialize it (running `toJSON` methods) before the
-                // program counts as finished.
-                let step = builtins::tojson::start(
-                    self,
-                    value,
-                    builtins::tojson::Purpose::Result,
-                    None,
-                    String::new(),
-                );
-                match step.and_then(|step| self.apply_step(step, ReturnTo::Settle(p))) {
-                    Ok(pending) => self.deliver(pending),
-                    Err(e) => self.reject_promise(p, e),
-                }
+                // The program's result, finished after the microtasks already queued.
+                self.charge_memory(std::mem::size_of::<crate::promise::Job>())?;
+                let reaction = Reaction::FinishMain;
+                self.jobs.push_back(crate::promise::Job::Reaction { reaction, value, rejected: false });
+                Ok(())
             }
             Some(p) => {
                 self.resolve_promise(p, value)?;
@@ -320,6 +312,17 @@ impl Vm {
                 }
                 ret => self.deliver(Some((ret, value))),
             },
+        }
+    }
+
+    /// Serializes the program's result (running `toJSON` methods) and settles the program.
+    pub(crate) fn finish_main(&mut self, value: Value) -> Result<(), Throw> {
+        let p = self.main_promise;
+        let step =
+            builtins::tojson::start(self, value, builtins::tojson::Purpose::Result, None, String::new());
+        match step.and_then(|step| self.apply_step(step, ReturnTo::Settle(p))) {
+            Ok(pending) => self.deliver(pending),
+            Err(e) => self.reject_promise(p, e),
         }
     }
 

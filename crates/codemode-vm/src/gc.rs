@@ -286,5 +286,6 @@ fn push_reaction(r: &Reaction, m: &mut Marks) {
         Reaction::Await { coroutine } => m.push_obj(*coroutine),
         Reaction::Forward { promise } => m.push_obj(*promise),
         Reaction::Combinator { state, .. } => m.push_obj(*state),
+        Reaction::FinishMain => {}
     }
 }

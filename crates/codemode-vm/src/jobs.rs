@@ -199,6 +199,7 @@ impl Vm {
             Reaction::Combinator { kind, state, index } => {
                 self.run_combinator(kind, state, index, value, rejected)
             }
+            Reaction::FinishMain => self.finish_main(value),
         }
     }
 

@@ -38,6 +38,9 @@ pub enum Reaction {
     Forward { promise: ObjId },
     /// One element of `Promise.all`/`allSettled`/`any`: the combinator's state object and index.
     Combinator { kind: Combinator, state: ObjId, index: u32 },
+    /// The program returned this value: serialize it and settle the program. Queued behind the
+    /// microtasks already waiting, as a host awaiting the program in JavaScript would see it.
+    FinishMain,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
