@@ -419,7 +419,9 @@ impl Vm {
                 }
                 Op::ObjectSpread { obj, src } => {
                     let (o, s) = (reg!(obj), reg!(src));
-                    tri!(self.copy_data_properties(o, s, &[]));
+                    if let Some(step) = tri!(self.copy_data_properties(o, s, &[])) {
+                        switch_after!(self.apply_step(step, ReturnTo::Discard).and_then(|p| self.deliver(p)));
+                    }
                 }
                 Op::GetNamed { dst, obj, k } => {
                     let atom = self.constant_atom(fi, k);
@@ -664,8 +666,12 @@ impl Vm {
                     let keys: Vec<Value> =
                         self.stack.get(start..start + count as usize).unwrap_or(&[]).to_vec();
                     let o = tri!(self.new_object());
-                    tri!(self.copy_data_properties(o, s, &keys));
                     reg!(dst) = o;
+                    if let Some(step) = tri!(self.copy_data_properties(o, s, &keys)) {
+                        switch_after!(
+                            self.apply_step(step, ReturnTo::Reg(dst)).and_then(|p| self.deliver(p))
+                        );
+                    }
                 }
                 Op::LoadThis { dst } => {
                     let this = match self.frames.last() {

@@ -15,7 +15,7 @@ use crate::object::{ACCESSOR, Callable, HIDDEN, ObjKind, Object, PRIVATE};
 use crate::value::{Atom, ObjId, Value, as_array_index, parse_array_index};
 
 /// A property key: an array index or an interned name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Key {
     Index(u32),
     Atom(Atom),
@@ -487,13 +487,14 @@ impl Vm {
     }
 
     /// Copies own enumerable properties of `src` onto `dst`, skipping `excluded` keys (object
-    /// spread, `Object.assign`, object rest patterns).
+    /// spread, `Object.assign`, object rest patterns). When `src` has getters among them, the
+    /// copy is a resumable walk that calls them: the returned step, for the caller to run.
     pub(crate) fn copy_data_properties(
         &mut self,
         dst: Value,
         src: Value,
         excluded: &[Value],
-    ) -> Result<(), Throw> {
+    ) -> Result<Option<crate::builtins::Step>, Throw> {
         let id = match src {
             Value::Obj(id) => id,
             Value::Str(s) => {
@@ -502,20 +503,22 @@ impl Vm {
                     let v = self.new_string(c.encode_utf8(&mut [0; 4]))?;
                     self.define(dst, Key::Index(i as u32), v)?;
                 }
-                return Ok(());
+                return Ok(None);
             }
-            _ => return Ok(()),
+            _ => return Ok(None),
         };
         let excluded: Vec<Key> = excluded.iter().map(|v| self.to_key(*v)).collect::<Result<_, _>>()?;
-        let keys = self.own_keys(id);
+        let mut keys = self.own_keys(id);
+        keys.retain(|key| !excluded.contains(key));
+        if self.has_own_accessor(src, &keys) {
+            let mode = crate::builtins::prop_walk::WalkMode::Define { target: dst, sources: Vec::new() };
+            return self.start_prop_walk(src, keys, mode).map(Some);
+        }
         self.charge(Work::Elements(keys.len()));
         for key in keys {
-            if excluded.contains(&key) {
-                continue;
-            }
             let v = self.get_value(src, key)?;
             self.define(dst, key, v)?;
         }
-        Ok(())
+        Ok(None)
     }
 }

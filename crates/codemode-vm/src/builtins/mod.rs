@@ -35,6 +35,7 @@ mod math;
 mod number;
 mod object;
 mod promise;
+pub(crate) mod prop_walk;
 mod regexp;
 mod string;
 pub(crate) mod tojson;
@@ -150,6 +151,8 @@ pub enum Cont {
     MapForEach(map_set::ForEachState),
     /// JSON serialization waiting for a `toJSON` call.
     ToJson(Box<tojson::Walk>),
+    /// Reading own properties with getters (`prop_walk.rs`).
+    PropWalk(Box<prop_walk::PropWalk>),
     /// An operator waiting for a user `valueOf`/`toString` (`to_primitive.rs`).
     Convert(Box<crate::to_primitive::Conversion>),
 }
@@ -165,6 +168,7 @@ impl Cont {
             Cont::Replace(r) => r.trace(out),
             Cont::MapForEach(s) => s.trace(out),
             Cont::Convert(c) => c.trace(out),
+            Cont::PropWalk(w) => w.trace(out),
         }
     }
 }
@@ -239,6 +243,7 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
         Cont::Replace(r) => string::resume_replace(vm, *r, result),
         Cont::MapForEach(s) => map_set::resume_for_each(vm, s, result),
         Cont::Convert(c) => vm.resume_conversion(*c, result),
+        Cont::PropWalk(w) => prop_walk::resume(vm, *w, result),
     }
 }
 

@@ -59,6 +59,11 @@ fn key_source(vm: &mut Vm, v: Value) -> Result<Option<crate::value::ObjId>, Thro
 fn list(vm: &mut Vm, v: Value, what: u8) -> Result<Step, Throw> {
     let Some(id) = key_source(vm, v)? else { return Ok(Step::Return(vm.new_array(Vec::new())?)) };
     let keys = vm.own_keys(id);
+    if what != 0 && vm.has_own_accessor(Value::Obj(id), &keys) {
+        let mode =
+            if what == 1 { super::prop_walk::WalkMode::Values } else { super::prop_walk::WalkMode::Entries };
+        return vm.start_prop_walk(Value::Obj(id), keys, mode);
+    }
     vm.charge(Work::Elements(keys.len()));
     let mut out = Vec::with_capacity(keys.len());
     for key in keys {
@@ -105,8 +110,20 @@ fn assign(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<
     if !matches!(target, Value::Obj(_)) {
         return Err(vm.make_error(ErrorKind::TypeError, "Cannot convert undefined or null to object"));
     }
-    for src in args.iter().skip(1) {
-        vm.copy_data_properties(target, *src, &[])?;
+    for (i, src) in args.iter().enumerate().skip(1) {
+        if let Some(Step::Call { callee, this, args: call_args, cont }) =
+            vm.copy_data_properties(target, *src, &[])?
+        {
+            // A getter to call: the walk goes on with the remaining sources.
+            let cont = match cont {
+                super::Cont::PropWalk(mut walk) => {
+                    walk.add_sources(args.get(i + 1..).unwrap_or(&[]));
+                    super::Cont::PropWalk(walk)
+                }
+                other => other,
+            };
+            return Ok(Step::Call { callee, this, args: call_args, cont });
+        }
     }
     Ok(Step::Return(target))
 }
