@@ -31,6 +31,7 @@ mod jobs;
 mod meter;
 pub mod numconv;
 mod object;
+mod output;
 mod promise;
 mod props;
 mod realm;
@@ -43,6 +44,7 @@ use codemode_bytecode::{Module, VerifiedModule};
 use serde::{Deserialize, Serialize};
 
 pub use host::{FailureKind, HostCall, HostError, HostTarget, MAX_BOUNDARY_DEPTH};
+pub use output::{LogTally, MAX_LOG_LINES};
 pub use value::Value;
 
 use frame::Frame;
@@ -97,11 +99,20 @@ pub struct VmConfig {
     pub now_ms: f64,
     /// Maximum nested calls before `RangeError: Maximum call stack size exceeded`.
     pub max_call_depth: usize,
+    /// Bytes of console output kept (`None`: unlimited); later lines are dropped and counted.
+    #[serde(default)]
+    pub max_log_bytes: Option<usize>,
 }
 
 impl Default for VmConfig {
     fn default() -> Self {
-        VmConfig { memory_limit: 256 << 20, random_seed: 0x5eed, now_ms: 0.0, max_call_depth: 10_000 }
+        VmConfig {
+            memory_limit: 256 << 20,
+            random_seed: 0x5eed,
+            now_ms: 0.0,
+            max_call_depth: 10_000,
+            max_log_bytes: None,
+        }
     }
 }
 
@@ -154,6 +165,8 @@ pub struct Vm {
     pub(crate) fuel: i64,
     pub(crate) rng: u64,
     pub(crate) logs: Vec<String>,
+    /// Console output dropped by the log budget.
+    pub(crate) log_tally: output::LogTally,
     /// Rejected promises without handlers, in rejection order (checked again at the end).
     pub(crate) rejected_unhandled: Vec<ObjId>,
     /// Where the last uncaught throw happened.
@@ -198,6 +211,7 @@ impl Vm {
             fuel: 0,
             rng,
             logs: Vec::new(),
+            log_tally: output::LogTally::default(),
             rejected_unhandled: Vec::new(),
             throw_location: None,
             finished: None,

@@ -64,6 +64,7 @@ impl<'a> Run<'a> {
             now_ms: now_ms(),
             memory_limit: inner.limits.memory_limit,
             max_call_depth: inner.limits.max_call_depth,
+            max_log_bytes: inner.limits.max_output_bytes,
             ..VmConfig::default()
         };
         let vm = Vm::new(module, config).map_err(|message| {
@@ -205,8 +206,9 @@ impl<'a> Run<'a> {
     fn finish(mut self, outcome: Result<(), Stop>) -> ExecResult {
         self.tasks.abort_all();
         let logs = self.vm.take_logs();
+        let tally = self.vm.log_tally();
         let calls = std::mem::take(&mut self.calls);
-        match outcome {
+        let mut result = match outcome {
             Ok(()) => match self.vm.result_json() {
                 Ok(value) => ExecResult {
                     ok: true,
@@ -221,7 +223,9 @@ impl<'a> Run<'a> {
             },
             Err(Stop::Report(report)) => failure(diagnostic_from_report(report), logs, calls),
             Err(Stop::Diagnostic(d)) => failure(d, logs, calls),
-        }
+        };
+        crate::output::fit(&mut result, tally, self.inner.limits.max_output_bytes);
+        result
     }
 }
 

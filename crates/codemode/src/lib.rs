@@ -4,6 +4,7 @@
 pub mod demo;
 mod driver;
 mod limits;
+mod output;
 mod result;
 mod runtime;
 

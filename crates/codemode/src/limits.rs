@@ -1,4 +1,4 @@
-//! Execution limits: how long, how many tool calls, how much memory, how deep.
+//! Execution limits: how long, how many tool calls, how much output, how much memory, how deep.
 
 use std::time::Duration;
 
@@ -23,6 +23,12 @@ pub struct Limits {
     /// Nested calls (JavaScript and built-in frames alike) before a catchable
     /// `RangeError: Maximum call stack size exceeded`.
     pub max_call_depth: usize,
+    /// Bytes of retained output: the result value's JSON and the logs together (warnings have a
+    /// budget of their own of the same size). Unlimited by default. Truncation never fails a run:
+    /// an oversized value becomes a string with an in-band marker, logs end with a marker saying
+    /// how many lines were kept, and the result says `truncated: true`. Console lines past the
+    /// budget are dropped (and counted) while the program runs.
+    pub max_output_bytes: Option<usize>,
 }
 
 impl Default for Limits {
@@ -32,6 +38,7 @@ impl Default for Limits {
             max_tool_calls: None,
             memory_limit: DEFAULT_MEMORY_LIMIT,
             max_call_depth: DEFAULT_MAX_CALL_DEPTH,
+            max_output_bytes: None,
         }
     }
 }
@@ -49,6 +56,11 @@ impl Limits {
 
     pub fn memory_limit(mut self, bytes: usize) -> Self {
         self.memory_limit = bytes;
+        self
+    }
+
+    pub fn max_output_bytes(mut self, bytes: usize) -> Self {
+        self.max_output_bytes = Some(bytes);
         self
     }
 

@@ -1,0 +1,127 @@
+//! The execution contract of the reference runtime, item by item (see `docs/contract.md`).
+
+// Test setup fails loudly by design.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+use codemode::{CodeMode, DiagnosticKind, ExecResult, Limits};
+use serde_json::{Value, json};
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime")
+}
+
+fn run_with(rt: &CodeMode, source: &str) -> ExecResult {
+    runtime().block_on(rt.execute(source))
+}
+
+fn run(source: &str, limits: Limits) -> ExecResult {
+    let rt = codemode::demo::builder().limits(limits).build().expect("build");
+    run_with(&rt, source)
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. The output budget
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn an_oversized_value_becomes_a_string_with_a_marker() {
+    let r = run(r#"return "y".repeat(1000000)"#, Limits::default().max_output_bytes(1000));
+    assert!(r.ok, "{r:?}");
+    assert!(r.truncated);
+    let Some(Value::String(text)) = &r.value else { panic!("not a string: {r:?}") };
+    assert!(text.len() <= 1000, "{} bytes", text.len());
+    assert!(text.starts_with("\"yyyy"), "{text}");
+    assert!(
+        text.ends_with(
+            " [result truncated: 1000002 bytes exceeds the 1000-byte output limit; return a smaller value]"
+        ),
+        "{text}"
+    );
+    let json = serde_json::to_value(&r).unwrap();
+    assert_eq!(json["truncated"], json!(true));
+}
+
+#[test]
+fn a_value_within_the_budget_is_untouched_and_not_marked() {
+    let r = run(r#"return { a: [1, 2, 3], b: "é".repeat(10) }"#, Limits::default().max_output_bytes(100));
+    assert_eq!(r.value, Some(json!({"a": [1, 2, 3], "b": "éééééééééé"})));
+    assert!(!r.truncated);
+    assert!(serde_json::to_value(&r).unwrap().get("truncated").is_none());
+}
+
+#[test]
+fn the_value_prefix_is_cut_on_a_character_boundary() {
+    let r = run(r#"return "é".repeat(5000)"#, Limits::default().max_output_bytes(300));
+    let Some(Value::String(text)) = &r.value else { panic!("{r:?}") };
+    assert!(text.len() <= 300 && text.contains("[result truncated: 10002 bytes"), "{text}");
+}
+
+#[test]
+fn logs_get_what_the_value_left_and_end_with_a_marker() {
+    let source = r#"
+        for (let i = 0; i < 100000; i++) console.log("line " + i);
+        return "0123456789"
+    "#;
+    let r = run(source, Limits::default().max_output_bytes(200));
+    assert!(r.ok && r.truncated, "{r:?}");
+    assert_eq!(r.value, Some(json!("0123456789")));
+    let (marker, kept) = r.logs.split_last().expect("logs");
+    let kept_bytes: usize = kept.iter().map(String::len).sum();
+    assert!(kept_bytes + 12 <= 200, "{kept_bytes}");
+    assert_eq!(kept.first().map(String::as_str), Some("line 0"));
+    assert_eq!(marker, &format!("[logs truncated: showing {} of 100000 lines]", kept.len()));
+}
+
+#[test]
+fn dropped_console_lines_are_not_kept_while_the_program_runs() {
+    // 10,000 lines of 10 KB are 100 MB; an 8 MiB memory limit holds them only because lines past
+    // the output budget are dropped as they are printed.
+    let source = r#"
+        const line = "x".repeat(10000);
+        for (let i = 0; i < 10000; i++) console.log(line);
+        return "done"
+    "#;
+    let r = run(source, Limits::default().max_output_bytes(50_000).memory_limit(8 << 20));
+    assert_eq!(r.value, Some(json!("done")), "{:?}", r.error);
+    assert_eq!(r.logs.len(), 5);
+    assert_eq!(r.logs[4], "[logs truncated: showing 4 of 10000 lines]");
+    // Without the budget, the same lines fill the memory limit.
+    let r = run(source, Limits::default().memory_limit(8 << 20));
+    assert!(!r.ok, "{:?}", r.value);
+}
+
+#[test]
+fn truncation_never_fails_a_run_and_applies_to_failed_runs_too() {
+    let source = r#"
+        for (let i = 0; i < 1000; i++) console.log("before the failure " + i);
+        throw new Error("boom")
+    "#;
+    let r = run(source, Limits::default().max_output_bytes(100));
+    assert!(!r.ok);
+    assert_eq!(r.error.as_ref().map(|e| e.kind), Some(DiagnosticKind::ExecutionFailure));
+    assert!(r.truncated);
+    assert_eq!(r.logs.last().map(String::as_str), Some("[logs truncated: showing 5 of 1000 lines]"));
+}
+
+#[test]
+fn warnings_have_their_own_budget_and_a_truncated_warning() {
+    let source = r#"
+        for (let i = 0; i < 50; i++) Promise.reject(new Error("rejection number " + i));
+        return "x".repeat(5000)
+    "#;
+    let r = run(source, Limits::default().max_output_bytes(1000));
+    assert!(r.ok && r.truncated, "{r:?}");
+    let (last, kept) = r.warnings.split_last().expect("warnings");
+    assert_eq!(last.kind, DiagnosticKind::Truncated);
+    assert!(!kept.is_empty() && kept.len() < 50, "{}", kept.len());
+    assert!(kept.iter().map(|w| w.message.len()).sum::<usize>() <= 1000);
+    assert_eq!(last.message, format!("{} additional warnings omitted by the output limit.", 50 - kept.len()));
+}
+
+#[test]
+fn without_a_budget_nothing_is_cut() {
+    let r = run(r#"console.log("a"); return "y".repeat(100000)"#, Limits::default());
+    assert_eq!(r.value.as_ref().and_then(Value::as_str).map(str::len), Some(100_000));
+    assert_eq!(r.logs, ["a"]);
+    assert!(!r.truncated);
+}
