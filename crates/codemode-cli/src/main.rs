@@ -249,9 +249,7 @@ fn sources(args: &SourceArgs, limits: Limits) -> Result<(Vec<Source>, HubOptions
     if args.connect_timeout_ms == 0 || args.http_timeout_ms == 0 || args.call_timeout_ms == Some(0) {
         return Err("timeouts must be greater than zero".to_owned());
     }
-    if limits.timeout.is_some_and(|t| t.is_zero()) {
-        return Err("--timeout-ms must be greater than zero".to_owned());
-    }
+    limits.check().map_err(|e| format!("invalid limits: {e}"))?;
     let options = HubOptions {
         limits,
         client: ClientOptions {

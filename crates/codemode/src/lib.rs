@@ -10,6 +10,6 @@ mod runtime;
 
 pub use codemode_tools as tools;
 pub use codemode_tools::{CallContext, Namespace, Tool, ToolError, ToolSet};
-pub use limits::Limits;
+pub use limits::{DEFAULT_MAX_CALL_DEPTH, DEFAULT_MEMORY_LIMIT, LimitName, Limits, MIN_MEMORY_LIMIT};
 pub use result::{CallStatus, Diagnostic, DiagnosticKind, ExecResult, Location, ToolCall};
 pub use runtime::{BuildError, Builder, CodeMode};

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 /// What kind of failure a [`Diagnostic`] reports (the reference runtime's taxonomy).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum DiagnosticKind {
     /// Source is empty or cannot be parsed.
     ParseError,
@@ -52,6 +53,7 @@ pub struct Diagnostic {
 /// How an admitted tool call ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum CallStatus {
     Ok,
     Error,

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use codemode_tools::{Namespace, Tool, ToolSet};
 
+use crate::limits::LimitName;
 use crate::{ExecResult, Limits};
 
 /// Configures a [`CodeMode`] runtime.
@@ -38,25 +39,12 @@ impl Builder {
         self
     }
 
-    /// Checks the configuration: tool names and limits.
+    /// Checks the configuration: limits (see [`Limits::check`]) and tool names.
     pub fn build(self) -> Result<CodeMode, BuildError> {
-        if self.limits.timeout.is_some_and(|t| t.is_zero()) {
-            return Err(BuildError { message: "RangeError: timeout must be greater than zero".into() });
-        }
-        if self.limits.memory_limit < crate::limits::MIN_MEMORY_LIMIT {
-            return Err(BuildError {
-                message: format!(
-                    "RangeError: memory limit must be at least {} bytes (the global environment alone needs about 1 MiB)",
-                    crate::limits::MIN_MEMORY_LIMIT
-                ),
-            });
-        }
-        if self.limits.max_call_depth == 0 {
-            return Err(BuildError { message: "RangeError: max call depth must be at least 1".into() });
-        }
+        self.limits.check()?;
         let tools = match self.tools {
             Some(tools) => tools,
-            None => ToolSet::new(self.root).map_err(|e| BuildError { message: e.to_string() })?,
+            None => ToolSet::new(self.root).map_err(BuildError::Tools)?,
         };
         Ok(CodeMode { inner: Arc::new(Inner { limits: self.limits, tools }) })
     }
@@ -64,17 +52,39 @@ impl Builder {
 
 /// A configuration error found by [`Builder::build`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BuildError {
-    pub message: String,
+#[non_exhaustive]
+pub enum BuildError {
+    /// A limit is below the smallest value a run can work with (`value < minimum`; a timeout in
+    /// milliseconds).
+    InvalidLimit { limit: LimitName, value: u64, minimum: u64 },
+    /// The tools do not form a valid tool set (duplicate or empty names, ...).
+    Tools(codemode_tools::BuildError),
 }
 
 impl std::fmt::Display for BuildError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
+        match self {
+            BuildError::InvalidLimit { limit, value, minimum } => {
+                let unit = match limit {
+                    LimitName::Timeout => " ms",
+                    LimitName::MaxOutputBytes | LimitName::MemoryLimit => " bytes",
+                    _ => "",
+                };
+                write!(f, "{} must be at least {minimum}{unit} (got {value}{unit})", limit.as_str())
+            }
+            BuildError::Tools(e) => write!(f, "invalid tool set: {e}"),
+        }
     }
 }
 
-impl std::error::Error for BuildError {}
+impl std::error::Error for BuildError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BuildError::Tools(e) => Some(e),
+            BuildError::InvalidLimit { .. } => None,
+        }
+    }
+}
 
 pub(crate) struct Inner {
     pub(crate) limits: Limits,

@@ -125,3 +125,46 @@ fn without_a_budget_nothing_is_cut() {
     assert_eq!(r.logs, ["a"]);
     assert!(!r.truncated);
 }
+
+// ---------------------------------------------------------------------------------------------
+// 2. Invalid limits are typed build errors
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn every_invalid_limit_is_a_typed_build_error() {
+    use codemode::{BuildError, LimitName, MIN_MEMORY_LIMIT};
+    use std::time::Duration;
+    let cases = [
+        (Limits::default().timeout(Duration::ZERO), LimitName::Timeout, 0, 1),
+        (Limits::default().timeout(Duration::from_micros(500)), LimitName::Timeout, 0, 1),
+        (Limits::default().max_tool_calls(0), LimitName::MaxToolCalls, 0, 1),
+        (Limits::default().max_output_bytes(0), LimitName::MaxOutputBytes, 0, 1),
+        (Limits::default().memory_limit(1 << 20), LimitName::MemoryLimit, 1 << 20, MIN_MEMORY_LIMIT as u64),
+        (Limits::default().max_call_depth(0), LimitName::MaxCallDepth, 0, 1),
+    ];
+    for (limits, name, value, minimum) in cases {
+        let err = CodeMode::builder().limits(limits).build().err().expect("refused");
+        assert_eq!(err, BuildError::InvalidLimit { limit: name, value, minimum });
+        let text = err.to_string();
+        assert!(text.starts_with(name.as_str()) && !text.contains("RangeError"), "{text}");
+    }
+    assert_eq!(
+        CodeMode::builder().limits(Limits::default().max_tool_calls(0)).build().err().map(|e| e.to_string()),
+        Some("max_tool_calls must be at least 1 (got 0)".into())
+    );
+    // The smallest valid values build.
+    let smallest = Limits::default()
+        .timeout(Duration::from_millis(1))
+        .max_tool_calls(1)
+        .max_output_bytes(1)
+        .memory_limit(MIN_MEMORY_LIMIT)
+        .max_call_depth(1);
+    assert!(CodeMode::builder().limits(smallest).build().is_ok());
+}
+
+#[test]
+fn an_invalid_tool_set_is_a_typed_build_error() {
+    let tool = codemode::Tool::from_json("x", None, None, |_: Value, _ctx| async { Ok(json!(1)) });
+    let err = CodeMode::builder().tool("a", tool.clone()).tool("a.b", tool).build().err().expect("refused");
+    assert!(matches!(err, codemode::BuildError::Tools(_)), "{err:?}");
+}

@@ -321,7 +321,7 @@ fn call_depth_and_memory_limits_are_configurable() {
     assert_eq!(r.value, Some(json!("done")), "{r:?}");
 
     let too_small = codemode::demo::builder().limits(Limits::default().memory_limit(1024)).build();
-    assert!(too_small.is_err_and(|e| e.message.contains("memory limit")));
+    assert!(too_small.is_err_and(|e| e.to_string().contains("memory_limit")));
     let zero_depth = codemode::demo::builder().limits(Limits::default().max_call_depth(0)).build();
     assert!(zero_depth.is_err());
 }
