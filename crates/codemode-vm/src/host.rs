@@ -104,7 +104,7 @@ impl Vm {
             Some(v) => match self.to_json(*v) {
                 Ok(Some(j)) => j,
                 Ok(None) => Json::Null,
-                Err(e) => return Err(e),
+                Err(e) => return self.reject_tool_input(path, e),
             },
         };
         self.charge_retained(crate::meter::HOST_CALL_RECORD_BYTES + path.len())?;
@@ -177,8 +177,9 @@ impl Vm {
     /// its error thrown where the program stopped.
     fn complete_blocked(&mut self, ret: crate::frame::ReturnTo, outcome: Result<Json, HostError>) {
         let result = match outcome {
+            // Synchronous host calls (`search`) give thenable results (`builtins/thenable.rs`).
             Ok(json) => match self.from_json(&json, 0) {
-                Ok(v) => self.deliver(Some((ret, v))),
+                Ok(v) => self.make_thenable(v).and_then(|v| self.deliver(Some((ret, v)))),
                 Err(message) => Err(self.make_tagged_error(FailureKind::InvalidToolOutput, &message)),
             },
             Err(err) => Err(self.make_tagged_error(err.kind, &err.message)),

@@ -36,6 +36,7 @@ mod promise;
 mod props;
 mod realm;
 mod restore;
+mod toolroot;
 mod value;
 
 use std::collections::VecDeque;

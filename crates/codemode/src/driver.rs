@@ -8,15 +8,19 @@
 //! the previous turn ended, so no path (calls answered at once, unknown tools, `search`) can run
 //! past the deadline.
 
+use std::panic::AssertUnwindSafe;
 use std::time::Instant;
 
 use codemode_syntax::SyntaxErrorKind;
-use codemode_tools::{CallContext, ToolErrorKind};
+use codemode_tools::{CallContext, Tool, ToolError};
 use codemode_vm::{ErrorReport, FailureKind, HostCall, HostError, HostTarget, Status, Vm, VmConfig};
 use serde_json::Value as Json;
 use tokio::task::JoinSet;
 
-use crate::result::{CallStatus, Diagnostic, DiagnosticKind, ExecResult, Location, ToolCall};
+use crate::calls::{CatchUnwind, Ended, panic_message};
+use crate::result::{
+    CallFailure, CallFailureKind, CallStatus, Diagnostic, DiagnosticKind, ExecResult, Location, ToolCall,
+};
 use crate::runtime::Inner;
 
 /// Fuel per slice: the clock is read between slices.
@@ -31,7 +35,7 @@ pub(crate) async fn execute(inner: &Inner, source: &str) -> ExecResult {
     run.finish(outcome)
 }
 
-type Completion = (u32, Result<Json, HostError>);
+type Completion = (u32, Ended);
 
 /// How a run ended before its program could finish.
 enum Stop {
@@ -67,10 +71,13 @@ impl<'a> Run<'a> {
             max_log_bytes: inner.limits.max_output_bytes,
             ..VmConfig::default()
         };
-        let vm = Vm::new(module, config).map_err(|message| {
-            let d = Diagnostic { kind: DiagnosticKind::ExecutionFailure, message, location: None };
-            Box::new(failure(d, Vec::new(), Vec::new()))
-        })?;
+        let roots = inner.tools.children("").unwrap_or_default();
+        let vm = Vm::new(module, config).and_then(|mut vm| vm.declare_tools(roots).map(|()| vm)).map_err(
+            |message| {
+                let d = Diagnostic { kind: DiagnosticKind::ExecutionFailure, message, location: None };
+                Box::new(failure(d, Vec::new(), Vec::new()))
+            },
+        )?;
         let run_id = format!("run-{:x}", started.elapsed().as_nanos() ^ (now_ms() as u128));
         Ok(Run { inner, vm, run_id, deadline, calls: Vec::new(), tasks: JoinSet::new() })
     }
@@ -132,10 +139,10 @@ impl<'a> Run<'a> {
             HostTarget::Tool(path) => path,
             HostTarget::Search => {
                 // Answered from the catalog; it counts as a tool call.
-                let outcome = self.inner.tools.search_json(&call.input).map_err(|e| HostError {
-                    kind: FailureKind::InvalidToolInput,
-                    message: format!("Invalid input for search: {}", e.message()),
-                });
+                let outcome = match self.inner.tools.search_json(&call.input) {
+                    Ok(value) => Ended::Value(value),
+                    Err(e) => Ended::Failed(ToolError::invalid_input(e.message().to_string())),
+                };
                 self.answer_now(call.id, "search".into(), outcome);
                 return true;
             }
@@ -146,20 +153,57 @@ impl<'a> Run<'a> {
             } else {
                 self.inner.tools.unknown_tool_message(&path)
             };
-            self.answer_now(call.id, path, Err(HostError { kind: FailureKind::UnknownTool, message }));
+            let (id, error) =
+                (call.id, HostError { kind: FailureKind::UnknownTool, message: message.clone() });
+            let failure = CallFailure { kind: CallFailureKind::UnknownTool, message, cause: None };
+            self.calls.push(ToolCall { id, path, status: CallStatus::Error, failure: Some(failure) });
+            self.vm.complete(id, Err(error));
             return true;
         };
-        self.calls.push(ToolCall { id: call.id, path: path.clone(), status: CallStatus::Interrupted });
+        // A call without an argument sends `{}` to a tool that takes an object.
+        let input = match call.input {
+            Json::Null if takes_object(tool) => Json::Object(serde_json::Map::new()),
+            input => input,
+        };
+        self.calls.push(ToolCall {
+            id: call.id,
+            path: path.clone(),
+            status: CallStatus::Interrupted,
+            failure: None,
+        });
         let ctx = CallContext::new(format!("{}:{}", self.run_id, call.id), path.clone());
-        let future = tool.invoke(call.input, ctx);
+        // Making the future runs handler code too: a panic there fails the call like one inside.
+        let future = match std::panic::catch_unwind(AssertUnwindSafe(|| tool.invoke(input, ctx))) {
+            Ok(future) => future,
+            Err(payload) => {
+                self.finish_call(call.id, Ended::Panicked(panic_message(payload.as_ref())));
+                return true;
+            }
+        };
         let id = call.id;
-        self.tasks.spawn(async move { (id, future.await.map_err(|e| host_error(&path, e))) });
+        self.tasks.spawn(async move {
+            let ended = match CatchUnwind(future).await {
+                Ok(Ok(value)) => Ended::Value(value),
+                Ok(Err(e)) => Ended::Failed(e),
+                Err(panic) => Ended::Panicked(panic),
+            };
+            (id, ended)
+        });
         false
     }
 
-    fn answer_now(&mut self, id: u32, path: String, outcome: Result<Json, HostError>) {
-        let status = if outcome.is_ok() { CallStatus::Ok } else { CallStatus::Error };
-        self.calls.push(ToolCall { id, path, status });
+    /// Records a call the driver answered itself and completes it.
+    fn answer_now(&mut self, id: u32, path: String, ended: Ended) {
+        self.calls.push(ToolCall { id, path, status: CallStatus::Interrupted, failure: None });
+        self.finish_call(id, ended);
+    }
+
+    /// Records how call `id` ended and feeds the outcome to the program.
+    fn finish_call(&mut self, id: u32, ended: Ended) {
+        let Some(call) = self.calls.iter_mut().find(|c| c.id == id) else { return };
+        let (outcome, failure) = ended.split(&call.path);
+        call.status = if outcome.is_ok() { CallStatus::Ok } else { CallStatus::Error };
+        call.failure = failure;
         self.vm.complete(id, outcome);
     }
 
@@ -195,11 +239,9 @@ impl<'a> Run<'a> {
     }
 
     fn deliver(&mut self, joined: Result<Completion, tokio::task::JoinError>) {
-        let Ok((id, outcome)) = joined else { return };
-        if let Some(call) = self.calls.iter_mut().find(|c| c.id == id) {
-            call.status = if outcome.is_ok() { CallStatus::Ok } else { CallStatus::Error };
-        }
-        self.vm.complete(id, outcome);
+        // Tasks catch their handlers' panics and are only cancelled when the run ends.
+        let Ok((id, ended)) = joined else { return };
+        self.finish_call(id, ended);
     }
 
     /// The run's result: value or diagnostic, logs, warnings and the tool-call record.
@@ -271,15 +313,9 @@ fn timeout_report(inner: &Inner) -> ErrorReport {
 /// the message and [`diagnostic_from_report`] maps it.
 const TIMEOUT_TAG: &str = "\u{0}timeout\u{0}";
 
-/// A tool's error as the program sees it, in the reference's framing
-/// (`Invalid input for tool 'orders.lookup': …`); the private cause stays with the host.
-fn host_error(path: &str, e: codemode_tools::ToolError) -> HostError {
-    let kind = match e.kind() {
-        ToolErrorKind::InvalidInput => FailureKind::InvalidToolInput,
-        ToolErrorKind::InvalidOutput => FailureKind::InvalidToolOutput,
-        _ => FailureKind::ToolFailure,
-    };
-    HostError { kind, message: e.model_message(path) }
+/// Whether `tool`'s input schema says it takes an object.
+fn takes_object(tool: &Tool) -> bool {
+    tool.input_schema().and_then(|s| s.get("type")).and_then(Json::as_str) == Some("object")
 }
 
 fn compile(source: &str) -> Result<codemode_compiler::VerifiedModule, Diagnostic> {

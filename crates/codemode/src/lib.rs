@@ -1,6 +1,7 @@
 //! `codemode`: run one model-written JavaScript/TypeScript program against host tools, under hard
 //! limits, and get one JSON-safe [`ExecResult`].
 
+mod calls;
 pub mod demo;
 mod driver;
 mod limits;
@@ -11,5 +12,7 @@ mod runtime;
 pub use codemode_tools as tools;
 pub use codemode_tools::{CallContext, Namespace, Tool, ToolError, ToolSet};
 pub use limits::{DEFAULT_MAX_CALL_DEPTH, DEFAULT_MEMORY_LIMIT, LimitName, Limits, MIN_MEMORY_LIMIT};
-pub use result::{CallStatus, Diagnostic, DiagnosticKind, ExecResult, Location, ToolCall};
+pub use result::{
+    CallFailure, CallFailureKind, CallStatus, Diagnostic, DiagnosticKind, ExecResult, Location, ToolCall,
+};
 pub use runtime::{BuildError, Builder, CodeMode};

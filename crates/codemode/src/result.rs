@@ -63,12 +63,52 @@ pub enum CallStatus {
 
 /// One admitted tool call, in program order.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ToolCall {
     /// 1, 2, 3, ... in program order; the idempotency key is `<runId>:<id>`.
     pub id: u32,
     /// The tool's path without the `tools.` root, e.g. `orders.lookup`.
     pub path: String,
     pub status: CallStatus,
+    /// Why the call failed, for the host only: never serialized, so a result handed to the model
+    /// as JSON does not carry it.
+    #[serde(skip)]
+    pub failure: Option<CallFailure>,
+}
+
+/// How a call failed, as only the host sees it: refused and failed apart, the private cause.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CallFailure {
+    pub kind: CallFailureKind,
+    /// What the program saw (the rejected Error's message).
+    pub message: String,
+    /// The private cause: a tool error's cause chain or a panic's message. Never shown to the
+    /// model.
+    pub cause: Option<String>,
+}
+
+/// Why a call failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum CallFailureKind {
+    /// The input failed the tool's schema (or could not be copied).
+    InvalidInput,
+    /// The output failed the tool's schema (or could not be copied).
+    InvalidOutput,
+    /// The tool declined ([`codemode_tools::ToolError::refused`]).
+    Refused,
+    /// The tool tried and failed ([`codemode_tools::ToolError::failure`]).
+    Failed,
+    /// An unexpected host error ([`codemode_tools::ToolError::internal`]); the model saw a generic
+    /// message.
+    Internal,
+    /// The handler panicked; the model saw a generic message.
+    Panicked,
+    /// A `before` hook denied the call; the host function was not called.
+    Denied,
+    /// No tool at that path.
+    UnknownTool,
 }
 
 /// The outcome of one execution.

@@ -168,3 +168,161 @@ fn an_invalid_tool_set_is_a_typed_build_error() {
     let err = CodeMode::builder().tool("a", tool.clone()).tool("a.b", tool).build().err().expect("refused");
     assert!(matches!(err, codemode::BuildError::Tools(_)), "{err:?}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// 3. Faithful failures and call shapes
+// ---------------------------------------------------------------------------------------------
+
+fn echo_tool() -> codemode::Tool {
+    codemode::Tool::from_json("Echo", None, None, |input: Value, _ctx| async move { Ok(input) })
+}
+
+#[test]
+fn a_cyclic_or_too_deep_tool_argument_is_invalid_tool_input() {
+    let rt = CodeMode::builder().tool("echo", echo_tool()).build().unwrap();
+    let r = run_with(&rt, "const a = {}; a.self = a; await tools.echo(a)");
+    let e = r.error.expect("failed");
+    assert_eq!(e.kind, DiagnosticKind::InvalidToolInput, "{e:?}");
+    assert!(e.message.contains("Invalid input for tool 'echo'") && e.message.contains("circular"), "{e:?}");
+    let r = run_with(&rt, "let d = 1; for (let i = 0; i < 40; i++) d = [d]; await tools.echo(d)");
+    let e = r.error.expect("failed");
+    assert_eq!(e.kind, DiagnosticKind::InvalidToolInput, "{e:?}");
+    assert!(e.message.contains("maximum depth of 32"), "{e:?}");
+    // The program can catch it like any failed call, and the tool was never called.
+    let r =
+        run_with(&rt, "const a = []; a.push(a); try { await tools.echo(a) } catch (e) { return e.message }");
+    assert!(r.value.as_ref().and_then(Value::as_str).is_some_and(|m| m.contains("circular")), "{r:?}");
+    assert!(r.tool_calls.is_empty());
+}
+
+fn panicking_tools() -> CodeMode {
+    let in_future =
+        codemode::Tool::from_json("Panics when awaited", None, None, |_: Value, _ctx| async move {
+            if true {
+                panic!("secret database password in a panic");
+            }
+            Ok(json!(1))
+        });
+    let in_call = codemode::Tool::from_json(
+        "Panics when called",
+        None,
+        None,
+        |_: Value,
+         _ctx|
+         -> std::pin::Pin<
+            Box<dyn std::future::Future<Output = Result<Value, codemode::ToolError>> + Send>,
+        > { panic!("before any future exists") },
+    );
+    CodeMode::builder()
+        .tool("boom.later", in_future)
+        .tool("boom.now", in_call)
+        .tool("echo", echo_tool())
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn a_panicking_tool_fails_its_call_and_the_program_can_catch_it() {
+    let rt = panicking_tools();
+    for path in ["boom.later", "boom.now"] {
+        let source = format!(
+            "let seen; try {{ await tools.{path}({{}}) }} catch (e) {{ seen = e.message }} \
+             return [seen, await tools.echo(1)]"
+        );
+        // On a multi-threaded runtime too: the panic never reaches the host.
+        let r = tokio::runtime::Runtime::new().unwrap().block_on(rt.execute(&source));
+        assert_eq!(r.value, Some(json!(["The tool failed with an internal error.", 1])), "{path}: {r:?}");
+        let call = &r.tool_calls[0];
+        assert_eq!(call.status, codemode::CallStatus::Error);
+        let failure = call.failure.as_ref().expect("private failure");
+        assert_eq!(failure.kind, codemode::CallFailureKind::Panicked);
+        assert!(failure.cause.as_deref().is_some_and(|c| c.contains("panicked")), "{failure:?}");
+    }
+    // Uncaught, it is a ToolFailure, and the private cause is not in what the model reads.
+    let r = run_with(&rt, "await tools.boom.later()");
+    assert_eq!(r.error.as_ref().map(|e| e.kind), Some(DiagnosticKind::ToolFailure));
+    let text = serde_json::to_string(&r).unwrap();
+    assert!(!text.contains("secret") && !text.contains("panicked"), "{text}");
+    assert!(
+        r.tool_calls[0]
+            .failure
+            .as_ref()
+            .and_then(|f| f.cause.as_deref())
+            .is_some_and(|c| c.contains("secret"))
+    );
+}
+
+#[test]
+fn the_host_sees_refused_apart_from_failed_and_private_causes() {
+    let refuse = codemode::Tool::from_json("Refuses", None, None, |_: Value, _ctx| async move {
+        Err::<Value, _>(codemode::ToolError::refused("not allowed for this user"))
+    });
+    let internal = codemode::Tool::from_json("Breaks", None, None, |_: Value, _ctx| async move {
+        Err::<Value, _>(codemode::ToolError::internal(std::io::Error::other("disk /var/secret full")))
+    });
+    let rt = CodeMode::builder().tool("refuse", refuse).tool("internal", internal).build().unwrap();
+    let r = run_with(
+        &rt,
+        "const out = []; for (const t of [tools.refuse, tools.internal, tools.nope]) { try { await t() } catch (e) { out.push(e.message) } } return out",
+    );
+    let v = r.value.clone().unwrap();
+    assert_eq!(v[0], json!("not allowed for this user"));
+    assert_eq!(v[1], json!("The tool failed with an internal error."));
+    let kinds: Vec<_> = r.tool_calls.iter().map(|c| c.failure.as_ref().map(|f| f.kind)).collect();
+    use codemode::CallFailureKind as K;
+    assert_eq!(kinds, [Some(K::Refused), Some(K::Internal), Some(K::UnknownTool)]);
+    assert_eq!(
+        r.tool_calls[1].failure.as_ref().and_then(|f| f.cause.as_deref()),
+        Some("disk /var/secret full")
+    );
+    assert!(!serde_json::to_string(&r).unwrap().contains("secret"));
+}
+
+#[test]
+fn a_call_without_an_argument_sends_an_empty_object_to_an_object_tool() {
+    let object_tool = codemode::Tool::from_json(
+        "Takes an object",
+        Some(json!({"type": "object", "properties": {"limit": {"type": "integer"}}})),
+        None,
+        |input: Value, _ctx| async move { Ok(input) },
+    );
+    let rt =
+        CodeMode::builder().tool("takes.object", object_tool).tool("takes.any", echo_tool()).build().unwrap();
+    let r = run_with(&rt, "return [await tools.takes.object(), await tools.takes.any()]");
+    assert_eq!(r.value, Some(json!([{}, null])), "{r:?}");
+}
+
+#[test]
+fn object_keys_of_tools_lists_the_namespaces_and_reads_are_stable() {
+    let source = r#"
+        return [
+            Object.keys(tools),
+            tools.orders === tools.orders,
+            tools.orders.lookup === tools.orders.lookup,
+            tools["demo"].echo === tools.demo["echo"],
+            Object.keys(tools.orders),
+            typeof tools,
+        ]
+    "#;
+    let r = run(source, Limits::default());
+    assert_eq!(r.value, Some(json!([["data", "demo", "orders"], true, true, true, [], "object"])), "{r:?}");
+}
+
+#[test]
+fn search_is_usable_directly_awaited_or_chained() {
+    let source = r#"
+        const direct = search({ query: "order" }).items.length;
+        const awaited = (await search({ query: "order" })).items.length;
+        const chained = await search({ query: "order" }).then(r => r.items.map(i => i.path));
+        const caught = await search({ query: "order" }).catch(() => "never").then(r => typeof r.items);
+        let done = false;
+        await search({ query: "order" }).finally(() => { done = true; });
+        return [direct, awaited, chained, caught, done, Object.keys(search({}))]
+    "#;
+    let r = run(source, Limits::default());
+    assert_eq!(
+        r.value,
+        Some(json!([1, 1, ["tools.orders.lookup"], "object", true, ["items", "remaining", "next"]])),
+        "{r:?}"
+    );
+}

@@ -37,6 +37,7 @@ mod object;
 mod promise;
 mod regexp;
 mod string;
+mod thenable;
 pub(crate) mod tojson;
 mod utf16;
 
@@ -187,6 +188,7 @@ pub fn table() -> &'static [NativeDef] {
             map_set::DEFS,
             intl::DEFS,
             iterator::DEFS,
+            thenable::DEFS,
         ];
         lists.iter().flat_map(|l| l.iter()).map(copy_def).collect()
     });
