@@ -18,6 +18,7 @@
 // throw); the naming convention lint is about converting `self`.
 #![allow(clippy::wrong_self_convention)]
 
+mod bindings;
 mod builtins;
 mod call;
 mod convert;

@@ -12,12 +12,13 @@ use std::panic::AssertUnwindSafe;
 use std::time::Instant;
 
 use codemode_syntax::SyntaxErrorKind;
-use codemode_tools::{CallContext, Tool, ToolError};
+use codemode_tools::{CallContext, RunContext, Tool, ToolError};
 use codemode_vm::{ErrorReport, FailureKind, HostCall, HostError, HostTarget, Status, Vm, VmConfig};
 use serde_json::Value as Json;
 use tokio::task::JoinSet;
 
 use crate::calls::{CatchUnwind, Ended, panic_message};
+use crate::options::{CancelToken, ExecuteOptions, Program, fresh_run_id, fresh_seed};
 use crate::result::{
     CallFailure, CallFailureKind, CallStatus, Diagnostic, DiagnosticKind, ExecResult, Location, ToolCall,
 };
@@ -26,13 +27,23 @@ use crate::runtime::Inner;
 /// Fuel per slice: the clock is read between slices.
 const SLICE_FUEL: u64 = 20_000;
 
-pub(crate) async fn execute(inner: &Inner, source: &str) -> ExecResult {
-    let mut run = match Run::start(inner, source) {
-        Ok(run) => run,
-        Err(result) => return *result,
+/// What to run: source text (compiled inside the deadline) or a compiled [`Program`].
+pub(crate) enum Code<'a> {
+    Source(&'a str),
+    Program(&'a Program),
+}
+
+pub(crate) async fn execute(inner: &Inner, code: Code<'_>, options: ExecuteOptions) -> ExecResult {
+    let run_id = options.run_id.clone().unwrap_or_else(fresh_run_id);
+    let mut result = match Run::start(inner, code, run_id.clone(), options) {
+        Ok(mut run) => {
+            let outcome = run.drive().await;
+            run.finish(outcome)
+        }
+        Err(result) => *result,
     };
-    let outcome = run.drive().await;
-    run.finish(outcome)
+    result.run_id = run_id;
+    result
 }
 
 type Completion = (u32, Ended);
@@ -50,36 +61,66 @@ struct Run<'a> {
     vm: Vm,
     run_id: String,
     deadline: Option<Instant>,
+    /// The host's per-run value, handed to every tool call.
+    context: Option<RunContext>,
+    cancel: Option<CancelToken>,
     calls: Vec<ToolCall>,
     tasks: JoinSet<Completion>,
 }
 
 impl<'a> Run<'a> {
-    /// Compiles `source` and builds the VM. The deadline starts before compilation.
-    fn start(inner: &'a Inner, source: &str) -> Result<Run<'a>, Box<ExecResult>> {
+    /// Compiles the source (or takes the program) and builds the VM with the run's bindings. The
+    /// deadline starts before compilation.
+    fn start(
+        inner: &'a Inner,
+        code: Code<'_>,
+        run_id: String,
+        options: ExecuteOptions,
+    ) -> Result<Run<'a>, Box<ExecResult>> {
         let started = Instant::now();
         let deadline = inner.limits.timeout.map(|t| started + t);
-        let module = compile(source).map_err(|d| Box::new(failure(d, Vec::new(), Vec::new())))?;
+        let fail = |d: Diagnostic| Box::new(failure(d, Vec::new(), Vec::new()));
+        let module = match code {
+            Code::Source(source) => compile(source).map_err(fail)?,
+            Code::Program(program) => program.module.clone(),
+        };
         if deadline.is_some_and(|d| Instant::now() >= d) {
-            let d = diagnostic_from_report(timeout_report(inner));
-            return Err(Box::new(failure(d, Vec::new(), Vec::new())));
+            return Err(fail(diagnostic_from_report(timeout_report(inner))));
+        }
+        if options.cancel.as_ref().is_some_and(CancelToken::is_cancelled) {
+            return Err(fail(cancelled()));
         }
         let config = VmConfig {
             now_ms: now_ms(),
             memory_limit: inner.limits.memory_limit,
             max_call_depth: inner.limits.max_call_depth,
             max_log_bytes: inner.limits.max_output_bytes,
-            ..VmConfig::default()
+            random_seed: options.random_seed.unwrap_or_else(fresh_seed),
         };
+        let execution_failure =
+            |message: String| Diagnostic { kind: DiagnosticKind::ExecutionFailure, message, location: None };
         let roots = inner.tools.children("").unwrap_or_default();
-        let vm = Vm::new(module, config).and_then(|mut vm| vm.declare_tools(roots).map(|()| vm)).map_err(
-            |message| {
-                let d = Diagnostic { kind: DiagnosticKind::ExecutionFailure, message, location: None };
-                Box::new(failure(d, Vec::new(), Vec::new()))
-            },
-        )?;
-        let run_id = format!("run-{:x}", started.elapsed().as_nanos() ^ (now_ms() as u128));
-        Ok(Run { inner, vm, run_id, deadline, calls: Vec::new(), tasks: JoinSet::new() })
+        let mut vm = Vm::new(module, config)
+            .and_then(|mut vm| vm.declare_tools(roots).map(|()| vm))
+            .map_err(|message| fail(execution_failure(message)))?;
+        for (name, value) in &options.bindings {
+            vm.define_binding(name, value)
+                .map_err(|message| fail(execution_failure(format!("Invalid binding '{name}': {message}"))))?;
+        }
+        Ok(Run {
+            inner,
+            vm,
+            run_id,
+            deadline,
+            context: options.context,
+            cancel: options.cancel,
+            calls: Vec::new(),
+            tasks: JoinSet::new(),
+        })
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cancel.as_ref().is_some_and(CancelToken::is_cancelled)
     }
 
     fn past_deadline(&self) -> bool {
@@ -93,6 +134,9 @@ impl<'a> Run<'a> {
             if self.past_deadline() {
                 return Err(Stop::Report(timeout_report(self.inner)));
             }
+            if self.cancelled() {
+                return Err(Stop::Diagnostic(cancelled()));
+            }
             let status = self.vm.run(SLICE_FUEL);
             let answered_now = self.dispatch()?;
             match status {
@@ -101,7 +145,8 @@ impl<'a> Run<'a> {
                 Status::OutOfFuel => {
                     // Let tool tasks make progress on a current-thread runtime.
                     self.collect_ready();
-                    if !self.tasks.is_empty() {
+                    // Tool tasks, and whoever holds the cancel token, get a turn.
+                    if !self.tasks.is_empty() || self.cancel.is_some() {
                         tokio::task::yield_now().await;
                         self.collect_ready();
                     }
@@ -171,7 +216,8 @@ impl<'a> Run<'a> {
             status: CallStatus::Interrupted,
             failure: None,
         });
-        let ctx = CallContext::new(format!("{}:{}", self.run_id, call.id), path.clone());
+        let ctx = CallContext::new(format!("{}:{}", self.run_id, call.id), path.clone())
+            .with_run_context(self.context.clone());
         // Making the future runs handler code too: a panic there fails the call like one inside.
         let future = match std::panic::catch_unwind(AssertUnwindSafe(|| tool.invoke(input, ctx))) {
             Ok(future) => future,
@@ -218,12 +264,22 @@ impl<'a> Run<'a> {
                 location: None,
             }));
         }
-        let next = match self.deadline {
-            Some(d) => match tokio::time::timeout_at(d.into(), self.tasks.join_next()).await {
-                Ok(next) => next,
-                Err(_) => return Err(Stop::Report(timeout_report(self.inner))),
-            },
-            None => self.tasks.join_next().await,
+        let deadline = async {
+            match self.deadline {
+                Some(d) => tokio::time::sleep_until(d.into()).await,
+                None => std::future::pending().await,
+            }
+        };
+        let cancel = async {
+            match &self.cancel {
+                Some(token) => token.cancelled().await,
+                None => std::future::pending().await,
+            }
+        };
+        let next = tokio::select! {
+            next = self.tasks.join_next() => next,
+            () = deadline => return Err(Stop::Report(timeout_report(self.inner))),
+            () = cancel => return Err(Stop::Diagnostic(cancelled())),
         };
         if let Some(joined) = next {
             self.deliver(joined);
@@ -260,6 +316,7 @@ impl<'a> Run<'a> {
                     logs,
                     truncated: false,
                     tool_calls: calls,
+                    run_id: String::new(),
                 },
                 Err(report) => failure(diagnostic_from_report(report), logs, calls),
             },
@@ -300,6 +357,14 @@ fn rejection_warnings(reports: Vec<ErrorReport>) -> Vec<Diagnostic> {
     warnings
 }
 
+fn cancelled() -> Diagnostic {
+    Diagnostic {
+        kind: DiagnosticKind::Cancelled,
+        message: "The host cancelled the run.".into(),
+        location: None,
+    }
+}
+
 fn timeout_report(inner: &Inner) -> ErrorReport {
     let ms = inner.limits.timeout.map_or(0, |t| t.as_millis());
     ErrorReport {
@@ -318,7 +383,7 @@ fn takes_object(tool: &Tool) -> bool {
     tool.input_schema().and_then(|s| s.get("type")).and_then(Json::as_str) == Some("object")
 }
 
-fn compile(source: &str) -> Result<codemode_compiler::VerifiedModule, Diagnostic> {
+pub(crate) fn compile(source: &str) -> Result<codemode_compiler::VerifiedModule, Diagnostic> {
     let program = codemode_syntax::compile_to_ir(source).map_err(|e| Diagnostic {
         kind: match e.kind {
             SyntaxErrorKind::ParseError => DiagnosticKind::ParseError,
@@ -370,6 +435,7 @@ fn failure(error: Diagnostic, logs: Vec<String>, tool_calls: Vec<ToolCall>) -> E
         logs,
         truncated: false,
         tool_calls,
+        run_id: String::new(),
     }
 }
 

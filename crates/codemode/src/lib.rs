@@ -5,13 +5,15 @@ mod calls;
 pub mod demo;
 mod driver;
 mod limits;
+mod options;
 mod output;
 mod result;
 mod runtime;
 
 pub use codemode_tools as tools;
-pub use codemode_tools::{CallContext, Namespace, Tool, ToolError, ToolSet};
+pub use codemode_tools::{CallContext, Namespace, RunContext, Tool, ToolError, ToolSet};
 pub use limits::{DEFAULT_MAX_CALL_DEPTH, DEFAULT_MEMORY_LIMIT, LimitName, Limits, MIN_MEMORY_LIMIT};
+pub use options::{CancelToken, ExecuteOptions, Program};
 pub use result::{
     CallFailure, CallFailureKind, CallStatus, Diagnostic, DiagnosticKind, ExecResult, Location, ToolCall,
 };

@@ -32,6 +32,9 @@ pub enum DiagnosticKind {
     ExecutionFailure,
     /// Warning only: additional warnings were omitted by the output limit.
     Truncated,
+    /// The host cancelled the run (`ExecuteOptions::cancel`). Not in the reference, where
+    /// interruption is no diagnostic: a Rust caller that drops the future gets nothing at all.
+    Cancelled,
 }
 
 /// A 1-based source location.
@@ -128,4 +131,8 @@ pub struct ExecResult {
     #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub truncated: bool,
     pub tool_calls: Vec<ToolCall>,
+    /// The run's id (the host's, or the one made for it); call keys are `<runId>:<id>`. Not
+    /// serialized: the model does not need it.
+    #[serde(skip)]
+    pub run_id: String,
 }

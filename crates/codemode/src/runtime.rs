@@ -4,8 +4,10 @@ use std::sync::Arc;
 
 use codemode_tools::{Namespace, Tool, ToolSet};
 
+use crate::driver::Code;
 use crate::limits::LimitName;
-use crate::{ExecResult, Limits};
+use crate::options::{ExecuteOptions, Program};
+use crate::{Diagnostic, ExecResult, Limits};
 
 /// Configures a [`CodeMode`] runtime.
 #[derive(Default)]
@@ -110,6 +112,23 @@ impl CodeMode {
 
     /// Runs `source` to completion (or a limit) and returns its result. Never panics.
     pub async fn execute(&self, source: &str) -> ExecResult {
-        crate::driver::execute(&self.inner, source).await
+        self.execute_with(source, ExecuteOptions::default()).await
+    }
+
+    /// Runs `source` with per-run options: run id, bindings, context, cancellation, seed.
+    pub async fn execute_with(&self, source: &str, options: ExecuteOptions) -> ExecResult {
+        crate::driver::execute(&self.inner, Code::Source(source), options).await
+    }
+
+    /// Compiles `source` once, for [`CodeMode::run`] to run as often as needed. The diagnostic is
+    /// the one `execute` would report (`ParseError`, `UnsupportedSyntax`).
+    pub fn compile(&self, source: &str) -> Result<Program, Diagnostic> {
+        crate::driver::compile(source).map(|module| Program { module })
+    }
+
+    /// Runs a compiled program with per-run options (its time limit starts now; compiling is
+    /// not counted again).
+    pub async fn run(&self, program: &Program, options: ExecuteOptions) -> ExecResult {
+        crate::driver::execute(&self.inner, Code::Program(program), options).await
     }
 }

@@ -326,3 +326,163 @@ fn search_is_usable_directly_awaited_or_chained() {
         "{r:?}"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// 4. Per-run options, compiled programs, per-run randomness
+// ---------------------------------------------------------------------------------------------
+
+/// A tool that reports the key and the run's context (a user name) it was called with.
+fn whoami_runtime() -> CodeMode {
+    #[derive(Debug)]
+    struct User(&'static str);
+    let whoami = codemode::Tool::from_json(
+        "Who calls",
+        None,
+        None,
+        |_: Value, ctx: codemode::CallContext| async move {
+            let user = ctx.context::<User>().map(|u| u.0);
+            Ok(json!({ "key": ctx.key, "user": user }))
+        },
+    );
+    let _ = User("unused");
+    CodeMode::builder().tool("whoami", whoami).build().unwrap()
+}
+
+#[test]
+fn the_host_sets_the_run_id_and_the_per_run_context() {
+    #[derive(Debug)]
+    struct User(&'static str);
+    let whoami = codemode::Tool::from_json(
+        "Who calls",
+        None,
+        None,
+        |_: Value, ctx: codemode::CallContext| async move {
+            Ok(json!({ "key": ctx.key, "user": ctx.context::<User>().map(|u| u.0) }))
+        },
+    );
+    let rt = CodeMode::builder().tool("whoami", whoami).build().unwrap();
+    let rt2 = rt.clone();
+    let source = "return [await tools.whoami(), await tools.whoami()]";
+    let (alice, bob) = runtime().block_on(async move {
+        let alice = rt
+            .execute_with(source, codemode::ExecuteOptions::new().run_id("session-a").context(User("alice")));
+        let bob = rt2
+            .execute_with(source, codemode::ExecuteOptions::new().run_id("session-b").context(User("bob")));
+        tokio::join!(alice, bob)
+    });
+    assert_eq!(
+        alice.value,
+        Some(json!([{"key": "session-a:1", "user": "alice"}, {"key": "session-a:2", "user": "alice"}]))
+    );
+    assert_eq!(
+        bob.value,
+        Some(json!([{"key": "session-b:1", "user": "bob"}, {"key": "session-b:2", "user": "bob"}]))
+    );
+    assert_eq!(alice.run_id, "session-a");
+    // Without a context, handlers see none.
+    let r = run_with(&whoami_runtime(), "return (await tools.whoami()).user");
+    assert_eq!(r.value, Some(json!(null)));
+}
+
+#[test]
+fn generated_run_ids_are_unique_and_keys_use_them() {
+    let rt = whoami_runtime();
+    let ids: std::collections::HashSet<String> = (0..50).map(|_| run_with(&rt, "return 1").run_id).collect();
+    assert_eq!(ids.len(), 50);
+    assert!(ids.iter().all(|id| id.starts_with("run-")), "{ids:?}");
+    let r = run_with(&rt, "return (await tools.whoami()).key");
+    assert_eq!(r.value, Some(json!(format!("{}:1", r.run_id))));
+}
+
+#[test]
+fn bindings_are_read_only_top_level_constants() {
+    let rt = whoami_runtime();
+    let options = || {
+        codemode::ExecuteOptions::new()
+            .binding("user", json!({"name": "ada", "roles": ["admin"]}))
+            .binding("limit", json!(3))
+    };
+    let r = runtime()
+        .block_on(rt.execute_with("return [user.name, user.roles[0], limit * 2, typeof user]", options()));
+    assert_eq!(r.value, Some(json!(["ada", "admin", 6, "object"])), "{r:?}");
+    // Assigning one fails; each run gets its own copy.
+    let r = runtime().block_on(rt.execute_with("limit = 4", options()));
+    assert!(!r.ok);
+    let r = runtime().block_on(rt.execute_with("user.name = 'eve'; return user.name", options()));
+    assert_eq!(r.value, Some(json!("eve")));
+    let r = runtime().block_on(rt.execute_with("return user.name", options()));
+    assert_eq!(r.value, Some(json!("ada")));
+    // A binding may not shadow a global.
+    for name in ["Math", "tools", "search"] {
+        let r = runtime()
+            .block_on(rt.execute_with("return 1", codemode::ExecuteOptions::new().binding(name, json!(1))));
+        let e = r.error.expect("refused");
+        assert!(e.message.contains(&format!("Invalid binding '{name}'")), "{e:?}");
+    }
+}
+
+#[test]
+fn a_program_compiles_once_and_runs_many_times() {
+    let rt = codemode::demo::builder().build().unwrap();
+    let program = rt.compile("const o = await tools.orders.lookup({ id: id }); return o.status").unwrap();
+    for (id, status) in [("a1", "complete"), ("a2", "open"), ("a3", "complete")] {
+        let r =
+            runtime().block_on(rt.run(&program, codemode::ExecuteOptions::new().binding("id", json!(id))));
+        assert_eq!(r.value, Some(json!(status)), "{r:?}");
+    }
+    let e = rt.compile("return (").expect_err("a parse error");
+    assert_eq!(e.kind, DiagnosticKind::ParseError);
+    assert!(e.location.is_some());
+}
+
+#[test]
+fn math_random_is_seeded_per_run_and_the_host_may_fix_the_seed() {
+    let rt = whoami_runtime();
+    let source = "return [Math.random(), Math.random()]";
+    let a = run_with(&rt, source).value;
+    let b = run_with(&rt, source).value;
+    assert_ne!(a, b, "two runs drew the same numbers");
+    let fixed = || codemode::ExecuteOptions::new().random_seed(42);
+    let c = runtime().block_on(rt.execute_with(source, fixed())).value;
+    let d = runtime().block_on(rt.execute_with(source, fixed())).value;
+    assert_eq!(c, d);
+}
+
+#[test]
+fn the_host_can_cancel_a_run() {
+    let rt = codemode::demo::builder().build().unwrap();
+    let token = codemode::CancelToken::new();
+    let options = codemode::ExecuteOptions::new().cancel(token.clone());
+    let started = std::time::Instant::now();
+    let r = runtime().block_on(async {
+        let canceller = async {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            token.cancel();
+        };
+        let (r, ()) = tokio::join!(
+            rt.execute_with("await tools.demo.sleep({ ms: 60000 }); return 1", options),
+            canceller
+        );
+        r
+    });
+    assert_eq!(r.error.as_ref().map(|e| e.kind), Some(DiagnosticKind::Cancelled), "{r:?}");
+    assert_eq!(r.tool_calls[0].status, codemode::CallStatus::Interrupted);
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    // A busy loop is cancelled between slices, by a task on the same thread too.
+    let token = codemode::CancelToken::new();
+    let options = codemode::ExecuteOptions::new().cancel(token.clone());
+    let r = runtime().block_on(async {
+        let canceller = async {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            token.cancel();
+        };
+        tokio::join!(rt.execute_with("while (true) {}", options), canceller).0
+    });
+    assert_eq!(r.error.as_ref().map(|e| e.kind), Some(DiagnosticKind::Cancelled), "{r:?}");
+    // A token cancelled before the start stops the run at once.
+    let token = codemode::CancelToken::new();
+    token.cancel();
+    let r =
+        runtime().block_on(rt.execute_with("while (true) {}", codemode::ExecuteOptions::new().cancel(token)));
+    assert_eq!(r.error.as_ref().map(|e| e.kind), Some(DiagnosticKind::Cancelled), "{r:?}");
+}
