@@ -24,6 +24,8 @@ pub(crate) enum Ended {
     Value(Json),
     Failed(ToolError),
     Panicked(String),
+    /// A before hook denied it; the message is the program's.
+    Denied(String),
 }
 
 impl Ended {
@@ -62,6 +64,23 @@ impl Ended {
                     Some(CallFailure { kind: CallFailureKind::Panicked, message, cause: Some(panic) }),
                 )
             }
+            Ended::Denied(message) => (
+                Err(HostError { kind: FailureKind::ToolFailure, message: message.clone() }),
+                Some(CallFailure { kind: CallFailureKind::Denied, message, cause: None }),
+            ),
+        }
+    }
+}
+
+impl Ended {
+    /// How the call ended, as an after hook sees it.
+    pub(crate) fn outcome(self, path: &str) -> crate::hooks::CallOutcome {
+        match self.split(path) {
+            (Ok(value), _) => crate::hooks::CallOutcome::Value(value),
+            (Err(e), failure) => crate::hooks::CallOutcome::Error {
+                kind: failure.map_or(CallFailureKind::Failed, |f| f.kind),
+                message: e.message,
+            },
         }
     }
 }

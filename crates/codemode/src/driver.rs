@@ -18,6 +18,7 @@ use serde_json::Value as Json;
 use tokio::task::JoinSet;
 
 use crate::calls::{CatchUnwind, Ended, panic_message};
+use crate::hooks::{CallEnd, CallKind, CallOutcome, CallStart};
 use crate::options::{CancelToken, ExecuteOptions, Program, fresh_run_id, fresh_seed};
 use crate::result::{
     CallFailure, CallFailureKind, CallStatus, Diagnostic, DiagnosticKind, ExecResult, Location, ToolCall,
@@ -38,7 +39,9 @@ pub(crate) async fn execute(inner: &Inner, code: Code<'_>, options: ExecuteOptio
     let mut result = match Run::start(inner, code, run_id.clone(), options) {
         Ok(mut run) => {
             let outcome = run.drive().await;
-            run.finish(outcome)
+            let result = run.finish(outcome);
+            run.report_interrupted().await;
+            result
         }
         Err(result) => *result,
     };
@@ -65,6 +68,8 @@ struct Run<'a> {
     context: Option<RunContext>,
     cancel: Option<CancelToken>,
     calls: Vec<ToolCall>,
+    /// Calls still running, for the after hooks: id, what started, when.
+    running: Vec<(u32, CallStart, Instant)>,
     tasks: JoinSet<Completion>,
 }
 
@@ -115,8 +120,23 @@ impl<'a> Run<'a> {
             context: options.context,
             cancel: options.cancel,
             calls: Vec::new(),
+            running: Vec::new(),
             tasks: JoinSet::new(),
         })
+    }
+
+    /// After hooks learn about the calls the end of the run interrupted (within the deadline).
+    async fn report_interrupted(&mut self) {
+        let hooks = &self.inner.hooks;
+        for (_, start, began) in std::mem::take(&mut self.running) {
+            let report = hooks.after(call_end(start, CallOutcome::Interrupted, began.elapsed()));
+            match self.deadline {
+                Some(d) => {
+                    let _ = tokio::time::timeout_at(d.into(), report).await;
+                }
+                None => report.await,
+            }
+        }
     }
 
     fn cancelled(&self) -> bool {
@@ -180,59 +200,77 @@ impl<'a> Run<'a> {
 
     /// Starts one host call; returns true when it was answered at once.
     fn start_call(&mut self, call: HostCall) -> bool {
-        let path = match call.target {
-            HostTarget::Tool(path) => path,
-            HostTarget::Search => {
-                // Answered from the catalog; it counts as a tool call.
-                let outcome = match self.inner.tools.search_json(&call.input) {
-                    Ok(value) => Ended::Value(value),
-                    Err(e) => Ended::Failed(ToolError::invalid_input(e.message().to_string())),
-                };
-                self.answer_now(call.id, "search".into(), outcome);
+        let id = call.id;
+        let key = format!("{}:{}", self.run_id, id);
+        let hooked = !self.inner.hooks.is_empty();
+        let (path, kind, work) = match call.target {
+            HostTarget::Search if !hooked => {
+                // Answered from the catalog at once; it counts as a tool call.
+                let outcome = search(&self.inner.tools, &call.input);
+                self.answer_now(id, "search".into(), outcome);
                 return true;
             }
-        };
-        let Some(tool) = self.inner.tools.get(&path) else {
-            let message = if self.inner.tools.is_namespace(&path) {
-                codemode_tools::ToolSet::not_callable_message(&path)
-            } else {
-                self.inner.tools.unknown_tool_message(&path)
-            };
-            let (id, error) =
-                (call.id, HostError { kind: FailureKind::UnknownTool, message: message.clone() });
-            let failure = CallFailure { kind: CallFailureKind::UnknownTool, message, cause: None };
-            self.calls.push(ToolCall { id, path, status: CallStatus::Error, failure: Some(failure) });
-            self.vm.complete(id, Err(error));
-            return true;
+            HostTarget::Search => {
+                ("search".to_string(), CallKind::Search, Work::Search(self.inner.tools.clone()))
+            }
+            HostTarget::Tool(path) => {
+                let Some(tool) = self.inner.tools.get(&path) else {
+                    let message = if self.inner.tools.is_namespace(&path) {
+                        codemode_tools::ToolSet::not_callable_message(&path)
+                    } else {
+                        self.inner.tools.unknown_tool_message(&path)
+                    };
+                    let error = HostError { kind: FailureKind::UnknownTool, message: message.clone() };
+                    let failure = CallFailure { kind: CallFailureKind::UnknownTool, message, cause: None };
+                    self.calls.push(ToolCall { id, path, status: CallStatus::Error, failure: Some(failure) });
+                    self.vm.complete(id, Err(error));
+                    return true;
+                };
+                (path, CallKind::Tool, Work::Tool(tool.clone()))
+            }
         };
         // A call without an argument sends `{}` to a tool that takes an object.
-        let input = match call.input {
-            Json::Null if takes_object(tool) => Json::Object(serde_json::Map::new()),
-            input => input,
+        let input = match (&work, call.input) {
+            (Work::Tool(tool), Json::Null) if takes_object(tool) => Json::Object(serde_json::Map::new()),
+            (_, input) => input,
         };
-        self.calls.push(ToolCall {
-            id: call.id,
-            path: path.clone(),
-            status: CallStatus::Interrupted,
-            failure: None,
-        });
-        let ctx = CallContext::new(format!("{}:{}", self.run_id, call.id), path.clone())
-            .with_run_context(self.context.clone());
-        // Making the future runs handler code too: a panic there fails the call like one inside.
-        let future = match std::panic::catch_unwind(AssertUnwindSafe(|| tool.invoke(input, ctx))) {
-            Ok(future) => future,
-            Err(payload) => {
-                self.finish_call(call.id, Ended::Panicked(panic_message(payload.as_ref())));
-                return true;
+        self.calls.push(ToolCall { id, path: path.clone(), status: CallStatus::Interrupted, failure: None });
+        let ctx = CallContext::new(key.clone(), path.clone()).with_run_context(self.context.clone());
+        if !hooked {
+            // Without hooks the handler is called now, in program order.
+            let Work::Tool(tool) = work else { return false };
+            match invoke(&tool, input, ctx) {
+                Ok(future) => {
+                    self.tasks.spawn(async move { (id, settle(future).await) });
+                }
+                Err(panic) => {
+                    self.finish_call(id, Ended::Panicked(panic));
+                    return true;
+                }
             }
-        };
-        let id = call.id;
+            return false;
+        }
+        let start = CallStart { name: path, kind, input, key, context: self.context.clone() };
+        if !self.inner.hooks.after.is_empty() {
+            self.running.push((id, start.clone(), Instant::now()));
+        }
+        let hooks = self.inner.hooks.clone();
         self.tasks.spawn(async move {
-            let ended = match CatchUnwind(future).await {
-                Ok(Ok(value)) => Ended::Value(value),
-                Ok(Err(e)) => Ended::Failed(e),
-                Err(panic) => Ended::Panicked(panic),
+            let began = Instant::now();
+            let ended = match hooks.before(&start).await {
+                Err(deny) => Ended::Denied(deny.message),
+                Ok(()) => match work {
+                    Work::Search(tools) => search(&tools, &start.input),
+                    Work::Tool(tool) => match invoke(&tool, start.input.clone(), ctx) {
+                        Ok(future) => settle(future).await,
+                        Err(panic) => Ended::Panicked(panic),
+                    },
+                },
             };
+            if !hooks.after.is_empty() {
+                let outcome = ended.clone().outcome(&start.name);
+                hooks.after(call_end(start, outcome, began.elapsed())).await;
+            }
             (id, ended)
         });
         false
@@ -246,6 +284,7 @@ impl<'a> Run<'a> {
 
     /// Records how call `id` ended and feeds the outcome to the program.
     fn finish_call(&mut self, id: u32, ended: Ended) {
+        self.running.retain(|(running, _, _)| *running != id);
         let Some(call) = self.calls.iter_mut().find(|c| c.id == id) else { return };
         let (outcome, failure) = ended.split(&call.path);
         call.status = if outcome.is_ok() { CallStatus::Ok } else { CallStatus::Error };
@@ -301,7 +340,7 @@ impl<'a> Run<'a> {
     }
 
     /// The run's result: value or diagnostic, logs, warnings and the tool-call record.
-    fn finish(mut self, outcome: Result<(), Stop>) -> ExecResult {
+    fn finish(&mut self, outcome: Result<(), Stop>) -> ExecResult {
         self.tasks.abort_all();
         let logs = self.vm.take_logs();
         let tally = self.vm.log_tally();
@@ -377,6 +416,43 @@ fn timeout_report(inner: &Inner) -> ErrorReport {
 /// Timeouts are reported with their own kind; the VM has no such failure kind, so the driver tags
 /// the message and [`diagnostic_from_report`] maps it.
 const TIMEOUT_TAG: &str = "\u{0}timeout\u{0}";
+
+/// What a call does once its before hooks allow it.
+enum Work {
+    Tool(Tool),
+    Search(codemode_tools::ToolSet),
+}
+
+/// `search(input)` answered from the catalog.
+fn search(tools: &codemode_tools::ToolSet, input: &Json) -> Ended {
+    match tools.search_json(input) {
+        Ok(value) => Ended::Value(value),
+        Err(e) => Ended::Failed(ToolError::invalid_input(e.message().to_string())),
+    }
+}
+
+/// Calls the handler, which makes the call's future; a panic there is the call's failure.
+fn invoke(
+    tool: &Tool,
+    input: Json,
+    ctx: CallContext,
+) -> Result<codemode_tools::BoxFuture<Result<Json, ToolError>>, String> {
+    std::panic::catch_unwind(AssertUnwindSafe(|| tool.invoke(input, ctx)))
+        .map_err(|p| panic_message(p.as_ref()))
+}
+
+/// Awaits a handler's future; a panic while it is polled is the call's failure.
+async fn settle(future: codemode_tools::BoxFuture<Result<Json, ToolError>>) -> Ended {
+    match CatchUnwind(future).await {
+        Ok(Ok(value)) => Ended::Value(value),
+        Ok(Err(e)) => Ended::Failed(e),
+        Err(panic) => Ended::Panicked(panic),
+    }
+}
+
+fn call_end(start: CallStart, outcome: CallOutcome, duration: std::time::Duration) -> CallEnd {
+    CallEnd { name: start.name, kind: start.kind, input: start.input, key: start.key, outcome, duration }
+}
 
 /// Whether `tool`'s input schema says it takes an object.
 fn takes_object(tool: &Tool) -> bool {

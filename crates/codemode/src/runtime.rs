@@ -1,10 +1,12 @@
 //! The public entry point: [`CodeMode`] and its [`Builder`].
 
+use std::future::Future;
 use std::sync::Arc;
 
 use codemode_tools::{Namespace, Tool, ToolSet};
 
 use crate::driver::Code;
+use crate::hooks::{CallEnd, CallStart, Deny, Hooks};
 use crate::limits::LimitName;
 use crate::options::{ExecuteOptions, Program};
 use crate::{Diagnostic, ExecResult, Limits};
@@ -15,6 +17,7 @@ pub struct Builder {
     limits: Limits,
     root: Namespace,
     tools: Option<ToolSet>,
+    hooks: Hooks,
 }
 
 impl Builder {
@@ -35,6 +38,29 @@ impl Builder {
         self
     }
 
+    /// Adds a hook that runs before every call the program makes into the host (tools and
+    /// `search`), with the decoded input and the call's key; returning [`Deny`] denies the call
+    /// (the host function is not called; the program catches the denial). See `hooks.rs`.
+    pub fn before_call<F, Fut>(mut self, hook: F) -> Self
+    where
+        F: Fn(CallStart) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<(), Deny>> + Send + 'static,
+    {
+        self.hooks.before.push(Arc::new(move |start| Box::pin(hook(start))));
+        self
+    }
+
+    /// Adds a hook that runs after every call the program makes into the host ended: with its
+    /// outcome (value, error or interrupted) and duration. It cannot fail the run.
+    pub fn after_call<F, Fut>(mut self, hook: F) -> Self
+    where
+        F: Fn(CallEnd) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = ()> + Send + 'static,
+    {
+        self.hooks.after.push(Arc::new(move |end| Box::pin(hook(end))));
+        self
+    }
+
     /// Uses a ready-made tool set (replaces tools added with [`Builder::tool`]).
     pub fn tools(mut self, tools: ToolSet) -> Self {
         self.tools = Some(tools);
@@ -48,7 +74,7 @@ impl Builder {
             Some(tools) => tools,
             None => ToolSet::new(self.root).map_err(BuildError::Tools)?,
         };
-        Ok(CodeMode { inner: Arc::new(Inner { limits: self.limits, tools }) })
+        Ok(CodeMode { inner: Arc::new(Inner { limits: self.limits, tools, hooks: self.hooks }) })
     }
 }
 
@@ -91,6 +117,7 @@ impl std::error::Error for BuildError {
 pub(crate) struct Inner {
     pub(crate) limits: Limits,
     pub(crate) tools: ToolSet,
+    pub(crate) hooks: Hooks,
 }
 
 /// A reusable runtime: tools and limits; each [`CodeMode::execute`] is one independent run.

@@ -486,3 +486,143 @@ fn the_host_can_cancel_a_run() {
         runtime().block_on(rt.execute_with("while (true) {}", codemode::ExecuteOptions::new().cancel(token)));
     assert_eq!(r.error.as_ref().map(|e| e.kind), Some(DiagnosticKind::Cancelled), "{r:?}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// 5. Hooks
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn before_hooks_see_the_call_and_can_deny_it() {
+    use std::sync::{Arc, Mutex};
+    let seen: Arc<Mutex<Vec<(String, Value, String)>>> = Arc::default();
+    let called = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = called.clone();
+    let delete = codemode::Tool::from_json("Deletes", None, None, move |_: Value, _ctx| {
+        count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        async move { Ok(json!("deleted")) }
+    });
+    let log = seen.clone();
+    let rt = codemode::demo::builder()
+        .tool("admin.delete", delete)
+        .before_call(move |call: codemode::CallStart| {
+            log.lock().unwrap().push((call.name.clone(), call.input.clone(), call.key.clone()));
+            async move {
+                // An async hook: it may wait (ask a person) before deciding.
+                tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+                if call.name.starts_with("admin.") {
+                    Err(codemode::Deny::new(format!("{} needs approval", call.name)))
+                } else {
+                    Ok(())
+                }
+            }
+        })
+        .build()
+        .unwrap();
+    let source = r#"
+        const order = await tools.orders.lookup({ id: "a2" });
+        let denied;
+        try { await tools.admin.delete({ id: "a2" }); } catch (e) { denied = e.message; }
+        return [order.status, denied]
+    "#;
+    let r = runtime().block_on(rt.execute_with(source, codemode::ExecuteOptions::new().run_id("r7")));
+    assert_eq!(r.value, Some(json!(["open", "admin.delete needs approval"])), "{r:?}");
+    assert_eq!(called.load(std::sync::atomic::Ordering::SeqCst), 0, "a denied call never reaches the tool");
+    assert_eq!(
+        *seen.lock().unwrap(),
+        [
+            ("orders.lookup".to_string(), json!({"id": "a2"}), "r7:1".to_string()),
+            ("admin.delete".to_string(), json!({"id": "a2"}), "r7:2".to_string()),
+        ]
+    );
+    let failure = r.tool_calls[1].failure.as_ref().unwrap();
+    assert_eq!(failure.kind, codemode::CallFailureKind::Denied);
+    // Uncaught, a denial is a ToolFailure.
+    let r = run_with(&rt, r#"await tools.admin.delete({})"#);
+    assert_eq!(r.error.map(|e| e.kind), Some(DiagnosticKind::ToolFailure));
+}
+
+#[test]
+fn hooks_see_search_calls_and_a_denied_search_throws() {
+    let rt = codemode::demo::builder()
+        .before_call(|call: codemode::CallStart| async move {
+            match call.kind {
+                codemode::CallKind::Search if call.input["query"] == json!("secret") => {
+                    Err(codemode::Deny::new("no searching for that"))
+                }
+                _ => Ok(()),
+            }
+        })
+        .build()
+        .unwrap();
+    let source = r#"
+        const found = search({ query: "order" }).items.length;
+        try { search({ query: "secret" }); return "not denied"; } catch (e) { return [found, e.message]; }
+    "#;
+    let r = run_with(&rt, source);
+    assert_eq!(r.value, Some(json!([1, "no searching for that"])), "{r:?}");
+}
+
+#[test]
+fn after_hooks_see_outcomes_and_durations_and_cannot_fail_the_run() {
+    use codemode::CallOutcome;
+    use std::sync::{Arc, Mutex};
+    let ends: Arc<Mutex<Vec<codemode::CallEnd>>> = Arc::default();
+    let sink = ends.clone();
+    let rt = codemode::demo::builder()
+        .after_call(move |end: codemode::CallEnd| {
+            sink.lock().unwrap().push(end);
+            async move { panic!("an after hook that breaks changes nothing") }
+        })
+        .build()
+        .unwrap();
+    let source = r#"
+        await tools.demo.sleep({ ms: 30, value: "slept" });
+        try { await tools.demo.fail({ message: "nope" }) } catch {}
+        search({ query: "x" });
+        tools.demo.sleep({ ms: 60000 });  // still running when the program returns
+        return "done"
+    "#;
+    let r = run_with(&rt, source);
+    assert_eq!(r.value, Some(json!("done")), "{r:?}");
+    let ends = ends.lock().unwrap();
+    let outcomes: Vec<(&str, &CallOutcome)> = ends.iter().map(|e| (e.name.as_str(), &e.outcome)).collect();
+    assert_eq!(outcomes.len(), 4, "{ends:?}");
+    assert_eq!(outcomes[0], ("demo.sleep", &CallOutcome::Value(json!("slept"))));
+    assert!(ends[0].duration >= std::time::Duration::from_millis(30));
+    assert!(
+        matches!(outcomes[1], ("demo.fail", CallOutcome::Error { kind: codemode::CallFailureKind::Failed, message }) if message == "nope")
+    );
+    assert!(matches!(outcomes[2], ("search", CallOutcome::Value(_))));
+    assert_eq!(outcomes[3], ("demo.sleep", &CallOutcome::Interrupted));
+}
+
+/// The README's Rust quick start, as written there.
+#[test]
+fn readme_quick_start() {
+    use codemode::{CallStart, Deny};
+    use std::time::Duration;
+    let runtime = codemode::demo::builder()
+        .limits(
+            Limits::default().timeout(Duration::from_secs(5)).max_tool_calls(100).max_output_bytes(64 * 1024),
+        )
+        .before_call(|call: CallStart| async move {
+            if call.name == "demo.fail" { Err(Deny::new("demo.fail is not allowed here")) } else { Ok(()) }
+        })
+        .after_call(|end| async move { eprintln!("{} {:?} in {:?}", end.key, end.outcome, end.duration) })
+        .build()
+        .expect("valid configuration");
+    let tokio = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("tokio");
+    let result = tokio.block_on(runtime.execute(
+        r#"
+        const order = await tools.orders.lookup({ id: "order_42" });
+        return { id: order.id, needsAttention: order.status !== "complete" };
+    "#,
+    ));
+    assert_eq!(
+        serde_json::to_string(&result).unwrap(),
+        r#"{"ok":true,"value":{"id":"order_42","needsAttention":true},"toolCalls":[{"id":1,"path":"orders.lookup","status":"ok"}]}"#
+    );
+    let denied =
+        tokio.block_on(runtime.execute("try { await tools.demo.fail({}) } catch (e) { return e.message }"));
+    assert_eq!(denied.value, Some(json!("demo.fail is not allowed here")));
+}
