@@ -28,6 +28,9 @@ use crate::runtime::Inner;
 /// Fuel per slice: the clock is read between slices.
 const SLICE_FUEL: u64 = 20_000;
 
+/// How long after hooks of interrupted calls may take past the deadline.
+const AFTER_HOOK_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// What to run: source text (compiled inside the deadline) or a compiled [`Program`].
 pub(crate) enum Code<'a> {
     Source(&'a str),
@@ -68,6 +71,8 @@ struct Run<'a> {
     context: Option<RunContext>,
     cancel: Option<CancelToken>,
     calls: Vec<ToolCall>,
+    /// The deadline came while calls the program left running were finishing after it returned.
+    cleanup_timed_out: bool,
     /// Calls still running, for the after hooks: id, what started, when.
     running: Vec<(u32, CallStart, Instant)>,
     tasks: JoinSet<Completion>,
@@ -121,21 +126,48 @@ impl<'a> Run<'a> {
             cancel: options.cancel,
             calls: Vec::new(),
             running: Vec::new(),
+            cleanup_timed_out: false,
             tasks: JoinSet::new(),
         })
     }
 
-    /// After hooks learn about the calls the end of the run interrupted (within the deadline).
+    /// After the program returned: calls still running are given until the deadline to finish
+    /// (their outcomes reach the VM: a late failure nobody handles becomes an unhandled-rejection
+    /// warning). When the deadline comes first, they are interrupted and the result, still
+    /// successful, gets a `TimeoutExceeded` warning. Without a time limit, or once the host
+    /// cancelled the run, they are interrupted at once.
+    async fn clean_up(&mut self) {
+        let Some(deadline) = self.deadline else { return };
+        while !self.tasks.is_empty() && !self.cancelled() {
+            let cancel = async {
+                match &self.cancel {
+                    Some(token) => token.cancelled().await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                next = self.tasks.join_next() => match next {
+                    Some(joined) => self.deliver(joined),
+                    None => return,
+                },
+                () = tokio::time::sleep_until(deadline.into()) => {
+                    self.cleanup_timed_out = true;
+                    return;
+                }
+                () = cancel => return,
+            }
+        }
+    }
+
+    /// After hooks learn about the calls the end of the run interrupted (within the deadline, or
+    /// a short grace past it).
     async fn report_interrupted(&mut self) {
+        let grace = Instant::now() + AFTER_HOOK_GRACE;
+        let limit = self.deadline.map_or(grace, |d| d.max(grace));
         let hooks = &self.inner.hooks;
         for (_, start, began) in std::mem::take(&mut self.running) {
             let report = hooks.after(call_end(start, CallOutcome::Interrupted, began.elapsed()));
-            match self.deadline {
-                Some(d) => {
-                    let _ = tokio::time::timeout_at(d.into(), report).await;
-                }
-                None => report.await,
-            }
+            let _ = tokio::time::timeout_at(limit.into(), report).await;
         }
     }
 
@@ -160,7 +192,10 @@ impl<'a> Run<'a> {
             let status = self.vm.run(SLICE_FUEL);
             let answered_now = self.dispatch()?;
             match status {
-                Status::Done => return Ok(()),
+                Status::Done => {
+                    self.clean_up().await;
+                    return Ok(());
+                }
                 Status::Threw => return Err(Stop::Report(self.vm.error_report())),
                 Status::OutOfFuel => {
                     // Let tool tasks make progress on a current-thread runtime.
@@ -351,7 +386,7 @@ impl<'a> Run<'a> {
                     ok: true,
                     value: Some(value),
                     error: None,
-                    warnings: rejection_warnings(self.vm.unhandled_rejection_reports()),
+                    warnings: self.warnings(),
                     logs,
                     truncated: false,
                     tool_calls: calls,
@@ -364,6 +399,25 @@ impl<'a> Run<'a> {
         };
         crate::output::fit(&mut result, tally, self.inner.limits.max_output_bytes);
         result
+    }
+}
+
+impl Run<'_> {
+    /// A successful run's warnings: unhandled rejections, then a cleanup that timed out.
+    fn warnings(&mut self) -> Vec<Diagnostic> {
+        let mut warnings = rejection_warnings(self.vm.unhandled_rejection_reports());
+        if self.cleanup_timed_out {
+            let ms = self.inner.limits.timeout.map_or(0, |t| t.as_millis());
+            warnings.push(Diagnostic {
+                kind: DiagnosticKind::TimeoutExceeded,
+                message: format!(
+                    "Execution timed out after {ms}ms while work the program started was still running after it \
+                     returned; that work was interrupted."
+                ),
+                location: None,
+            });
+        }
+        warnings
     }
 }
 

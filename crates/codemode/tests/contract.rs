@@ -626,3 +626,46 @@ fn readme_quick_start() {
         tokio.block_on(runtime.execute("try { await tools.demo.fail({}) } catch (e) { return e.message }"));
     assert_eq!(denied.value, Some(json!("demo.fail is not allowed here")));
 }
+
+// ---------------------------------------------------------------------------------------------
+// 6. Cleanup after the program returns
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn work_left_running_is_given_until_the_timeout() {
+    use std::time::{Duration, Instant};
+    let limits = || Limits::default().timeout(Duration::from_millis(400));
+    // Finishes in time: the call completes, no warning.
+    let started = Instant::now();
+    let r = run(r#"tools.demo.sleep({ ms: 50, value: 1 }); return "done""#, limits());
+    assert_eq!(r.value, Some(json!("done")), "{r:?}");
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+    assert_eq!(r.tool_calls[0].status, codemode::CallStatus::Ok);
+    assert!(started.elapsed() >= Duration::from_millis(50));
+    // A late failure nobody handles is an unhandled-rejection warning.
+    let r = run(r#"tools.demo.fail({ message: "late" }); return "done""#, limits());
+    assert_eq!(r.value, Some(json!("done")));
+    assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+    assert!(r.warnings[0].message.contains("late"), "{:?}", r.warnings);
+    // Does not finish in time: the result stays successful, with a TimeoutExceeded warning.
+    let started = Instant::now();
+    let r = run(r#"tools.demo.sleep({ ms: 60000 }); return "done""#, limits());
+    assert!(r.ok, "{r:?}");
+    assert_eq!(r.value, Some(json!("done")));
+    let w = r.warnings.last().expect("a warning");
+    assert_eq!(w.kind, DiagnosticKind::TimeoutExceeded);
+    assert!(w.message.starts_with("Execution timed out after 400ms"), "{}", w.message);
+    assert_eq!(r.tool_calls[0].status, codemode::CallStatus::Interrupted);
+    let took = started.elapsed();
+    assert!(took >= Duration::from_millis(390) && took < Duration::from_secs(5), "{took:?}");
+}
+
+#[test]
+fn without_a_time_limit_work_left_running_is_interrupted_at_once() {
+    let started = std::time::Instant::now();
+    let r = run(r#"tools.demo.sleep({ ms: 60000 }); return "done""#, Limits::default());
+    assert_eq!(r.value, Some(json!("done")));
+    assert!(r.warnings.is_empty());
+    assert_eq!(r.tool_calls[0].status, codemode::CallStatus::Interrupted);
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+}
