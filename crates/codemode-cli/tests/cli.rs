@@ -79,7 +79,7 @@ fn max_output_bytes_cuts_the_value_and_the_logs() {
 #[test]
 fn invalid_limits_are_usage_errors() {
     for flag in ["--max-tool-calls", "--max-output-bytes", "--max-call-depth", "--timeout-ms"] {
-        let out = codemode(&["run", "-", flag, "0"], Some("return 1"));
+        let out = codemode(&["run", "-", flag, "0"], None);
         assert_eq!(out.status.code(), Some(2), "{flag}");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains("invalid limits:") && stderr.contains("must be at least"), "{stderr}");
