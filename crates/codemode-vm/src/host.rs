@@ -6,6 +6,10 @@
 //! `{ name, message, ...own }`, Maps and Sets become arrays) and limited to
 //! [`MAX_BOUNDARY_DEPTH`] nested levels. A cycle is a `TypeError`.
 
+mod extension;
+
+pub use extension::builtin_global_names;
+
 use crate::meter::Work;
 use codemode_bytecode::ErrorKind;
 use serde::{Deserialize, Serialize};
@@ -32,6 +36,9 @@ pub enum HostTarget {
     Tool(String),
     /// The `search(...)` built-in. Synchronous: the program stops until it is completed.
     Search,
+    /// An extension global (`fetch`, `fs.promises.readFile`), by path; the input is the array of
+    /// its arguments. Synchronous ones stop the program until completed, like `search`.
+    Extension { path: String, sync: bool },
 }
 
 /// A call the host must perform and complete with [`Vm::complete`].
@@ -73,6 +80,9 @@ pub struct HostState {
     pending: Vec<(u32, ObjId)>,
     /// A synchronous call the program is stopped on, and where its value goes.
     pub(crate) blocked: Option<(u32, crate::frame::ReturnTo)>,
+    /// The global objects extensions defined (`fs`), which extension paths may extend.
+    #[serde(default)]
+    pub(crate) extension_roots: Vec<ObjId>,
 }
 
 impl HostState {

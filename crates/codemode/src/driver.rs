@@ -18,6 +18,7 @@ use serde_json::Value as Json;
 use tokio::task::JoinSet;
 
 use crate::calls::{CatchUnwind, Ended, panic_message};
+use crate::extension::{AsyncFn, HostFunction, SyncFn};
 use crate::hooks::{CallEnd, CallKind, CallOutcome, CallStart};
 use crate::options::{CancelToken, ExecuteOptions, Program, fresh_run_id, fresh_seed};
 use crate::result::{
@@ -73,6 +74,8 @@ struct Run<'a> {
     calls: Vec<ToolCall>,
     /// The deadline came while calls the program left running were finishing after it returned.
     cleanup_timed_out: bool,
+    /// Ids of extension calls: recorded with the calls, left out of the result's `toolCalls`.
+    extension_calls: Vec<u32>,
     /// Calls still running, for the after hooks: id, what started, when.
     running: Vec<(u32, CallStart, Instant)>,
     tasks: JoinSet<Completion>,
@@ -113,6 +116,12 @@ impl<'a> Run<'a> {
         let mut vm = Vm::new(module, config)
             .and_then(|mut vm| vm.declare_tools(roots).map(|()| vm))
             .map_err(|message| fail(execution_failure(message)))?;
+        for (path, f) in &inner.extensions.functions {
+            let sync = matches!(f, HostFunction::Sync(_));
+            vm.define_host_function(path, sync).map_err(|message| {
+                fail(execution_failure(format!("Extension global '{path}' could not be defined: {message}")))
+            })?;
+        }
         for (name, value) in &options.bindings {
             vm.define_binding(name, value)
                 .map_err(|message| fail(execution_failure(format!("Invalid binding '{name}': {message}"))))?;
@@ -126,6 +135,7 @@ impl<'a> Run<'a> {
             cancel: options.cancel,
             calls: Vec::new(),
             running: Vec::new(),
+            extension_calls: Vec::new(),
             cleanup_timed_out: false,
             tasks: JoinSet::new(),
         })
@@ -217,8 +227,10 @@ impl<'a> Run<'a> {
     fn dispatch(&mut self) -> Result<bool, Stop> {
         let mut answered_now = false;
         for call in self.vm.take_host_calls() {
+            let counted = !matches!(call.target, HostTarget::Extension { .. });
             if let Some(max) = self.inner.limits.max_tool_calls
-                && self.calls.len() as u32 >= max
+                && counted
+                && (self.calls.len() - self.extension_calls.len()) as u32 >= max
             {
                 return Err(Stop::Diagnostic(Diagnostic {
                     kind: DiagnosticKind::ToolCallLimitExceeded,
@@ -234,7 +246,7 @@ impl<'a> Run<'a> {
     }
 
     /// Starts one host call; returns true when it was answered at once.
-    fn start_call(&mut self, call: HostCall) -> bool {
+    fn start_call(&mut self, mut call: HostCall) -> bool {
         let id = call.id;
         let key = format!("{}:{}", self.run_id, id);
         let hooked = !self.inner.hooks.is_empty();
@@ -247,6 +259,20 @@ impl<'a> Run<'a> {
             }
             HostTarget::Search => {
                 ("search".to_string(), CallKind::Search, Work::Search(self.inner.tools.clone()))
+            }
+            HostTarget::Extension { path, .. } => {
+                // Outside the catalog and the tool-call limit; not in the result's `toolCalls`.
+                self.extension_calls.push(id);
+                let Some(f) = self.inner.extensions.get(&path).cloned() else {
+                    let message = format!("{path} is not a function");
+                    self.answer_now(id, path, Ended::Failed(ToolError::failure(message)));
+                    return true;
+                };
+                let args = match std::mem::take(&mut call.input) {
+                    Json::Array(args) => args,
+                    other => vec![other],
+                };
+                (path, CallKind::Extension, Work::Extension(f, args))
             }
             HostTarget::Tool(path) => {
                 let Some(tool) = self.inner.tools.get(&path) else {
@@ -267,14 +293,23 @@ impl<'a> Run<'a> {
         // A call without an argument sends `{}` to a tool that takes an object.
         let input = match (&work, call.input) {
             (Work::Tool(tool), Json::Null) if takes_object(tool) => Json::Object(serde_json::Map::new()),
+            (Work::Extension(_, args), _) => Json::Array(args.clone()),
             (_, input) => input,
         };
         self.calls.push(ToolCall { id, path: path.clone(), status: CallStatus::Interrupted, failure: None });
         let ctx = CallContext::new(key.clone(), path.clone()).with_run_context(self.context.clone());
         if !hooked {
             // Without hooks the handler is called now, in program order.
-            let Work::Tool(tool) = work else { return false };
-            match invoke(&tool, input, ctx) {
+            let started = match work {
+                Work::Tool(tool) => invoke(&tool, input, ctx),
+                Work::Extension(HostFunction::Async(f), args) => invoke_async(&f, args, ctx),
+                Work::Extension(HostFunction::Sync(f), args) => {
+                    self.finish_call(id, call_sync(&f, args, ctx));
+                    return true;
+                }
+                Work::Search(_) => return false,
+            };
+            match started {
                 Ok(future) => {
                     self.tasks.spawn(async move { (id, settle(future).await) });
                 }
@@ -300,6 +335,11 @@ impl<'a> Run<'a> {
                         Ok(future) => settle(future).await,
                         Err(panic) => Ended::Panicked(panic),
                     },
+                    Work::Extension(HostFunction::Async(f), args) => match invoke_async(&f, args, ctx) {
+                        Ok(future) => settle(future).await,
+                        Err(panic) => Ended::Panicked(panic),
+                    },
+                    Work::Extension(HostFunction::Sync(f), args) => call_sync(&f, args, ctx),
                 },
             };
             if !hooks.after.is_empty() {
@@ -379,7 +419,8 @@ impl<'a> Run<'a> {
         self.tasks.abort_all();
         let logs = self.vm.take_logs();
         let tally = self.vm.log_tally();
-        let calls = std::mem::take(&mut self.calls);
+        let mut calls = std::mem::take(&mut self.calls);
+        calls.retain(|c| !self.extension_calls.contains(&c.id));
         let mut result = match outcome {
             Ok(()) => match self.vm.result_json() {
                 Ok(value) => ExecResult {
@@ -475,6 +516,25 @@ const TIMEOUT_TAG: &str = "\u{0}timeout\u{0}";
 enum Work {
     Tool(Tool),
     Search(codemode_tools::ToolSet),
+    Extension(HostFunction, Vec<Json>),
+}
+
+/// Calls an asynchronous extension function; a panic there is the call's failure.
+fn invoke_async(
+    f: &AsyncFn,
+    args: Vec<Json>,
+    ctx: CallContext,
+) -> Result<codemode_tools::BoxFuture<Result<Json, ToolError>>, String> {
+    std::panic::catch_unwind(AssertUnwindSafe(|| f(args, ctx))).map_err(|p| panic_message(p.as_ref()))
+}
+
+/// Calls a synchronous extension function; a panic there is the call's failure.
+fn call_sync(f: &SyncFn, args: Vec<Json>, ctx: CallContext) -> Ended {
+    match std::panic::catch_unwind(AssertUnwindSafe(|| f(args, ctx))) {
+        Ok(Ok(value)) => Ended::Value(value),
+        Ok(Err(e)) => Ended::Failed(e),
+        Err(p) => Ended::Panicked(panic_message(p.as_ref())),
+    }
 }
 
 /// `search(input)` answered from the catalog.

@@ -34,13 +34,16 @@ pub enum CallKind {
     Tool,
     /// The `search(...)` built-in.
     Search,
+    /// An extension global (`fetch`, `fs.promises.readFile`); the input is its arguments' array.
+    Extension,
 }
 
 /// A call about to reach the host, as a before hook sees it.
 #[derive(Clone)]
 #[non_exhaustive]
 pub struct CallStart {
-    /// The tool's path (`orders.lookup`), or `search`.
+    /// The tool's path (`orders.lookup`), `search`, or an extension function's path
+    /// (`fs.promises.readFile`).
     pub name: String,
     pub kind: CallKind,
     /// The decoded input (`{}` for an object tool called without one).

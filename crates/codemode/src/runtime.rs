@@ -6,6 +6,7 @@ use std::sync::Arc;
 use codemode_tools::{Namespace, Tool, ToolSet};
 
 use crate::driver::Code;
+use crate::extension::{Extension, Extensions};
 use crate::hooks::{CallEnd, CallStart, Deny, Hooks};
 use crate::limits::LimitName;
 use crate::options::{ExecuteOptions, Program};
@@ -18,6 +19,7 @@ pub struct Builder {
     root: Namespace,
     tools: Option<ToolSet>,
     hooks: Hooks,
+    extensions: Vec<Extension>,
 }
 
 impl Builder {
@@ -61,6 +63,12 @@ impl Builder {
         self
     }
 
+    /// Adds an extension: host functions programs call as globals (see [`Extension`]).
+    pub fn extension(mut self, extension: Extension) -> Self {
+        self.extensions.push(extension);
+        self
+    }
+
     /// Uses a ready-made tool set (replaces tools added with [`Builder::tool`]).
     pub fn tools(mut self, tools: ToolSet) -> Self {
         self.tools = Some(tools);
@@ -74,7 +82,8 @@ impl Builder {
             Some(tools) => tools,
             None => ToolSet::new(self.root).map_err(BuildError::Tools)?,
         };
-        Ok(CodeMode { inner: Arc::new(Inner { limits: self.limits, tools, hooks: self.hooks }) })
+        let extensions = Extensions::new(self.extensions)?;
+        Ok(CodeMode { inner: Arc::new(Inner { limits: self.limits, tools, hooks: self.hooks, extensions }) })
     }
 }
 
@@ -87,6 +96,12 @@ pub enum BuildError {
     InvalidLimit { limit: LimitName, value: u64, minimum: u64 },
     /// The tools do not form a valid tool set (duplicate or empty names, ...).
     Tools(codemode_tools::BuildError),
+    /// An extension's global `name` would shadow a built-in global (`by: None`) or the global of
+    /// the extension `by`.
+    ShadowedGlobal { extension: String, name: String, by: Option<String> },
+    /// An extension function's path is not a dotted list of identifiers, is given twice, or is
+    /// both a function and an object of functions.
+    InvalidExtensionGlobal { extension: String, path: String },
 }
 
 impl std::fmt::Display for BuildError {
@@ -101,6 +116,19 @@ impl std::fmt::Display for BuildError {
                 write!(f, "{} must be at least {minimum}{unit} (got {value}{unit})", limit.as_str())
             }
             BuildError::Tools(e) => write!(f, "invalid tool set: {e}"),
+            BuildError::ShadowedGlobal { extension, name, by: None } => {
+                write!(f, "extension '{extension}': global '{name}' would shadow the built-in global")
+            }
+            BuildError::ShadowedGlobal { extension, name, by: Some(other) } => {
+                write!(
+                    f,
+                    "extension '{extension}': global '{name}' is defined by extension '{other}' already"
+                )
+            }
+            BuildError::InvalidExtensionGlobal { extension, path } => write!(
+                f,
+                "extension '{extension}': '{path}' is not a dotted path of identifiers, or clashes with another of its paths"
+            ),
         }
     }
 }
@@ -109,7 +137,7 @@ impl std::error::Error for BuildError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             BuildError::Tools(e) => Some(e),
-            BuildError::InvalidLimit { .. } => None,
+            _ => None,
         }
     }
 }
@@ -118,6 +146,7 @@ pub(crate) struct Inner {
     pub(crate) limits: Limits,
     pub(crate) tools: ToolSet,
     pub(crate) hooks: Hooks,
+    pub(crate) extensions: Extensions,
 }
 
 /// A reusable runtime: tools and limits; each [`CodeMode::execute`] is one independent run.

@@ -669,3 +669,140 @@ fn without_a_time_limit_work_left_running_is_interrupted_at_once() {
     assert_eq!(r.tool_calls[0].status, codemode::CallStatus::Interrupted);
     assert!(started.elapsed() < std::time::Duration::from_secs(5));
 }
+
+// ---------------------------------------------------------------------------------------------
+// 7. Extensions: host globals
+// ---------------------------------------------------------------------------------------------
+
+fn extension_runtime() -> codemode::Builder {
+    use codemode::{Extension, ToolError};
+    let web =
+        Extension::new("web").global("fetch", |args: Vec<Value>, ctx: codemode::CallContext| async move {
+            let url = args.first().and_then(Value::as_str).unwrap_or_default().to_string();
+            if url.starts_with("https://down.") {
+                return Err(ToolError::failure(format!("cannot reach {url}")));
+            }
+            Ok(json!({ "url": url, "status": 200, "key": ctx.key }))
+        });
+    let fs = Extension::new("fs")
+        .sync_global("fs.readFileSync", |args: Vec<Value>, _ctx| match args.first().and_then(Value::as_str) {
+            Some("/etc/motd") => Ok(json!("hello")),
+            other => Err(ToolError::failure(format!("ENOENT: no such file {other:?}"))),
+        })
+        .global("fs.promises.readFile", |args: Vec<Value>, _ctx| async move {
+            Ok(json!(format!("async {}", args[0])))
+        })
+        .sync_global("sum", |args: Vec<Value>, _ctx| {
+            Ok(json!(args.iter().filter_map(Value::as_f64).sum::<f64>()))
+        });
+    codemode::demo::builder().extension(web).extension(fs)
+}
+
+#[test]
+fn extension_globals_are_sync_or_async_and_copy_values() {
+    let rt = extension_runtime().limits(Limits::default().max_tool_calls(1)).build().unwrap();
+    let source = r#"
+        const page = await fetch("https://example.com", { method: "GET" });
+        const text = fs.readFileSync("/etc/motd");
+        let missing;
+        try { fs.readFileSync("/nope") } catch (e) { missing = e.message }
+        let down;
+        try { await fetch("https://down.example") } catch (e) { down = e.message }
+        const promised = fs.promises.readFile("/a");
+        return [page.status, page.key, text, missing, down, await promised, sum(1, 2, 3), typeof fetch(), Object.keys(fs)]
+    "#;
+    let r = runtime().block_on(rt.execute_with(source, codemode::ExecuteOptions::new().run_id("x")));
+    assert_eq!(
+        r.value,
+        Some(json!([
+            200,
+            "x:1",
+            "hello",
+            "ENOENT: no such file Some(\"/nope\")",
+            "cannot reach https://down.example",
+            "async \"/a\"",
+            6,
+            "object",
+            ["readFileSync", "promises"]
+        ])),
+        "{r:?}"
+    );
+    // Outside the catalog, the tool-call limit (1 here) and the result's toolCalls.
+    assert!(r.tool_calls.is_empty(), "{:?}", r.tool_calls);
+    assert!(rt.tools().get("fetch").is_none());
+}
+
+#[test]
+fn hooks_see_extension_calls_by_path_and_can_deny_them() {
+    use std::sync::{Arc, Mutex};
+    let names: Arc<Mutex<Vec<String>>> = Arc::default();
+    let sink = names.clone();
+    // Deny by default: only example.com may be fetched.
+    let rt = extension_runtime()
+        .before_call(move |call: codemode::CallStart| {
+            sink.lock().unwrap().push(call.name.clone());
+            async move {
+                let allowed = match (call.kind, call.name.as_str()) {
+                    (codemode::CallKind::Extension, "fetch") => {
+                        call.input[0].as_str().is_some_and(|u| u.starts_with("https://example.com/"))
+                    }
+                    (codemode::CallKind::Extension, "fs.readFileSync") => false,
+                    _ => true,
+                };
+                if allowed {
+                    Ok(())
+                } else {
+                    Err(codemode::Deny::new(format!("{} is not allowed", call.name)))
+                }
+            }
+        })
+        .build()
+        .unwrap();
+    let source = r#"
+        const ok = (await fetch("https://example.com/a")).status;
+        let denied, thrown;
+        try { await fetch("https://evil.example/") } catch (e) { denied = e.message }
+        try { fs.readFileSync("/etc/motd") } catch (e) { thrown = e.message }
+        return [ok, denied, thrown, await fs.promises.readFile("/b")]
+    "#;
+    let r = run_with(&rt, source);
+    assert_eq!(
+        r.value,
+        Some(json!([200, "fetch is not allowed", "fs.readFileSync is not allowed", "async \"/b\""])),
+        "{r:?}"
+    );
+    assert_eq!(*names.lock().unwrap(), ["fetch", "fetch", "fs.readFileSync", "fs.promises.readFile"]);
+}
+
+#[test]
+fn an_extension_global_may_not_shadow_a_builtin_or_another_extension() {
+    use codemode::{BuildError, Extension};
+    let f = |_: Vec<Value>, _ctx| Ok(json!(1));
+    let err =
+        CodeMode::builder().extension(Extension::new("m").sync_global("Math", f)).build().err().unwrap();
+    assert_eq!(err, BuildError::ShadowedGlobal { extension: "m".into(), name: "Math".into(), by: None });
+    let err =
+        CodeMode::builder().extension(Extension::new("t").sync_global("tools.x", f)).build().err().unwrap();
+    assert!(matches!(err, BuildError::ShadowedGlobal { ref name, .. } if name == "tools"), "{err:?}");
+    let err = CodeMode::builder()
+        .extension(Extension::new("a").sync_global("fs.read", f))
+        .extension(Extension::new("b").sync_global("fs.write", f))
+        .build()
+        .err()
+        .unwrap();
+    assert_eq!(
+        err,
+        BuildError::ShadowedGlobal { extension: "b".into(), name: "fs".into(), by: Some("a".into()) }
+    );
+    for bad in ["", "a..b", "1x", "a-b"] {
+        let err =
+            CodeMode::builder().extension(Extension::new("x").sync_global(bad, f)).build().err().unwrap();
+        assert!(matches!(err, BuildError::InvalidExtensionGlobal { .. }), "{bad}: {err:?}");
+    }
+    let err = CodeMode::builder()
+        .extension(Extension::new("x").sync_global("fs", f).sync_global("fs.read", f))
+        .build()
+        .err()
+        .unwrap();
+    assert!(matches!(err, BuildError::InvalidExtensionGlobal { .. }), "{err:?}");
+}

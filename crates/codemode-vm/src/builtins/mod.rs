@@ -23,6 +23,7 @@ mod console;
 mod date;
 mod date_math;
 mod error;
+pub(crate) mod extension;
 mod function;
 mod global;
 mod internal;
@@ -189,6 +190,7 @@ pub fn table() -> &'static [NativeDef] {
             intl::DEFS,
             iterator::DEFS,
             thenable::DEFS,
+            extension::DEFS,
         ];
         lists.iter().flat_map(|l| l.iter()).map(copy_def).collect()
     });
