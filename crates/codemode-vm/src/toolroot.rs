@@ -33,6 +33,22 @@ impl Vm {
         Ok(())
     }
 
+    /// Makes the `tools` object reachable as the global `name` too (the root the host's
+    /// declarations name). Refused when `name` is already a global.
+    pub fn alias_tools_root(&mut self, name: &str) -> Result<(), String> {
+        let global = self.realm.global;
+        if let Some(atom) = self.heap.atoms.lookup(name)
+            && self.heap.obj(global).props.get(atom).is_some()
+        {
+            return Err(format!("'{name}' is a global already"));
+        }
+        let Ok(root) = self.get_named(Value::Obj(global), "tools") else {
+            return Err("the global environment has no tools object".into());
+        };
+        let atom = self.intern(name).map_err(|_| "out of memory".to_string())?;
+        self.define_hidden_charged(global, atom, root).map_err(|_| "out of memory".to_string())
+    }
+
     /// `parent.name` on a `tools` namespace object: the child for `path`, made once and kept.
     pub(crate) fn tool_child(&mut self, parent: ObjId, name: Atom, path: &str) -> Result<Value, Throw> {
         let child = self.tool_value(path)?;

@@ -116,6 +116,9 @@ impl<'a> Run<'a> {
         let mut vm = Vm::new(module, config)
             .and_then(|mut vm| vm.declare_tools(roots).map(|()| vm))
             .map_err(|message| fail(execution_failure(message)))?;
+        if inner.root_name != "tools" {
+            vm.alias_tools_root(&inner.root_name).map_err(|message| fail(execution_failure(message)))?;
+        }
         for (path, f) in &inner.extensions.functions {
             let sync = matches!(f, HostFunction::Sync(_));
             vm.define_host_function(path, sync).map_err(|message| {

@@ -39,12 +39,16 @@ pub enum DiagnosticKind {
 
 /// A 1-based source location.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Location {
     pub line: u32,
     pub column: u32,
 }
 
+/// A failure (or, in `warnings`, a non-fatal problem) with its kind, a message a model can act
+/// on, and where in the source it happened.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Diagnostic {
     pub kind: DiagnosticKind,
     /// A message a model can act on, e.g. `TypeError: value is not a function. (line 2, col 8)`.
@@ -117,6 +121,7 @@ pub enum CallFailureKind {
 /// The outcome of one execution.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ExecResult {
     pub ok: bool,
     /// The program's JSON-safe result (`undefined` becomes `null`); absent when `ok` is false.

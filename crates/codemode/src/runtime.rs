@@ -20,6 +20,7 @@ pub struct Builder {
     tools: Option<ToolSet>,
     hooks: Hooks,
     extensions: Vec<Extension>,
+    root_name: Option<String>,
 }
 
 impl Builder {
@@ -63,6 +64,13 @@ impl Builder {
         self
     }
 
+    /// The name programs call tools by (default `tools`; `tools` stays defined too). Use the
+    /// same name in the declarations the model sees: [`CodeMode::declaration_options`].
+    pub fn root_name(mut self, name: impl Into<String>) -> Self {
+        self.root_name = Some(name.into());
+        self
+    }
+
     /// Adds an extension: host functions programs call as globals (see [`Extension`]).
     pub fn extension(mut self, extension: Extension) -> Self {
         self.extensions.push(extension);
@@ -83,7 +91,18 @@ impl Builder {
             None => ToolSet::new(self.root).map_err(BuildError::Tools)?,
         };
         let extensions = Extensions::new(self.extensions)?;
-        Ok(CodeMode { inner: Arc::new(Inner { limits: self.limits, tools, hooks: self.hooks, extensions }) })
+        let root_name = self.root_name.unwrap_or_else(|| "tools".to_string());
+        let identifier = root_name.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+            && root_name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$');
+        let builtin = root_name != "tools" && codemode_vm::builtin_global_names().contains(&root_name);
+        let extension =
+            extensions.functions.iter().any(|(p, _)| p.split('.').next() == Some(root_name.as_str()));
+        if !identifier || builtin || extension {
+            return Err(BuildError::InvalidRootName { name: root_name });
+        }
+        Ok(CodeMode {
+            inner: Arc::new(Inner { limits: self.limits, tools, hooks: self.hooks, extensions, root_name }),
+        })
     }
 }
 
@@ -99,6 +118,8 @@ pub enum BuildError {
     /// An extension's global `name` would shadow a built-in global (`by: None`) or the global of
     /// the extension `by`.
     ShadowedGlobal { extension: String, name: String, by: Option<String> },
+    /// The tools root name is not an identifier or would shadow a global.
+    InvalidRootName { name: String },
     /// An extension function's path is not a dotted list of identifiers, is given twice, or is
     /// both a function and an object of functions.
     InvalidExtensionGlobal { extension: String, path: String },
@@ -125,6 +146,9 @@ impl std::fmt::Display for BuildError {
                     "extension '{extension}': global '{name}' is defined by extension '{other}' already"
                 )
             }
+            BuildError::InvalidRootName { name } => {
+                write!(f, "root name '{name}' is not an identifier, or would shadow a global")
+            }
             BuildError::InvalidExtensionGlobal { extension, path } => write!(
                 f,
                 "extension '{extension}': '{path}' is not a dotted path of identifiers, or clashes with another of its paths"
@@ -147,6 +171,8 @@ pub(crate) struct Inner {
     pub(crate) tools: ToolSet,
     pub(crate) hooks: Hooks,
     pub(crate) extensions: Extensions,
+    /// The program-side name of the tools root (`tools` unless the host chose another).
+    pub(crate) root_name: String,
 }
 
 /// A reusable runtime: tools and limits; each [`CodeMode::execute`] is one independent run.
@@ -159,6 +185,12 @@ pub struct CodeMode {
 impl CodeMode {
     pub fn builder() -> Builder {
         Builder::default()
+    }
+
+    /// Declaration options naming the program-side root this runtime uses
+    /// ([`Builder::root_name`]), for `tools().declarations(...)`.
+    pub fn declaration_options(&self) -> codemode_tools::DeclarationOptions {
+        codemode_tools::DeclarationOptions::default().root(self.inner.root_name.clone())
     }
 
     /// The tools this runtime offers (catalog, search, signatures).

@@ -806,3 +806,19 @@ fn an_extension_global_may_not_shadow_a_builtin_or_another_extension() {
         .unwrap();
     assert!(matches!(err, BuildError::InvalidExtensionGlobal { .. }), "{err:?}");
 }
+
+#[test]
+fn the_program_side_root_follows_the_configured_name() {
+    let rt = codemode::demo::builder().root_name("api").build().unwrap();
+    let r = run_with(
+        &rt,
+        r#"return [(await api.orders.lookup({ id: "a2" })).status, api === tools, Object.keys(api)]"#,
+    );
+    assert_eq!(r.value, Some(json!(["open", true, ["data", "demo", "orders"]])), "{r:?}");
+    let declarations = rt.tools().declarations(&rt.declaration_options());
+    assert!(declarations.contains("declare const api"), "{declarations}");
+    for bad in ["Math", "search", "not an identifier", ""] {
+        let err = codemode::demo::builder().root_name(bad).build().err().expect("refused");
+        assert_eq!(err, codemode::BuildError::InvalidRootName { name: bad.into() });
+    }
+}
