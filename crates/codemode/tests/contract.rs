@@ -634,7 +634,8 @@ fn readme_quick_start() {
 #[test]
 fn work_left_running_is_given_until_the_timeout() {
     use std::time::{Duration, Instant};
-    let limits = || Limits::default().timeout(Duration::from_millis(400));
+    // Generous limits: a loaded machine must not turn these into timeouts before the return.
+    let limits = || Limits::default().timeout(Duration::from_millis(3000));
     // Finishes in time: the call completes, no warning.
     let started = Instant::now();
     let r = run(r#"tools.demo.sleep({ ms: 50, value: 1 }); return "done""#, limits());
@@ -649,15 +650,18 @@ fn work_left_running_is_given_until_the_timeout() {
     assert!(r.warnings[0].message.contains("late"), "{:?}", r.warnings);
     // Does not finish in time: the result stays successful, with a TimeoutExceeded warning.
     let started = Instant::now();
-    let r = run(r#"tools.demo.sleep({ ms: 60000 }); return "done""#, limits());
+    let r = run(
+        r#"tools.demo.sleep({ ms: 60000 }); return "done""#,
+        Limits::default().timeout(Duration::from_millis(1000)),
+    );
     assert!(r.ok, "{r:?}");
     assert_eq!(r.value, Some(json!("done")));
     let w = r.warnings.last().expect("a warning");
     assert_eq!(w.kind, DiagnosticKind::TimeoutExceeded);
-    assert!(w.message.starts_with("Execution timed out after 400ms"), "{}", w.message);
+    assert!(w.message.starts_with("Execution timed out after 1000ms"), "{}", w.message);
     assert_eq!(r.tool_calls[0].status, codemode::CallStatus::Interrupted);
     let took = started.elapsed();
-    assert!(took >= Duration::from_millis(390) && took < Duration::from_secs(5), "{took:?}");
+    assert!(took >= Duration::from_millis(990) && took < Duration::from_secs(10), "{took:?}");
 }
 
 #[test]
