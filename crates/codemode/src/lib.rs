@@ -5,6 +5,7 @@ mod calls;
 pub mod demo;
 mod driver;
 mod extension;
+pub mod fetch;
 mod hooks;
 mod limits;
 mod options;
