@@ -107,7 +107,7 @@ impl Extensions {
                 if segments.iter().any(|s| !is_identifier(s)) {
                     return Err(invalid());
                 }
-                let root = segments[0].to_string();
+                let root = segments.first().copied().unwrap_or_default().to_string();
                 if builtins.contains(&root) {
                     return Err(BuildError::ShadowedGlobal {
                         extension: ext.name.clone(),
