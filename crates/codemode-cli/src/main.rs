@@ -79,6 +79,14 @@ struct LimitArgs {
     /// (default 256MiB).
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     memory_limit: Option<usize>,
+    /// Bytes of output a run may retain (its result value and logs together; warnings have a
+    /// budget of their own of the same size), e.g. `1000` or `64KiB`. Past it the value becomes a
+    /// string with a marker and logs are cut; the result says `"truncated": true`.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    max_output_bytes: Option<usize>,
+    /// Nested calls before a catchable `RangeError` (default 10000).
+    #[arg(long, value_name = "N")]
+    max_call_depth: Option<usize>,
 }
 
 /// Parses `64MiB`-style sizes (KiB/MiB/GiB are powers of 1024, KB/MB/GB of 1000, a bare number is
@@ -191,6 +199,12 @@ fn limits(args: &LimitArgs) -> Limits {
     if let Some(bytes) = args.memory_limit {
         limits = limits.memory_limit(bytes);
     }
+    if let Some(bytes) = args.max_output_bytes {
+        limits = limits.max_output_bytes(bytes);
+    }
+    if let Some(depth) = args.max_call_depth {
+        limits = limits.max_call_depth(depth);
+    }
     limits
 }
 
@@ -235,9 +249,7 @@ fn sources(args: &SourceArgs, limits: Limits) -> Result<(Vec<Source>, HubOptions
     if args.connect_timeout_ms == 0 || args.http_timeout_ms == 0 || args.call_timeout_ms == Some(0) {
         return Err("timeouts must be greater than zero".to_owned());
     }
-    if limits.timeout.is_some_and(|t| t.is_zero()) {
-        return Err("--timeout-ms must be greater than zero".to_owned());
-    }
+    limits.check().map_err(|e| format!("invalid limits: {e}"))?;
     let options = HubOptions {
         limits,
         client: ClientOptions {

@@ -57,3 +57,31 @@ fn readme_quick_start_runs_examples_orders() {
     assert_eq!(result["toolCalls"].as_array().map(Vec::len), Some(3), "{result}");
     assert_eq!(out.status.code(), Some(0));
 }
+
+#[test]
+fn max_output_bytes_cuts_the_value_and_the_logs() {
+    let out = codemode(&["run", "-", "--max-output-bytes", "1000"], Some(r#"return "y".repeat(1000000)"#));
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is the result JSON");
+    assert_eq!(result["ok"], true, "{result}");
+    assert_eq!(result["truncated"], true, "{result}");
+    let value = result["value"].as_str().expect("a string");
+    assert!(value.len() <= 1000 && value.ends_with("return a smaller value]"), "{value}");
+    assert_eq!(out.status.code(), Some(0));
+
+    let program = r#"for (let i = 0; i < 100000; i++) console.log("line " + i); return 1"#;
+    let out = codemode(&["run", "-", "--max-output-bytes", "1KiB", "--json"], Some(program));
+    assert!(out.stdout.len() < 2000, "{} bytes", out.stdout.len());
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is the result JSON");
+    let last = result["logs"].as_array().and_then(|l| l.last()).and_then(|l| l.as_str()).unwrap_or("");
+    assert!(last.starts_with("[logs truncated: showing ") && last.ends_with(" of 100000 lines]"), "{result}");
+}
+
+#[test]
+fn invalid_limits_are_usage_errors() {
+    for flag in ["--max-tool-calls", "--max-output-bytes", "--max-call-depth", "--timeout-ms"] {
+        let out = codemode(&["run", "-", flag, "0"], None);
+        assert_eq!(out.status.code(), Some(2), "{flag}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("invalid limits:") && stderr.contains("must be at least"), "{stderr}");
+    }
+}

@@ -105,6 +105,9 @@ impl CodeModeServer {
         if let Some(max) = limits.max_tool_calls {
             bounds.push(format!("at most {max} tool calls"));
         }
+        if let Some(bytes) = limits.max_output_bytes {
+            bounds.push(format!("at most {bytes} bytes of result and logs (more is cut)"));
+        }
         if !bounds.is_empty() {
             description.push_str(&format!(" Limits: {}.", bounds.join(", ")));
         }

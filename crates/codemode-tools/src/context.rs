@@ -1,19 +1,59 @@
 //! [`CallContext`]: what a handler learns about the call it serves.
 
+use std::any::Any;
+use std::sync::Arc;
+
+/// A per-run value the host hands to every tool call of one run (the session, the user), next to
+/// the call's key: one runtime serves many users. See `codemode::ExecuteOptions::context`.
+pub type RunContext = Arc<dyn Any + Send + Sync>;
+
 /// Per-call information handed to every tool handler.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone)]
 #[non_exhaustive]
 pub struct CallContext {
     /// The idempotency key of the call, `<runId>:<id>` (ids count from 1 in program order).
     pub key: String,
     /// The tool's canonical dotted path, e.g. `orders.lookup`.
     pub path: String,
+    run: Option<RunContext>,
 }
+
+impl std::fmt::Debug for CallContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CallContext")
+            .field("key", &self.key)
+            .field("path", &self.path)
+            .field("run_context", &self.run.is_some())
+            .finish()
+    }
+}
+
+/// Two contexts are equal when they name the same call and carry the same run context (the same
+/// allocation, or none).
+impl PartialEq for CallContext {
+    fn eq(&self, other: &Self) -> bool {
+        let same_run = match (&self.run, &other.run) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        };
+        self.key == other.key && self.path == other.path && same_run
+    }
+}
+
+impl Eq for CallContext {}
 
 impl CallContext {
     /// A context for one call.
     pub fn new(key: impl Into<String>, path: impl Into<String>) -> Self {
-        Self { key: key.into(), path: path.into() }
+        Self { key: key.into(), path: path.into(), run: None }
+    }
+
+    /// The same context carrying the run's context value.
+    #[must_use]
+    pub fn with_run_context(mut self, run: Option<RunContext>) -> Self {
+        self.run = run;
+        self
     }
 
     /// The idempotency key, `<runId>:<id>`.
@@ -24,5 +64,15 @@ impl CallContext {
     /// The tool's canonical dotted path.
     pub fn path(&self) -> &str {
         &self.path
+    }
+
+    /// The run's context value, if the host gave one of type `T`.
+    pub fn context<T: Any>(&self) -> Option<&T> {
+        self.run.as_deref().and_then(|c| c.downcast_ref::<T>())
+    }
+
+    /// The run's context value as the host gave it.
+    pub fn run_context(&self) -> Option<&RunContext> {
+        self.run.as_ref()
     }
 }

@@ -109,7 +109,7 @@ mod suggest;
 mod tool;
 pub mod validate;
 
-pub use context::CallContext;
+pub use context::{CallContext, RunContext};
 pub use declarations::DeclarationOptions;
 pub use error::{BuildError, Cause, INTERNAL_MESSAGE, ToolError, ToolErrorKind};
 pub use names::{sanitize_identifier, tool_expression};

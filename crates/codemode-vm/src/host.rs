@@ -6,6 +6,10 @@
 //! `{ name, message, ...own }`, Maps and Sets become arrays) and limited to
 //! [`MAX_BOUNDARY_DEPTH`] nested levels. A cycle is a `TypeError`.
 
+mod extension;
+
+pub use extension::builtin_global_names;
+
 use crate::meter::Work;
 use codemode_bytecode::ErrorKind;
 use serde::{Deserialize, Serialize};
@@ -32,6 +36,9 @@ pub enum HostTarget {
     Tool(String),
     /// The `search(...)` built-in. Synchronous: the program stops until it is completed.
     Search,
+    /// An extension global (`fetch`, `fs.promises.readFile`), by path; the input is the array of
+    /// its arguments. Synchronous ones stop the program until completed, like `search`.
+    Extension { path: String, sync: bool },
 }
 
 /// A call the host must perform and complete with [`Vm::complete`].
@@ -73,6 +80,9 @@ pub struct HostState {
     pending: Vec<(u32, ObjId)>,
     /// A synchronous call the program is stopped on, and where its value goes.
     pub(crate) blocked: Option<(u32, crate::frame::ReturnTo)>,
+    /// The global objects extensions defined (`fs`), which extension paths may extend.
+    #[serde(default)]
+    pub(crate) extension_roots: Vec<ObjId>,
 }
 
 impl HostState {
@@ -104,7 +114,7 @@ impl Vm {
             Some(v) => match self.to_json(*v) {
                 Ok(Some(j)) => j,
                 Ok(None) => Json::Null,
-                Err(e) => return Err(e),
+                Err(e) => return self.reject_tool_input(path, e),
             },
         };
         self.charge_retained(crate::meter::HOST_CALL_RECORD_BYTES + path.len())?;
@@ -177,8 +187,9 @@ impl Vm {
     /// its error thrown where the program stopped.
     fn complete_blocked(&mut self, ret: crate::frame::ReturnTo, outcome: Result<Json, HostError>) {
         let result = match outcome {
+            // Synchronous host calls (`search`) give thenable results (`builtins/thenable.rs`).
             Ok(json) => match self.from_json(&json, 0) {
-                Ok(v) => self.deliver(Some((ret, v))),
+                Ok(v) => self.make_thenable(v).and_then(|v| self.deliver(Some((ret, v)))),
                 Err(message) => Err(self.make_tagged_error(FailureKind::InvalidToolOutput, &message)),
             },
             Err(err) => Err(self.make_tagged_error(err.kind, &err.message)),

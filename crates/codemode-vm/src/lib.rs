@@ -18,6 +18,7 @@
 // throw); the naming convention lint is about converting `self`.
 #![allow(clippy::wrong_self_convention)]
 
+mod bindings;
 mod builtins;
 mod call;
 mod class;
@@ -32,11 +33,13 @@ mod jobs;
 mod meter;
 pub mod numconv;
 mod object;
+mod output;
 mod promise;
 mod props;
 mod realm;
 mod restore;
 mod to_primitive;
+mod toolroot;
 mod value;
 
 use std::collections::VecDeque;
@@ -44,7 +47,8 @@ use std::collections::VecDeque;
 use codemode_bytecode::{Module, VerifiedModule};
 use serde::{Deserialize, Serialize};
 
-pub use host::{FailureKind, HostCall, HostError, HostTarget, MAX_BOUNDARY_DEPTH};
+pub use host::{FailureKind, HostCall, HostError, HostTarget, MAX_BOUNDARY_DEPTH, builtin_global_names};
+pub use output::{LogTally, MAX_LOG_LINES};
 pub use value::Value;
 
 use frame::Frame;
@@ -101,11 +105,20 @@ pub struct VmConfig {
     pub now_ms: f64,
     /// Maximum nested calls before `RangeError: Maximum call stack size exceeded`.
     pub max_call_depth: usize,
+    /// Bytes of console output kept (`None`: unlimited); later lines are dropped and counted.
+    #[serde(default)]
+    pub max_log_bytes: Option<usize>,
 }
 
 impl Default for VmConfig {
     fn default() -> Self {
-        VmConfig { memory_limit: 256 << 20, random_seed: 0x5eed, now_ms: 0.0, max_call_depth: 10_000 }
+        VmConfig {
+            memory_limit: 256 << 20,
+            random_seed: 0x5eed,
+            now_ms: 0.0,
+            max_call_depth: 10_000,
+            max_log_bytes: None,
+        }
     }
 }
 
@@ -158,6 +171,8 @@ pub struct Vm {
     pub(crate) fuel: i64,
     pub(crate) rng: u64,
     pub(crate) logs: Vec<String>,
+    /// Console output dropped by the log budget.
+    pub(crate) log_tally: output::LogTally,
     /// Rejected promises without handlers, in rejection order (checked again at the end).
     pub(crate) rejected_unhandled: Vec<ObjId>,
     /// Where the last uncaught throw happened.
@@ -202,6 +217,7 @@ impl Vm {
             fuel: 0,
             rng,
             logs: Vec::new(),
+            log_tally: output::LogTally::default(),
             rejected_unhandled: Vec::new(),
             throw_location: None,
             finished: None,

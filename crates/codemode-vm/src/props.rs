@@ -226,7 +226,7 @@ impl Vm {
                     if obj.props.find(a).is_none() && a != self.realm.atoms.then => {
                         let name = self.heap.atoms.name(a);
                         let child = if path.is_empty() { name.to_string() } else { format!("{path}.{name}") };
-                        return match self.tool_value(&child) {
+                        return match self.tool_child(id, a, &child) {
                             Ok(v) => Got::Value(v),
                             Err(_) => Got::Value(Value::Undefined),
                         };

@@ -38,6 +38,8 @@ pub(crate) struct SavedVm {
     fuel: i64,
     rng: u64,
     logs: Vec<String>,
+    #[serde(default)]
+    log_tally: crate::output::LogTally,
     rejected_unhandled: Vec<ObjId>,
     throw_location: Option<(u32, u32)>,
     finished: Option<Status>,
@@ -66,6 +68,7 @@ impl TryFrom<SavedVm> for Vm {
             fuel: s.fuel,
             rng: s.rng,
             logs: s.logs,
+            log_tally: s.log_tally,
             rejected_unhandled: s.rejected_unhandled,
             throw_location: s.throw_location,
             finished: s.finished,

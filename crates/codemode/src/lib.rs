@@ -1,14 +1,25 @@
 //! `codemode`: run one model-written JavaScript/TypeScript program against host tools, under hard
 //! limits, and get one JSON-safe [`ExecResult`].
 
+mod calls;
 pub mod demo;
 mod driver;
+mod extension;
+pub mod fetch;
+mod hooks;
 mod limits;
+mod options;
+mod output;
 mod result;
 mod runtime;
 
 pub use codemode_tools as tools;
-pub use codemode_tools::{CallContext, Namespace, Tool, ToolError, ToolSet};
-pub use limits::Limits;
-pub use result::{CallStatus, Diagnostic, DiagnosticKind, ExecResult, Location, ToolCall};
+pub use codemode_tools::{CallContext, Namespace, RunContext, Tool, ToolError, ToolSet};
+pub use extension::Extension;
+pub use hooks::{CallEnd, CallKind, CallOutcome, CallStart, Deny};
+pub use limits::{DEFAULT_MAX_CALL_DEPTH, DEFAULT_MEMORY_LIMIT, LimitName, Limits, MIN_MEMORY_LIMIT};
+pub use options::{CancelToken, ExecuteOptions, Program};
+pub use result::{
+    CallFailure, CallFailureKind, CallStatus, Diagnostic, DiagnosticKind, ExecResult, Location, ToolCall,
+};
 pub use runtime::{BuildError, Builder, CodeMode};

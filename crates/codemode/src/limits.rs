@@ -1,6 +1,8 @@
-//! Execution limits: how long, how many tool calls, how much memory, how deep.
+//! Execution limits: how long, how many tool calls, how much output, how much memory, how deep.
 
 use std::time::Duration;
+
+use crate::BuildError;
 
 /// The default memory limit: 256 MiB.
 pub const DEFAULT_MEMORY_LIMIT: usize = 256 << 20;
@@ -23,6 +25,12 @@ pub struct Limits {
     /// Nested calls (JavaScript and built-in frames alike) before a catchable
     /// `RangeError: Maximum call stack size exceeded`.
     pub max_call_depth: usize,
+    /// Bytes of retained output: the result value's JSON and the logs together (warnings have a
+    /// budget of their own of the same size). Unlimited by default. Truncation never fails a run:
+    /// an oversized value becomes a string with an in-band marker, logs end with a marker saying
+    /// how many lines were kept, and the result says `truncated: true`. Console lines past the
+    /// budget are dropped (and counted) while the program runs.
+    pub max_output_bytes: Option<usize>,
 }
 
 impl Default for Limits {
@@ -32,6 +40,7 @@ impl Default for Limits {
             max_tool_calls: None,
             memory_limit: DEFAULT_MEMORY_LIMIT,
             max_call_depth: DEFAULT_MAX_CALL_DEPTH,
+            max_output_bytes: None,
         }
     }
 }
@@ -52,6 +61,11 @@ impl Limits {
         self
     }
 
+    pub fn max_output_bytes(mut self, bytes: usize) -> Self {
+        self.max_output_bytes = Some(bytes);
+        self
+    }
+
     pub fn max_call_depth(mut self, depth: usize) -> Self {
         self.max_call_depth = depth;
         self
@@ -60,3 +74,54 @@ impl Limits {
 
 /// The smallest memory limit a runtime accepts: the global environment must fit.
 pub const MIN_MEMORY_LIMIT: usize = 4 << 20;
+
+/// Names a limit in a [`BuildError::InvalidLimit`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum LimitName {
+    /// [`Limits::timeout`] (values in milliseconds).
+    Timeout,
+    /// [`Limits::max_tool_calls`].
+    MaxToolCalls,
+    /// [`Limits::max_output_bytes`].
+    MaxOutputBytes,
+    /// [`Limits::memory_limit`].
+    MemoryLimit,
+    /// [`Limits::max_call_depth`].
+    MaxCallDepth,
+}
+
+impl LimitName {
+    /// The field's name, e.g. `max_tool_calls`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LimitName::Timeout => "timeout",
+            LimitName::MaxToolCalls => "max_tool_calls",
+            LimitName::MaxOutputBytes => "max_output_bytes",
+            LimitName::MemoryLimit => "memory_limit",
+            LimitName::MaxCallDepth => "max_call_depth",
+        }
+    }
+}
+
+impl Limits {
+    /// Checks every limit: each must be at least the smallest value a run can work with (one
+    /// millisecond, one call, one byte of output, [`MIN_MEMORY_LIMIT`], one frame).
+    /// [`crate::Builder::build`] calls this.
+    pub fn check(&self) -> Result<(), BuildError> {
+        let below = |limit, value: u64, minimum: u64| {
+            if value < minimum { Err(BuildError::InvalidLimit { limit, value, minimum }) } else { Ok(()) }
+        };
+        if let Some(t) = self.timeout {
+            below(LimitName::Timeout, u64::try_from(t.as_millis()).unwrap_or(u64::MAX), 1)?;
+        }
+        if let Some(n) = self.max_tool_calls {
+            below(LimitName::MaxToolCalls, u64::from(n), 1)?;
+        }
+        if let Some(n) = self.max_output_bytes {
+            below(LimitName::MaxOutputBytes, n as u64, 1)?;
+        }
+        below(LimitName::MemoryLimit, self.memory_limit as u64, MIN_MEMORY_LIMIT as u64)?;
+        below(LimitName::MaxCallDepth, self.max_call_depth as u64, 1)
+    }
+}

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 /// What kind of failure a [`Diagnostic`] reports (the reference runtime's taxonomy).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum DiagnosticKind {
     /// Source is empty or cannot be parsed.
     ParseError,
@@ -31,16 +32,23 @@ pub enum DiagnosticKind {
     ExecutionFailure,
     /// Warning only: additional warnings were omitted by the output limit.
     Truncated,
+    /// The host cancelled the run (`ExecuteOptions::cancel`). Not in the reference, where
+    /// interruption is no diagnostic: a Rust caller that drops the future gets nothing at all.
+    Cancelled,
 }
 
 /// A 1-based source location.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Location {
     pub line: u32,
     pub column: u32,
 }
 
+/// A failure (or, in `warnings`, a non-fatal problem) with its kind, a message a model can act
+/// on, and where in the source it happened.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Diagnostic {
     pub kind: DiagnosticKind,
     /// A message a model can act on, e.g. `TypeError: value is not a function. (line 2, col 8)`.
@@ -52,6 +60,7 @@ pub struct Diagnostic {
 /// How an admitted tool call ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum CallStatus {
     Ok,
     Error,
@@ -61,17 +70,58 @@ pub enum CallStatus {
 
 /// One admitted tool call, in program order.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ToolCall {
     /// 1, 2, 3, ... in program order; the idempotency key is `<runId>:<id>`.
     pub id: u32,
     /// The tool's path without the `tools.` root, e.g. `orders.lookup`.
     pub path: String,
     pub status: CallStatus,
+    /// Why the call failed, for the host only: never serialized, so a result handed to the model
+    /// as JSON does not carry it.
+    #[serde(skip)]
+    pub failure: Option<CallFailure>,
+}
+
+/// How a call failed, as only the host sees it: refused and failed apart, the private cause.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CallFailure {
+    pub kind: CallFailureKind,
+    /// What the program saw (the rejected Error's message).
+    pub message: String,
+    /// The private cause: a tool error's cause chain or a panic's message. Never shown to the
+    /// model.
+    pub cause: Option<String>,
+}
+
+/// Why a call failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum CallFailureKind {
+    /// The input failed the tool's schema (or could not be copied).
+    InvalidInput,
+    /// The output failed the tool's schema (or could not be copied).
+    InvalidOutput,
+    /// The tool declined ([`codemode_tools::ToolError::refused`]).
+    Refused,
+    /// The tool tried and failed ([`codemode_tools::ToolError::failure`]).
+    Failed,
+    /// An unexpected host error ([`codemode_tools::ToolError::internal`]); the model saw a generic
+    /// message.
+    Internal,
+    /// The handler panicked; the model saw a generic message.
+    Panicked,
+    /// A `before` hook denied the call; the host function was not called.
+    Denied,
+    /// No tool at that path.
+    UnknownTool,
 }
 
 /// The outcome of one execution.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ExecResult {
     pub ok: bool,
     /// The program's JSON-safe result (`undefined` becomes `null`); absent when `ok` is false.
@@ -86,4 +136,8 @@ pub struct ExecResult {
     #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub truncated: bool,
     pub tool_calls: Vec<ToolCall>,
+    /// The run's id (the host's, or the one made for it); call keys are `<runId>:<id>`. Not
+    /// serialized: the model does not need it.
+    #[serde(skip)]
+    pub run_id: String,
 }

@@ -1,10 +1,16 @@
 //! The public entry point: [`CodeMode`] and its [`Builder`].
 
+use std::future::Future;
 use std::sync::Arc;
 
 use codemode_tools::{Namespace, Tool, ToolSet};
 
-use crate::{ExecResult, Limits};
+use crate::driver::Code;
+use crate::extension::{Extension, Extensions};
+use crate::hooks::{CallEnd, CallStart, Deny, Hooks};
+use crate::limits::LimitName;
+use crate::options::{ExecuteOptions, Program};
+use crate::{Diagnostic, ExecResult, Limits};
 
 /// Configures a [`CodeMode`] runtime.
 #[derive(Default)]
@@ -12,6 +18,9 @@ pub struct Builder {
     limits: Limits,
     root: Namespace,
     tools: Option<ToolSet>,
+    hooks: Hooks,
+    extensions: Vec<Extension>,
+    root_name: Option<String>,
 }
 
 impl Builder {
@@ -32,53 +41,138 @@ impl Builder {
         self
     }
 
+    /// Adds a hook that runs before every call the program makes into the host (tools and
+    /// `search`), with the decoded input and the call's key; returning [`Deny`] denies the call
+    /// (the host function is not called; the program catches the denial). See `hooks.rs`.
+    pub fn before_call<F, Fut>(mut self, hook: F) -> Self
+    where
+        F: Fn(CallStart) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<(), Deny>> + Send + 'static,
+    {
+        self.hooks.before.push(Arc::new(move |start| Box::pin(hook(start))));
+        self
+    }
+
+    /// Adds a hook that runs after every call the program makes into the host ended: with its
+    /// outcome (value, error or interrupted) and duration. It cannot fail the run.
+    pub fn after_call<F, Fut>(mut self, hook: F) -> Self
+    where
+        F: Fn(CallEnd) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = ()> + Send + 'static,
+    {
+        self.hooks.after.push(Arc::new(move |end| Box::pin(hook(end))));
+        self
+    }
+
+    /// The name programs call tools by (default `tools`; `tools` stays defined too). Use the
+    /// same name in the declarations the model sees: [`CodeMode::declaration_options`].
+    pub fn root_name(mut self, name: impl Into<String>) -> Self {
+        self.root_name = Some(name.into());
+        self
+    }
+
+    /// Adds an extension: host functions programs call as globals (see [`Extension`]).
+    pub fn extension(mut self, extension: Extension) -> Self {
+        self.extensions.push(extension);
+        self
+    }
+
     /// Uses a ready-made tool set (replaces tools added with [`Builder::tool`]).
     pub fn tools(mut self, tools: ToolSet) -> Self {
         self.tools = Some(tools);
         self
     }
 
-    /// Checks the configuration: tool names and limits.
+    /// Checks the configuration: limits (see [`Limits::check`]) and tool names.
     pub fn build(self) -> Result<CodeMode, BuildError> {
-        if self.limits.timeout.is_some_and(|t| t.is_zero()) {
-            return Err(BuildError { message: "RangeError: timeout must be greater than zero".into() });
-        }
-        if self.limits.memory_limit < crate::limits::MIN_MEMORY_LIMIT {
-            return Err(BuildError {
-                message: format!(
-                    "RangeError: memory limit must be at least {} bytes (the global environment alone needs about 1 MiB)",
-                    crate::limits::MIN_MEMORY_LIMIT
-                ),
-            });
-        }
-        if self.limits.max_call_depth == 0 {
-            return Err(BuildError { message: "RangeError: max call depth must be at least 1".into() });
-        }
+        self.limits.check()?;
         let tools = match self.tools {
             Some(tools) => tools,
-            None => ToolSet::new(self.root).map_err(|e| BuildError { message: e.to_string() })?,
+            None => ToolSet::new(self.root).map_err(BuildError::Tools)?,
         };
-        Ok(CodeMode { inner: Arc::new(Inner { limits: self.limits, tools }) })
+        let extensions = Extensions::new(self.extensions)?;
+        let root_name = self.root_name.unwrap_or_else(|| "tools".to_string());
+        let identifier = root_name.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+            && root_name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$');
+        let builtin = root_name != "tools" && codemode_vm::builtin_global_names().contains(&root_name);
+        let extension =
+            extensions.functions.iter().any(|(p, _)| p.split('.').next() == Some(root_name.as_str()));
+        if !identifier || builtin || extension {
+            return Err(BuildError::InvalidRootName { name: root_name });
+        }
+        Ok(CodeMode {
+            inner: Arc::new(Inner { limits: self.limits, tools, hooks: self.hooks, extensions, root_name }),
+        })
     }
 }
 
 /// A configuration error found by [`Builder::build`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BuildError {
-    pub message: String,
+#[non_exhaustive]
+pub enum BuildError {
+    /// A limit is below the smallest value a run can work with (`value < minimum`; a timeout in
+    /// milliseconds).
+    InvalidLimit { limit: LimitName, value: u64, minimum: u64 },
+    /// The tools do not form a valid tool set (duplicate or empty names, ...).
+    Tools(codemode_tools::BuildError),
+    /// An extension's global `name` would shadow a built-in global (`by: None`) or the global of
+    /// the extension `by`.
+    ShadowedGlobal { extension: String, name: String, by: Option<String> },
+    /// The tools root name is not an identifier or would shadow a global.
+    InvalidRootName { name: String },
+    /// An extension function's path is not a dotted list of identifiers, is given twice, or is
+    /// both a function and an object of functions.
+    InvalidExtensionGlobal { extension: String, path: String },
 }
 
 impl std::fmt::Display for BuildError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
+        match self {
+            BuildError::InvalidLimit { limit, value, minimum } => {
+                let unit = match limit {
+                    LimitName::Timeout => " ms",
+                    LimitName::MaxOutputBytes | LimitName::MemoryLimit => " bytes",
+                    _ => "",
+                };
+                write!(f, "{} must be at least {minimum}{unit} (got {value}{unit})", limit.as_str())
+            }
+            BuildError::Tools(e) => write!(f, "invalid tool set: {e}"),
+            BuildError::ShadowedGlobal { extension, name, by: None } => {
+                write!(f, "extension '{extension}': global '{name}' would shadow the built-in global")
+            }
+            BuildError::ShadowedGlobal { extension, name, by: Some(other) } => {
+                write!(
+                    f,
+                    "extension '{extension}': global '{name}' is defined by extension '{other}' already"
+                )
+            }
+            BuildError::InvalidRootName { name } => {
+                write!(f, "root name '{name}' is not an identifier, or would shadow a global")
+            }
+            BuildError::InvalidExtensionGlobal { extension, path } => write!(
+                f,
+                "extension '{extension}': '{path}' is not a dotted path of identifiers, or clashes with another of its paths"
+            ),
+        }
     }
 }
 
-impl std::error::Error for BuildError {}
+impl std::error::Error for BuildError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BuildError::Tools(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 pub(crate) struct Inner {
     pub(crate) limits: Limits,
     pub(crate) tools: ToolSet,
+    pub(crate) hooks: Hooks,
+    pub(crate) extensions: Extensions,
+    /// The program-side name of the tools root (`tools` unless the host chose another).
+    pub(crate) root_name: String,
 }
 
 /// A reusable runtime: tools and limits; each [`CodeMode::execute`] is one independent run.
@@ -93,6 +187,12 @@ impl CodeMode {
         Builder::default()
     }
 
+    /// Declaration options naming the program-side root this runtime uses
+    /// ([`Builder::root_name`]), for `tools().declarations(...)`.
+    pub fn declaration_options(&self) -> codemode_tools::DeclarationOptions {
+        codemode_tools::DeclarationOptions::default().root(self.inner.root_name.clone())
+    }
+
     /// The tools this runtime offers (catalog, search, signatures).
     pub fn tools(&self) -> &ToolSet {
         &self.inner.tools
@@ -100,6 +200,23 @@ impl CodeMode {
 
     /// Runs `source` to completion (or a limit) and returns its result. Never panics.
     pub async fn execute(&self, source: &str) -> ExecResult {
-        crate::driver::execute(&self.inner, source).await
+        self.execute_with(source, ExecuteOptions::default()).await
+    }
+
+    /// Runs `source` with per-run options: run id, bindings, context, cancellation, seed.
+    pub async fn execute_with(&self, source: &str, options: ExecuteOptions) -> ExecResult {
+        crate::driver::execute(&self.inner, Code::Source(source), options).await
+    }
+
+    /// Compiles `source` once, for [`CodeMode::run`] to run as often as needed. The diagnostic is
+    /// the one `execute` would report (`ParseError`, `UnsupportedSyntax`).
+    pub fn compile(&self, source: &str) -> Result<Program, Diagnostic> {
+        crate::driver::compile(source).map(|module| Program { module })
+    }
+
+    /// Runs a compiled program with per-run options (its time limit starts now; compiling is
+    /// not counted again).
+    pub async fn run(&self, program: &Program, options: ExecuteOptions) -> ExecResult {
+        crate::driver::execute(&self.inner, Code::Program(program), options).await
     }
 }

@@ -5,7 +5,6 @@
 use super::{NativeDef, Step};
 use crate::Vm;
 use crate::call::Throw;
-use crate::meter::Work;
 use crate::value::Value;
 
 pub const DEFS: &[NativeDef] = &[
@@ -16,9 +15,6 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::new("console", "debug", 0, debug),
 ];
 
-/// Lines kept per run; later lines are counted but dropped (the facade reports truncation).
-const MAX_LOG_LINES: usize = 10_000;
-
 fn emit(vm: &mut Vm, prefix: &str, args: &[Value]) -> Result<Step, Throw> {
     let mut line = String::from(prefix);
     for (i, v) in args.iter().enumerate() {
@@ -27,12 +23,8 @@ fn emit(vm: &mut Vm, prefix: &str, args: &[Value]) -> Result<Step, Throw> {
         }
         line.push_str(&vm.display(*v)?);
     }
-    vm.charge(Work::Bytes(line.len()));
-    if vm.logs.len() < MAX_LOG_LINES {
-        // Kept until the run ends: charged to the memory limit like the heap.
-        vm.charge_retained(line.len() + std::mem::size_of::<String>())?;
-        vm.logs.push(line);
-    }
+    // Kept or dropped by the log budget (`output.rs`).
+    vm.push_log_line(line)?;
     Ok(Step::Return(Value::Undefined))
 }
 

@@ -23,6 +23,7 @@ mod console;
 mod date;
 mod date_math;
 mod error;
+pub(crate) mod extension;
 mod function;
 mod global;
 mod internal;
@@ -38,6 +39,7 @@ mod promise;
 pub(crate) mod prop_walk;
 mod regexp;
 mod string;
+mod thenable;
 pub(crate) mod tojson;
 mod utf16;
 
@@ -194,6 +196,8 @@ pub fn table() -> &'static [NativeDef] {
             map_set::DEFS,
             intl::DEFS,
             iterator::DEFS,
+            thenable::DEFS,
+            extension::DEFS,
         ];
         lists.iter().flat_map(|l| l.iter()).map(copy_def).collect()
     });

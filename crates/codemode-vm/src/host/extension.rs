@@ -1,0 +1,103 @@
+//! Extension globals: host functions a program calls directly (`fetch(url)`, `fs.readFile(p)`),
+//! outside the tool catalog. Each is a built-in bound to its path and to whether it is
+//! synchronous; a call copies every argument out as JSON (an array) and issues a host call with
+//! [`HostTarget::Extension`]: an asynchronous global returns a promise at once, a synchronous one
+//! stops the program until the host answers (as `search` does).
+
+use serde_json::Value as Json;
+
+use super::{HostCall, HostTarget};
+use crate::Vm;
+use crate::builtins::Step;
+use crate::call::Throw;
+use crate::props::Key;
+use crate::value::{ObjId, Value};
+
+impl Vm {
+    /// Defines the extension function at `path` (`fetch`, `fs.promises.readFile`): the objects on
+    /// the way are made (plain, enumerable members) unless they exist; the first segment is a
+    /// hidden global. Refused when a segment on the way is not an object the host made, when the
+    /// path exists already, or when the memory limit cannot hold it.
+    pub fn define_host_function(&mut self, path: &str, sync: bool) -> Result<(), String> {
+        let oom = |_| "out of memory".to_string();
+        let segments: Vec<&str> = path.split('.').collect();
+        let Some((last, parents)) = segments.split_last() else { return Err("empty path".into()) };
+        let mut owner = self.realm.global;
+        for (depth, segment) in parents.iter().enumerate() {
+            let atom = self.intern(segment).map_err(oom)?;
+            owner = match self.heap.obj(owner).props.get(atom).map(|s| s.value) {
+                Some(Value::Obj(id)) if depth > 0 || self.host.extension_roots.contains(&id) => id,
+                Some(_) => return Err(format!("'{segment}' in '{path}' is not an extension object")),
+                None => {
+                    let Value::Obj(id) = self.new_object().map_err(oom)? else {
+                        return Err("out of memory".into());
+                    };
+                    self.define_member(owner, atom, Value::Obj(id), depth == 0).map_err(oom)?;
+                    if depth == 0 {
+                        self.host.extension_roots.push(id);
+                    }
+                    id
+                }
+            };
+        }
+        let atom = self.intern(last).map_err(oom)?;
+        if self.heap.obj(owner).props.get(atom).is_some() {
+            return Err(format!("'{path}' is defined already"));
+        }
+        let Some(native) = crate::builtins::extension::extension_call() else {
+            return Err("extension calls are not built in".into());
+        };
+        let name = self.new_string(path).map_err(oom)?;
+        let f = self.alloc_native(native, vec![name, Value::Bool(sync)]).map_err(oom)?;
+        self.define_member(owner, atom, f, parents.is_empty()).map_err(oom)
+    }
+
+    fn define_member(
+        &mut self,
+        owner: ObjId,
+        atom: crate::value::Atom,
+        v: Value,
+        hidden: bool,
+    ) -> Result<(), Throw> {
+        if hidden {
+            self.define_hidden_charged(owner, atom, v)
+        } else {
+            self.define(Value::Obj(owner), Key::Atom(atom), v)
+        }
+    }
+
+    /// A call of an extension function: data = [path, synchronous?].
+    pub(crate) fn call_extension(&mut self, args: &[Value], data: &[Value]) -> Result<Step, Throw> {
+        let path = match data.first() {
+            Some(Value::Str(s)) => self.heap.str(*s).to_string(),
+            _ => String::new(),
+        };
+        let sync = matches!(data.get(1), Some(Value::Bool(true)));
+        let mut input = Vec::with_capacity(args.len());
+        for arg in args {
+            input.push(self.to_json(*arg)?.unwrap_or(Json::Null));
+        }
+        self.charge_retained(crate::meter::HOST_CALL_RECORD_BYTES + path.len())?;
+        let id = self.host.next_id();
+        let call = HostCall { id, target: HostTarget::Extension { path, sync }, input: Json::Array(input) };
+        self.host.outbox.push(call);
+        if sync {
+            return Ok(Step::Block(id));
+        }
+        let promise = self.new_promise()?;
+        self.host.pending.push((id, promise));
+        Ok(Step::Return(Value::Obj(promise)))
+    }
+}
+
+/// The names of the global environment's own properties: every built-in global, `tools` and
+/// `search`. A host checks extension globals against them.
+pub fn builtin_global_names() -> Vec<String> {
+    let Some((heap, realm)) = crate::pristine() else { return Vec::new() };
+    heap.obj(realm.global)
+        .props
+        .iter()
+        .filter(|slot| slot.key != crate::value::Atom::DELETED)
+        .map(|slot| heap.atoms.name(slot.key).to_string())
+        .collect()
+}

@@ -1,0 +1,147 @@
+//! Extensions: host functions a program calls directly as globals (`fetch(url)`,
+//! `fs.promises.readFile(path)`), as the reference's `Extension.make`.
+//!
+//! Unlike tools they are not in the catalog, not counted against `max_tool_calls`, not in the
+//! result's `toolCalls`, and not described to the model. Every argument is copied in as JSON (the
+//! function gets them as an array) and the result is copied out. An asynchronous global returns a
+//! promise at once; a synchronous one stops the program until it returns. A dotted path makes an
+//! object of functions (`fs.readFile` and `fs.promises.readFile` share the `fs` global); hooks see
+//! every call with the path as its name (`CallKind::Extension`). A denied synchronous call throws,
+//! a denied asynchronous one rejects.
+//!
+//! A global that shadows a built-in (`Math`, `tools`, `search`, ...) or another extension's global
+//! is a [`crate::BuildError`].
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use codemode_tools::{CallContext, ToolError};
+use serde_json::Value as Json;
+
+type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
+
+/// An asynchronous host function: arguments in, a value out.
+pub(crate) type AsyncFn =
+    Arc<dyn Fn(Vec<Json>, CallContext) -> BoxFuture<Result<Json, ToolError>> + Send + Sync>;
+/// A synchronous host function.
+pub(crate) type SyncFn = Arc<dyn Fn(Vec<Json>, CallContext) -> Result<Json, ToolError> + Send + Sync>;
+
+#[derive(Clone)]
+pub(crate) enum HostFunction {
+    Async(AsyncFn),
+    Sync(SyncFn),
+}
+
+/// A named set of globals the host adds to every run.
+#[derive(Clone)]
+pub struct Extension {
+    pub(crate) name: String,
+    pub(crate) functions: Vec<(String, HostFunction)>,
+}
+
+impl std::fmt::Debug for Extension {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let paths: Vec<&str> = self.functions.iter().map(|(p, _)| p.as_str()).collect();
+        f.debug_struct("Extension").field("name", &self.name).field("globals", &paths).finish()
+    }
+}
+
+impl Extension {
+    pub fn new(name: impl Into<String>) -> Self {
+        Extension { name: name.into(), functions: Vec::new() }
+    }
+
+    /// An asynchronous global at `path` (`fetch`, or `fs.promises.readFile` in an object): the
+    /// program gets a promise. The handler gets the arguments as JSON and the call's context
+    /// (its key, `path`, and the run's context value).
+    pub fn global<F, Fut>(mut self, path: impl Into<String>, f: F) -> Self
+    where
+        F: Fn(Vec<Json>, CallContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Json, ToolError>> + Send + 'static,
+    {
+        let f: AsyncFn = Arc::new(move |args, ctx| Box::pin(f(args, ctx)));
+        self.functions.push((path.into(), HostFunction::Async(f)));
+        self
+    }
+
+    /// A synchronous global at `path`: the program stops until it returns, and its error is
+    /// thrown where it was called.
+    pub fn sync_global<F>(mut self, path: impl Into<String>, f: F) -> Self
+    where
+        F: Fn(Vec<Json>, CallContext) -> Result<Json, ToolError> + Send + Sync + 'static,
+    {
+        self.functions.push((path.into(), HostFunction::Sync(Arc::new(f))));
+        self
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+/// Every extension function of a runtime, checked.
+#[derive(Clone, Default)]
+pub(crate) struct Extensions {
+    /// (path, function), in definition order.
+    pub(crate) functions: Vec<(String, HostFunction)>,
+}
+
+impl Extensions {
+    pub(crate) fn get(&self, path: &str) -> Option<&HostFunction> {
+        self.functions.iter().find(|(p, _)| p == path).map(|(_, f)| f)
+    }
+
+    /// Checks and merges extensions: names are identifiers, no global shadows a built-in or
+    /// another extension's, no path is both a function and an object.
+    pub(crate) fn new(extensions: Vec<Extension>) -> Result<Extensions, crate::BuildError> {
+        use crate::BuildError;
+        let builtins = codemode_vm::builtin_global_names();
+        let mut roots: Vec<(String, String)> = Vec::new(); // global → extension
+        let mut functions: Vec<(String, HostFunction)> = Vec::new();
+        for ext in extensions {
+            for (path, f) in ext.functions {
+                let segments: Vec<&str> = path.split('.').collect();
+                let invalid =
+                    || BuildError::InvalidExtensionGlobal { extension: ext.name.clone(), path: path.clone() };
+                if segments.iter().any(|s| !is_identifier(s)) {
+                    return Err(invalid());
+                }
+                let root = segments.first().copied().unwrap_or_default().to_string();
+                if builtins.contains(&root) {
+                    return Err(BuildError::ShadowedGlobal {
+                        extension: ext.name.clone(),
+                        name: root,
+                        by: None,
+                    });
+                }
+                match roots.iter().find(|(r, _)| *r == root) {
+                    Some((_, owner)) if *owner != ext.name => {
+                        return Err(BuildError::ShadowedGlobal {
+                            extension: ext.name.clone(),
+                            name: root,
+                            by: Some(owner.clone()),
+                        });
+                    }
+                    Some(_) => {}
+                    None => roots.push((root, ext.name.clone())),
+                }
+                // Neither the same path twice nor a function on the way to another one.
+                let clash = functions.iter().any(|(p, _)| {
+                    *p == path || path.starts_with(&format!("{p}.")) || p.starts_with(&format!("{path}."))
+                });
+                if clash {
+                    return Err(invalid());
+                }
+                functions.push((path, f));
+            }
+        }
+        Ok(Extensions { functions })
+    }
+}
+
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    matches!(chars.next(), Some(c) if c.is_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+}
