@@ -42,15 +42,15 @@ const FIELDS: [Field; 9] = [
 impl Field {
     fn weight(self) -> f64 {
         match self {
-            Field::Name => 3.0,
-            Field::Namespace => 1.5,
-            Field::Title => 2.0,
-            Field::Description => 1.0,
-            Field::NamespaceDescription => 0.4,
-            Field::InputProperty => 0.8,
-            Field::InputPropertyDescription => 0.3,
-            Field::OutputProperty => 0.5,
-            Field::OutputPropertyDescription => 0.2,
+            Field::Name => knob("W_NAME", 3.0),
+            Field::Namespace => knob("W_NS", 1.5),
+            Field::Title => knob("W_TITLE", 2.0),
+            Field::Description => knob("W_DESC", 1.0),
+            Field::NamespaceDescription => knob("W_NSD", 0.4),
+            Field::InputProperty => knob("W_IP", 0.8),
+            Field::InputPropertyDescription => knob("W_IPD", 0.3),
+            Field::OutputProperty => knob("W_OP", 0.5),
+            Field::OutputPropertyDescription => knob("W_OPD", 0.2),
         }
     }
 
@@ -84,6 +84,16 @@ const SYNONYM_DISCOUNT: f64 = 0.45;
 const PROPERTY_NAME_WEIGHT: f64 = 0.5;
 /// Discount for a query word matched through the WordNet thesaurus.
 const THESAURUS_DISCOUNT: f64 = 0.0;
+/// TEMPORARY tuning knob (experiments only).
+pub(crate) fn knob(name: &str, default: f64) -> f64 {
+    static KNOBS: std::sync::OnceLock<HashMap<String, f64>> = std::sync::OnceLock::new();
+    KNOBS
+        .get_or_init(|| std::env::vars().filter_map(|(k, v)| Some((k, v.parse().ok()?))).collect())
+        .get(name)
+        .copied()
+        .unwrap_or(default)
+}
+
 /// Bytes of a query that are analyzed; the rest is ignored.
 const MAX_QUERY_BYTES: usize = 1024;
 /// Words of a query that are analyzed.
@@ -140,6 +150,8 @@ pub struct SearchIndex {
     name_vocabulary: std::collections::HashSet<String>,
     /// Normalized input property name → number of tools that take it.
     property_frequency: HashMap<String, u32>,
+    /// Every indexed stem, sorted (prefix lookups).
+    vocabulary: Vec<String>,
 }
 
 /// `README.md`, `*.toml`, `src/main.rs`: a word, a dot, and a short alphabetic extension.
@@ -272,6 +284,16 @@ pub(crate) struct Query {
     /// Query tokens (split on spaces and punctuation other than `_`), normalized, that some
     /// tool takes as an input property: `repo_path`, `labelSelector`, `latitude`.
     property_names: Vec<String>,
+    /// Feedback terms (pseudo-relevance feedback) with their weights: scored additively,
+    /// outside the coverage factor.
+    expansion: Vec<(String, f64)>,
+}
+
+impl Query {
+    /// Whether feedback added no terms.
+    pub(crate) fn expansion_is_empty(&self) -> bool {
+        self.expansion.is_empty()
+    }
 }
 
 impl SearchIndex {
@@ -304,7 +326,95 @@ impl SearchIndex {
                 *property_frequency.entry(name.clone()).or_insert(0) += 1;
             }
         }
-        Self { docs, document_frequency, average_lengths, name_vocabulary, property_frequency }
+        let mut vocabulary: Vec<String> = document_frequency.keys().cloned().collect();
+        vocabulary.sort();
+        Self { docs, document_frequency, average_lengths, name_vocabulary, property_frequency, vocabulary }
+    }
+
+    /// Indexed stems that are the same word with another ending: `watch` → `watcher`,
+    /// `deploy` → `deployment`, `configuration` → `configur`. A stem of at least five letters
+    /// and another of which it is a prefix, differing by at most four letters.
+    fn morphological_relatives(&self, own: &str) -> Vec<String> {
+        let min = knob("PFX_MIN", 5.0) as usize;
+        let extra = knob("PFX_EXTRA", 4.0) as usize;
+        let n = own.chars().count();
+        if n < min || !own.is_ascii() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        let start = self.vocabulary.partition_point(|t| t.as_str() < own);
+        for term in self.vocabulary[start..].iter().take_while(|t| t.starts_with(own)) {
+            if term != own && term.len() <= own.len() + extra && term.chars().all(|c| c.is_ascii_alphabetic()) {
+                out.push(term.clone());
+            }
+        }
+        for cut in (min.max(own.len().saturating_sub(extra))..own.len()).rev() {
+            let prefix = &own[..cut];
+            if self.document_frequency.contains_key(prefix) && !out.iter().any(|t| t == prefix) {
+                out.push(prefix.to_owned());
+            }
+        }
+        out
+    }
+
+    /// Pseudo-relevance feedback: the terms that distinguish the first `docs` hits (by
+    /// frequency in their name, title and description, times IDF), not already in the query,
+    /// as extra weighted terms.
+    pub(crate) fn with_feedback(&self, query: &Query, ranked: &[(usize, f64)]) -> Query {
+        let mut expanded = query.clone();
+        let docs = knob("PRF_DOCS", 0.0) as usize;
+        let count = knob("PRF_TERMS", 5.0) as usize;
+        let beta = knob("PRF_W", 0.3);
+        if query.plain || docs == 0 || ranked.is_empty() {
+            return expanded;
+        }
+        let best = ranked[0].1.max(f64::MIN_POSITIVE);
+        let fields: &[(Field, f64)] = &[
+            (Field::Name, knob("PRF_FN", 1.0)),
+            (Field::Title, knob("PRF_FT", 1.0)),
+            (Field::Description, knob("PRF_FD", 1.0)),
+            (Field::InputProperty, knob("PRF_FP", 0.0)),
+            (Field::InputPropertyDescription, knob("PRF_FPD", 0.0)),
+        ];
+        let mut weights: HashMap<&str, f64> = HashMap::new();
+        for &(i, score) in ranked.iter().take(docs) {
+            let Some(doc) = self.docs.get(i) else { continue };
+            let relevance = (score / best).powf(knob("PRF_POW", 1.0));
+            let length: f64 = fields
+                .iter()
+                .filter(|(_, w)| *w > 0.0)
+                .map(|(f, w)| w * f64::from(doc.lengths[f.index()]))
+                .sum::<f64>()
+                .max(1.0);
+            for &(field, field_weight) in fields {
+                if field_weight <= 0.0 {
+                    continue;
+                }
+                for (term, &tf) in &doc.terms[field.index()] {
+                    *weights.entry(term.as_str()).or_insert(0.0) +=
+                        relevance * field_weight * f64::from(tf) / length;
+                }
+            }
+        }
+        let in_query = |term: &str| query.terms.iter().flatten().any(|(t, _)| t == term);
+        let mut candidates: Vec<(&str, f64)> = weights
+            .into_iter()
+            .filter(|(term, _)| !in_query(term) && !is_stopword(term) && term.len() > 1)
+            .filter(|(term, _)| {
+                // Terms of (nearly) every first hit's server are not distinctive.
+                let df = f64::from(self.document_frequency.get(*term).copied().unwrap_or(0));
+                df >= knob("PRF_MINDF", 2.0)
+            })
+            .map(|(term, w)| (term, w * self.idf(term).powf(knob("PRF_IDFPOW", 1.0))))
+            .collect();
+        candidates.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        candidates.truncate(count);
+        let top = candidates.first().map_or(1.0, |c| c.1).max(f64::MIN_POSITIVE);
+        for (term, w) in candidates {
+            let weight = if knob("PRF_FLAT", 0.0) > 0.0 { beta } else { beta * w / top };
+            expanded.expansion.push((term.to_owned(), weight));
+        }
+        expanded
     }
 
     fn idf(&self, term: &str) -> f64 {
@@ -361,12 +471,12 @@ impl SearchIndex {
                 continue;
             }
             for synonym in synonyms(&own) {
-                alternatives.push((synonym, base * SYNONYM_DISCOUNT));
+                alternatives.push((synonym, base * knob("SYN", SYNONYM_DISCOUNT)));
             }
             // General word knowledge (WordNet), kept to words the catalog uses, for words the
             // catalog does not use itself: a word it uses most likely means what it says there.
             let mut looked_up = Vec::new();
-            if !self.document_frequency.contains_key(&own) {
+            if knob("TH_ALL", 0.0) > 0.0 || !self.document_frequency.contains_key(&own) {
                 looked_up.push(word.as_str());
                 if own != *word {
                     looked_up.push(own.as_str());
@@ -379,7 +489,15 @@ impl SearchIndex {
                         && self.document_frequency.contains_key(&related)
                         && !alternatives.iter().any(|(t, _)| *t == related)
                     {
-                        alternatives.push((related, base * THESAURUS_DISCOUNT));
+                        alternatives.push((related, base * knob("TH", THESAURUS_DISCOUNT)));
+                    }
+                }
+            }
+            let prefix_discount = knob("PFX", 0.0);
+            if prefix_discount > 0.0 {
+                for related in self.morphological_relatives(&own) {
+                    if !alternatives.iter().any(|(t, _)| *t == related) {
+                        alternatives.push((related, base * prefix_discount));
                     }
                 }
             }
@@ -429,7 +547,15 @@ impl SearchIndex {
         };
         property_names.sort();
         property_names.dedup();
-        Query { raw_normalized: normalized(&raw), raw, terms, reference_forms, plain, property_names }
+        Query {
+            raw_normalized: normalized(&raw),
+            raw,
+            terms,
+            reference_forms,
+            plain,
+            property_names,
+            expansion: Vec::new(),
+        }
     }
 
     /// Whether the analyzed query has any words.
@@ -443,7 +569,8 @@ impl SearchIndex {
         for field in FIELDS {
             let i = field.index();
             if let Some(&tf) = doc.terms[i].get(term) {
-                let norm = 1.0 - B + B * f64::from(doc.lengths[i]) / self.average_lengths[i];
+                let b = knob("B", B);
+                let norm = 1.0 - b + b * f64::from(doc.lengths[i]) / self.average_lengths[i];
                 weighted += field.weight() * f64::from(tf) / norm;
             }
         }
@@ -490,7 +617,7 @@ impl SearchIndex {
     /// Scores one document; `0` means not relevant.
     pub(crate) fn score(&self, doc_index: usize, query: &Query) -> f64 {
         let Some(doc) = self.docs.get(doc_index) else { return 0.0 };
-        let k1 = if query.plain { K1_PLAIN } else { K1 };
+        let k1 = if query.plain { K1_PLAIN } else { knob("K1", K1) };
         let mut total = 0.0;
         let mut matched = 0usize;
         for alternatives in &query.terms {
@@ -503,16 +630,19 @@ impl SearchIndex {
             }
             total += best;
         }
-        if total <= 0.0 {
+        let expansion: f64 =
+            query.expansion.iter().map(|(term, weight)| weight * self.term_score(doc, term, k1)).sum();
+        if total <= 0.0 && (expansion <= 0.0 || knob("PRF_NEW", 0.0) == 0.0) {
             return 0.0;
         }
         if !query.plain {
             // Tools matching more of the query's words rank above tools matching one word often.
             let coverage = matched as f64 / query.terms.len().max(1) as f64;
-            total *= 0.4 + 0.6 * coverage;
+            let floor = knob("COV", 0.4);
+            total *= floor + (1.0 - floor) * coverage;
             let reference: f64 =
                 query.reference_forms.iter().map(|forms| Self::reference_score(doc, forms)).sum();
-            total += reference / 40.0;
+            total += reference / knob("REF", 40.0);
         }
         // A query word that is exactly an input property name of the tool (`jql`,
         // `repo_path`), weighted by how few tools take that property.
@@ -523,6 +653,7 @@ impl SearchIndex {
                 total += PROPERTY_NAME_WEIGHT * (1.0 + tools / takers).ln();
             }
         }
+        total += expansion;
         // Name boosts (the Go runtime): exact name, normalized name or path, fuzzy name.
         if query.raw == doc.name || query.raw == doc.path {
             total += 10.0;
