@@ -152,6 +152,8 @@ pub struct SearchIndex {
     property_frequency: HashMap<String, u32>,
     /// Every indexed stem, sorted (prefix lookups).
     vocabulary: Vec<String>,
+    /// stem → the tools containing it (ascending).
+    postings: HashMap<String, Vec<u32>>,
 }
 
 /// `README.md`, `*.toml`, `src/main.rs`: a word, a dot, and a short alphabetic extension.
@@ -196,6 +198,12 @@ fn collect_properties(
             names.push(name.clone());
             if let Some(d) = str_keyword(sub, "description") {
                 descriptions.push(d.to_owned());
+            }
+            if knob("ENUM", 0.0) > 0.0
+                && let Some(Value::Array(options)) = sub.get("enum")
+            {
+                let words: Vec<&str> = options.iter().filter_map(Value::as_str).take(32).collect();
+                descriptions.push(words.join(" "));
             }
             collect_properties(root, sub, depth + 1, steps, names, descriptions);
         }
@@ -328,7 +336,98 @@ impl SearchIndex {
         }
         let mut vocabulary: Vec<String> = document_frequency.keys().cloned().collect();
         vocabulary.sort();
-        Self { docs, document_frequency, average_lengths, name_vocabulary, property_frequency, vocabulary }
+        let mut postings: HashMap<String, Vec<u32>> = HashMap::new();
+        for (i, doc) in docs.iter().enumerate() {
+            for field in FIELDS {
+                for term in doc.terms[field.index()].keys() {
+                    let list = postings.entry(term.clone()).or_default();
+                    if list.last() != Some(&(i as u32)) {
+                        list.push(i as u32);
+                    }
+                }
+            }
+        }
+        Self {
+            docs,
+            document_frequency,
+            average_lengths,
+            name_vocabulary,
+            property_frequency,
+            vocabulary,
+            postings,
+        }
+    }
+
+    /// The tools that contain a stem of another word of the query than `word`: the context
+    /// that tells a related word's fitting sense from the others.
+    fn context(&self, all: &[String], word: &str) -> Vec<bool> {
+        let mut marked = vec![false; self.docs.len()];
+        for other in all.iter().filter(|w| *w != word && !is_stopword(w)) {
+            if let Some(list) = self.postings.get(&stem(other)) {
+                for &i in list {
+                    if let Some(m) = marked.get_mut(i as usize) {
+                        *m = true;
+                    }
+                }
+            }
+        }
+        marked
+    }
+
+    /// Words the catalog uses with a rare word: the name and title words of the tools whose
+    /// text contains `term` (elsewhere than in their name), by IDF, strongest first.
+    fn associated(&self, term: &str) -> Vec<(String, f64)> {
+        let Some(list) = self.postings.get(term) else { return Vec::new() };
+        if list.is_empty() || list.len() as f64 > knob("ASSOC_MAXDF", 8.0) {
+            return Vec::new();
+        }
+        let mut weights: HashMap<&str, f64> = HashMap::new();
+        let mut docs = 0usize;
+        for &i in list {
+            let Some(doc) = self.docs.get(i as usize) else { continue };
+            if doc.terms[Field::Name.index()].contains_key(term) {
+                continue;
+            }
+            docs += 1;
+            let fields: &[Field] =
+                if knob("ASSOC_TITLE", 1.0) > 0.0 { &[Field::Name, Field::Title] } else { &[Field::Name] };
+            let mut seen: Vec<&str> = Vec::new();
+            for field in fields {
+                for t in doc.terms[field.index()].keys() {
+                    if !seen.contains(&t.as_str()) {
+                        seen.push(t);
+                    }
+                }
+            }
+            for t in seen {
+                *weights.entry(t).or_insert(0.0) += 1.0;
+            }
+        }
+        if docs == 0 {
+            return Vec::new();
+        }
+        let mut out: Vec<(String, f64)> = weights
+            .into_iter()
+            .filter(|(t, _)| !is_stopword(t) && t.len() > 2)
+            .map(|(t, n)| {
+                let share = n / docs as f64;
+                (t.to_owned(), share * self.idf(t) / (1.0 + self.docs.len() as f64).ln())
+            })
+            .filter(|(_, w)| *w >= knob("ASSOC_MIN", 0.3))
+            .collect();
+        out.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        out.truncate(knob("ASSOC_N", 3.0) as usize);
+        out
+    }
+
+    /// The share of the tools containing `term` that are in the query's context.
+    fn support(&self, term: &str, context: &[bool]) -> f64 {
+        let Some(list) = self.postings.get(term) else { return 0.0 };
+        if list.is_empty() {
+            return 0.0;
+        }
+        let inside = list.iter().filter(|&&i| context.get(i as usize).copied().unwrap_or(false)).count();
+        inside as f64 / list.len() as f64
     }
 
     /// Indexed stems that are the same word with another ending: `watch` → `watcher`,
@@ -336,7 +435,7 @@ impl SearchIndex {
     /// and another of which it is a prefix, differing by at most four letters.
     fn morphological_relatives(&self, own: &str) -> Vec<String> {
         let min = knob("PFX_MIN", 5.0) as usize;
-        let extra = knob("PFX_EXTRA", 4.0) as usize;
+        let extra = knob("PFX_EXTRA", 3.0) as usize;
         let n = own.chars().count();
         if n < min || !own.is_ascii() {
             return Vec::new();
@@ -482,18 +581,46 @@ impl SearchIndex {
                     looked_up.push(own.as_str());
                 }
             }
+            let context = if knob("TH_CTX", 0.0) > 0.0 { Some(self.context(&all, word)) } else { None };
             for key in looked_up {
                 for related in thesaurus::related(key) {
                     let related = stem(related);
-                    if related != own
-                        && self.document_frequency.contains_key(&related)
-                        && !alternatives.iter().any(|(t, _)| *t == related)
-                    {
-                        alternatives.push((related, base * knob("TH", THESAURUS_DISCOUNT)));
+                    let mut candidates = vec![related.clone()];
+                    if knob("TH_PFX", 0.0) > 0.0 {
+                        candidates.extend(self.morphological_relatives(&related));
+                    }
+                    for related in candidates {
+                        if related == own
+                            || !self.document_frequency.contains_key(&related)
+                            || alternatives.iter().any(|(t, _)| *t == related)
+                        {
+                            continue;
+                        }
+                        let mut weight = base * knob("TH", THESAURUS_DISCOUNT);
+                        if let Some(context) = &context {
+                            let support = self.support(&related, context);
+                            if support < knob("TH_CTX", 0.0) {
+                                continue;
+                            }
+                            weight *= support.powf(knob("TH_CTXPOW", 0.0));
+                        }
+                        if knob("TH_NAMES", 0.0) > 0.0 {
+                            alternatives.push((format!("^{related}"), weight));
+                        } else {
+                            alternatives.push((related, weight));
+                        }
                     }
                 }
             }
-            let prefix_discount = knob("PFX", 0.0);
+            let assoc = knob("ASSOC", 0.0);
+            if assoc > 0.0 {
+                for (related, strength) in self.associated(&own) {
+                    if related != own && !alternatives.iter().any(|(t, _)| *t == related) {
+                        alternatives.push((related, base * assoc * strength));
+                    }
+                }
+            }
+            let prefix_discount = knob("PFX", 0.5);
             if prefix_discount > 0.0 {
                 for related in self.morphological_relatives(&own) {
                     if !alternatives.iter().any(|(t, _)| *t == related) {
@@ -566,7 +693,11 @@ impl SearchIndex {
     /// The BM25F score of one term alternative in one document.
     fn term_score(&self, doc: &Doc, term: &str, k1: f64) -> f64 {
         let mut weighted = 0.0;
-        for field in FIELDS {
+        let (term, fields): (&str, &[Field]) = match term.strip_prefix('^') {
+            Some(t) => (t, &[Field::Name, Field::Title]),
+            None => (term, &FIELDS),
+        };
+        for &field in fields {
             let i = field.index();
             if let Some(&tf) = doc.terms[i].get(term) {
                 let b = knob("B", B);
@@ -654,6 +785,25 @@ impl SearchIndex {
             }
         }
         total += expansion;
+        let name_coverage = knob("NC", 0.0);
+        if name_coverage > 0.0 && !query.plain {
+            let names = &doc.terms[Field::Name.index()];
+            if !names.is_empty() {
+                let covered: f64 = names
+                    .keys()
+                    .map(|name| {
+                        query
+                            .terms
+                            .iter()
+                            .flatten()
+                            .filter(|(t, _)| t.strip_prefix('^').unwrap_or(t) == name)
+                            .map(|(_, w)| *w)
+                            .fold(0.0f64, f64::max)
+                    })
+                    .sum();
+                total += name_coverage * (covered / names.len() as f64).powf(knob("NCPOW", 1.0));
+            }
+        }
         // Name boosts (the Go runtime): exact name, normalized name or path, fuzzy name.
         if query.raw == doc.name || query.raw == doc.path {
             total += 10.0;
