@@ -42,15 +42,15 @@ const FIELDS: [Field; 9] = [
 impl Field {
     fn weight(self) -> f64 {
         match self {
-            Field::Name => knob("W_NAME", 3.0),
-            Field::Namespace => knob("W_NS", 1.5),
-            Field::Title => knob("W_TITLE", 2.0),
-            Field::Description => knob("W_DESC", 1.0),
-            Field::NamespaceDescription => knob("W_NSD", 0.4),
-            Field::InputProperty => knob("W_IP", 0.8),
-            Field::InputPropertyDescription => knob("W_IPD", 0.3),
-            Field::OutputProperty => knob("W_OP", 0.5),
-            Field::OutputPropertyDescription => knob("W_OPD", 0.2),
+            Field::Name => 3.0,
+            Field::Namespace => 1.5,
+            Field::Title => 2.0,
+            Field::Description => 1.0,
+            Field::NamespaceDescription => 0.4,
+            Field::InputProperty => 0.8,
+            Field::InputPropertyDescription => 0.3,
+            Field::OutputProperty => 0.5,
+            Field::OutputPropertyDescription => 0.2,
         }
     }
 
@@ -82,18 +82,14 @@ const B: f64 = 0.75;
 const SYNONYM_DISCOUNT: f64 = 0.45;
 /// Weight of a query word that is exactly an input property name, times ln(1 + tools / takers).
 const PROPERTY_NAME_WEIGHT: f64 = 0.5;
+/// Discount for a query word matched through another ending of it (`watch` → `watcher`).
+const MORPHOLOGY_DISCOUNT: f64 = 0.5;
+/// Stems shorter than this have no morphological relatives (`list` is not `listen`).
+const MORPHOLOGY_MIN_STEM: usize = 5;
+/// Letters by which a morphological relative may be longer than the stem it extends.
+const MORPHOLOGY_MAX_EXTRA: usize = 3;
 /// Discount for a query word matched through the WordNet thesaurus.
 const THESAURUS_DISCOUNT: f64 = 0.0;
-/// TEMPORARY tuning knob (experiments only).
-pub(crate) fn knob(name: &str, default: f64) -> f64 {
-    static KNOBS: std::sync::OnceLock<HashMap<String, f64>> = std::sync::OnceLock::new();
-    KNOBS
-        .get_or_init(|| std::env::vars().filter_map(|(k, v)| Some((k, v.parse().ok()?))).collect())
-        .get(name)
-        .copied()
-        .unwrap_or(default)
-}
-
 /// Bytes of a query that are analyzed; the rest is ignored.
 const MAX_QUERY_BYTES: usize = 1024;
 /// Words of a query that are analyzed.
@@ -150,10 +146,8 @@ pub struct SearchIndex {
     name_vocabulary: std::collections::HashSet<String>,
     /// Normalized input property name → number of tools that take it.
     property_frequency: HashMap<String, u32>,
-    /// Every indexed stem, sorted (prefix lookups).
+    /// Every indexed stem, sorted, for prefix lookups.
     vocabulary: Vec<String>,
-    /// stem → the tools containing it (ascending).
-    postings: HashMap<String, Vec<u32>>,
 }
 
 /// `README.md`, `*.toml`, `src/main.rs`: a word, a dot, and a short alphabetic extension.
@@ -198,12 +192,6 @@ fn collect_properties(
             names.push(name.clone());
             if let Some(d) = str_keyword(sub, "description") {
                 descriptions.push(d.to_owned());
-            }
-            if knob("ENUM", 0.0) > 0.0
-                && let Some(Value::Array(options)) = sub.get("enum")
-            {
-                let words: Vec<&str> = options.iter().filter_map(Value::as_str).take(32).collect();
-                descriptions.push(words.join(" "));
             }
             collect_properties(root, sub, depth + 1, steps, names, descriptions);
         }
@@ -292,16 +280,6 @@ pub(crate) struct Query {
     /// Query tokens (split on spaces and punctuation other than `_`), normalized, that some
     /// tool takes as an input property: `repo_path`, `labelSelector`, `latitude`.
     property_names: Vec<String>,
-    /// Feedback terms (pseudo-relevance feedback) with their weights: scored additively,
-    /// outside the coverage factor.
-    expansion: Vec<(String, f64)>,
-}
-
-impl Query {
-    /// Whether feedback added no terms.
-    pub(crate) fn expansion_is_empty(&self) -> bool {
-        self.expansion.is_empty()
-    }
 }
 
 impl SearchIndex {
@@ -335,185 +313,39 @@ impl SearchIndex {
             }
         }
         let mut vocabulary: Vec<String> = document_frequency.keys().cloned().collect();
-        vocabulary.sort();
-        let mut postings: HashMap<String, Vec<u32>> = HashMap::new();
-        for (i, doc) in docs.iter().enumerate() {
-            for field in FIELDS {
-                for term in doc.terms[field.index()].keys() {
-                    let list = postings.entry(term.clone()).or_default();
-                    if list.last() != Some(&(i as u32)) {
-                        list.push(i as u32);
-                    }
-                }
-            }
-        }
-        Self {
-            docs,
-            document_frequency,
-            average_lengths,
-            name_vocabulary,
-            property_frequency,
-            vocabulary,
-            postings,
-        }
+        vocabulary.sort_unstable();
+        Self { docs, document_frequency, average_lengths, name_vocabulary, property_frequency, vocabulary }
     }
 
-    /// The tools that contain a stem of another word of the query than `word`: the context
-    /// that tells a related word's fitting sense from the others.
-    fn context(&self, all: &[String], word: &str) -> Vec<bool> {
-        let mut marked = vec![false; self.docs.len()];
-        for other in all.iter().filter(|w| *w != word && !is_stopword(w)) {
-            if let Some(list) = self.postings.get(&stem(other)) {
-                for &i in list {
-                    if let Some(m) = marked.get_mut(i as usize) {
-                        *m = true;
-                    }
-                }
-            }
-        }
-        marked
-    }
-
-    /// Words the catalog uses with a rare word: the name and title words of the tools whose
-    /// text contains `term` (elsewhere than in their name), by IDF, strongest first.
-    fn associated(&self, term: &str) -> Vec<(String, f64)> {
-        let Some(list) = self.postings.get(term) else { return Vec::new() };
-        if list.is_empty() || list.len() as f64 > knob("ASSOC_MAXDF", 8.0) {
-            return Vec::new();
-        }
-        let mut weights: HashMap<&str, f64> = HashMap::new();
-        let mut docs = 0usize;
-        for &i in list {
-            let Some(doc) = self.docs.get(i as usize) else { continue };
-            if doc.terms[Field::Name.index()].contains_key(term) {
-                continue;
-            }
-            docs += 1;
-            let fields: &[Field] =
-                if knob("ASSOC_TITLE", 1.0) > 0.0 { &[Field::Name, Field::Title] } else { &[Field::Name] };
-            let mut seen: Vec<&str> = Vec::new();
-            for field in fields {
-                for t in doc.terms[field.index()].keys() {
-                    if !seen.contains(&t.as_str()) {
-                        seen.push(t);
-                    }
-                }
-            }
-            for t in seen {
-                *weights.entry(t).or_insert(0.0) += 1.0;
-            }
-        }
-        if docs == 0 {
-            return Vec::new();
-        }
-        let mut out: Vec<(String, f64)> = weights
-            .into_iter()
-            .filter(|(t, _)| !is_stopword(t) && t.len() > 2)
-            .map(|(t, n)| {
-                let share = n / docs as f64;
-                (t.to_owned(), share * self.idf(t) / (1.0 + self.docs.len() as f64).ln())
-            })
-            .filter(|(_, w)| *w >= knob("ASSOC_MIN", 0.3))
-            .collect();
-        out.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        out.truncate(knob("ASSOC_N", 3.0) as usize);
-        out
-    }
-
-    /// The share of the tools containing `term` that are in the query's context.
-    fn support(&self, term: &str, context: &[bool]) -> f64 {
-        let Some(list) = self.postings.get(term) else { return 0.0 };
-        if list.is_empty() {
-            return 0.0;
-        }
-        let inside = list.iter().filter(|&&i| context.get(i as usize).copied().unwrap_or(false)).count();
-        inside as f64 / list.len() as f64
-    }
-
-    /// Indexed stems that are the same word with another ending: `watch` → `watcher`,
-    /// `deploy` → `deployment`, `configuration` → `configur`. A stem of at least five letters
-    /// and another of which it is a prefix, differing by at most four letters.
+    /// Indexed stems that are the same word with another ending, which the light stemmer
+    /// does not fold: `watch` → `watcher`, `deploy` → `deployment`, `recently` → `recent`,
+    /// `relation` → `relat`. Both must be alphabetic, the shorter at least
+    /// [`MORPHOLOGY_MIN_STEM`] letters and a prefix of the longer, which adds at most
+    /// [`MORPHOLOGY_MAX_EXTRA`] letters.
     fn morphological_relatives(&self, own: &str) -> Vec<String> {
-        let min = knob("PFX_MIN", 5.0) as usize;
-        let extra = knob("PFX_EXTRA", 3.0) as usize;
-        let n = own.chars().count();
-        if n < min || !own.is_ascii() {
+        if own.len() < MORPHOLOGY_MIN_STEM || !own.bytes().all(|b| b.is_ascii_lowercase()) {
             return Vec::new();
         }
-        let mut out = Vec::new();
         let start = self.vocabulary.partition_point(|t| t.as_str() < own);
-        for term in self.vocabulary[start..].iter().take_while(|t| t.starts_with(own)) {
-            if term != own && term.len() <= own.len() + extra && term.chars().all(|c| c.is_ascii_alphabetic()) {
-                out.push(term.clone());
-            }
-        }
-        for cut in (min.max(own.len().saturating_sub(extra))..own.len()).rev() {
+        let mut out: Vec<String> = self.vocabulary[start..]
+            .iter()
+            .take_while(|t| t.starts_with(own))
+            .filter(|t| {
+                t.len() > own.len()
+                    && t.len() <= own.len() + MORPHOLOGY_MAX_EXTRA
+                    && t.bytes().all(|b| b.is_ascii_lowercase())
+            })
+            .cloned()
+            .collect();
+        // `own` is ASCII, so every cut is a char boundary.
+        for cut in (MORPHOLOGY_MIN_STEM.max(own.len().saturating_sub(MORPHOLOGY_MAX_EXTRA))..own.len()).rev()
+        {
             let prefix = &own[..cut];
-            if self.document_frequency.contains_key(prefix) && !out.iter().any(|t| t == prefix) {
+            if self.document_frequency.contains_key(prefix) {
                 out.push(prefix.to_owned());
             }
         }
         out
-    }
-
-    /// Pseudo-relevance feedback: the terms that distinguish the first `docs` hits (by
-    /// frequency in their name, title and description, times IDF), not already in the query,
-    /// as extra weighted terms.
-    pub(crate) fn with_feedback(&self, query: &Query, ranked: &[(usize, f64)]) -> Query {
-        let mut expanded = query.clone();
-        let docs = knob("PRF_DOCS", 0.0) as usize;
-        let count = knob("PRF_TERMS", 5.0) as usize;
-        let beta = knob("PRF_W", 0.3);
-        if query.plain || docs == 0 || ranked.is_empty() {
-            return expanded;
-        }
-        let best = ranked[0].1.max(f64::MIN_POSITIVE);
-        let fields: &[(Field, f64)] = &[
-            (Field::Name, knob("PRF_FN", 1.0)),
-            (Field::Title, knob("PRF_FT", 1.0)),
-            (Field::Description, knob("PRF_FD", 1.0)),
-            (Field::InputProperty, knob("PRF_FP", 0.0)),
-            (Field::InputPropertyDescription, knob("PRF_FPD", 0.0)),
-        ];
-        let mut weights: HashMap<&str, f64> = HashMap::new();
-        for &(i, score) in ranked.iter().take(docs) {
-            let Some(doc) = self.docs.get(i) else { continue };
-            let relevance = (score / best).powf(knob("PRF_POW", 1.0));
-            let length: f64 = fields
-                .iter()
-                .filter(|(_, w)| *w > 0.0)
-                .map(|(f, w)| w * f64::from(doc.lengths[f.index()]))
-                .sum::<f64>()
-                .max(1.0);
-            for &(field, field_weight) in fields {
-                if field_weight <= 0.0 {
-                    continue;
-                }
-                for (term, &tf) in &doc.terms[field.index()] {
-                    *weights.entry(term.as_str()).or_insert(0.0) +=
-                        relevance * field_weight * f64::from(tf) / length;
-                }
-            }
-        }
-        let in_query = |term: &str| query.terms.iter().flatten().any(|(t, _)| t == term);
-        let mut candidates: Vec<(&str, f64)> = weights
-            .into_iter()
-            .filter(|(term, _)| !in_query(term) && !is_stopword(term) && term.len() > 1)
-            .filter(|(term, _)| {
-                // Terms of (nearly) every first hit's server are not distinctive.
-                let df = f64::from(self.document_frequency.get(*term).copied().unwrap_or(0));
-                df >= knob("PRF_MINDF", 2.0)
-            })
-            .map(|(term, w)| (term, w * self.idf(term).powf(knob("PRF_IDFPOW", 1.0))))
-            .collect();
-        candidates.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
-        candidates.truncate(count);
-        let top = candidates.first().map_or(1.0, |c| c.1).max(f64::MIN_POSITIVE);
-        for (term, w) in candidates {
-            let weight = if knob("PRF_FLAT", 0.0) > 0.0 { beta } else { beta * w / top };
-            expanded.expansion.push((term.to_owned(), weight));
-        }
-        expanded
     }
 
     fn idf(&self, term: &str) -> f64 {
@@ -570,62 +402,31 @@ impl SearchIndex {
                 continue;
             }
             for synonym in synonyms(&own) {
-                alternatives.push((synonym, base * knob("SYN", SYNONYM_DISCOUNT)));
+                alternatives.push((synonym, base * SYNONYM_DISCOUNT));
             }
             // General word knowledge (WordNet), kept to words the catalog uses, for words the
             // catalog does not use itself: a word it uses most likely means what it says there.
             let mut looked_up = Vec::new();
-            if knob("TH_ALL", 0.0) > 0.0 || !self.document_frequency.contains_key(&own) {
+            if !self.document_frequency.contains_key(&own) {
                 looked_up.push(word.as_str());
                 if own != *word {
                     looked_up.push(own.as_str());
                 }
             }
-            let context = if knob("TH_CTX", 0.0) > 0.0 { Some(self.context(&all, word)) } else { None };
             for key in looked_up {
                 for related in thesaurus::related(key) {
                     let related = stem(related);
-                    let mut candidates = vec![related.clone()];
-                    if knob("TH_PFX", 0.0) > 0.0 {
-                        candidates.extend(self.morphological_relatives(&related));
-                    }
-                    for related in candidates {
-                        if related == own
-                            || !self.document_frequency.contains_key(&related)
-                            || alternatives.iter().any(|(t, _)| *t == related)
-                        {
-                            continue;
-                        }
-                        let mut weight = base * knob("TH", THESAURUS_DISCOUNT);
-                        if let Some(context) = &context {
-                            let support = self.support(&related, context);
-                            if support < knob("TH_CTX", 0.0) {
-                                continue;
-                            }
-                            weight *= support.powf(knob("TH_CTXPOW", 0.0));
-                        }
-                        if knob("TH_NAMES", 0.0) > 0.0 {
-                            alternatives.push((format!("^{related}"), weight));
-                        } else {
-                            alternatives.push((related, weight));
-                        }
+                    if related != own
+                        && self.document_frequency.contains_key(&related)
+                        && !alternatives.iter().any(|(t, _)| *t == related)
+                    {
+                        alternatives.push((related, base * THESAURUS_DISCOUNT));
                     }
                 }
             }
-            let assoc = knob("ASSOC", 0.0);
-            if assoc > 0.0 {
-                for (related, strength) in self.associated(&own) {
-                    if related != own && !alternatives.iter().any(|(t, _)| *t == related) {
-                        alternatives.push((related, base * assoc * strength));
-                    }
-                }
-            }
-            let prefix_discount = knob("PFX", 0.5);
-            if prefix_discount > 0.0 {
-                for related in self.morphological_relatives(&own) {
-                    if !alternatives.iter().any(|(t, _)| *t == related) {
-                        alternatives.push((related, base * prefix_discount));
-                    }
+            for related in self.morphological_relatives(&own) {
+                if !alternatives.iter().any(|(t, _)| *t == related) {
+                    alternatives.push((related, base * MORPHOLOGY_DISCOUNT));
                 }
             }
             if !self.document_frequency.contains_key(&own) {
@@ -674,15 +475,7 @@ impl SearchIndex {
         };
         property_names.sort();
         property_names.dedup();
-        Query {
-            raw_normalized: normalized(&raw),
-            raw,
-            terms,
-            reference_forms,
-            plain,
-            property_names,
-            expansion: Vec::new(),
-        }
+        Query { raw_normalized: normalized(&raw), raw, terms, reference_forms, plain, property_names }
     }
 
     /// Whether the analyzed query has any words.
@@ -693,15 +486,10 @@ impl SearchIndex {
     /// The BM25F score of one term alternative in one document.
     fn term_score(&self, doc: &Doc, term: &str, k1: f64) -> f64 {
         let mut weighted = 0.0;
-        let (term, fields): (&str, &[Field]) = match term.strip_prefix('^') {
-            Some(t) => (t, &[Field::Name, Field::Title]),
-            None => (term, &FIELDS),
-        };
-        for &field in fields {
+        for field in FIELDS {
             let i = field.index();
             if let Some(&tf) = doc.terms[i].get(term) {
-                let b = knob("B", B);
-                let norm = 1.0 - b + b * f64::from(doc.lengths[i]) / self.average_lengths[i];
+                let norm = 1.0 - B + B * f64::from(doc.lengths[i]) / self.average_lengths[i];
                 weighted += field.weight() * f64::from(tf) / norm;
             }
         }
@@ -748,7 +536,7 @@ impl SearchIndex {
     /// Scores one document; `0` means not relevant.
     pub(crate) fn score(&self, doc_index: usize, query: &Query) -> f64 {
         let Some(doc) = self.docs.get(doc_index) else { return 0.0 };
-        let k1 = if query.plain { K1_PLAIN } else { knob("K1", K1) };
+        let k1 = if query.plain { K1_PLAIN } else { K1 };
         let mut total = 0.0;
         let mut matched = 0usize;
         for alternatives in &query.terms {
@@ -761,19 +549,16 @@ impl SearchIndex {
             }
             total += best;
         }
-        let expansion: f64 =
-            query.expansion.iter().map(|(term, weight)| weight * self.term_score(doc, term, k1)).sum();
-        if total <= 0.0 && (expansion <= 0.0 || knob("PRF_NEW", 0.0) == 0.0) {
+        if total <= 0.0 {
             return 0.0;
         }
         if !query.plain {
             // Tools matching more of the query's words rank above tools matching one word often.
             let coverage = matched as f64 / query.terms.len().max(1) as f64;
-            let floor = knob("COV", 0.4);
-            total *= floor + (1.0 - floor) * coverage;
+            total *= 0.4 + 0.6 * coverage;
             let reference: f64 =
                 query.reference_forms.iter().map(|forms| Self::reference_score(doc, forms)).sum();
-            total += reference / knob("REF", 40.0);
+            total += reference / 40.0;
         }
         // A query word that is exactly an input property name of the tool (`jql`,
         // `repo_path`), weighted by how few tools take that property.
@@ -782,26 +567,6 @@ impl SearchIndex {
             if doc.property_names.binary_search(name).is_ok() {
                 let takers = f64::from(self.property_frequency.get(name).copied().unwrap_or(1));
                 total += PROPERTY_NAME_WEIGHT * (1.0 + tools / takers).ln();
-            }
-        }
-        total += expansion;
-        let name_coverage = knob("NC", 0.0);
-        if name_coverage > 0.0 && !query.plain {
-            let names = &doc.terms[Field::Name.index()];
-            if !names.is_empty() {
-                let covered: f64 = names
-                    .keys()
-                    .map(|name| {
-                        query
-                            .terms
-                            .iter()
-                            .flatten()
-                            .filter(|(t, _)| t.strip_prefix('^').unwrap_or(t) == name)
-                            .map(|(_, w)| *w)
-                            .fold(0.0f64, f64::max)
-                    })
-                    .sum();
-                total += name_coverage * (covered / names.len() as f64).powf(knob("NCPOW", 1.0));
             }
         }
         // Name boosts (the Go runtime): exact name, normalized name or path, fuzzy name.

@@ -160,19 +160,6 @@ impl ToolSet {
             })
             .collect();
         lexical.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| catalog[a.0].path.cmp(&catalog[b.0].path)));
-        let feedback = index.with_feedback(&analyzed, &lexical);
-        if !feedback.expansion_is_empty() {
-            lexical = scoped
-                .iter()
-                .filter_map(|&i| {
-                    let score = index.score(i, &feedback);
-                    (score > 0.0).then_some((i, score))
-                })
-                .collect();
-            lexical.sort_by(|a, b| {
-                b.1.total_cmp(&a.1).then_with(|| catalog[a.0].path.cmp(&catalog[b.0].path))
-            });
-        }
         if let Some(ranker) = self.semantic_ranker()
             && let Ok(semantic) = ranker.similarities(self, trimmed, &scoped)
         {
