@@ -1,6 +1,6 @@
 //! The ranking index: field-weighted BM25 (BM25F) over each tool's name, namespace path,
-//! title, description, enclosing namespace descriptions and input/output schema properties,
-//! plus exact / normalized / fuzzy name boosts (as in the Go runtime) and the reference
+//! title, description, enclosing namespace descriptions, input/output schema properties and
+//! the WordNet relatives of the name's words, plus exact / normalized / fuzzy name boosts (as in the Go runtime) and the reference
 //! runtime's path scoring as a tie-breaking component.
 
 use std::collections::HashMap;
