@@ -340,3 +340,19 @@ fn semantic_ranker_fuses_caches_and_falls_back() {
     assert_eq!(lexical, fallback);
     assert!(failing.search_json(&json!({ "query": "cancel order" })).is_ok());
 }
+
+#[test]
+fn other_endings_of_a_word_match_at_a_discount() {
+    let tools = Namespace::new()
+        .tool("add_watcher", tool("Add a watcher to an issue", json!({})))
+        .tool("create_deployment", tool("Create a deployment", json!({})))
+        .tool("get_issue", tool("Get an issue", json!({})))
+        .build()
+        .unwrap();
+    let top = |q: &str| tools.rank(q, None).first().map(|h| h.tool.path.clone());
+    assert_eq!(top("watch an issue").as_deref(), Some("add_watcher"));
+    assert_eq!(top("deploy").as_deref(), Some("create_deployment"));
+    // The exact word still outranks another ending of it.
+    let watched = tools.rank("watcher", None);
+    assert!(watched[0].score > tools.rank("watch", None)[0].score);
+}

@@ -50,6 +50,11 @@ fn dir() -> std::path::PathBuf {
 
 /// Every server of the corpus as one namespace of a tool set.
 pub fn catalog() -> ToolSet {
+    catalog_namespace().build().unwrap()
+}
+
+/// The corpus as a namespace, before the tool set (and its search index) is built.
+fn catalog_namespace() -> Namespace {
     let mut files: Vec<_> = std::fs::read_dir(dir())
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -73,7 +78,7 @@ pub fn catalog() -> ToolSet {
         }
         root.add_namespace(server.server, namespace);
     }
-    root.build().unwrap()
+    root
 }
 
 fn queries(split: &str) -> Vec<Query> {
@@ -141,12 +146,12 @@ fn plain(tools: &ToolSet, q: &str) -> Vec<String> {
 /// rounded down, so a regression fails. They are not the targets (held-out recall@5
 /// 0.90, recall@1 0.70, every kind 0.80), which the lexical ranking does not reach yet.
 const HELDOUT_MIN_RECALL_AT_1: f64 = 0.73;
-const HELDOUT_MIN_RECALL_AT_5: f64 = 0.88;
+const HELDOUT_MIN_RECALL_AT_5: f64 = 0.89;
 /// Held-out recall@5 floors per kind.
 const HELDOUT_MIN_KIND_RECALL_AT_5: [(&str, f64); 5] =
-    [("keyword", 1.0), ("paraphrase", 0.68), ("task", 0.81), ("typo", 0.96), ("property", 1.0)];
-const DEV_MIN_RECALL_AT_1: f64 = 0.72;
-const DEV_MIN_RECALL_AT_5: f64 = 0.92;
+    [("keyword", 1.0), ("paraphrase", 0.71), ("task", 0.81), ("typo", 0.96), ("property", 1.0)];
+const DEV_MIN_RECALL_AT_1: f64 = 0.74;
+const DEV_MIN_RECALL_AT_5: f64 = 0.94;
 /// Fusion weights (lexical, semantic) for the thesaurus embedder, chosen on the dev split.
 const FUSION_LEXICAL_WEIGHT: f64 = 1.0;
 const FUSION_SEMANTIC_WEIGHT: f64 = 0.25;
@@ -157,6 +162,16 @@ const MINILM_SEMANTIC_WEIGHT: f64 = 0.5;
 
 #[test]
 fn search_eval() {
+    // Building the tool set (catalog, signatures, search index) and ranking must stay cheap:
+    // both happen inside programs. Figures in docs/tools.md are from a release build.
+    let mut build_times = Vec::new();
+    for _ in 0..5 {
+        let namespace = catalog_namespace();
+        let started = std::time::Instant::now();
+        let built = namespace.build().unwrap();
+        build_times.push(started.elapsed());
+        drop(built);
+    }
     let tools = catalog();
     assert!(tools.len() >= 500, "corpus has {} tools", tools.len());
     // `SEARCH_EVAL_QUERY=...` prints one query's top ten with scores, to study a ranking.
@@ -168,6 +183,15 @@ fn search_eval() {
     let dev = queries("dev");
     let heldout = queries("heldout");
     println!("{} tools, {} dev queries, {} held-out queries", tools.len(), dev.len(), heldout.len());
+    let started = std::time::Instant::now();
+    for q in &dev {
+        std::hint::black_box(tools.rank(&q.q, None));
+    }
+    println!(
+        "tool set built in {:?} (best of 5), a dev query ranked in {:?} on average",
+        build_times.iter().min().unwrap(),
+        started.elapsed() / dev.len() as u32
+    );
     let dev_plain = evaluate(&tools, &dev, &plain, false);
     let held_plain = evaluate(&tools, &heldout, &plain, false);
     report("plain BM25F (baseline), dev", &dev_plain);

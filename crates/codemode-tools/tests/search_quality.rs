@@ -16,9 +16,9 @@ use serde::Deserialize;
 use serde_json::Value;
 
 /// Floors: the figures reached when the set was checked in (see docs/tools.md).
-const MIN_RECALL_AT_1: f64 = 0.82;
+const MIN_RECALL_AT_1: f64 = 0.85;
 const MIN_RECALL_AT_5: f64 = 1.0;
-const MIN_HOLDOUT_RECALL_AT_5: f64 = 0.96;
+const MIN_HOLDOUT_RECALL_AT_5: f64 = 1.0;
 
 #[derive(Deserialize)]
 struct Query {

@@ -1,6 +1,6 @@
 //! The ranking index: field-weighted BM25 (BM25F) over each tool's name, namespace path,
-//! title, description, enclosing namespace descriptions and input/output schema properties,
-//! plus exact / normalized / fuzzy name boosts (as in the Go runtime) and the reference
+//! title, description, enclosing namespace descriptions, input/output schema properties and
+//! the WordNet relatives of the name's words, plus exact / normalized / fuzzy name boosts (as in the Go runtime) and the reference
 //! runtime's path scoring as a tie-breaking component.
 
 use std::collections::HashMap;
@@ -25,9 +25,11 @@ enum Field {
     InputPropertyDescription,
     OutputProperty,
     OutputPropertyDescription,
+    /// Words the thesaurus relates to the name's words (`create_relations`: `link`, `connect`).
+    NameRelated,
 }
 
-const FIELDS: [Field; 9] = [
+const FIELDS: [Field; 10] = [
     Field::Name,
     Field::Namespace,
     Field::Title,
@@ -37,6 +39,7 @@ const FIELDS: [Field; 9] = [
     Field::InputPropertyDescription,
     Field::OutputProperty,
     Field::OutputPropertyDescription,
+    Field::NameRelated,
 ];
 
 impl Field {
@@ -51,6 +54,7 @@ impl Field {
             Field::InputPropertyDescription => 0.3,
             Field::OutputProperty => 0.5,
             Field::OutputPropertyDescription => 0.2,
+            Field::NameRelated => 0.45,
         }
     }
 
@@ -70,6 +74,7 @@ impl Field {
             Field::InputPropertyDescription => "input property description",
             Field::OutputProperty => "output property",
             Field::OutputPropertyDescription => "output property description",
+            Field::NameRelated => "name (related word)",
         }
     }
 }
@@ -82,6 +87,14 @@ const B: f64 = 0.75;
 const SYNONYM_DISCOUNT: f64 = 0.45;
 /// Weight of a query word that is exactly an input property name, times ln(1 + tools / takers).
 const PROPERTY_NAME_WEIGHT: f64 = 0.5;
+/// Discount for a query word matched through another ending of it (`watch` → `watcher`).
+const MORPHOLOGY_DISCOUNT: f64 = 0.5;
+/// Stems shorter than this have no morphological relatives (`list` is not `listen`).
+const MORPHOLOGY_MIN_STEM: usize = 5;
+/// Letters by which a morphological relative may be longer than the stem it extends.
+const MORPHOLOGY_MAX_EXTRA: usize = 3;
+/// WordNet relatives indexed per word of a tool's name (see [`name_relatives`]).
+const NAME_RELATIVES: usize = 3;
 /// Discount for a query word matched through the WordNet thesaurus.
 const THESAURUS_DISCOUNT: f64 = 0.0;
 /// Bytes of a query that are analyzed; the rest is ignored.
@@ -114,9 +127,9 @@ const MAX_PROPERTIES: usize = 200;
 #[derive(Debug, Clone, Default)]
 struct Doc {
     /// Per field: stem → term frequency.
-    terms: [HashMap<String, u32>; 9],
+    terms: [HashMap<String, u32>; 10],
     /// Per field: token count.
-    lengths: [u32; 9],
+    lengths: [u32; 10],
     /// Lowercase path, last segment, and their alphanumeric-only forms, for name boosts.
     path: String,
     name: String,
@@ -135,11 +148,13 @@ pub struct SearchIndex {
     docs: Vec<Doc>,
     /// stem → number of tools containing it in any field.
     document_frequency: HashMap<String, u32>,
-    average_lengths: [f64; 9],
+    average_lengths: [f64; 10],
     /// Every word of every tool name, so stopwords that name tools are kept in queries.
     name_vocabulary: std::collections::HashSet<String>,
     /// Normalized input property name → number of tools that take it.
     property_frequency: HashMap<String, u32>,
+    /// Every indexed stem, sorted, for prefix lookups.
+    vocabulary: Vec<String>,
 }
 
 /// `README.md`, `*.toml`, `src/main.rs`: a word, a dot, and a short alphabetic extension.
@@ -151,6 +166,26 @@ fn looks_like_file_name(token: &str) -> bool {
         }
         None => false,
     }
+}
+
+/// The WordNet relatives of a tool name's words (the first [`NAME_RELATIVES`] of each, its
+/// most frequent senses): `create_relations` → `make create relate interrelate associate`,
+/// `add_watcher` → `increase append supply spectator witness viewer`. A query word finds the
+/// tool through them when the tool's own text has no word for it ("link two entities").
+fn name_relatives(name: &str) -> String {
+    let mut related: Vec<&str> = Vec::new();
+    for word in words(name) {
+        let mut found = thesaurus::related(&word);
+        if found.is_empty() {
+            found = thesaurus::related(&stem(&word));
+        }
+        for r in found.iter().take(NAME_RELATIVES) {
+            if !related.contains(r) {
+                related.push(r);
+            }
+        }
+    }
+    related.join(" ")
 }
 
 fn normalized(text: &str) -> String {
@@ -223,6 +258,7 @@ impl Doc {
         property_names.sort();
         property_names.dedup();
         let namespace_descriptions = registered.namespace_descriptions.join(" ");
+        let name_related = name_relatives(name);
         let mut doc = Doc {
             path: path.to_lowercase(),
             name: name.to_lowercase(),
@@ -232,7 +268,7 @@ impl Doc {
             property_names,
             ..Doc::default()
         };
-        let texts: [(Field, &str); 9] = [
+        let texts: [(Field, &str); 10] = [
             (Field::Name, name),
             (Field::Namespace, namespace),
             (Field::Title, tool.title().unwrap_or("")),
@@ -242,6 +278,7 @@ impl Doc {
             (Field::InputPropertyDescription, &input_descriptions),
             (Field::OutputProperty, &output_names),
             (Field::OutputPropertyDescription, &output_descriptions),
+            (Field::NameRelated, &name_related),
         ];
         let mut other = vec![namespace_descriptions.clone(), input_names.clone(), input_descriptions.clone()];
         other.push(tool.title().unwrap_or("").to_owned());
@@ -279,11 +316,15 @@ impl SearchIndex {
     pub(crate) fn new(registered: &[Registered], _catalog: &[ToolDescription]) -> Self {
         let docs: Vec<Doc> = registered.iter().map(Doc::new).collect();
         let mut document_frequency: HashMap<String, u32> = HashMap::new();
-        let mut totals = [0f64; 9];
+        let mut totals = [0f64; 10];
         for doc in &docs {
             let mut seen: Vec<&String> = Vec::new();
             for field in FIELDS {
                 totals[field.index()] += f64::from(doc.lengths[field.index()]);
+                // Related words are not the tool's text: they do not make a word common.
+                if field == Field::NameRelated {
+                    continue;
+                }
                 for term in doc.terms[field.index()].keys() {
                     if !seen.contains(&term) {
                         seen.push(term);
@@ -304,7 +345,40 @@ impl SearchIndex {
                 *property_frequency.entry(name.clone()).or_insert(0) += 1;
             }
         }
-        Self { docs, document_frequency, average_lengths, name_vocabulary, property_frequency }
+        let mut vocabulary: Vec<String> = document_frequency.keys().cloned().collect();
+        vocabulary.sort_unstable();
+        Self { docs, document_frequency, average_lengths, name_vocabulary, property_frequency, vocabulary }
+    }
+
+    /// Indexed stems that are the same word with another ending, which the light stemmer
+    /// does not fold: `watch` → `watcher`, `deploy` → `deployment`, `recently` → `recent`,
+    /// `relation` → `relat`. Both must be alphabetic, the shorter at least
+    /// [`MORPHOLOGY_MIN_STEM`] letters and a prefix of the longer, which adds at most
+    /// [`MORPHOLOGY_MAX_EXTRA`] letters.
+    fn morphological_relatives(&self, own: &str) -> Vec<String> {
+        if own.len() < MORPHOLOGY_MIN_STEM || !own.bytes().all(|b| b.is_ascii_lowercase()) {
+            return Vec::new();
+        }
+        let start = self.vocabulary.partition_point(|t| t.as_str() < own);
+        let mut out: Vec<String> = self.vocabulary[start..]
+            .iter()
+            .take_while(|t| t.starts_with(own))
+            .filter(|t| {
+                t.len() > own.len()
+                    && t.len() <= own.len() + MORPHOLOGY_MAX_EXTRA
+                    && t.bytes().all(|b| b.is_ascii_lowercase())
+            })
+            .cloned()
+            .collect();
+        // `own` is ASCII, so every cut is a char boundary.
+        for cut in (MORPHOLOGY_MIN_STEM.max(own.len().saturating_sub(MORPHOLOGY_MAX_EXTRA))..own.len()).rev()
+        {
+            let prefix = &own[..cut];
+            if self.document_frequency.contains_key(prefix) {
+                out.push(prefix.to_owned());
+            }
+        }
+        out
     }
 
     fn idf(&self, term: &str) -> f64 {
@@ -383,6 +457,11 @@ impl SearchIndex {
                     }
                 }
             }
+            for related in self.morphological_relatives(&own) {
+                if !alternatives.iter().any(|(t, _)| *t == related) {
+                    alternatives.push((related, base * MORPHOLOGY_DISCOUNT));
+                }
+            }
             if !self.document_frequency.contains_key(&own) {
                 // Short words have too many near neighbours for a typo match to mean anything.
                 let budget = if own.chars().count() < 4 { 0 } else { typo_budget(own.chars().count()) };
@@ -438,9 +517,14 @@ impl SearchIndex {
     }
 
     /// The BM25F score of one term alternative in one document.
-    fn term_score(&self, doc: &Doc, term: &str, k1: f64) -> f64 {
+    fn term_score(&self, doc: &Doc, term: &str, plain: bool) -> f64 {
+        let k1 = if plain { K1_PLAIN } else { K1 };
         let mut weighted = 0.0;
         for field in FIELDS {
+            // The plain baseline knows only the tool's own text.
+            if plain && field == Field::NameRelated {
+                continue;
+            }
             let i = field.index();
             if let Some(&tf) = doc.terms[i].get(term) {
                 let norm = 1.0 - B + B * f64::from(doc.lengths[i]) / self.average_lengths[i];
@@ -490,13 +574,12 @@ impl SearchIndex {
     /// Scores one document; `0` means not relevant.
     pub(crate) fn score(&self, doc_index: usize, query: &Query) -> f64 {
         let Some(doc) = self.docs.get(doc_index) else { return 0.0 };
-        let k1 = if query.plain { K1_PLAIN } else { K1 };
         let mut total = 0.0;
         let mut matched = 0usize;
         for alternatives in &query.terms {
             let best = alternatives
                 .iter()
-                .map(|(term, weight)| weight * self.term_score(doc, term, k1))
+                .map(|(term, weight)| weight * self.term_score(doc, term, query.plain))
                 .fold(0.0f64, f64::max);
             if best > 0.0 {
                 matched += 1;

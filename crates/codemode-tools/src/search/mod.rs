@@ -201,8 +201,8 @@ impl ToolSet {
     }
 
     /// A plain BM25F ranking over the same index — field weights and the Go runtime's name
-    /// boosts, without this crate's query expansion (abbreviations, synonyms, typo terms),
-    /// coverage factor or path scoring. It exists to measure those against a Go-style baseline
+    /// boosts, without this crate's query expansion (abbreviations, synonyms, other endings,
+    /// typo terms), the names' WordNet relatives, coverage factor or path scoring. It exists to measure those against a Go-style baseline
     /// in the search-quality test; use [`ToolSet::rank`].
     #[doc(hidden)]
     pub fn rank_plain_bm25(&self, query: &str) -> Vec<ScoredHit<'_>> {

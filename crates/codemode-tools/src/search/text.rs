@@ -10,11 +10,17 @@ pub fn words(text: &str) -> Vec<String> {
     let chars: Vec<char> = text.chars().collect();
     for (i, &c) in chars.iter().enumerate() {
         if c.is_alphanumeric() {
+            // `HTTPServer` splits before `S`, but an acronym's plural (`PRs`, `IDs`, `URLs`)
+            // is one word.
+            let acronym_plural =
+                chars.get(i + 1) == Some(&'s') && !chars.get(i + 2).is_some_and(|n| n.is_lowercase());
             let boundary = c.is_uppercase()
                 && i > 0
                 && (chars[i - 1].is_lowercase()
                     || chars[i - 1].is_ascii_digit()
-                    || (chars[i - 1].is_uppercase() && chars.get(i + 1).is_some_and(|n| n.is_lowercase())));
+                    || (chars[i - 1].is_uppercase()
+                        && !acronym_plural
+                        && chars.get(i + 1).is_some_and(|n| n.is_lowercase())));
             if boundary && !current.is_empty() {
                 out.push(std::mem::take(&mut current));
             }
@@ -212,6 +218,8 @@ mod tests {
         assert_eq!(words("listPullRequests"), ["list", "pull", "requests"]);
         assert_eq!(words("get_file-contents"), ["get", "file", "contents"]);
         assert_eq!(words("HTTPServer v2"), ["http", "server", "v2"]);
+        assert_eq!(words("open PRs, IDs and URLs"), ["open", "prs", "ids", "and", "urls"]);
+        assert_eq!(words("getURLs listIDsByName"), ["get", "urls", "list", "ids", "by", "name"]);
         assert_eq!(
             words("tools.context7[\"resolve-library-id\"]"),
             ["tools", "context7", "resolve", "library", "id"]
