@@ -267,7 +267,7 @@ impl Vm {
                     pending = self.apply_step(step, ret)?;
                 }
                 ReturnTo::Settle(p) => self.resolve_promise(p, value)?,
-                ReturnTo::Discard => {}
+                ReturnTo::Discard | ReturnTo::RejectOnThrow(_) => {}
                 ReturnTo::JumpUnless(target) => {
                     let holds = self.to_boolean(value);
                     if !holds && let Some(Frame::Js(f)) = self.frames.last_mut() {
@@ -391,7 +391,7 @@ impl Vm {
                             }
                         };
                     }
-                    if let ReturnTo::Settle(p) = frame.ret {
+                    if let ReturnTo::Settle(p) | ReturnTo::RejectOnThrow(p) = frame.ret {
                         self.reject_promise(p, exc)?;
                         return Ok(());
                     }
@@ -408,7 +408,7 @@ impl Vm {
                             }
                         };
                     }
-                    if let ReturnTo::Settle(p) = nf.ret {
+                    if let ReturnTo::Settle(p) | ReturnTo::RejectOnThrow(p) = nf.ret {
                         self.reject_promise(p, exc)?;
                         return Ok(());
                     }

@@ -32,6 +32,8 @@ pub enum ReturnTo {
     SuperResult(Reg),
     /// Nobody waits (a reaction without a derived promise).
     Discard,
+    /// Nobody waits for the value, but a throw rejects this promise (a thenable's `then`).
+    RejectOnThrow(ObjId),
     /// A fused compare-and-jump of the JavaScript frame below, finished after user conversions:
     /// a falsy value sends it to the target.
     JumpUnless(u32),

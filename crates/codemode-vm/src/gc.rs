@@ -260,6 +260,7 @@ fn push_ret(ret: ReturnTo, m: &mut Marks) {
         }
         ReturnTo::ConstructDerived { new_target, .. } => m.push_obj(new_target),
         ReturnTo::SuperNative { proto, .. } => m.push_obj(proto),
+        ReturnTo::RejectOnThrow(p) => m.push_obj(p),
         ReturnTo::Reg(_)
         | ReturnTo::SuperResult(_)
         | ReturnTo::Native
@@ -287,5 +288,9 @@ fn push_reaction(r: &Reaction, m: &mut Marks) {
         Reaction::Forward { promise } => m.push_obj(*promise),
         Reaction::Combinator { state, .. } => m.push_obj(*state),
         Reaction::FinishMain => {}
+        Reaction::Thenable { promise, then } => {
+            m.push_obj(*promise);
+            m.push(*then);
+        }
     }
 }

@@ -48,6 +48,18 @@ impl Vm {
             });
             return Ok(());
         }
+        // A thenable object: its `then` decides (NewPromiseResolveThenableJob).
+        if let Value::Obj(id) = v
+            && matches!(self.heap.obj(id).kind, ObjKind::Plain | ObjKind::Function(_))
+        {
+            let then = self.get_value(v, crate::props::Key::Atom(self.realm.atoms.then))?;
+            if self.is_callable(then) {
+                self.charge_memory(std::mem::size_of::<Job>())?;
+                let reaction = Reaction::Thenable { promise: p, then };
+                self.jobs.push_back(Job::Reaction { reaction, value: v, rejected: false });
+                return Ok(());
+            }
+        }
         self.settle(p, Settled::Fulfilled(v));
         Ok(())
     }
@@ -103,7 +115,7 @@ impl Vm {
             return Ok(p);
         }
         let p = self.new_promise()?;
-        self.settle(p, Settled::Fulfilled(v));
+        self.resolve_promise(p, v)?;
         Ok(p)
     }
 
@@ -200,6 +212,22 @@ impl Vm {
                 self.run_combinator(kind, state, index, value, rejected)
             }
             Reaction::FinishMain => self.finish_main(value),
+            Reaction::Thenable { promise, then } => {
+                let resolve = self.alloc_native(
+                    crate::builtins::Native::PROMISE_RESOLVE_FUNCTION,
+                    vec![Value::Obj(promise)],
+                )?;
+                let reject = self.alloc_native(
+                    crate::builtins::Native::PROMISE_REJECT_FUNCTION,
+                    vec![Value::Obj(promise)],
+                )?;
+                let result =
+                    self.call_value(then, value, &[resolve, reject], ReturnTo::RejectOnThrow(promise));
+                match result.and_then(|p| self.deliver(p)) {
+                    Ok(()) => Ok(()),
+                    Err(e) => self.reject_promise(promise, e),
+                }
+            }
         }
     }
 

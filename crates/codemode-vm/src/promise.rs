@@ -41,6 +41,9 @@ pub enum Reaction {
     /// The program returned this value: serialize it and settle the program. Queued behind the
     /// microtasks already waiting, as a host awaiting the program in JavaScript would see it.
     FinishMain,
+    /// Resolve `promise` with a thenable (an object with a `then` method that is not a
+    /// promise): call `then(resolve, reject)` on it with `promise`'s resolving functions.
+    Thenable { promise: ObjId, then: Value },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
