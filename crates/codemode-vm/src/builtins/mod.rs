@@ -18,11 +18,14 @@
 //! for `new`.
 
 mod array;
+mod array_more;
+mod clone;
 mod collation;
 mod console;
 mod date;
 mod date_math;
 mod error;
+mod error_more;
 mod function;
 mod global;
 mod internal;
@@ -35,9 +38,11 @@ mod math;
 mod number;
 mod object;
 mod promise;
+mod promise_more;
 mod regexp;
 mod string;
 pub(crate) mod tojson;
+mod uri;
 mod utf16;
 
 use std::sync::LazyLock;
@@ -175,11 +180,15 @@ pub fn table() -> &'static [NativeDef] {
             object::DEFS,
             function::DEFS,
             array::DEFS,
+            array_more::DEFS,
             console::DEFS,
             error::DEFS,
+            error_more::DEFS,
             json::DEFS,
             math::DEFS,
             promise::DEFS,
+            promise_more::DEFS,
+            clone::DEFS,
             string::DEFS,
             regexp::DEFS,
             number::DEFS,
@@ -187,6 +196,7 @@ pub fn table() -> &'static [NativeDef] {
             map_set::DEFS,
             intl::DEFS,
             iterator::DEFS,
+            uri::DEFS,
         ];
         lists.iter().flat_map(|l| l.iter()).map(copy_def).collect()
     });
@@ -267,6 +277,7 @@ pub(crate) fn install(vm: &mut Vm) -> Result<(), Throw> {
     }
     global::install_values(vm)?;
     number::install_values(vm)?;
+    error_more::install_values(vm)?;
     Ok(())
 }
 
@@ -356,6 +367,7 @@ pub(crate) fn relative_index(vm: &mut Vm, v: Value, len: usize, default: usize) 
 }
 
 pub(crate) use date_math::{date_to_iso, date_to_string};
+pub(crate) use error_more::aggregate_error;
 pub(crate) use map_set::{compact_maps, map_size};
 pub(crate) use regexp::new_regexp;
 pub(crate) use utf16::{Text, Utf16Index};
