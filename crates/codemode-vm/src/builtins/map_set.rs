@@ -278,7 +278,7 @@ pub(super) fn insert(vm: &mut Vm, id: ObjId, key: Value, value: Value) -> Result
     rebuild_index(vm, id)
 }
 
-fn remove(vm: &mut Vm, id: ObjId, key: Value) -> Result<bool, Throw> {
+pub(super) fn remove(vm: &mut Vm, id: ObjId, key: Value) -> Result<bool, Throw> {
     let Some(p) = find(vm, id, key)? else { return Ok(false) };
     if let Some(slot) = entries_mut(vm, id).and_then(|e| e.get_mut(p)) {
         *slot = None;

@@ -28,6 +28,7 @@ mod error;
 mod error_more;
 mod function;
 mod global;
+mod group_by;
 mod internal;
 mod intl;
 mod iterator;
@@ -40,6 +41,7 @@ mod object;
 mod promise;
 mod promise_more;
 mod regexp;
+mod set_algebra;
 mod string;
 pub(crate) mod tojson;
 mod uri;
@@ -155,6 +157,8 @@ pub enum Cont {
     MapForEach(map_set::ForEachState),
     /// JSON serialization waiting for a `toJSON` call.
     ToJson(Box<tojson::Walk>),
+    /// `Object.groupBy` / `Map.groupBy`.
+    GroupBy(Box<group_by::GroupByState>),
 }
 
 impl Cont {
@@ -167,6 +171,7 @@ impl Cont {
             Cont::ToJson(w) => w.trace(out),
             Cont::Replace(r) => r.trace(out),
             Cont::MapForEach(s) => s.trace(out),
+            Cont::GroupBy(s) => s.trace(out),
         }
     }
 }
@@ -194,6 +199,8 @@ pub fn table() -> &'static [NativeDef] {
             number::DEFS,
             date::DEFS,
             map_set::DEFS,
+            set_algebra::DEFS,
+            group_by::DEFS,
             intl::DEFS,
             iterator::DEFS,
             uri::DEFS,
@@ -245,6 +252,7 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
         Cont::ToJson(w) => tojson::resume(vm, *w, result),
         Cont::Replace(r) => string::resume_replace(vm, *r, result),
         Cont::MapForEach(s) => map_set::resume_for_each(vm, s, result),
+        Cont::GroupBy(s) => group_by::resume(vm, s, result),
     }
 }
 
