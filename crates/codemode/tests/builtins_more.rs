@@ -1,7 +1,8 @@
-//! Built-ins newer than Node 20 (the conformance oracle), with hand-written expectations taken
-//! from the specification and checked against Node 22: `Promise.withResolvers`, the Set
-//! algebra methods, `Object.groupBy` and `Map.groupBy`. Also resource behaviour of
-//! `structuredClone` (deep nesting, memory limit).
+//! Built-ins newer than Node 20 (the conformance oracle), with expectations written by hand from
+//! the specification (not run through a newer Node here): `Promise.withResolvers`, the Set
+//! algebra methods, `Object.groupBy` and `Map.groupBy`. Also what the oracle cannot show
+//! (`queueMicrotask`'s uncaught throw) and resource behaviour of `structuredClone` (deep
+//! nesting, memory limit).
 
 // Test setup fails loudly by design.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
@@ -38,6 +39,26 @@ fn promise_with_resolvers() {
         Some(json!([42, "no", "function", "function", true, ["promise", "resolve", "reject"]])),
         "{r:?}"
     );
+}
+
+#[test]
+fn queue_microtask_calls_without_arguments_and_a_throw_is_uncaught() {
+    let r = run(r#"
+        const seen = [];
+        queueMicrotask((...args) => seen.push(args.length));
+        await null;
+        return seen;
+    "#);
+    assert_eq!(r.value, Some(json!([0])), "{r:?}");
+    let r = run(r#"
+        queueMicrotask(() => { throw new Error("boom"); });
+        await null;
+        await null;
+        return "finished";
+    "#);
+    assert!(!r.ok, "{r:?}");
+    let message = r.error.as_ref().map(|e| e.message.clone()).unwrap_or_default();
+    assert!(message.contains("Error: boom"), "{r:?}");
 }
 
 #[test]

@@ -27,9 +27,9 @@ fn with_resolvers(vm: &mut Vm, _this: Value, _args: &[Value], _data: &[Value]) -
     Ok(Step::Return(out))
 }
 
-/// Queues a job that calls `f`: a reaction to an already fulfilled promise, so it runs in order
-/// with promise reactions. A throw out of `f` rejects the reaction's derived promise, which the
-/// run reports as an unhandled rejection (Node reports an uncaught exception).
+/// Queues a job that calls `f()`: a `finally` reaction without a derived promise on an already
+/// fulfilled promise, so it runs in order with promise reactions. A throw out of `f` is uncaught
+/// (nothing is below the job's frame) and fails the run, as an uncaught exception ends Node.
 fn queue_microtask(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let f = arg(args, 0);
     if !vm.is_callable(f) {
@@ -50,10 +50,6 @@ fn queue_microtask(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -
     }
     let settled = vm.new_promise()?;
     vm.resolve_promise(settled, Value::Undefined)?;
-    let derived = vm.new_promise()?;
-    vm.add_reaction(
-        settled,
-        Reaction::Then { on_fulfilled: f, on_rejected: Value::Undefined, derived: Some(derived) },
-    )?;
+    vm.add_reaction(settled, Reaction::Finally { on_finally: f, derived: None })?;
     Ok(Step::Return(Value::Undefined))
 }

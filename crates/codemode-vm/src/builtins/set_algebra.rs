@@ -4,7 +4,7 @@
 //! The argument must be a Set or a Map (a Map is set-like through its keys). The specification
 //! also accepts any object with `size`, `has` and `keys`, which would call program code for every
 //! element; those are refused with a TypeError (documented limitation). Iteration order follows
-//! the specification (which side is walked depends on the sizes), so results match Node 22.
+//! the specification (which side is walked depends on the sizes).
 
 use codemode_bytecode::ErrorKind;
 
