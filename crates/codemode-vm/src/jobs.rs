@@ -287,7 +287,7 @@ impl Vm {
         self.define(Value::Obj(state), crate::props::Key::Index(2), Value::Number(remaining))?;
         if remaining <= 0.0 {
             if kind == Combinator::Any {
-                let e = self.make_error(codemode_bytecode::ErrorKind::Error, "All promises were rejected");
+                let e = crate::builtins::aggregate_error(self, "All promises were rejected", values)?;
                 return self.reject_promise(result, e);
             }
             return self.resolve_promise(result, values);

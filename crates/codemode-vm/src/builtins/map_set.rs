@@ -97,7 +97,7 @@ fn charge_key(vm: &mut Vm, key: Value) {
 
 // ---- raw access ----
 
-fn entries_of(vm: &Vm, id: ObjId) -> &[Option<(Value, Value)>] {
+pub(super) fn entries_of(vm: &Vm, id: ObjId) -> &[Option<(Value, Value)>] {
     match &vm.heap.obj(id).kind {
         ObjKind::Map { entries, .. } => entries,
         _ => &[],
@@ -180,7 +180,7 @@ fn ensure_index(vm: &mut Vm, id: ObjId, extra: usize) -> Result<ObjId, Throw> {
 }
 
 /// Where `key` lives: `Ok(Some(entry position))` or `Ok(None)`.
-fn find(vm: &mut Vm, id: ObjId, key: Value) -> Result<Option<usize>, Throw> {
+pub(super) fn find(vm: &mut Vm, id: ObjId, key: Value) -> Result<Option<usize>, Throw> {
     charge_key(vm, key);
     let ix = ensure_index(vm, id, 0)?;
     let table_len = index_items(vm, ix).len().saturating_sub(1);
@@ -218,7 +218,7 @@ fn set_count(vm: &mut Vm, ix: ObjId, delta: i64) {
 }
 
 /// Inserts or updates `key`.
-fn insert(vm: &mut Vm, id: ObjId, key: Value, value: Value) -> Result<(), Throw> {
+pub(super) fn insert(vm: &mut Vm, id: ObjId, key: Value, value: Value) -> Result<(), Throw> {
     // -0 keys are stored as +0.
     let key = if let Value::Number(n) = key { Value::Number(n + 0.0) } else { key };
     if let Some(p) = find(vm, id, key)? {
@@ -278,7 +278,7 @@ fn insert(vm: &mut Vm, id: ObjId, key: Value, value: Value) -> Result<(), Throw>
     rebuild_index(vm, id)
 }
 
-fn remove(vm: &mut Vm, id: ObjId, key: Value) -> Result<bool, Throw> {
+pub(super) fn remove(vm: &mut Vm, id: ObjId, key: Value) -> Result<bool, Throw> {
     let Some(p) = find(vm, id, key)? else { return Ok(false) };
     if let Some(slot) = entries_mut(vm, id).and_then(|e| e.get_mut(p)) {
         *slot = None;
@@ -292,7 +292,7 @@ fn remove(vm: &mut Vm, id: ObjId, key: Value) -> Result<bool, Throw> {
 
 // ---- constructors ----
 
-fn new_collection(vm: &mut Vm, set: bool) -> Result<ObjId, Throw> {
+pub(super) fn new_collection(vm: &mut Vm, set: bool) -> Result<ObjId, Throw> {
     let proto = Some(if set { vm.realm.set_proto } else { vm.realm.map_proto });
     let id = vm.alloc(ObjKind::Map { entries: Vec::new(), set }, proto)?;
     rebuild_index(vm, id)?;

@@ -18,14 +18,18 @@
 //! for `new`.
 
 mod array;
+mod array_more;
+mod clone;
 mod collation;
 mod console;
 mod date;
 mod date_math;
 mod error;
+mod error_more;
 pub(crate) mod extension;
 mod function;
 mod global;
+mod group_by;
 mod internal;
 mod intl;
 mod iterator;
@@ -36,11 +40,14 @@ mod math;
 mod number;
 mod object;
 mod promise;
+mod promise_more;
 pub(crate) mod prop_walk;
 mod regexp;
+mod set_algebra;
 mod string;
 mod thenable;
 pub(crate) mod tojson;
+mod uri;
 mod utf16;
 
 use std::sync::LazyLock;
@@ -157,6 +164,8 @@ pub enum Cont {
     PropWalk(Box<prop_walk::PropWalk>),
     /// An operator waiting for a user `valueOf`/`toString` (`to_primitive.rs`).
     Convert(Box<crate::to_primitive::Conversion>),
+    /// `Object.groupBy` / `Map.groupBy`.
+    GroupBy(Box<group_by::GroupByState>),
 }
 
 impl Cont {
@@ -171,6 +180,7 @@ impl Cont {
             Cont::MapForEach(s) => s.trace(out),
             Cont::Convert(c) => c.trace(out),
             Cont::PropWalk(w) => w.trace(out),
+            Cont::GroupBy(s) => s.trace(out),
         }
     }
 }
@@ -184,20 +194,27 @@ pub fn table() -> &'static [NativeDef] {
             object::DEFS,
             function::DEFS,
             array::DEFS,
+            array_more::DEFS,
             console::DEFS,
             error::DEFS,
+            error_more::DEFS,
             json::DEFS,
             math::DEFS,
             promise::DEFS,
+            promise_more::DEFS,
+            clone::DEFS,
             string::DEFS,
             regexp::DEFS,
             number::DEFS,
             date::DEFS,
             map_set::DEFS,
+            set_algebra::DEFS,
+            group_by::DEFS,
             intl::DEFS,
             iterator::DEFS,
             thenable::DEFS,
             extension::DEFS,
+            uri::DEFS,
         ];
         lists.iter().flat_map(|l| l.iter()).map(copy_def).collect()
     });
@@ -248,6 +265,7 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
         Cont::MapForEach(s) => map_set::resume_for_each(vm, s, result),
         Cont::Convert(c) => vm.resume_conversion(*c, result),
         Cont::PropWalk(w) => prop_walk::resume(vm, *w, result),
+        Cont::GroupBy(s) => group_by::resume(vm, s, result),
     }
 }
 
@@ -280,6 +298,7 @@ pub(crate) fn install(vm: &mut Vm) -> Result<(), Throw> {
     }
     global::install_values(vm)?;
     number::install_values(vm)?;
+    error_more::install_values(vm)?;
     Ok(())
 }
 
@@ -369,6 +388,7 @@ pub(crate) fn relative_index(vm: &mut Vm, v: Value, len: usize, default: usize) 
 }
 
 pub(crate) use date_math::{date_to_iso, date_to_string};
+pub(crate) use error_more::aggregate_error;
 pub(crate) use map_set::{compact_maps, map_size};
 pub(crate) use regexp::new_regexp;
 pub(crate) use utf16::{Text, Utf16Index};

@@ -62,7 +62,8 @@ fn combinator(vm: &mut Vm, args: &[Value], kind: Combinator) -> Result<Step, Thr
     vm.charge(Work::Elements(items.len()));
     if items.is_empty() {
         if kind == Combinator::Any {
-            let e = vm.make_error(ErrorKind::Error, "All promises were rejected");
+            let errors = vm.new_array(Vec::new())?;
+            let e = super::aggregate_error(vm, "All promises were rejected", errors)?;
             vm.reject_promise(result, e)?;
         } else {
             let empty = vm.new_array(Vec::new())?;

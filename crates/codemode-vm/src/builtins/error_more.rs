@@ -1,0 +1,150 @@
+//! `AggregateError` and `URIError`, and errors known only by name (`DataCloneError`,
+//! `InvalidCharacterError`: DOMExceptions in Node, plain Errors with that `name` here).
+//!
+//! [`ErrorKind`] has no variants for these two constructors, so their prototypes are ordinary
+//! objects made at install time (inheriting `Error.prototype`, with their own `name`), kept in a
+//! hidden object on the global ([`INTRINSICS`]) where [`aggregate_error`] finds them even when a
+//! program reassigns the global `AggregateError`. Their instances are Error objects
+//! (`ObjKind::Error`) with that prototype.
+
+use codemode_bytecode::ErrorKind;
+
+use super::{NativeDef, Step, arg};
+use crate::Vm;
+use crate::call::Throw;
+use crate::meter::Work;
+use crate::object::ObjKind;
+use crate::value::{ObjId, Value};
+
+pub const DEFS: &[NativeDef] = &[
+    NativeDef::ctor("AggregateError", 2, aggregate_call, aggregate_construct),
+    NativeDef::ctor("URIError", 1, uri_error_call, uri_error_construct),
+];
+
+/// The hidden global property holding the prototypes this module made.
+const INTRINSICS: &str = "\u{1}intrinsics";
+
+/// The constructors whose prototypes live in [`INTRINSICS`].
+const NAMES: [&str; 2] = ["AggregateError", "URIError"];
+
+/// Makes the prototypes and links them with their constructors (run once, at install).
+pub(super) fn install_values(vm: &mut Vm) -> Result<(), Throw> {
+    let global = vm.realm.global;
+    let store = vm.alloc(ObjKind::Plain, None)?;
+    vm.define_hidden(global, INTRINSICS, Value::Obj(store));
+    for name in NAMES {
+        let proto = vm.alloc(ObjKind::Plain, Some(vm.realm.error_protos[0]))?;
+        let n = vm.new_string(name)?;
+        vm.define_hidden(proto, "name", n);
+        let empty = vm.new_string("")?;
+        vm.define_hidden(proto, "message", empty);
+        let atom = vm.heap.atoms.intern(name);
+        if let Some(ctor @ Value::Obj(fid)) = vm.get_global(atom) {
+            vm.define_hidden(fid, "prototype", Value::Obj(proto));
+            vm.define_hidden(proto, "constructor", ctor);
+        }
+        vm.define_hidden(store, name, Value::Obj(proto));
+    }
+    Ok(())
+}
+
+/// The prototype [`install_values`] made for `name`, falling back to `Error.prototype`.
+fn proto_of(vm: &mut Vm, name: &str) -> ObjId {
+    let fallback = vm.realm.error_protos[0];
+    let atom = vm.heap.atoms.intern(INTRINSICS);
+    let Some(Value::Obj(store)) = vm.get_global(atom) else { return fallback };
+    let atom = vm.heap.atoms.intern(name);
+    match vm.heap.obj(store).props.get(atom).map(|s| s.value) {
+        Some(Value::Obj(p)) => p,
+        _ => fallback,
+    }
+}
+
+/// A new Error with prototype `proto`, `message` (none when empty) and `cause` from `options`.
+fn error_with_proto(vm: &mut Vm, proto: ObjId, message: Value, options: Value) -> Result<Value, Throw> {
+    let text = match message {
+        Value::Undefined => String::new(),
+        v => vm.to_rust_string(v)?,
+    };
+    let e = vm.make_error(ErrorKind::Error, &text);
+    let Value::Obj(id) = e else { return Err(vm.out_of_memory()) };
+    vm.heap.obj_mut(id).proto = Some(proto);
+    if message == Value::Undefined {
+        let atom = vm.realm.atoms.message;
+        vm.heap.obj_mut(id).props.remove(atom);
+    }
+    if let Value::Obj(_) = options {
+        let cause = vm.get_named(options, "cause")?;
+        if cause != Value::Undefined {
+            vm.define_hidden(id, "cause", cause);
+        }
+    }
+    Ok(e)
+}
+
+/// An Error whose own `name` is `name` (`DataCloneError`, `InvalidCharacterError`, ...).
+pub(crate) fn named_error(vm: &mut Vm, name: &str, message: &str) -> Throw {
+    let e = vm.make_error(ErrorKind::Error, message);
+    if let Value::Obj(id) = e {
+        match vm.new_string(name) {
+            Ok(n) => vm.define_hidden(id, "name", n),
+            Err(oom) => return oom,
+        }
+    }
+    e
+}
+
+/// A `URIError` with `message`.
+pub(crate) fn uri_error(vm: &mut Vm, message: &str) -> Throw {
+    let proto = proto_of(vm, "URIError");
+    let message = match vm.new_string(message) {
+        Ok(m) => m,
+        Err(oom) => return oom,
+    };
+    match error_with_proto(vm, proto, message, Value::Undefined) {
+        Ok(e) | Err(e) => e,
+    }
+}
+
+/// An `AggregateError` with `message` whose `errors` is the array `errors` (`Promise.any`).
+pub(crate) fn aggregate_error(vm: &mut Vm, message: &str, errors: Value) -> Result<Value, Throw> {
+    let proto = proto_of(vm, "AggregateError");
+    let message = vm.new_string(message)?;
+    let e = error_with_proto(vm, proto, message, Value::Undefined)?;
+    if let Value::Obj(id) = e {
+        vm.define_hidden(id, "errors", errors);
+    }
+    Ok(e)
+}
+
+fn aggregate_call(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    aggregate_construct(vm, args)
+}
+
+/// `new AggregateError(errors, message, options)`.
+fn aggregate_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
+    let proto = proto_of(vm, "AggregateError");
+    let e = error_with_proto(vm, proto, arg(args, 1), arg(args, 2))?;
+    let source = arg(args, 0);
+    if source.is_nullish() {
+        let desc = vm.to_rust_string(source)?;
+        let msg = format!("{desc} is not iterable");
+        return Err(vm.make_error(ErrorKind::TypeError, &msg));
+    }
+    let items = vm.collect_iterable(source)?;
+    vm.charge(Work::Elements(items.len()));
+    let errors = vm.new_array(items)?;
+    if let Value::Obj(id) = e {
+        vm.define_hidden(id, "errors", errors);
+    }
+    Ok(Step::Return(e))
+}
+
+fn uri_error_call(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    uri_error_construct(vm, args)
+}
+
+fn uri_error_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
+    let proto = proto_of(vm, "URIError");
+    Ok(Step::Return(error_with_proto(vm, proto, arg(args, 0), arg(args, 1))?))
+}

@@ -1,0 +1,206 @@
+//! Built-ins newer than Node 20 (the conformance oracle), with expectations written by hand from
+//! the specification (not run through a newer Node here): `Promise.withResolvers`, the Set
+//! algebra methods, `Object.groupBy` and `Map.groupBy`. Also what the oracle cannot show
+//! (`queueMicrotask`'s uncaught throw) and resource behaviour of `structuredClone` (deep
+//! nesting, memory limit).
+
+// Test setup fails loudly by design.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+use std::time::Duration;
+
+use codemode::{ExecResult, Limits};
+use serde_json::json;
+
+fn run_with(source: &str, limits: Limits) -> ExecResult {
+    let rt = codemode::demo::builder().limits(limits).build().expect("build");
+    let tokio = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+    tokio.block_on(rt.execute(source))
+}
+
+fn run(source: &str) -> ExecResult {
+    run_with(source, Limits::default().timeout(Duration::from_secs(20)))
+}
+
+#[test]
+fn promise_with_resolvers() {
+    let r = run(r#"
+        const { promise, resolve, reject } = Promise.withResolvers();
+        resolve(42);
+        resolve(43);
+        const v = await promise;
+        const r2 = Promise.withResolvers();
+        r2.reject(new Error("no"));
+        const e = await r2.promise.catch(e => e.message);
+        return [v, e, typeof resolve, typeof reject, promise instanceof Promise, Object.keys(r2)];
+    "#);
+    assert_eq!(
+        r.value,
+        Some(json!([42, "no", "function", "function", true, ["promise", "resolve", "reject"]])),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn queue_microtask_calls_without_arguments_and_a_throw_is_uncaught() {
+    let r = run(r#"
+        const seen = [];
+        queueMicrotask((...args) => seen.push(args.length));
+        await null;
+        return seen;
+    "#);
+    assert_eq!(r.value, Some(json!([0])), "{r:?}");
+    let r = run(r#"
+        queueMicrotask(() => { throw new Error("boom"); });
+        await null;
+        await null;
+        return "finished";
+    "#);
+    assert!(!r.ok, "{r:?}");
+    let message = r.error.as_ref().map(|e| e.message.clone()).unwrap_or_default();
+    assert!(message.contains("Error: boom"), "{r:?}");
+}
+
+#[test]
+fn set_algebra() {
+    let r = run(r#"
+        const a = new Set([1, 2, 3, 4]);
+        const b = new Set([3, 4, 5]);
+        const err = f => { try { f(); return "no error"; } catch (e) { return e.name; } };
+        return {
+            union: [...a.union(b)],
+            intersection: [...a.intersection(b)],
+            intersectionSmall: [...b.intersection(a)],
+            intersectionOrder: [...new Set([5, 4, 3, 2, 1]).intersection(new Set([1, 3]))],
+            difference: [...a.difference(b)],
+            differenceBig: [...new Set([1, 2]).difference(new Set([2, 7, 8, 9]))],
+            symmetricDifference: [...a.symmetricDifference(b)],
+            subset: [new Set([1, 2]).isSubsetOf(a), a.isSubsetOf(b), new Set().isSubsetOf(b)],
+            superset: [a.isSupersetOf(new Set([1, 4])), a.isSupersetOf(b), a.isSupersetOf(new Set())],
+            disjoint: [a.isDisjointFrom(new Set([9])), a.isDisjointFrom(b)],
+            withMap: [...a.intersection(new Map([[2, "x"], [7, "y"]]))],
+            unionMap: [...b.union(new Map([[9, 0]]))],
+            unchanged: [...a],
+            fresh: a.union(new Set()) !== a,
+            sizes: [a.union(b).size, a.difference(b).size, a.symmetricDifference(b).size],
+            zero: [...new Set([-0]).union(new Set([0]))].length,
+            nan: new Set([NaN]).isSubsetOf(new Set([NaN])),
+            errors: [err(() => a.union([1])), err(() => a.union()), err(() => Set.prototype.union.call([], b))],
+        };
+    "#);
+    assert_eq!(
+        r.value,
+        Some(json!({
+            "union": [1, 2, 3, 4, 5],
+            "intersection": [3, 4],
+            "intersectionSmall": [3, 4],
+            "intersectionOrder": [1, 3],
+            "difference": [1, 2],
+            "differenceBig": [1],
+            "symmetricDifference": [1, 2, 5],
+            "subset": [true, false, true],
+            "superset": [true, false, true],
+            "disjoint": [true, false],
+            "withMap": [2],
+            "unionMap": [3, 4, 5, 9],
+            "unchanged": [1, 2, 3, 4],
+            "fresh": true,
+            "sizes": [5, 2, 3],
+            "zero": 1,
+            "nan": true,
+            "errors": ["TypeError", "TypeError", "TypeError"],
+        })),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn object_and_map_group_by() {
+    let r = run(r#"
+        const inventory = [
+            { name: "asparagus", type: "vegetables", quantity: 5 },
+            { name: "bananas", type: "fruit", quantity: 0 },
+            { name: "goat", type: "meat", quantity: 23 },
+            { name: "cherries", type: "fruit", quantity: 5 },
+        ];
+        const byType = Object.groupBy(inventory, ({ type }) => type);
+        const m = Map.groupBy(inventory, ({ quantity }) => (quantity < 6 ? "restock" : "ok"));
+        const err = f => { try { f(); return "no error"; } catch (e) { return e.name + ": " + e.message; } };
+        const objKey = {};
+        const byObj = Map.groupBy([1, 2, 3], x => (x > 1 ? objKey : "small"));
+        return {
+            keys: Object.keys(byType),
+            fruit: byType.fruit.map(x => x.name),
+            nullProto: Object.getPrototypeOf(byType) === null,
+            mapKeys: [...m.keys()],
+            restock: m.get("restock").map(x => x.name),
+            isMap: m instanceof Map,
+            indexArg: Object.groupBy("abc", (c, i) => i % 2),
+            numKeys: Object.keys(Object.groupBy([1, 2, 3], x => x * 10)),
+            zeroKey: Map.groupBy([1, 2], () => -0).get(0),
+            objKey: byObj.get(objKey),
+            fromSet: Object.groupBy(new Set([1, 2, 3, 4]), x => (x % 2 ? "odd" : "even")),
+            empty: Object.keys(Object.groupBy([], x => x)),
+            errors: [
+                err(() => Object.groupBy(null, x => x)).split(":")[0],
+                err(() => Object.groupBy([1], 5)).split(":")[0],
+                err(() => Map.groupBy([1], () => { throw new Error("boom"); })),
+            ],
+        };
+    "#);
+    assert_eq!(
+        r.value,
+        Some(json!({
+            "keys": ["vegetables", "fruit", "meat"],
+            "fruit": ["bananas", "cherries"],
+            "nullProto": true,
+            "mapKeys": ["restock", "ok"],
+            "restock": ["asparagus", "bananas", "cherries"],
+            "isMap": true,
+            "indexArg": { "0": ["a", "c"], "1": ["b"] },
+            "numKeys": ["10", "20", "30"],
+            "zeroKey": [1, 2],
+            "objKey": [2, 3],
+            "fromSet": { "odd": [1, 3], "even": [2, 4] },
+            "empty": [],
+            "errors": ["TypeError", "TypeError", "Error: boom"],
+        })),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn structured_clone_of_deep_nesting_does_not_recurse() {
+    // Node itself overflows its stack near 5 000 levels; the copy here is iterative.
+    let r = run(r#"
+        const root = {};
+        let d = root;
+        for (let i = 0; i < 100000; i++) { d.next = { i }; d = d.next; }
+        d.next = root;
+        let c = structuredClone(root);
+        let depth = 0;
+        const start = c;
+        while (c.next !== start) { c = c.next; depth++; }
+        return depth;
+    "#);
+    assert_eq!(r.value, Some(json!(100000)), "{r:?}");
+}
+
+#[test]
+fn structured_clone_is_held_to_the_memory_limit() {
+    let r = run_with(
+        r#"
+        const big = [];
+        for (let i = 0; i < 20000; i++) big.push({ i, s: "x" });
+        const copies = [];
+        try {
+            for (let k = 0; k < 1000; k++) copies.push(structuredClone(big));
+            return "no error";
+        } catch (e) {
+            return [e.name, copies.length < 1000];
+        }
+    "#,
+        Limits::default().timeout(Duration::from_secs(30)).memory_limit(32 << 20),
+    );
+    assert_eq!(r.value, Some(json!(["RangeError", true])), "{r:?}");
+}
