@@ -1,8 +1,9 @@
 //! `JSON.stringify` and `JSON.parse`.
 //!
 //! `stringify` walks the value with `tojson` (which calls `toJSON` methods) and prints with
-//! JavaScript's spacing rules. A replacer array filters keys; replacer functions are not called
-//! (documented limitation). `parse` goes through serde_json (which
+//! JavaScript's spacing rules. A replacer array filters keys; a replacer function is called for
+//! every property (with the holder as `this`), and a reviver for every parsed value, bottom up,
+//! both as resumable steps. `parse` goes through serde_json (which
 //! limits nesting), building values as it reads (`json_parse`).
 
 use crate::meter::Work;
@@ -34,7 +35,15 @@ fn stringify(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Resu
         Value::Str(s) => vm.heap.str(s).chars().take(10).collect(),
         _ => String::new(),
     };
-    super::tojson::start(vm, arg(args, 0), super::tojson::Purpose::Stringify, allowed, indent)
+    let replacer = Some(arg(args, 1)).filter(|r| allowed.is_none() && vm.is_callable(*r));
+    super::tojson::start_with_replacer(
+        vm,
+        arg(args, 0),
+        super::tojson::Purpose::Stringify,
+        allowed,
+        indent,
+        replacer,
+    )
 }
 
 pub(super) fn filter_keys(json: &mut Json, allowed: &[String], depth: usize) {
@@ -110,6 +119,7 @@ fn parse(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<S
     let text = vm.to_rust_string(arg(args, 0))?;
     vm.charge(Work::Scan(text.len()));
     match super::json_parse::parse_text(vm, &text) {
+        Ok(v) if vm.is_callable(arg(args, 1)) => super::json_revive::start(vm, v, arg(args, 1)),
         Ok(v) => Ok(Step::Return(v)),
         Err(Ok(message)) => Err(vm.make_error(ErrorKind::SyntaxError, &message)),
         Err(Err(throw)) => Err(throw),

@@ -35,6 +35,7 @@ mod intl;
 mod iterator;
 mod json;
 mod json_parse;
+mod json_revive;
 mod map_set;
 mod math;
 mod number;
@@ -164,6 +165,8 @@ pub enum Cont {
     PropWalk(Box<prop_walk::PropWalk>),
     /// An operator waiting for a user `valueOf`/`toString` (`to_primitive.rs`).
     Convert(Box<crate::to_primitive::Conversion>),
+    /// `JSON.parse` with a reviver.
+    Revive(Box<json_revive::Revive>),
     /// `Object.groupBy` / `Map.groupBy`.
     GroupBy(Box<group_by::GroupByState>),
 }
@@ -181,6 +184,7 @@ impl Cont {
             Cont::Convert(c) => c.trace(out),
             Cont::PropWalk(w) => w.trace(out),
             Cont::GroupBy(s) => s.trace(out),
+            Cont::Revive(r) => r.trace(out),
         }
     }
 }
@@ -266,6 +270,7 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
         Cont::Convert(c) => vm.resume_conversion(*c, result),
         Cont::PropWalk(w) => prop_walk::resume(vm, *w, result),
         Cont::GroupBy(s) => group_by::resume(vm, s, result),
+        Cont::Revive(r) => json_revive::resume(vm, *r, result),
     }
 }
 

@@ -54,13 +54,35 @@ pub struct Walk {
     indent: String,
     /// The finished value, once the stack emptied (`None` for `undefined`).
     done: Option<Option<Json>>,
-    /// The call being waited for is a getter (its value still needs `toJSON`), not `toJSON`.
-    awaiting_getter: bool,
+    /// What the call being waited for is: a getter (its value still needs `toJSON` and the
+    /// replacer), `toJSON` (its value still needs the replacer) or the replacer.
+    #[serde(default)]
+    awaiting: Stage,
+    /// `JSON.stringify`'s replacer function, called as `replacer.call(holder, key, value)`.
+    #[serde(default)]
+    replacer: Option<Value>,
+    /// The wrapper `{ "": value }` that holds the top-level value for the replacer.
+    #[serde(default)]
+    root_holder: Option<ObjId>,
+}
+
+/// How far a value has come through `SerializeJSONProperty`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+enum Stage {
+    /// Its `toJSON` has not been considered yet.
+    #[default]
+    ToJson,
+    /// The replacer function has not been called yet.
+    Replacer,
+    /// Ready to serialize.
+    Ready,
 }
 
 impl Walk {
     pub fn trace(&self, out: &mut Vec<Value>) {
         out.extend(self.stack.iter().map(|l| Value::Obj(l.object)));
+        out.extend(self.replacer);
+        out.extend(self.root_holder.map(Value::Obj));
     }
 }
 
@@ -72,6 +94,30 @@ pub(crate) fn start(
     allowed: Option<Vec<String>>,
     indent: String,
 ) -> Result<Step, Throw> {
+    start_with_replacer(vm, value, purpose, allowed, indent, None)
+}
+
+/// [`start`] with `JSON.stringify`'s replacer function.
+pub(crate) fn start_with_replacer(
+    vm: &mut Vm,
+    value: Value,
+    purpose: Purpose,
+    allowed: Option<Vec<String>>,
+    indent: String,
+    replacer: Option<Value>,
+) -> Result<Step, Throw> {
+    let root_holder = match replacer {
+        Some(_) => {
+            let holder = vm.new_object()?;
+            let empty = vm.intern("")?;
+            vm.define(holder, Key::Atom(empty), value)?;
+            match holder {
+                Value::Obj(id) => Some(id),
+                _ => None,
+            }
+        }
+        None => None,
+    };
     let walk = Walk {
         purpose,
         stack: Vec::new(),
@@ -79,31 +125,60 @@ pub(crate) fn start(
         allowed,
         indent,
         done: None,
-        awaiting_getter: false,
+        awaiting: Stage::ToJson,
+        replacer,
+        root_holder,
     };
-    drive(vm, walk, Some((value, true)))
+    drive(vm, walk, Some((value, Stage::ToJson)))
 }
 
-/// Resumes after a getter or a `toJSON` call returned `result`.
+/// Resumes after a getter, a `toJSON` call or the replacer returned `result`.
 pub(super) fn resume(vm: &mut Vm, mut walk: Walk, result: Value) -> Result<Step, Throw> {
-    // A getter's value still gets its `toJSON` called; a `toJSON` result does not.
-    let from_getter = std::mem::take(&mut walk.awaiting_getter);
-    drive(vm, walk, Some((result, from_getter)))
+    let stage = std::mem::take(&mut walk.awaiting);
+    drive(vm, walk, Some((result, stage)))
 }
 
 /// The walk's one loop: serializes `next` (calling its `toJSON` first when asked and it has one),
 /// then visits the following property, closing finished levels, until the value is done or a
 /// getter or `toJSON` must run (the walk then waits in a `Cont`). Iterative: the Rust stack does
 /// not grow with the size or depth of the value.
-fn drive(vm: &mut Vm, mut walk: Walk, mut next: Option<(Value, bool)>) -> Result<Step, Throw> {
+fn drive(vm: &mut Vm, mut walk: Walk, mut next: Option<(Value, Stage)>) -> Result<Step, Throw> {
     loop {
-        if let Some((value, to_json)) = next.take() {
-            if to_json && let Some(method) = user_to_json(vm, value)? {
+        if let Some((mut value, mut stage)) = next.take() {
+            // A Date's built-in `toJSON`, applied here so the replacer sees its string.
+            if stage == Stage::ToJson
+                && walk.replacer.is_some()
+                && let Value::Obj(id) = value
+                && let ObjKind::Date(t) = vm.heap.obj(id).kind
+            {
+                value = match super::date_to_iso(t) {
+                    Some(iso) => vm.new_string_owned(iso)?,
+                    None => Value::Null,
+                };
+            }
+            if stage == Stage::ToJson {
+                stage = Stage::Replacer;
+                if let Some(method) = user_to_json(vm, value)? {
+                    let key = vm.new_string(&walk.pending_key)?;
+                    walk.awaiting = Stage::Replacer;
+                    return Ok(Step::Call {
+                        callee: method,
+                        this: value,
+                        args: vec![key],
+                        cont: Cont::ToJson(Box::new(walk)),
+                    });
+                }
+            }
+            if stage == Stage::Replacer
+                && let Some(replacer) = walk.replacer
+            {
+                let holder = walk.stack.last().map(|l| l.object).or(walk.root_holder);
                 let key = vm.new_string(&walk.pending_key)?;
+                walk.awaiting = Stage::Ready;
                 return Ok(Step::Call {
-                    callee: method,
-                    this: value,
-                    args: vec![key],
+                    callee: replacer,
+                    this: holder.map_or(Value::Undefined, Value::Obj),
+                    args: vec![key, value],
                     cont: Cont::ToJson(Box::new(walk)),
                 });
             }
@@ -151,9 +226,9 @@ fn drive(vm: &mut Vm, mut walk: Walk, mut next: Option<(Value, bool)>) -> Result
             };
             walk.pending_key = key;
             match vm.get(object, k)? {
-                crate::props::Got::Value(value) => next = Some((value, true)),
+                crate::props::Got::Value(value) => next = Some((value, Stage::ToJson)),
                 crate::props::Got::Getter(getter) => {
-                    walk.awaiting_getter = true;
+                    walk.awaiting = Stage::ToJson;
                     return Ok(Step::Call {
                         callee: getter,
                         this: object,
