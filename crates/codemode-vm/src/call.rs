@@ -285,8 +285,9 @@ impl Vm {
         self.stack.truncate(frame.base as usize);
         match frame.async_promise {
             Some(p) if p == self.main_promise => {
-                // The program's result, finished after the microtasks already queued.
-                self.charge_memory(std::mem::size_of::<crate::promise::Job>())?;
+                // The program's result, finished after the microtasks already queued. (One
+                // job per run, not charged: a program that returns near its memory limit, say
+                // from the `catch` of an out-of-memory error, still returns.)
                 let reaction = Reaction::FinishMain;
                 self.jobs.push_back(crate::promise::Job::Reaction { reaction, value, rejected: false });
                 Ok(())

@@ -47,6 +47,17 @@ impl Vm {
                 if self.fuel <= 0 && !self.jobs.is_empty() {
                     return Status::OutOfFuel;
                 }
+                // The result is serialized next: collect first when memory is tight, so that
+                // garbage left by the program (say, what an out-of-memory error interrupted)
+                // cannot fail a result it already returned.
+                if let Some(crate::promise::Job::Reaction {
+                    reaction: crate::promise::Reaction::FinishMain,
+                    ..
+                }) = self.jobs.front()
+                    && self.heap.bytes_used > self.heap.memory_limit / 2
+                {
+                    self.collect_garbage();
+                }
                 match self.jobs.pop_front() {
                     Some(job) => {
                         self.charge(Work::Units(1));
@@ -467,7 +478,9 @@ impl Vm {
                 Op::SetIndex { obj, key, src } => {
                     let (o, kv, v) = (reg!(obj), reg!(key), reg!(src));
                     if let (Value::Obj(id), Value::Number(n)) = (o, kv)
-                        && let ObjKind::Array(items) = &mut self.heap.obj_mut(id).kind
+                        && let obj = self.heap.obj_mut(id)
+                        && obj.props.integrity == 0
+                        && let ObjKind::Array(items) = &mut obj.kind
                         && let Some(i) = crate::value::as_array_index(n)
                         && let Some(slot) = items.get_mut(i as usize)
                     {

@@ -13,6 +13,20 @@ pub const HIDDEN: u8 = 2; // not enumerable
 /// A class's private name (`#x`): hidden from every enumeration and reflection, reached only by
 /// the private-name instructions. Always set together with [`HIDDEN`].
 pub const PRIVATE: u8 = 4;
+/// Not writable: assignments throw a `TypeError`.
+pub const READONLY: u8 = 8;
+/// Not configurable: cannot be deleted or redefined.
+pub const FIXED: u8 = 16;
+
+/// Object-level integrity ([`PropMap::integrity`]).
+pub mod integrity {
+    /// No property can be added (`Object.preventExtensions`, `seal`, `freeze`).
+    pub const NON_EXTENSIBLE: u8 = 1;
+    /// Array elements cannot be removed (`seal`, `freeze`).
+    pub const SEALED_ELEMENTS: u8 = 2;
+    /// Array elements cannot be written (`freeze`).
+    pub const FROZEN_ELEMENTS: u8 = 4;
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Slot {
@@ -33,6 +47,10 @@ pub struct PropMap {
     /// Tombstones among `slots`.
     #[serde(default)]
     deleted: u32,
+    /// [`integrity`] bits of the object that owns the map (kept here, in the map's padding, so
+    /// that objects do not grow).
+    #[serde(default)]
+    pub integrity: u8,
     #[serde(skip)]
     index: Option<crate::value::FastMap<Atom, u32>>,
 }
@@ -148,6 +166,22 @@ impl PropMap {
     /// Slots allocated (live, deleted and spare), for memory accounting.
     pub fn capacity(&self) -> usize {
         self.slots.capacity()
+    }
+
+    /// Sets the flags of every live slot to `flags | extra`, except accessors, which get only
+    /// the bits of `accessor_extra` (freezing leaves accessors callable).
+    pub fn add_flags(&mut self, extra: u8, accessor_extra: u8) {
+        for slot in self.slots.iter_mut().filter(|s| s.key != Atom::DELETED) {
+            slot.flags |= if slot.flags & ACCESSOR != 0 { accessor_extra } else { extra };
+        }
+    }
+
+    /// Whether every live slot has all of `flags` (accessors: all of `accessor_flags`).
+    pub fn all_have(&self, flags: u8, accessor_flags: u8) -> bool {
+        self.iter().all(|s| {
+            let want = if s.flags & ACCESSOR != 0 { accessor_flags } else { flags };
+            s.flags & want == want
+        })
     }
 
     pub fn is_empty(&self) -> bool {

@@ -11,7 +11,7 @@ use codemode_bytecode::ErrorKind;
 
 use crate::Vm;
 use crate::call::Throw;
-use crate::object::{ACCESSOR, Callable, HIDDEN, ObjKind, Object, PRIVATE};
+use crate::object::{ACCESSOR, Callable, FIXED, HIDDEN, ObjKind, Object, PRIVATE, READONLY};
 use crate::value::{Atom, ObjId, Value, as_array_index, parse_array_index};
 
 /// A property key: an array index or an interned name.
@@ -334,6 +334,10 @@ impl Vm {
     pub(crate) fn define(&mut self, o: Value, key: Key, v: Value) -> Result<(), Throw> {
         let Value::Obj(id) = o else { return Ok(()) };
         let length = self.realm.atoms.length;
+        let sealing = self.heap.obj(id).props.integrity;
+        if sealing != 0 {
+            self.check_integrity(id, key, sealing)?;
+        }
         match (&mut self.heap.obj_mut(id).kind, key) {
             (ObjKind::Array(items), Key::Index(i)) => {
                 let i = i as usize;
@@ -375,6 +379,14 @@ impl Vm {
             _ => {}
         }
         let atom = self.key_atom(key)?;
+        // An existing data property keeps its attributes (an accessor becomes data).
+        if let Some(slot) = self.heap.obj(id).props.get(atom).copied() {
+            if slot.flags & READONLY != 0 {
+                return Err(self.read_only_error(key));
+            }
+            self.heap.obj_mut(id).props.set(atom, v, slot.flags & !ACCESSOR);
+            return Ok(());
+        }
         // Growth is charged before the property map grows.
         let grow = self.heap.obj(id).props.growth_for(atom);
         if grow > 0 {
@@ -386,6 +398,55 @@ impl Vm {
         obj.props.reserve_exact(grow);
         obj.props.set(atom, v, 0);
         Ok(())
+    }
+
+    /// The `TypeError` for a write `define` refuses on a sealed, frozen or non-extensible
+    /// object (`sealing` is its integrity bits).
+    fn check_integrity(&mut self, id: ObjId, key: Key, sealing: u8) -> Result<(), Throw> {
+        use crate::object::integrity::{FROZEN_ELEMENTS, NON_EXTENSIBLE};
+        let length = self.realm.atoms.length;
+        let (exists, is_array) = match (&self.heap.obj(id).kind, key) {
+            (ObjKind::Array(items), Key::Index(i)) => ((i as usize) < items.len(), true),
+            (ObjKind::Array(_), Key::Atom(a)) if a == length => {
+                return if sealing & FROZEN_ELEMENTS != 0 { Err(self.read_only_error(key)) } else { Ok(()) };
+            }
+            (_, Key::Atom(a)) => (self.heap.obj(id).props.find(a).is_some(), false),
+            (_, Key::Index(i)) => {
+                let found = self
+                    .heap
+                    .atoms
+                    .lookup(&i.to_string())
+                    .is_some_and(|a| self.heap.obj(id).props.find(a).is_some());
+                (found, false)
+            }
+        };
+        if !exists && sealing & NON_EXTENSIBLE != 0 {
+            let name = self.key_display(key);
+            return Err(self.make_error(
+                ErrorKind::TypeError,
+                &format!("Cannot add property {name}, object is not extensible"),
+            ));
+        }
+        if exists && is_array && sealing & FROZEN_ELEMENTS != 0 {
+            return Err(self.read_only_error(key));
+        }
+        Ok(())
+    }
+
+    fn key_display(&self, key: Key) -> String {
+        match key {
+            Key::Atom(a) => self.heap.atoms.name(a).to_string(),
+            Key::Index(i) => i.to_string(),
+        }
+    }
+
+    /// `TypeError: Cannot assign to read only property 'x' of object`.
+    pub(crate) fn read_only_error(&mut self, key: Key) -> Throw {
+        let name = self.key_display(key);
+        self.make_error(
+            ErrorKind::TypeError,
+            &format!("Cannot assign to read only property '{name}' of object"),
+        )
     }
 
     /// Defines a hidden (non-enumerable) data property: built-in methods and `constructor`s.
@@ -435,15 +496,27 @@ impl Vm {
             }
             return Ok(true);
         };
+        let sealed = self.heap.obj(id).props.integrity & crate::object::integrity::SEALED_ELEMENTS != 0;
         if let (ObjKind::Array(items), Key::Index(i)) = (&mut self.heap.obj_mut(id).kind, key) {
+            if sealed && (i as usize) < items.len() {
+                return Err(self.cannot_delete(key));
+            }
             if let Some(slot) = items.get_mut(i as usize) {
                 *slot = Value::Undefined;
             }
             return Ok(true);
         }
         let atom = self.key_atom(key)?;
+        if self.heap.obj(id).props.get(atom).is_some_and(|s| s.flags & FIXED != 0) {
+            return Err(self.cannot_delete(key));
+        }
         self.heap.obj_mut(id).props.remove(atom);
         Ok(true)
+    }
+
+    fn cannot_delete(&mut self, key: Key) -> Throw {
+        let name = self.key_display(key);
+        self.make_error(ErrorKind::TypeError, &format!("Cannot delete property '{name}' of object"))
     }
 
     /// The object's own enumerable string keys in JavaScript order: array indices, then integer

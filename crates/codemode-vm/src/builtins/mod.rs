@@ -40,6 +40,7 @@ mod map_set;
 mod math;
 mod number;
 mod object;
+mod object_model;
 mod promise;
 mod promise_more;
 pub(crate) mod prop_walk;
@@ -196,6 +197,7 @@ pub fn table() -> &'static [NativeDef] {
             internal::DEFS,
             global::DEFS,
             object::DEFS,
+            object_model::DEFS,
             function::DEFS,
             array::DEFS,
             array_more::DEFS,
@@ -365,8 +367,32 @@ pub(crate) fn arg(args: &[Value], i: usize) -> Value {
 /// The array object behind `this`, or a TypeError naming the method.
 pub(crate) fn this_array(vm: &mut Vm, this: Value, method: &str) -> Result<ObjId, Throw> {
     if let Value::Obj(id) = this
-        && matches!(vm.heap.obj(id).kind, ObjKind::Array(_))
+        && let obj = vm.heap.obj(id)
+        && let ObjKind::Array(items) = &obj.kind
     {
+        let sealing = obj.props.integrity;
+        if sealing != 0 {
+            use crate::object::integrity::{FROZEN_ELEMENTS, NON_EXTENSIBLE, SEALED_ELEMENTS};
+            let refused = match method {
+                "push" | "unshift" => sealing & NON_EXTENSIBLE != 0,
+                "pop" | "shift" => sealing & SEALED_ELEMENTS != 0,
+                "splice" => sealing & (SEALED_ELEMENTS | NON_EXTENSIBLE) != 0,
+                "reverse" | "fill" | "sort" | "copyWithin" => sealing & FROZEN_ELEMENTS != 0,
+                _ => false,
+            };
+            if refused {
+                let msg = if sealing & FROZEN_ELEMENTS != 0 {
+                    format!(
+                        "Cannot assign to read only property '0' of object '[object Array]' ({method} on a frozen array)"
+                    )
+                } else if matches!(method, "push" | "unshift") {
+                    format!("Cannot add property {}, object is not extensible", items.len())
+                } else {
+                    format!("Cannot delete property '{}' of [object Array]", items.len().saturating_sub(1))
+                };
+                return Err(vm.make_error(ErrorKind::TypeError, &msg));
+            }
+        }
         return Ok(id);
     }
     let msg = format!("Array.prototype.{method} called on a non-array");

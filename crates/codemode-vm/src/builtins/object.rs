@@ -18,9 +18,6 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::new("Object", "entries", 1, entries),
     NativeDef::new("Object", "assign", 2, assign),
     NativeDef::new("Object", "fromEntries", 1, from_entries),
-    NativeDef::new("Object", "freeze", 1, identity),
-    NativeDef::new("Object", "seal", 1, identity),
-    NativeDef::new("Object", "isFrozen", 1, is_frozen),
     NativeDef::new("Object", "create", 2, create),
     NativeDef::new("Object", "getPrototypeOf", 1, get_prototype_of),
     NativeDef::new("Object", "is", 2, is),
@@ -138,14 +135,6 @@ fn from_entries(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> R
         vm.define(o, key, v)?;
     }
     Ok(Step::Return(o))
-}
-
-fn identity(_vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    Ok(Step::Return(arg(args, 0)))
-}
-
-fn is_frozen(_vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    Ok(Step::Return(Value::Bool(!matches!(arg(args, 0), Value::Obj(_)))))
 }
 
 fn create(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
