@@ -83,11 +83,20 @@ pub struct HostState {
     /// The global objects extensions defined (`fs`), which extension paths may extend.
     #[serde(default)]
     pub(crate) extension_roots: Vec<ObjId>,
+    /// Module names (without `node:`) the host mapped to extension values, for `require` and
+    /// `import`.
+    #[serde(default)]
+    pub(crate) modules: Vec<(String, Value)>,
 }
 
 impl HostState {
     pub(crate) fn pending_promises(&self) -> impl Iterator<Item = ObjId> + '_ {
         self.pending.iter().map(|(_, p)| *p)
+    }
+
+    /// The values of the modules the host mapped (GC roots).
+    pub(crate) fn module_values(&self) -> impl Iterator<Item = Value> + '_ {
+        self.modules.iter().map(|(_, v)| *v)
     }
 
     fn next_id(&mut self) -> u32 {

@@ -125,6 +125,13 @@ impl<'a> Run<'a> {
                 fail(execution_failure(format!("Extension global '{path}' could not be defined: {message}")))
             })?;
         }
+        for (module, path) in &inner.extensions.modules {
+            vm.define_module(module, path).map_err(|message| {
+                fail(execution_failure(format!(
+                    "Extension module '{module}' could not be defined: {message}"
+                )))
+            })?;
+        }
         for (name, value) in &options.bindings {
             vm.define_binding(name, value)
                 .map_err(|message| fail(execution_failure(format!("Invalid binding '{name}': {message}"))))?;

@@ -38,18 +38,24 @@ pub(crate) enum HostFunction {
 pub struct Extension {
     pub(crate) name: String,
     pub(crate) functions: Vec<(String, HostFunction)>,
+    /// (module name, path of the value it gives).
+    pub(crate) modules: Vec<(String, String)>,
 }
 
 impl std::fmt::Debug for Extension {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let paths: Vec<&str> = self.functions.iter().map(|(p, _)| p.as_str()).collect();
-        f.debug_struct("Extension").field("name", &self.name).field("globals", &paths).finish()
+        f.debug_struct("Extension")
+            .field("name", &self.name)
+            .field("globals", &paths)
+            .field("modules", &self.modules)
+            .finish()
     }
 }
 
 impl Extension {
     pub fn new(name: impl Into<String>) -> Self {
-        Extension { name: name.into(), functions: Vec::new() }
+        Extension { name: name.into(), functions: Vec::new(), modules: Vec::new() }
     }
 
     /// An asynchronous global at `path` (`fetch`, or `fs.promises.readFile` in an object): the
@@ -75,6 +81,16 @@ impl Extension {
         self
     }
 
+    /// Maps the Node module `name` to this extension's value at `path` (a function, or an object
+    /// of functions such as `fs` or `fs.promises`): `require(name)`, `await import(name)` and
+    /// static `import ... from name` give the program that value. A `node:` prefix on either
+    /// side is ignored (`.module("fs", "fs")` also answers `require("node:fs")`). Importing a
+    /// module no extension maps throws an `Error` that lists the mapped ones.
+    pub fn module(mut self, name: impl Into<String>, path: impl Into<String>) -> Self {
+        self.modules.push((name.into(), path.into()));
+        self
+    }
+
     pub fn name(&self) -> &str {
         &self.name
     }
@@ -85,6 +101,8 @@ impl Extension {
 pub(crate) struct Extensions {
     /// (path, function), in definition order.
     pub(crate) functions: Vec<(String, HostFunction)>,
+    /// (module name without `node:`, path of its value), in definition order.
+    pub(crate) modules: Vec<(String, String)>,
 }
 
 impl Extensions {
@@ -99,7 +117,21 @@ impl Extensions {
         let builtins = codemode_vm::builtin_global_names();
         let mut roots: Vec<(String, String)> = Vec::new(); // global → extension
         let mut functions: Vec<(String, HostFunction)> = Vec::new();
+        let mut modules: Vec<(String, String)> = Vec::new();
         for ext in extensions {
+            for (module, path) in &ext.modules {
+                let key = module.strip_prefix("node:").unwrap_or(module);
+                let own = ext.functions.iter().any(|(p, _)| {
+                    p == path || p.strip_prefix(path.as_str()).is_some_and(|r| r.starts_with('.'))
+                });
+                if key.is_empty() || !own || modules.iter().any(|(m, _)| m == key) {
+                    return Err(BuildError::InvalidModule {
+                        extension: ext.name.clone(),
+                        module: module.clone(),
+                    });
+                }
+                modules.push((key.to_string(), path.clone()));
+            }
             for (path, f) in ext.functions {
                 let segments: Vec<&str> = path.split('.').collect();
                 let invalid =
@@ -136,7 +168,7 @@ impl Extensions {
                 functions.push((path, f));
             }
         }
-        Ok(Extensions { functions })
+        Ok(Extensions { functions, modules })
     }
 }
 
