@@ -918,6 +918,119 @@ fn a_module_must_map_to_one_of_its_extension_globals_once() {
     }
 }
 
+fn db_extension() -> codemode::Extension {
+    use codemode::{Extension, HostValue, ToolError};
+    Extension::new("db").global("db.connect", |args: Vec<Value>, _ctx| async move {
+        let name = args.first().and_then(Value::as_str).unwrap_or("main").to_string();
+        let query_name = name.clone();
+        Ok::<_, ToolError>(HostValue::object([
+            ("name", HostValue::from(json!(name))),
+            (
+                "query",
+                HostValue::function(move |args: Vec<Value>, _ctx| {
+                    let db = query_name.clone();
+                    async move {
+                        let sql = args.first().and_then(Value::as_str).unwrap_or_default().to_string();
+                        if sql.is_empty() {
+                            return Err(ToolError::failure("empty query"));
+                        }
+                        Ok(HostValue::object([
+                            ("rows", HostValue::from(json!([{ "db": db, "sql": sql }]))),
+                            // A function in a function's result stays callable too.
+                            ("next", HostValue::sync_function(|_args, _ctx| Ok(json!("page 2")))),
+                        ]))
+                    }
+                }),
+            ),
+            ("close", HostValue::sync_function(|_args, _ctx| Ok(json!(true)))),
+            (
+                "helpers",
+                HostValue::array([HostValue::sync_function(|args: Vec<Value>, _ctx| Ok(json!(args.len())))]),
+            ),
+        ]))
+    })
+}
+
+#[test]
+fn functions_inside_extension_results_stay_callable() {
+    use std::sync::{Arc, Mutex};
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let record = seen.clone();
+    let rt = codemode::demo::builder()
+        .extension(db_extension())
+        .limits(Limits::default().max_tool_calls(1))
+        .before_call(move |call: codemode::CallStart| {
+            record.lock().unwrap().push((call.name.clone(), call.kind, call.input.clone()));
+            async { Ok(()) }
+        })
+        .build()
+        .unwrap();
+    let r = run_with(
+        &rt,
+        r#"
+        const conn = await db.connect("orders");
+        const result = await conn.query("select 1");
+        let failed;
+        try { await conn.query("") } catch (e) { failed = e.message }
+        return [conn.name, Object.keys(conn), typeof conn.query, result.rows, result.next(),
+                conn.helpers[0](1, 2), conn.close(), failed, JSON.stringify(conn)]
+    "#,
+    );
+    assert_eq!(
+        r.value,
+        Some(json!([
+            "orders",
+            ["name", "query", "close", "helpers"],
+            "function",
+            [{ "db": "orders", "sql": "select 1" }],
+            "page 2",
+            2,
+            true,
+            "empty query",
+            r#"{"name":"orders","helpers":[null]}"#
+        ])),
+        "{r:?}"
+    );
+    assert!(r.tool_calls.is_empty(), "{r:?}");
+    let names: Vec<String> = seen.lock().unwrap().iter().map(|(name, _, _)| name.clone()).collect();
+    assert_eq!(
+        names,
+        [
+            "db.connect",
+            "db.connect().query",
+            "db.connect().query",
+            "db.connect().query().next",
+            "db.connect().helpers.0",
+            "db.connect().close"
+        ]
+    );
+    assert!(seen.lock().unwrap().iter().all(|(_, kind, _)| *kind == codemode::CallKind::Extension));
+    assert_eq!(seen.lock().unwrap()[1].2, json!(["select 1"]));
+    // Without hooks, handlers are called directly.
+    let rt = codemode::demo::builder().extension(db_extension()).build().unwrap();
+    let r = run_with(
+        &rt,
+        r#"const c = await db.connect("x"); const q = await c.query("s"); return [q.rows[0].db, q.next(), c.close()]"#,
+    );
+    assert_eq!(r.value, Some(json!(["x", "page 2", true])), "{r:?}");
+}
+
+#[test]
+fn a_denied_call_of_a_result_function_rejects() {
+    let rt = codemode::demo::builder()
+        .extension(db_extension())
+        .before_call(|call: codemode::CallStart| async move {
+            if call.name.ends_with(".query") { Err(codemode::Deny::new("no queries")) } else { Ok(()) }
+        })
+        .build()
+        .unwrap();
+    let r = run_with(
+        &rt,
+        r#"const c = await db.connect(); try { await c.query("x") } catch (e) { return [e.message, c.close()] }"#,
+    );
+    assert_eq!(r.value, Some(json!(["no queries", true])), "{r:?}");
+}
+
 #[test]
 fn the_program_side_root_follows_the_configured_name() {
     let rt = codemode::demo::builder().root_name("api").build().unwrap();

@@ -121,20 +121,34 @@ impl Vm {
         }
     }
 
-    /// A call of an extension function: data = [path, synchronous?].
+    /// The function object for a host function that came in a host call's result.
+    pub(crate) fn host_function_value(&mut self, f: &super::HostFunctionRef) -> Result<Value, Throw> {
+        let Some(native) = crate::builtins::extension::extension_call() else {
+            return Err(self.make_error(ErrorKind::Error, "extension calls are not built in"));
+        };
+        let name = self.new_string(&f.name)?;
+        self.alloc_native(native, vec![name, Value::Bool(f.sync), Value::Number(f64::from(f.handle))])
+    }
+
+    /// A call of an extension function: data = [path, synchronous?, handle?].
     pub(crate) fn call_extension(&mut self, args: &[Value], data: &[Value]) -> Result<Step, Throw> {
         let path = match data.first() {
             Some(Value::Str(s)) => self.heap.str(*s).to_string(),
             _ => String::new(),
         };
         let sync = matches!(data.get(1), Some(Value::Bool(true)));
+        let handle = match data.get(2) {
+            Some(Value::Number(n)) => Some(*n as u32),
+            _ => None,
+        };
         let mut input = Vec::with_capacity(args.len());
         for arg in args {
             input.push(self.to_json(*arg)?.unwrap_or(Json::Null));
         }
         self.charge_retained(crate::meter::HOST_CALL_RECORD_BYTES + path.len())?;
         let id = self.host.next_id();
-        let call = HostCall { id, target: HostTarget::Extension { path, sync }, input: Json::Array(input) };
+        let call =
+            HostCall { id, target: HostTarget::Extension { path, sync, handle }, input: Json::Array(input) };
         self.host.outbox.push(call);
         if sync {
             return Ok(Step::Block(id));
