@@ -104,10 +104,17 @@ pub fn parse(
         return Ok(stmts);
     }
     // Prose before a fenced block ("Here is the program:" + fence): keep only the block.
-    if let Some(block) = crate::normalize::blank_prose_around_fence(text)
-        && let Ok(stmts) = parse_wrapped(&block, locator, None)
-    {
-        return Ok(stmts);
+    if let Some(block) = crate::normalize::blank_prose_around_fence(text) {
+        if let Ok(stmts) = parse_wrapped(&block, locator, None) {
+            return Ok(stmts);
+        }
+        // The block may import modules.
+        if let Some((blanked, mut bindings)) = static_imports(&block, locator)
+            && let Ok(mut stmts) = parse_wrapped(&blanked, locator, None)
+        {
+            bindings.append(&mut stmts);
+            return Ok(bindings);
+        }
     }
     // A sync arrow wrapper whose body uses `await` (`() => { await .. }`) fails to parse as it
     // is; the Go runtime unwraps it as text. Try that, on the failure path only, and keep the

@@ -881,6 +881,9 @@ fn static_imports_bind_mapped_modules_at_the_top_level() {
     "#,
     );
     assert_eq!(r.value, Some(json!(["hello", true, true, true, "async \"/b\""])), "{r:?}");
+    // In a fenced block after prose too.
+    let fenced = "Here is the program:\n```ts\nimport { readFileSync } from \"fs\";\nreturn readFileSync(\"/etc/motd\")\n```\n";
+    assert_eq!(run_with(&rt, fenced).value, Some(json!("hello")));
     // An unmapped static import fails the run with the same message, before anything else runs.
     let r = run_with(&rt, "console.log(\"first\")\nimport _ from \"lodash\"\nreturn 1");
     assert!(!r.ok);
