@@ -923,35 +923,44 @@ fn a_module_must_map_to_one_of_its_extension_globals_once() {
 
 fn db_extension() -> codemode::Extension {
     use codemode::{Extension, HostValue, ToolError};
-    Extension::new("db").global("db.connect", |args: Vec<Value>, _ctx| async move {
-        let name = args.first().and_then(Value::as_str).unwrap_or("main").to_string();
-        let query_name = name.clone();
-        Ok::<_, ToolError>(HostValue::object([
-            ("name", HostValue::from(json!(name))),
-            (
-                "query",
-                HostValue::function(move |args: Vec<Value>, _ctx| {
-                    let db = query_name.clone();
-                    async move {
-                        let sql = args.first().and_then(Value::as_str).unwrap_or_default().to_string();
-                        if sql.is_empty() {
-                            return Err(ToolError::failure("empty query"));
+    Extension::new("db")
+        .sync_global("db.open", |_args: Vec<Value>, _ctx| {
+            Ok::<_, ToolError>(HostValue::object([(
+                "get",
+                HostValue::sync_function(|args: Vec<Value>, _ctx| Ok(json!(format!("got {}", args[0])))),
+            )]))
+        })
+        .global("db.connect", |args: Vec<Value>, _ctx| async move {
+            let name = args.first().and_then(Value::as_str).unwrap_or("main").to_string();
+            let query_name = name.clone();
+            Ok::<_, ToolError>(HostValue::object([
+                ("name", HostValue::from(json!(name))),
+                (
+                    "query",
+                    HostValue::function(move |args: Vec<Value>, _ctx| {
+                        let db = query_name.clone();
+                        async move {
+                            let sql = args.first().and_then(Value::as_str).unwrap_or_default().to_string();
+                            if sql.is_empty() {
+                                return Err(ToolError::failure("empty query"));
+                            }
+                            Ok(HostValue::object([
+                                ("rows", HostValue::from(json!([{ "db": db, "sql": sql }]))),
+                                // A function in a function's result stays callable too.
+                                ("next", HostValue::sync_function(|_args, _ctx| Ok(json!("page 2")))),
+                            ]))
                         }
-                        Ok(HostValue::object([
-                            ("rows", HostValue::from(json!([{ "db": db, "sql": sql }]))),
-                            // A function in a function's result stays callable too.
-                            ("next", HostValue::sync_function(|_args, _ctx| Ok(json!("page 2")))),
-                        ]))
-                    }
-                }),
-            ),
-            ("close", HostValue::sync_function(|_args, _ctx| Ok(json!(true)))),
-            (
-                "helpers",
-                HostValue::array([HostValue::sync_function(|args: Vec<Value>, _ctx| Ok(json!(args.len())))]),
-            ),
-        ]))
-    })
+                    }),
+                ),
+                ("close", HostValue::sync_function(|_args, _ctx| Ok(json!(true)))),
+                (
+                    "helpers",
+                    HostValue::array([HostValue::sync_function(|args: Vec<Value>, _ctx| {
+                        Ok(json!(args.len()))
+                    })]),
+                ),
+            ]))
+        })
 }
 
 #[test]
@@ -1013,9 +1022,10 @@ fn functions_inside_extension_results_stay_callable() {
     let rt = codemode::demo::builder().extension(db_extension()).build().unwrap();
     let r = run_with(
         &rt,
-        r#"const c = await db.connect("x"); const q = await c.query("s"); return [q.rows[0].db, q.next(), c.close()]"#,
+        r#"const c = await db.connect("x"); const q = await c.query("s"); const o = db.open();
+           return [q.rows[0].db, q.next(), c.close(), o.get(1), Object.keys(o)]"#,
     );
-    assert_eq!(r.value, Some(json!(["x", "page 2", true])), "{r:?}");
+    assert_eq!(r.value, Some(json!(["x", "page 2", true, "got 1", ["get"]])), "{r:?}");
 }
 
 #[test]
