@@ -68,6 +68,12 @@ fn nesting_too_deep_message() -> String {
 /// Locations in errors and in the IR are 1-based lines and columns (in characters) of `source`
 /// itself: normalization blanks what it strips instead of removing it, so nothing shifts. The one
 /// exception is a leading byte order mark, which is dropped and not counted.
+/// The hidden global `import(name)` and static `import` declarations are lowered to: the VM's
+/// `__codemode_import__(name, sync)` gives the extension module the host mapped to `name` (a
+/// promise of it unless `sync`). `import()` references it directly, so program bindings cannot
+/// shadow it there.
+pub const IMPORT_GLOBAL: &str = "__codemode_import__";
+
 pub fn compile_to_ir(source: &str) -> Result<ir::Program, SyntaxError> {
     let text = normalize::normalize(source);
     let locator = parse::Locator::new(&text);

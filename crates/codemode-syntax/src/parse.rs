@@ -17,7 +17,9 @@
 //! Blanking replaces bytes with spaces, so positions do not move.
 
 use swc_common::{BytePos, Spanned};
-use swc_ecma_ast::{Decl, ImportSpecifier, Module, ModuleDecl, ModuleItem, Stmt};
+use swc_ecma_ast::{
+    Decl, ImportDecl, ImportPhase, ImportSpecifier, Module, ModuleDecl, ModuleExportName, ModuleItem, Stmt,
+};
 use swc_ecma_parser::{Parser, StringInput, Syntax, TsSyntax};
 
 use crate::location::LineTable;
@@ -81,6 +83,20 @@ pub fn parse(
         Ok(stmts) => return Ok(stmts),
         Err(error) => error,
     };
+    // Static imports (of the extension modules the host maps): each declaration is blanked and
+    // becomes a `const` binding placed first, as imports are hoisted.
+    let mut import_error = None;
+    if let Some((blanked, mut bindings)) = static_imports(text, locator) {
+        match parse_wrapped(&blanked, locator, report.unmatched_closer) {
+            Ok(mut stmts) => {
+                bindings.append(&mut stmts);
+                return Ok(bindings);
+            }
+            // The imports were fine: a later failure is the text's real mistake.
+            Err(e) => import_error = Some(e),
+        }
+    }
+    let error = import_error.unwrap_or(error);
     // TypeScript `import type`/`export type` lines carry no code: blank them and try again.
     if let Some(blanked) = blank_type_only_module_decls(text, locator)
         && let Ok(stmts) = parse_wrapped(&blanked, locator, None)
@@ -88,10 +104,17 @@ pub fn parse(
         return Ok(stmts);
     }
     // Prose before a fenced block ("Here is the program:" + fence): keep only the block.
-    if let Some(block) = crate::normalize::blank_prose_around_fence(text)
-        && let Ok(stmts) = parse_wrapped(&block, locator, None)
-    {
-        return Ok(stmts);
+    if let Some(block) = crate::normalize::blank_prose_around_fence(text) {
+        if let Ok(stmts) = parse_wrapped(&block, locator, None) {
+            return Ok(stmts);
+        }
+        // The block may import modules.
+        if let Some((blanked, mut bindings)) = static_imports(&block, locator)
+            && let Ok(mut stmts) = parse_wrapped(&blanked, locator, None)
+        {
+            bindings.append(&mut stmts);
+            return Ok(bindings);
+        }
     }
     // A sync arrow wrapper whose body uses `await` (`() => { await .. }`) fails to parse as it
     // is; the Go runtime unwraps it as text. Try that, on the failure path only, and keep the
@@ -204,6 +227,12 @@ fn swc_error(
     if let Some(unsupported) = module_syntax(text, locator) {
         return unsupported;
     }
+    // A program with imports and a mistake elsewhere: the mistake, as a module parse finds it.
+    if matches!(error.kind(), swc_ecma_parser::error::SyntaxError::ImportExportInScript)
+        && let Some(module_error) = module_parse_error(text, locator)
+    {
+        return parse_error(module_error.kind().msg().into_owned(), locator.start(module_error.span()));
+    }
     // Errors swc reports for valid JavaScript that the runtime does not implement.
     let unsupported = match error.kind() {
         swc_ecma_parser::error::SyntaxError::TS2410 => {
@@ -243,20 +272,34 @@ fn parse_module(text: &str, locator: &Locator<'_>) -> Option<Module> {
     })?
 }
 
+/// The error that stops `text` from parsing as a module, if it does not.
+fn module_parse_error(text: &str, locator: &Locator<'_>) -> Option<swc_ecma_parser::error::Error> {
+    let start = locator.base;
+    let end = BytePos(start.checked_add(u32::try_from(text.len()).ok()?)?);
+    guard_panics(|| {
+        Parser::new(typescript(), StringInput::new(text, BytePos(start), end), None).parse_module().err()
+    })?
+}
+
 /// `UnsupportedSyntax` for the first `import`/`export` declaration, if `text` parses as a module.
 fn module_syntax(text: &str, locator: &Locator<'_>) -> Option<SyntaxError> {
     let module = parse_module(text, locator)?;
     module.body.iter().find_map(|item| match item {
         ModuleItem::ModuleDecl(decl) if type_only_range(decl).is_none() => {
-            let what = match decl {
-                ModuleDecl::Import(_) | ModuleDecl::TsImportEquals(_) => "import declarations",
-                _ => "export declarations",
+            let message = match decl {
+                // Static imports of modules are supported (see `static_imports`).
+                ModuleDecl::Import(import) if import.phase == ImportPhase::Evaluation => return None,
+                ModuleDecl::Import(_) => "import phases (`import source`, `import defer`) are not supported",
+                ModuleDecl::TsImportEquals(_) => {
+                    "`import x = require(...)` is not supported; write `const x = require(...)`"
+                }
+                _ => {
+                    "export declarations are not supported (return the result instead; tools and globals are available without importing them)"
+                }
             };
             Some(SyntaxError {
                 kind: SyntaxErrorKind::UnsupportedSyntax,
-                message: format!(
-                    "Unsupported syntax: {what} are not supported (tools and globals are available without importing them)"
-                ),
+                message: format!("Unsupported syntax: {message}"),
                 span: locator.start(decl.span()),
             })
         }
@@ -278,8 +321,13 @@ fn blank_type_only_module_decls(text: &str, locator: &Locator<'_>) -> Option<Str
     if ranges.is_empty() {
         return None;
     }
+    blank_ranges(text, locator, &ranges)
+}
+
+/// `text` with the byte ranges (swc positions) replaced by spaces, line breaks kept.
+fn blank_ranges(text: &str, locator: &Locator<'_>, ranges: &[(BytePos, BytePos)]) -> Option<String> {
     let mut bytes = text.as_bytes().to_vec();
-    for (lo, hi) in ranges {
+    for &(lo, hi) in ranges {
         let lo = lo.0.saturating_sub(locator.base) as usize;
         let hi = hi.0.saturating_sub(locator.base) as usize;
         for byte in bytes.get_mut(lo..hi)?.iter_mut().filter(|byte| **byte != b'\n') {
@@ -288,6 +336,102 @@ fn blank_type_only_module_decls(text: &str, locator: &Locator<'_>) -> Option<Str
     }
     // Whole declarations and the ASCII keyword `export` were blanked: still UTF-8.
     String::from_utf8(bytes).ok()
+}
+
+/// For a text whose module declarations are all imports (value imports, and TypeScript-only
+/// ones), the text with every declaration blanked and, for the value imports, the statements
+/// that bind their names: `import fs from "fs"` and `import * as fs from "fs"` become
+/// `const fs = __codemode_import__("fs", true)`, `import { readFile as rf } from "node:fs"`
+/// becomes `const { readFile: rf } = __codemode_import__("node:fs", true)`, and `import "fs"` a
+/// call. The statements' positions start where their declaration does.
+fn static_imports(text: &str, locator: &Locator<'_>) -> Option<(String, Vec<Stmt>)> {
+    let module = parse_module(text, locator)?;
+    let mut ranges = Vec::new();
+    let mut bindings = Vec::new();
+    for item in &module.body {
+        let ModuleItem::ModuleDecl(decl) = item else { continue };
+        if let Some(range) = type_only_range(decl) {
+            ranges.push(range);
+            continue;
+        }
+        let ModuleDecl::Import(import) = decl else { return None };
+        if import.phase != ImportPhase::Evaluation {
+            return None;
+        }
+        ranges.push((import.span.lo, import.span.hi));
+        bindings.extend(import_bindings(import)?);
+    }
+    if bindings.is_empty() {
+        return None;
+    }
+    Some((blank_ranges(text, locator, &ranges)?, bindings))
+}
+
+/// The statements one value import declaration stands for (see [`static_imports`]).
+fn import_bindings(import: &ImportDecl) -> Option<Vec<Stmt>> {
+    let call = format!("{}({}, true)", crate::IMPORT_GLOBAL, js_string(&import.src.value.to_atom_lossy()));
+    let mut whole = Vec::new();
+    let mut named = Vec::new();
+    for specifier in &import.specifiers {
+        match specifier {
+            ImportSpecifier::Named(n) if n.is_type_only => {}
+            ImportSpecifier::Named(n) => {
+                let local = n.local.sym.to_string();
+                let imported = match &n.imported {
+                    None => local.clone(),
+                    Some(ModuleExportName::Ident(i)) => i.sym.to_string(),
+                    Some(ModuleExportName::Str(s)) => js_string(&s.value.to_atom_lossy()),
+                };
+                // The module is the extension's value itself: its default export is all of it.
+                if imported == "default" || imported == "\"default\"" {
+                    whole.push(local);
+                } else if imported == local {
+                    named.push(local);
+                } else {
+                    named.push(format!("{imported}: {local}"));
+                }
+            }
+            ImportSpecifier::Default(d) => whole.push(d.local.sym.to_string()),
+            ImportSpecifier::Namespace(ns) => whole.push(ns.local.sym.to_string()),
+        }
+    }
+    let mut declarators: Vec<String> = whole.iter().map(|name| format!("{name} = {call}")).collect();
+    if !named.is_empty() {
+        declarators.push(format!("{{ {} }} = {call}", named.join(", ")));
+    }
+    let source = if declarators.is_empty() {
+        if !import.specifiers.is_empty() {
+            // Only type-only names: nothing to bind, nothing to load.
+            return Some(Vec::new());
+        }
+        format!("{call};")
+    } else {
+        format!("const {};", declarators.join(", "))
+    };
+    let start = import.span.lo;
+    let end = BytePos(start.0.checked_add(u32::try_from(source.len()).ok()?)?);
+    let script = guard_panics(|| {
+        Parser::new(typescript(), StringInput::new(&source, start, end), None).parse_script().ok()
+    })??;
+    Some(script.body)
+}
+
+/// A JavaScript string literal for `s`.
+fn js_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 || c == '\u{2028}' || c == '\u{2029}' => {
+                out.push_str(&format!("\\u{:04x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// For a TypeScript-only `import`/`export`, the range to blank: the whole declaration, or the

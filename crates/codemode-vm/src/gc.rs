@@ -129,6 +129,9 @@ impl Vm {
         for id in self.host.pending_promises() {
             m.push_obj(id);
         }
+        for v in self.host.module_values() {
+            m.push(v);
+        }
         if let Some((_, ret)) = self.host.blocked {
             push_ret(ret, m);
         }

@@ -4,7 +4,9 @@
 //! **Boundary data is JSON**, converted with `JSON.stringify` semantics (functions and `undefined`
 //! properties vanish, `undefined` in arrays and non-finite numbers become `null`, Errors become
 //! `{ name, message, ...own }`, Maps and Sets become arrays) and limited to
-//! [`MAX_BOUNDARY_DEPTH`] nested levels. A cycle is a `TypeError`.
+//! [`MAX_BOUNDARY_DEPTH`] nested levels. A cycle is a `TypeError`. A host result may name host
+//! functions ([`HostFunctionRef`], by per-run handle): they become function objects that call the
+//! host back; the VM holds only the handle.
 
 mod extension;
 
@@ -37,8 +39,15 @@ pub enum HostTarget {
     /// The `search(...)` built-in. Synchronous: the program stops until it is completed.
     Search,
     /// An extension global (`fetch`, `fs.promises.readFile`), by path; the input is the array of
-    /// its arguments. Synchronous ones stop the program until completed, like `search`.
-    Extension { path: String, sync: bool },
+    /// its arguments. Synchronous ones stop the program until completed, like `search`. A
+    /// function that came in an extension's result (see [`HostFunctionRef`]) has its `handle`,
+    /// and its name as the path.
+    Extension {
+        path: String,
+        sync: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        handle: Option<u32>,
+    },
 }
 
 /// A call the host must perform and complete with [`Vm::complete`].
@@ -49,6 +58,19 @@ pub struct HostCall {
     pub target: HostTarget,
     /// The argument (tools take one JSON value; `null` when called without one).
     pub input: Json,
+}
+
+/// A host function inside a host call's result: the host keeps the function under `handle` (a
+/// per-run id of its own choosing) and the program gets a function object at `path` (member
+/// names from the result's root; empty when the result is the function) that calls it back as
+/// [`HostTarget::Extension`] with that handle. Plain data: the VM never holds the function.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HostFunctionRef {
+    pub path: Vec<String>,
+    pub handle: u32,
+    /// The name calls report as their path (`db.connect().query`).
+    pub name: String,
+    pub sync: bool,
 }
 
 /// The kind of failure a thrown error stands for, as the host classifies it.
@@ -83,11 +105,20 @@ pub struct HostState {
     /// The global objects extensions defined (`fs`), which extension paths may extend.
     #[serde(default)]
     pub(crate) extension_roots: Vec<ObjId>,
+    /// Module names (without `node:`) the host mapped to extension values, for `require` and
+    /// `import`.
+    #[serde(default)]
+    pub(crate) modules: Vec<(String, Value)>,
 }
 
 impl HostState {
     pub(crate) fn pending_promises(&self) -> impl Iterator<Item = ObjId> + '_ {
         self.pending.iter().map(|(_, p)| *p)
+    }
+
+    /// The values of the modules the host mapped (GC roots).
+    pub(crate) fn module_values(&self) -> impl Iterator<Item = Value> + '_ {
+        self.modules.iter().map(|(_, v)| *v)
     }
 
     fn next_id(&mut self) -> u32 {
@@ -153,17 +184,28 @@ impl Vm {
     /// A result that cannot become a program value (nested too deep) rejects the call with
     /// `InvalidToolOutput`.
     pub fn complete(&mut self, id: u32, outcome: Result<Json, HostError>) -> bool {
+        self.complete_with_functions(id, outcome, &[])
+    }
+
+    /// [`Vm::complete`] for a result with host functions in it: each becomes a function object
+    /// at its path (replacing what the JSON has there), which calls the host back with its handle.
+    pub fn complete_with_functions(
+        &mut self,
+        id: u32,
+        outcome: Result<Json, HostError>,
+        functions: &[HostFunctionRef],
+    ) -> bool {
         if let Some((blocked, ret)) = self.host.blocked
             && blocked == id
         {
             self.host.blocked = None;
-            self.complete_blocked(ret, outcome);
+            self.complete_blocked(ret, outcome, functions);
             return true;
         }
         let Some(pos) = self.host.pending.iter().position(|(i, _)| *i == id) else { return false };
         let (_, promise) = self.host.pending.remove(pos);
         let result = match outcome {
-            Ok(json) => match self.from_json(&json, 0) {
+            Ok(json) => match self.from_json_with_functions(&json, functions) {
                 Ok(v) => self.resolve_promise(promise, v),
                 Err(message) => {
                     let e = self.make_tagged_error(FailureKind::InvalidToolOutput, &message);
@@ -185,10 +227,15 @@ impl Vm {
 
     /// Delivers a synchronous call's outcome: its value to the waiting built-in's destination, or
     /// its error thrown where the program stopped.
-    fn complete_blocked(&mut self, ret: crate::frame::ReturnTo, outcome: Result<Json, HostError>) {
+    fn complete_blocked(
+        &mut self,
+        ret: crate::frame::ReturnTo,
+        outcome: Result<Json, HostError>,
+        functions: &[HostFunctionRef],
+    ) {
         let result = match outcome {
             // Synchronous host calls (`search`) give thenable results (`builtins/thenable.rs`).
-            Ok(json) => match self.from_json(&json, 0) {
+            Ok(json) => match self.from_json_with_functions(&json, functions) {
                 Ok(v) => self.make_thenable(v).and_then(|v| self.deliver(Some((ret, v)))),
                 Err(message) => Err(self.make_tagged_error(FailureKind::InvalidToolOutput, &message)),
             },
@@ -211,6 +258,36 @@ impl Vm {
             info.kind = kind;
         }
         e
+    }
+
+    /// Converts a host result into a program value, with its host functions placed.
+    fn from_json_with_functions(
+        &mut self,
+        json: &Json,
+        functions: &[HostFunctionRef],
+    ) -> Result<Value, String> {
+        let mut root = self.from_json(json, 0)?;
+        for f in functions {
+            let func = self.host_function_value(f).map_err(|_| "out of memory".to_string())?;
+            let Some((last, parents)) = f.path.split_last() else {
+                root = func;
+                continue;
+            };
+            let mut owner = root;
+            for segment in parents {
+                let key = self.to_key_str(segment).map_err(|_| "out of memory".to_string())?;
+                // Plain objects and arrays just made from JSON: own data properties.
+                owner = match owner {
+                    Value::Obj(_) => self.get_value(owner, key).map_err(|_| "out of memory".to_string())?,
+                    _ => Value::Undefined,
+                };
+            }
+            if let Value::Obj(_) = owner {
+                let key = self.to_key_str(last).map_err(|_| "out of memory".to_string())?;
+                self.define(owner, key, func).map_err(|_| "out of memory".to_string())?;
+            }
+        }
+        Ok(root)
     }
 
     /// Converts a JSON value from the host into a program value.

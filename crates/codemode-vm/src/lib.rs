@@ -47,7 +47,9 @@ use std::collections::VecDeque;
 use codemode_bytecode::{Module, VerifiedModule};
 use serde::{Deserialize, Serialize};
 
-pub use host::{FailureKind, HostCall, HostError, HostTarget, MAX_BOUNDARY_DEPTH, builtin_global_names};
+pub use host::{
+    FailureKind, HostCall, HostError, HostFunctionRef, HostTarget, MAX_BOUNDARY_DEPTH, builtin_global_names,
+};
 pub use output::{LogTally, MAX_LOG_LINES};
 pub use value::Value;
 

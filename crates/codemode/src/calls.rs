@@ -22,6 +22,9 @@ use crate::result::{CallFailure, CallFailureKind};
 #[derive(Clone, Debug)]
 pub(crate) enum Ended {
     Value(Json),
+    /// An extension's value with host functions in it (see [`crate::HostValue`]): the JSON, and
+    /// each function with its path in it.
+    HostValue(Json, Vec<(Vec<String>, crate::extension::HostFunction)>),
     Failed(ToolError),
     Panicked(String),
     /// A before hook denied it; the message is the program's.
@@ -32,7 +35,7 @@ impl Ended {
     /// What the program sees, and the host's record of a failure.
     pub(crate) fn split(self, path: &str) -> (Result<Json, HostError>, Option<CallFailure>) {
         match self {
-            Ended::Value(v) => (Ok(v), None),
+            Ended::Value(v) | Ended::HostValue(v, _) => (Ok(v), None),
             Ended::Failed(e) => {
                 let (kind, failure) = match e.kind() {
                     ToolErrorKind::InvalidInput => {

@@ -18,7 +18,7 @@ use serde_json::Value as Json;
 use tokio::task::JoinSet;
 
 use crate::calls::{CatchUnwind, Ended, panic_message};
-use crate::extension::{AsyncFn, HostFunction, SyncFn};
+use crate::extension::{AsyncFn, HostFunction, HostValue, SyncFn};
 use crate::hooks::{CallEnd, CallKind, CallOutcome, CallStart};
 use crate::options::{CancelToken, ExecuteOptions, Program, fresh_run_id, fresh_seed};
 use crate::result::{
@@ -76,6 +76,9 @@ struct Run<'a> {
     cleanup_timed_out: bool,
     /// Ids of extension calls: recorded with the calls, left out of the result's `toolCalls`.
     extension_calls: Vec<u32>,
+    /// Functions that came in extension results, by handle (their index): the program calls them
+    /// back with the handle.
+    host_functions: Vec<HostFunction>,
     /// Calls still running, for the after hooks: id, what started, when.
     running: Vec<(u32, CallStart, Instant)>,
     tasks: JoinSet<Completion>,
@@ -125,6 +128,13 @@ impl<'a> Run<'a> {
                 fail(execution_failure(format!("Extension global '{path}' could not be defined: {message}")))
             })?;
         }
+        for (module, path) in &inner.extensions.modules {
+            vm.define_module(module, path).map_err(|message| {
+                fail(execution_failure(format!(
+                    "Extension module '{module}' could not be defined: {message}"
+                )))
+            })?;
+        }
         for (name, value) in &options.bindings {
             vm.define_binding(name, value)
                 .map_err(|message| fail(execution_failure(format!("Invalid binding '{name}': {message}"))))?;
@@ -139,6 +149,7 @@ impl<'a> Run<'a> {
             calls: Vec::new(),
             running: Vec::new(),
             extension_calls: Vec::new(),
+            host_functions: Vec::new(),
             cleanup_timed_out: false,
             tasks: JoinSet::new(),
         })
@@ -263,10 +274,14 @@ impl<'a> Run<'a> {
             HostTarget::Search => {
                 ("search".to_string(), CallKind::Search, Work::Search(self.inner.tools.clone()))
             }
-            HostTarget::Extension { path, .. } => {
+            HostTarget::Extension { path, handle, .. } => {
                 // Outside the catalog and the tool-call limit; not in the result's `toolCalls`.
                 self.extension_calls.push(id);
-                let Some(f) = self.inner.extensions.get(&path).cloned() else {
+                let f = match handle {
+                    Some(handle) => self.host_functions.get(handle as usize).cloned(),
+                    None => self.inner.extensions.get(&path).cloned(),
+                };
+                let Some(f) = f else {
                     let message = format!("{path} is not a function");
                     self.answer_now(id, path, Ended::Failed(ToolError::failure(message)));
                     return true;
@@ -305,7 +320,13 @@ impl<'a> Run<'a> {
             // Without hooks the handler is called now, in program order.
             let started = match work {
                 Work::Tool(tool) => invoke(&tool, input, ctx),
-                Work::Extension(HostFunction::Async(f), args) => invoke_async(&f, args, ctx),
+                Work::Extension(HostFunction::Async(f), args) => match invoke_async(&f, args, ctx) {
+                    Ok(future) => {
+                        self.tasks.spawn(async move { (id, settle_host(future).await) });
+                        return false;
+                    }
+                    Err(panic) => Err(panic),
+                },
                 Work::Extension(HostFunction::Sync(f), args) => {
                     self.finish_call(id, call_sync(&f, args, ctx));
                     return true;
@@ -339,7 +360,7 @@ impl<'a> Run<'a> {
                         Err(panic) => Ended::Panicked(panic),
                     },
                     Work::Extension(HostFunction::Async(f), args) => match invoke_async(&f, args, ctx) {
-                        Ok(future) => settle(future).await,
+                        Ok(future) => settle_host(future).await,
                         Err(panic) => Ended::Panicked(panic),
                     },
                     Work::Extension(HostFunction::Sync(f), args) => call_sync(&f, args, ctx),
@@ -364,10 +385,27 @@ impl<'a> Run<'a> {
     fn finish_call(&mut self, id: u32, ended: Ended) {
         self.running.retain(|(running, _, _)| *running != id);
         let Some(call) = self.calls.iter_mut().find(|c| c.id == id) else { return };
+        let functions = match &ended {
+            Ended::HostValue(_, functions) => functions.clone(),
+            _ => Vec::new(),
+        };
         let (outcome, failure) = ended.split(&call.path);
         call.status = if outcome.is_ok() { CallStatus::Ok } else { CallStatus::Error };
         call.failure = failure;
-        self.vm.complete(id, outcome);
+        let caller = call.path.clone();
+        let mut refs = Vec::with_capacity(functions.len());
+        for (path, f) in functions {
+            let name = if path.is_empty() {
+                format!("{caller}()")
+            } else {
+                format!("{caller}().{}", path.join("."))
+            };
+            let handle = u32::try_from(self.host_functions.len()).unwrap_or(u32::MAX);
+            let sync = matches!(f, HostFunction::Sync(_));
+            self.host_functions.push(f);
+            refs.push(codemode_vm::HostFunctionRef { path, handle, name, sync });
+        }
+        self.vm.complete_with_functions(id, outcome, &refs);
     }
 
     /// Nothing can run until a tool finishes: waits for the first completion or the deadline.
@@ -527,14 +565,14 @@ fn invoke_async(
     f: &AsyncFn,
     args: Vec<Json>,
     ctx: CallContext,
-) -> Result<codemode_tools::BoxFuture<Result<Json, ToolError>>, String> {
+) -> Result<codemode_tools::BoxFuture<Result<HostValue, ToolError>>, String> {
     std::panic::catch_unwind(AssertUnwindSafe(|| f(args, ctx))).map_err(|p| panic_message(p.as_ref()))
 }
 
 /// Calls a synchronous extension function; a panic there is the call's failure.
 fn call_sync(f: &SyncFn, args: Vec<Json>, ctx: CallContext) -> Ended {
     match std::panic::catch_unwind(AssertUnwindSafe(|| f(args, ctx))) {
-        Ok(Ok(value)) => Ended::Value(value),
+        Ok(Ok(value)) => host_value_ended(value),
         Ok(Err(e)) => Ended::Failed(e),
         Err(p) => Ended::Panicked(panic_message(p.as_ref())),
     }
@@ -556,6 +594,21 @@ fn invoke(
 ) -> Result<codemode_tools::BoxFuture<Result<Json, ToolError>>, String> {
     std::panic::catch_unwind(AssertUnwindSafe(|| tool.invoke(input, ctx)))
         .map_err(|p| panic_message(p.as_ref()))
+}
+
+/// How an extension call that returned `value` ended.
+fn host_value_ended(value: HostValue) -> Ended {
+    let (json, functions) = value.split();
+    if functions.is_empty() { Ended::Value(json) } else { Ended::HostValue(json, functions) }
+}
+
+/// Awaits an extension function's future; a panic while it is polled is the call's failure.
+async fn settle_host(future: codemode_tools::BoxFuture<Result<HostValue, ToolError>>) -> Ended {
+    match CatchUnwind(future).await {
+        Ok(Ok(value)) => host_value_ended(value),
+        Ok(Err(e)) => Ended::Failed(e),
+        Err(panic) => Ended::Panicked(panic),
+    }
 }
 
 /// Awaits a handler's future; a panic while it is polled is the call's failure.

@@ -3,7 +3,10 @@
 //!
 //! Unlike tools they are not in the catalog, not counted against `max_tool_calls`, not in the
 //! result's `toolCalls`, and not described to the model. Every argument is copied in as JSON (the
-//! function gets them as an array) and the result is copied out. An asynchronous global returns a
+//! function gets them as an array) and the result is copied out; a result may carry host
+//! functions ([`HostValue`]), which the program gets as functions that call back to the host.
+//! [`Extension::module`] maps Node module names (`fs`, `node:fs`) to an extension's value for
+//! `require`/`import`. An asynchronous global returns a
 //! promise at once; a synchronous one stops the program until it returns. A dotted path makes an
 //! object of functions (`fs.readFile` and `fs.promises.readFile` share the `fs` global); hooks see
 //! every call with the path as its name (`CallKind::Extension`). A denied synchronous call throws,
@@ -23,9 +26,9 @@ type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
 /// An asynchronous host function: arguments in, a value out.
 pub(crate) type AsyncFn =
-    Arc<dyn Fn(Vec<Json>, CallContext) -> BoxFuture<Result<Json, ToolError>> + Send + Sync>;
+    Arc<dyn Fn(Vec<Json>, CallContext) -> BoxFuture<Result<HostValue, ToolError>> + Send + Sync>;
 /// A synchronous host function.
-pub(crate) type SyncFn = Arc<dyn Fn(Vec<Json>, CallContext) -> Result<Json, ToolError> + Send + Sync>;
+pub(crate) type SyncFn = Arc<dyn Fn(Vec<Json>, CallContext) -> Result<HostValue, ToolError> + Send + Sync>;
 
 #[derive(Clone)]
 pub(crate) enum HostFunction {
@@ -33,45 +36,193 @@ pub(crate) enum HostFunction {
     Sync(SyncFn),
 }
 
+impl HostFunction {
+    fn make_async<F, Fut, R>(f: F) -> HostFunction
+    where
+        F: Fn(Vec<Json>, CallContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
+        R: Into<HostValue>,
+    {
+        let f: AsyncFn = Arc::new(move |args, ctx| {
+            let future = f(args, ctx);
+            Box::pin(async move { future.await.map(Into::into) })
+        });
+        HostFunction::Async(f)
+    }
+
+    fn make_sync<F, R>(f: F) -> HostFunction
+    where
+        F: Fn(Vec<Json>, CallContext) -> Result<R, ToolError> + Send + Sync + 'static,
+        R: Into<HostValue>,
+    {
+        HostFunction::Sync(Arc::new(move |args, ctx| f(args, ctx).map(Into::into)))
+    }
+}
+
+impl std::fmt::Debug for HostFunction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            HostFunction::Async(_) => "HostFunction::Async",
+            HostFunction::Sync(_) => "HostFunction::Sync",
+        })
+    }
+}
+
+/// What an extension function returns: JSON in which host functions may stand, so that a result
+/// can be an object with methods (a client from `db.connect()` with `query(sql)`). The program
+/// gets the data as a copy and each function as a function it can call: such a call goes back to
+/// the host like a call of an extension global (sync or async as made, seen by hooks as
+/// `CallKind::Extension` under the name `db.connect().query`, outside `max_tool_calls`). The
+/// functions live as long as the run. Plain JSON converts with `.into()`.
+#[derive(Clone, Debug)]
+pub struct HostValue(Repr);
+
+#[derive(Clone, Debug)]
+enum Repr {
+    Json(Json),
+    Array(Vec<HostValue>),
+    Object(Vec<(String, HostValue)>),
+    Function(HostFunction),
+}
+
+impl From<Json> for HostValue {
+    fn from(json: Json) -> Self {
+        HostValue(Repr::Json(json))
+    }
+}
+
+impl HostValue {
+    /// An object with these members, in this order (a later member of the same name replaces an
+    /// earlier one, as in JSON).
+    pub fn object<K: Into<String>, V: Into<HostValue>>(members: impl IntoIterator<Item = (K, V)>) -> Self {
+        HostValue(Repr::Object(members.into_iter().map(|(k, v)| (k.into(), v.into())).collect()))
+    }
+
+    /// An array of these items.
+    pub fn array<V: Into<HostValue>>(items: impl IntoIterator<Item = V>) -> Self {
+        HostValue(Repr::Array(items.into_iter().map(Into::into).collect()))
+    }
+
+    /// An asynchronous function: the program gets a promise of its result.
+    pub fn function<F, Fut, R>(f: F) -> Self
+    where
+        F: Fn(Vec<Json>, CallContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
+        R: Into<HostValue>,
+    {
+        HostValue(Repr::Function(HostFunction::make_async(f)))
+    }
+
+    /// A synchronous function: the program stops until it returns.
+    pub fn sync_function<F, R>(f: F) -> Self
+    where
+        F: Fn(Vec<Json>, CallContext) -> Result<R, ToolError> + Send + Sync + 'static,
+        R: Into<HostValue>,
+    {
+        HostValue(Repr::Function(HostFunction::make_sync(f)))
+    }
+
+    /// The JSON the program's copy is made from (`null` where a function stands, so members keep
+    /// their order), and each function with its path from the root.
+    pub(crate) fn split(self) -> (Json, Vec<(Vec<String>, HostFunction)>) {
+        let mut functions = Vec::new();
+        let json = self.split_into(&mut Vec::new(), &mut functions);
+        (json, functions)
+    }
+
+    fn split_into(self, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, HostFunction)>) -> Json {
+        match self.0 {
+            Repr::Json(json) => json,
+            Repr::Function(f) => {
+                out.push((path.clone(), f));
+                Json::Null
+            }
+            Repr::Array(items) => Json::Array(
+                items
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, item)| {
+                        path.push(i.to_string());
+                        let json = item.split_into(path, out);
+                        path.pop();
+                        json
+                    })
+                    .collect(),
+            ),
+            Repr::Object(members) => {
+                let mut map = serde_json::Map::new();
+                for (k, v) in members {
+                    path.push(k.clone());
+                    // A later member of the same name replaces the earlier one and its functions.
+                    out.retain(|(p, _)| !p.starts_with(path));
+                    let json = v.split_into(path, out);
+                    path.pop();
+                    map.insert(k, json);
+                }
+                Json::Object(map)
+            }
+        }
+    }
+}
+
 /// A named set of globals the host adds to every run.
 #[derive(Clone)]
 pub struct Extension {
     pub(crate) name: String,
     pub(crate) functions: Vec<(String, HostFunction)>,
+    /// (module name, path of the value it gives).
+    pub(crate) modules: Vec<(String, String)>,
 }
 
 impl std::fmt::Debug for Extension {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let paths: Vec<&str> = self.functions.iter().map(|(p, _)| p.as_str()).collect();
-        f.debug_struct("Extension").field("name", &self.name).field("globals", &paths).finish()
+        f.debug_struct("Extension")
+            .field("name", &self.name)
+            .field("globals", &paths)
+            .field("modules", &self.modules)
+            .finish()
     }
 }
 
 impl Extension {
     pub fn new(name: impl Into<String>) -> Self {
-        Extension { name: name.into(), functions: Vec::new() }
+        Extension { name: name.into(), functions: Vec::new(), modules: Vec::new() }
     }
 
     /// An asynchronous global at `path` (`fetch`, or `fs.promises.readFile` in an object): the
     /// program gets a promise. The handler gets the arguments as JSON and the call's context
     /// (its key, `path`, and the run's context value).
-    pub fn global<F, Fut>(mut self, path: impl Into<String>, f: F) -> Self
+    ///
+    /// The result is JSON, or a [`HostValue`] with functions in it that the program can call.
+    pub fn global<F, Fut, R>(mut self, path: impl Into<String>, f: F) -> Self
     where
         F: Fn(Vec<Json>, CallContext) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<Json, ToolError>> + Send + 'static,
+        Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
+        R: Into<HostValue>,
     {
-        let f: AsyncFn = Arc::new(move |args, ctx| Box::pin(f(args, ctx)));
-        self.functions.push((path.into(), HostFunction::Async(f)));
+        self.functions.push((path.into(), HostFunction::make_async(f)));
         self
     }
 
     /// A synchronous global at `path`: the program stops until it returns, and its error is
     /// thrown where it was called.
-    pub fn sync_global<F>(mut self, path: impl Into<String>, f: F) -> Self
+    pub fn sync_global<F, R>(mut self, path: impl Into<String>, f: F) -> Self
     where
-        F: Fn(Vec<Json>, CallContext) -> Result<Json, ToolError> + Send + Sync + 'static,
+        F: Fn(Vec<Json>, CallContext) -> Result<R, ToolError> + Send + Sync + 'static,
+        R: Into<HostValue>,
     {
-        self.functions.push((path.into(), HostFunction::Sync(Arc::new(f))));
+        self.functions.push((path.into(), HostFunction::make_sync(f)));
+        self
+    }
+
+    /// Maps the Node module `name` to this extension's value at `path` (a function, or an object
+    /// of functions such as `fs` or `fs.promises`): `require(name)`, `await import(name)` and
+    /// static `import ... from name` give the program that value. A `node:` prefix on either
+    /// side is ignored (`.module("fs", "fs")` also answers `require("node:fs")`). Importing a
+    /// module no extension maps throws an `Error` that lists the mapped ones.
+    pub fn module(mut self, name: impl Into<String>, path: impl Into<String>) -> Self {
+        self.modules.push((name.into(), path.into()));
         self
     }
 
@@ -85,6 +236,8 @@ impl Extension {
 pub(crate) struct Extensions {
     /// (path, function), in definition order.
     pub(crate) functions: Vec<(String, HostFunction)>,
+    /// (module name without `node:`, path of its value), in definition order.
+    pub(crate) modules: Vec<(String, String)>,
 }
 
 impl Extensions {
@@ -99,7 +252,21 @@ impl Extensions {
         let builtins = codemode_vm::builtin_global_names();
         let mut roots: Vec<(String, String)> = Vec::new(); // global → extension
         let mut functions: Vec<(String, HostFunction)> = Vec::new();
+        let mut modules: Vec<(String, String)> = Vec::new();
         for ext in extensions {
+            for (module, path) in &ext.modules {
+                let key = module.strip_prefix("node:").unwrap_or(module);
+                let own = ext.functions.iter().any(|(p, _)| {
+                    p == path || p.strip_prefix(path.as_str()).is_some_and(|r| r.starts_with('.'))
+                });
+                if key.is_empty() || !own || modules.iter().any(|(m, _)| m == key) {
+                    return Err(BuildError::InvalidModule {
+                        extension: ext.name.clone(),
+                        module: module.clone(),
+                    });
+                }
+                modules.push((key.to_string(), path.clone()));
+            }
             for (path, f) in ext.functions {
                 let segments: Vec<&str> = path.split('.').collect();
                 let invalid =
@@ -136,7 +303,7 @@ impl Extensions {
                 functions.push((path, f));
             }
         }
-        Ok(Extensions { functions })
+        Ok(Extensions { functions, modules })
     }
 }
 

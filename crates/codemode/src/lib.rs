@@ -15,7 +15,7 @@ mod runtime;
 
 pub use codemode_tools as tools;
 pub use codemode_tools::{CallContext, Namespace, RunContext, Tool, ToolError, ToolSet};
-pub use extension::Extension;
+pub use extension::{Extension, HostValue};
 pub use hooks::{CallEnd, CallKind, CallOutcome, CallStart, Deny};
 pub use limits::{DEFAULT_MAX_CALL_DEPTH, DEFAULT_MEMORY_LIMIT, LimitName, Limits, MIN_MEMORY_LIMIT};
 pub use options::{CancelToken, ExecuteOptions, Program};

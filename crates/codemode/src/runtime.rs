@@ -123,6 +123,9 @@ pub enum BuildError {
     /// An extension function's path is not a dotted list of identifiers, is given twice, or is
     /// both a function and an object of functions.
     InvalidExtensionGlobal { extension: String, path: String },
+    /// An extension maps a module name that is empty or mapped already (`fs` and `node:fs` are
+    /// the same name), or maps it to a path that is none of its functions or objects.
+    InvalidModule { extension: String, module: String },
 }
 
 impl std::fmt::Display for BuildError {
@@ -149,6 +152,10 @@ impl std::fmt::Display for BuildError {
             BuildError::InvalidRootName { name } => {
                 write!(f, "root name '{name}' is not an identifier, or would shadow a global")
             }
+            BuildError::InvalidModule { extension, module } => write!(
+                f,
+                "extension '{extension}': module '{module}' is empty, mapped already, or not mapped to one of its globals"
+            ),
             BuildError::InvalidExtensionGlobal { extension, path } => write!(
                 f,
                 "extension '{extension}': '{path}' is not a dotted path of identifiers, or clashes with another of its paths"

@@ -698,7 +698,9 @@ fn extension_runtime() -> codemode::Builder {
         })
         .sync_global("sum", |args: Vec<Value>, _ctx| {
             Ok(json!(args.iter().filter_map(Value::as_f64).sum::<f64>()))
-        });
+        })
+        .module("fs", "fs")
+        .module("node:fs/promises", "fs.promises");
     codemode::demo::builder().extension(web).extension(fs)
 }
 
@@ -809,6 +811,237 @@ fn an_extension_global_may_not_shadow_a_builtin_or_another_extension() {
         .err()
         .unwrap();
     assert!(matches!(err, BuildError::InvalidExtensionGlobal { .. }), "{err:?}");
+}
+
+#[test]
+fn require_and_dynamic_import_give_mapped_extension_modules() {
+    let rt = extension_runtime().build().unwrap();
+    let r = run_with(
+        &rt,
+        r#"
+        const fs = require("fs");
+        const { readFileSync } = require("node:fs");
+        const promises = await import("fs/promises");
+        const viaImport = await import("node:fs");
+        return [fs === globalThis.fs, readFileSync("/etc/motd"), await promises.readFile("/a"),
+                viaImport === fs, typeof import("fs").then, require("node:fs/promises") === fs.promises]
+    "#,
+    );
+    assert_eq!(r.value, Some(json!([true, "hello", "async \"/a\"", true, "function", true])), "{r:?}");
+}
+
+#[test]
+fn an_unmapped_module_throws_a_catchable_error_naming_what_is_available() {
+    let rt = extension_runtime().build().unwrap();
+    let r = run_with(
+        &rt,
+        r#"
+        let sync, dynamic, code;
+        try { require("lodash") } catch (e) { sync = e.message; code = e.code }
+        try { await import("node:child_process") } catch (e) { dynamic = e.message }
+        return [sync, dynamic, code]
+    "#,
+    );
+    let available = "available modules: fs, fs/promises (a `node:` prefix is allowed)";
+    assert_eq!(
+        r.value,
+        Some(json!([
+            format!("Cannot find module 'lodash': this runtime has no packages; {available}"),
+            format!("Cannot find module 'node:child_process': this runtime has no packages; {available}"),
+            "MODULE_NOT_FOUND"
+        ])),
+        "{r:?}"
+    );
+    // Without any mapped module.
+    let r = run(r#"require("fs")"#, Limits::default());
+    assert_eq!(r.error.as_ref().map(|e| e.kind), Some(DiagnosticKind::ExecutionFailure), "{r:?}");
+    let message = r.error.map(|e| e.message).unwrap_or_default();
+    assert!(
+        message.starts_with(
+            "Error: Cannot find module 'fs': this runtime has no packages; no modules are available"
+        ),
+        "{message}"
+    );
+}
+
+#[test]
+fn static_imports_bind_mapped_modules_at_the_top_level() {
+    let rt = extension_runtime().build().unwrap();
+    let r = run_with(
+        &rt,
+        r#"
+        import fs from "fs";
+        import * as ns from "node:fs";
+        import { readFileSync, readFileSync as read, default as whole } from "node:fs";
+        import { readFile } from "fs/promises";
+        import type { Stats } from "fs";
+        import "fs";
+        const text: string = readFileSync("/etc/motd");
+        return [text, read === fs.readFileSync, ns === fs, whole === fs, await readFile("/b")]
+    "#,
+    );
+    assert_eq!(r.value, Some(json!(["hello", true, true, true, "async \"/b\""])), "{r:?}");
+    // In a fenced block after prose too.
+    let fenced = "Here is the program:\n```ts\nimport { readFileSync } from \"fs\";\nreturn readFileSync(\"/etc/motd\")\n```\n";
+    assert_eq!(run_with(&rt, fenced).value, Some(json!("hello")));
+    // An unmapped static import fails the run with the same message, before anything else runs.
+    let r = run_with(&rt, "console.log(\"first\")\nimport _ from \"lodash\"\nreturn 1");
+    assert!(!r.ok);
+    assert!(r.logs.is_empty(), "{r:?}");
+    let error = r.error.unwrap();
+    assert_eq!(error.kind, DiagnosticKind::ExecutionFailure);
+    assert!(
+        error
+            .message
+            .starts_with("Error: Cannot find module 'lodash': this runtime has no packages; available"),
+        "{error:?}"
+    );
+    assert_eq!(error.location.map(|l| l.line), Some(2), "{error:?}");
+    // Exports stay unsupported; a syntax error after imports is reported as itself.
+    let r = run_with(&rt, "import fs from \"fs\"\nexport const x = 1");
+    assert_eq!(r.error.map(|e| e.kind), Some(DiagnosticKind::UnsupportedSyntax));
+    let r = run_with(&rt, "import fs from \"fs\"\nconst = 1");
+    let error = r.error.unwrap();
+    assert_eq!(error.kind, DiagnosticKind::ParseError, "{error:?}");
+    assert_eq!(error.location.map(|l| l.line), Some(2), "{error:?}");
+}
+
+#[test]
+fn a_module_must_map_to_one_of_its_extension_globals_once() {
+    use codemode::{BuildError, Extension};
+    let f = |_: Vec<Value>, _ctx| Ok(json!(1));
+    for ext in [
+        Extension::new("x").sync_global("fs.read", f).module("fs", "os"),
+        Extension::new("x").sync_global("fs.read", f).module("fs", "f"),
+        Extension::new("x").sync_global("fs.read", f).module("node:", "fs"),
+        Extension::new("x").sync_global("fs.read", f).module("fs", "fs").module("node:fs", "fs.read"),
+    ] {
+        let err = CodeMode::builder().extension(ext).build().err().unwrap();
+        assert!(matches!(err, BuildError::InvalidModule { .. }), "{err:?}");
+    }
+}
+
+fn db_extension() -> codemode::Extension {
+    use codemode::{Extension, HostValue, ToolError};
+    Extension::new("db")
+        .sync_global("db.open", |_args: Vec<Value>, _ctx| {
+            Ok::<_, ToolError>(HostValue::object([(
+                "get",
+                HostValue::sync_function(|args: Vec<Value>, _ctx| Ok(json!(format!("got {}", args[0])))),
+            )]))
+        })
+        .global("db.connect", |args: Vec<Value>, _ctx| async move {
+            let name = args.first().and_then(Value::as_str).unwrap_or("main").to_string();
+            let query_name = name.clone();
+            Ok::<_, ToolError>(HostValue::object([
+                ("name", HostValue::from(json!(name))),
+                (
+                    "query",
+                    HostValue::function(move |args: Vec<Value>, _ctx| {
+                        let db = query_name.clone();
+                        async move {
+                            let sql = args.first().and_then(Value::as_str).unwrap_or_default().to_string();
+                            if sql.is_empty() {
+                                return Err(ToolError::failure("empty query"));
+                            }
+                            Ok(HostValue::object([
+                                ("rows", HostValue::from(json!([{ "db": db, "sql": sql }]))),
+                                // A function in a function's result stays callable too.
+                                ("next", HostValue::sync_function(|_args, _ctx| Ok(json!("page 2")))),
+                            ]))
+                        }
+                    }),
+                ),
+                ("close", HostValue::sync_function(|_args, _ctx| Ok(json!(true)))),
+                (
+                    "helpers",
+                    HostValue::array([HostValue::sync_function(|args: Vec<Value>, _ctx| {
+                        Ok(json!(args.len()))
+                    })]),
+                ),
+            ]))
+        })
+}
+
+#[test]
+fn functions_inside_extension_results_stay_callable() {
+    use std::sync::{Arc, Mutex};
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let record = seen.clone();
+    let rt = codemode::demo::builder()
+        .extension(db_extension())
+        .limits(Limits::default().max_tool_calls(1))
+        .before_call(move |call: codemode::CallStart| {
+            record.lock().unwrap().push((call.name.clone(), call.kind, call.input.clone()));
+            async { Ok(()) }
+        })
+        .build()
+        .unwrap();
+    let r = run_with(
+        &rt,
+        r#"
+        const conn = await db.connect("orders");
+        const result = await conn.query("select 1");
+        let failed;
+        try { await conn.query("") } catch (e) { failed = e.message }
+        return [conn.name, Object.keys(conn), typeof conn.query, result.rows, result.next(),
+                conn.helpers[0](1, 2), conn.close(), failed, JSON.stringify(conn)]
+    "#,
+    );
+    assert_eq!(
+        r.value,
+        Some(json!([
+            "orders",
+            ["name", "query", "close", "helpers"],
+            "function",
+            [{ "db": "orders", "sql": "select 1" }],
+            "page 2",
+            2,
+            true,
+            "empty query",
+            r#"{"name":"orders","helpers":[null]}"#
+        ])),
+        "{r:?}"
+    );
+    assert!(r.tool_calls.is_empty(), "{r:?}");
+    let names: Vec<String> = seen.lock().unwrap().iter().map(|(name, _, _)| name.clone()).collect();
+    assert_eq!(
+        names,
+        [
+            "db.connect",
+            "db.connect().query",
+            "db.connect().query",
+            "db.connect().query().next",
+            "db.connect().helpers.0",
+            "db.connect().close"
+        ]
+    );
+    assert!(seen.lock().unwrap().iter().all(|(_, kind, _)| *kind == codemode::CallKind::Extension));
+    assert_eq!(seen.lock().unwrap()[1].2, json!(["select 1"]));
+    // Without hooks, handlers are called directly.
+    let rt = codemode::demo::builder().extension(db_extension()).build().unwrap();
+    let r = run_with(
+        &rt,
+        r#"const c = await db.connect("x"); const q = await c.query("s"); const o = db.open();
+           return [q.rows[0].db, q.next(), c.close(), o.get(1), Object.keys(o)]"#,
+    );
+    assert_eq!(r.value, Some(json!(["x", "page 2", true, "got 1", ["get"]])), "{r:?}");
+}
+
+#[test]
+fn a_denied_call_of_a_result_function_rejects() {
+    let rt = codemode::demo::builder()
+        .extension(db_extension())
+        .before_call(|call: codemode::CallStart| async move {
+            if call.name.ends_with(".query") { Err(codemode::Deny::new("no queries")) } else { Ok(()) }
+        })
+        .build()
+        .unwrap();
+    let r = run_with(
+        &rt,
+        r#"const c = await db.connect(); try { await c.query("x") } catch (e) { return [e.message, c.close()] }"#,
+    );
+    assert_eq!(r.value, Some(json!(["no queries", true])), "{r:?}");
 }
 
 #[test]

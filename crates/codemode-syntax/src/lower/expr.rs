@@ -227,9 +227,12 @@ impl Lowerer<'_> {
         let callee = match &call.callee {
             Callee::Expr(callee) => self.lower_expr(callee)?,
             Callee::Super(_) => return self.super_call(call, call.span),
-            Callee::Import(import) => {
-                return Err(self.unsupported("dynamic `import()` is not supported", import.span));
-            }
+            // `import(name)`: a promise of the extension module the host mapped (the hidden
+            // global cannot be shadowed: it is referenced directly).
+            Callee::Import(_) => ir::Expr {
+                kind: ExprKind::Var { var: VarRef::Global(crate::IMPORT_GLOBAL.into()), check_tdz: false },
+                span: self.span(call.span),
+            },
         };
         let args = self.lower_args(&call.args)?;
         Ok(ExprKind::Call { callee: Box::new(callee), args, optional: false })

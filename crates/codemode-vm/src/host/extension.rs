@@ -4,6 +4,7 @@
 //! [`HostTarget::Extension`]: an asynchronous global returns a promise at once, a synchronous one
 //! stops the program until the host answers (as `search` does).
 
+use codemode_bytecode::ErrorKind;
 use serde_json::Value as Json;
 
 use super::{HostCall, HostTarget};
@@ -52,6 +53,60 @@ impl Vm {
         self.define_member(owner, atom, f, parents.is_empty()).map_err(oom)
     }
 
+    /// Maps the module `name` (`fs`; a `node:` prefix is the same name) to the extension value at
+    /// `path` (`fs`, `fs.promises`): `require(name)`, `import(name)` and static imports of it give
+    /// the program that value. Refused when the path does not name a defined global's value or
+    /// the name is mapped already.
+    pub fn define_module(&mut self, name: &str, path: &str) -> Result<(), String> {
+        let key = module_key(name);
+        if key.is_empty() {
+            return Err("empty module name".into());
+        }
+        if self.host.modules.iter().any(|(n, _)| n == key) {
+            return Err(format!("module '{key}' is mapped already"));
+        }
+        let mut v = Value::Obj(self.realm.global);
+        for segment in path.split('.') {
+            let found = match (v, self.heap.atoms.lookup(segment)) {
+                (Value::Obj(id), Some(atom)) => self.heap.obj(id).props.get(atom).map(|slot| slot.value),
+                _ => None,
+            };
+            v = found.ok_or_else(|| format!("'{path}' is not defined"))?;
+        }
+        self.charge_retained(crate::meter::HOST_CALL_RECORD_BYTES + key.len())
+            .map_err(|_| "out of memory")?;
+        self.host.modules.push((key.to_string(), v));
+        Ok(())
+    }
+
+    /// The value of the module named by `name`, or the `Error` a program sees for a module the
+    /// host did not map.
+    pub(crate) fn load_module(&mut self, name: Value) -> Result<Value, Throw> {
+        let Value::Str(s) = name else {
+            return Err(self.make_error(
+                ErrorKind::TypeError,
+                "The module name must be a string (require(\"fs\"), import(\"node:fs\"))",
+            ));
+        };
+        let requested = self.heap.str(s).to_string();
+        let key = module_key(&requested);
+        if let Some((_, v)) = self.host.modules.iter().find(|(n, _)| n == key) {
+            return Ok(*v);
+        }
+        let available = if self.host.modules.is_empty() {
+            "no modules are available".to_string()
+        } else {
+            let names: Vec<&str> = self.host.modules.iter().map(|(n, _)| n.as_str()).collect();
+            format!("available modules: {} (a `node:` prefix is allowed)", names.join(", "))
+        };
+        let message = format!("Cannot find module '{requested}': this runtime has no packages; {available}");
+        let e = self.make_error(ErrorKind::Error, &message);
+        let code = self.new_string("MODULE_NOT_FOUND")?;
+        let atom = self.intern("code")?;
+        self.define(e, Key::Atom(atom), code)?;
+        Err(e)
+    }
+
     fn define_member(
         &mut self,
         owner: ObjId,
@@ -66,20 +121,34 @@ impl Vm {
         }
     }
 
-    /// A call of an extension function: data = [path, synchronous?].
+    /// The function object for a host function that came in a host call's result.
+    pub(crate) fn host_function_value(&mut self, f: &super::HostFunctionRef) -> Result<Value, Throw> {
+        let Some(native) = crate::builtins::extension::extension_call() else {
+            return Err(self.make_error(ErrorKind::Error, "extension calls are not built in"));
+        };
+        let name = self.new_string(&f.name)?;
+        self.alloc_native(native, vec![name, Value::Bool(f.sync), Value::Number(f64::from(f.handle))])
+    }
+
+    /// A call of an extension function: data = [path, synchronous?, handle?].
     pub(crate) fn call_extension(&mut self, args: &[Value], data: &[Value]) -> Result<Step, Throw> {
         let path = match data.first() {
             Some(Value::Str(s)) => self.heap.str(*s).to_string(),
             _ => String::new(),
         };
         let sync = matches!(data.get(1), Some(Value::Bool(true)));
+        let handle = match data.get(2) {
+            Some(Value::Number(n)) => Some(*n as u32),
+            _ => None,
+        };
         let mut input = Vec::with_capacity(args.len());
         for arg in args {
             input.push(self.to_json(*arg)?.unwrap_or(Json::Null));
         }
         self.charge_retained(crate::meter::HOST_CALL_RECORD_BYTES + path.len())?;
         let id = self.host.next_id();
-        let call = HostCall { id, target: HostTarget::Extension { path, sync }, input: Json::Array(input) };
+        let call =
+            HostCall { id, target: HostTarget::Extension { path, sync, handle }, input: Json::Array(input) };
         self.host.outbox.push(call);
         if sync {
             return Ok(Step::Block(id));
@@ -88,6 +157,11 @@ impl Vm {
         self.host.pending.push((id, promise));
         Ok(Step::Return(Value::Obj(promise)))
     }
+}
+
+/// A module name without its `node:` prefix.
+fn module_key(name: &str) -> &str {
+    name.strip_prefix("node:").unwrap_or(name)
 }
 
 /// The names of the global environment's own properties: every built-in global, `tools` and
