@@ -126,6 +126,10 @@ impl Vm {
         let Some(native) = crate::builtins::extension::extension_call() else {
             return Err(self.make_error(ErrorKind::Error, "extension calls are not built in"));
         };
+        // The host keeps the function for the rest of the run (in the driver's per-run list):
+        // charged like a host call's record, so a program that asks for functions in a loop
+        // ends by its memory limit.
+        self.charge_retained(crate::meter::HOST_CALL_RECORD_BYTES + f.name.len())?;
         let name = self.new_string(&f.name)?;
         self.alloc_native(native, vec![name, Value::Bool(f.sync), Value::Number(f64::from(f.handle))])
     }
