@@ -68,6 +68,7 @@
 //! | `GetPrivate` / `SetPrivate` / `DefinePrivate` | dst, obj, key / obj, key, src | read / write / add obj's private name key (TypeError if absent / present) | 0 |
 //! | `HasPrivate` | dst, obj, key | dst = whether obj has private name key (`#x in obj`) | 0 |
 //! | `NewTarget` | dst | dst = `new.target` | 0 |
+//! | `SetProto` | obj, src | obj's prototype = src when src is an object or null (`__proto__: v` in a literal) | 0 |
 //! | `Nop` | | nothing (patched-out code) | 0 |
 //!
 //! Exceptions use a handler table per function ([`Handler`]): a throw inside `start..end` jumps to
@@ -174,6 +175,7 @@ pub enum Op {
     DefinePrivate { obj: Reg, key: Reg, src: Reg },
     HasPrivate { dst: Reg, obj: Reg, key: Reg },
     NewTarget { dst: Reg },
+    SetProto { obj: Reg, src: Reg },
     Nop,
 }
 

@@ -130,6 +130,7 @@ impl Op {
             Op::DefinePrivate { .. } => "DefinePrivate",
             Op::HasPrivate { .. } => "HasPrivate",
             Op::NewTarget { .. } => "NewTarget",
+            Op::SetProto { .. } => "SetProto",
             Op::Nop => "Nop",
         }
     }
@@ -445,6 +446,10 @@ impl Op {
             Op::NewTarget { dst } => {
                 f("dst", Operand::Reg(dst));
             }
+            Op::SetProto { obj, src } => {
+                f("obj", Operand::Reg(obj));
+                f("src", Operand::Reg(src));
+            }
             Op::Nop => {}
         }
     }
@@ -525,7 +530,7 @@ impl Op {
             Op::TemplateToString { .. } => Fuel::Free,
             Op::Class { .. } | Op::DefineMethod { .. } | Op::GetSuper { .. } => Fuel::Free,
             Op::GetPrivate { .. } | Op::SetPrivate { .. } | Op::DefinePrivate { .. } => Fuel::Free,
-            Op::HasPrivate { .. } | Op::NewTarget { .. } => Fuel::Free,
+            Op::HasPrivate { .. } | Op::NewTarget { .. } | Op::SetProto { .. } => Fuel::Free,
             Op::SuperCall { .. } => Fuel::Call,
             Op::SuperCallSpread { .. } => Fuel::CallPerElement,
             Op::Nop => Fuel::Free,
@@ -609,5 +614,6 @@ pub const OPCODE_NAMES: &[&str] = &[
     "DefinePrivate",
     "HasPrivate",
     "NewTarget",
+    "SetProto",
     "Nop",
 ];

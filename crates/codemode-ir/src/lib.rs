@@ -514,6 +514,9 @@ pub enum ObjectProp {
         value: Expr,
     },
     Spread(Expr),
+    /// `__proto__: value` (not computed, not shorthand): sets the new object's prototype when
+    /// the value is an object or `null`.
+    Proto(Expr),
     Getter {
         key: PropKey,
         function: FuncId,

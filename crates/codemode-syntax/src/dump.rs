@@ -689,6 +689,10 @@ impl Dumper<'_> {
                 this.text("...");
                 this.expr(function, expr);
             }
+            ObjectProp::Proto(expr) => {
+                this.text("[[Prototype]]: ");
+                this.expr(function, expr);
+            }
             ObjectProp::Getter { key, function: id } | ObjectProp::Setter { key, function: id } => {
                 this.note_child(function, id.0 as usize);
                 this.text(if matches!(prop, ObjectProp::Getter { .. }) { "get " } else { "set " });

@@ -800,6 +800,15 @@ impl Vm {
                         _ => Value::Undefined,
                     };
                 }
+                Op::SetProto { obj, src } => {
+                    if let Value::Obj(o) = reg!(obj) {
+                        match reg!(src) {
+                            Value::Obj(p) => self.heap.obj_mut(o).proto = Some(p),
+                            Value::Null => self.heap.obj_mut(o).proto = None,
+                            _ => {}
+                        }
+                    }
+                }
                 Op::Nop => {}
             }
         }

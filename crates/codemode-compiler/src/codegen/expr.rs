@@ -442,6 +442,10 @@ impl<'a> FnCompiler<'a> {
                     let v = self.expr_any(x)?;
                     self.emit(Op::ObjectSpread { obj: dst, src: v })?;
                 }
+                ObjectProp::Proto(x) => {
+                    let v = self.expr_any(x)?;
+                    self.emit(Op::SetProto { obj: dst, src: v })?;
+                }
                 ObjectProp::Getter { key, function } | ObjectProp::Setter { key, function } => {
                     let kr = self.alloc_reg()?;
                     match key {
@@ -864,7 +868,7 @@ pub(super) fn writes_locals(e: &Expr, depth: usize) -> bool {
         K::Array(items) => elems(items),
         K::Object(props) => props.iter().any(|p| match p {
             ObjectProp::KeyValue { key, value } => w(value) || matches!(key, PropKey::Computed(k) if w(k)),
-            ObjectProp::Spread(x) => w(x),
+            ObjectProp::Spread(x) | ObjectProp::Proto(x) => w(x),
             ObjectProp::Getter { key, .. } | ObjectProp::Setter { key, .. } => {
                 matches!(key, PropKey::Computed(k) if w(k))
             }

@@ -340,6 +340,10 @@ impl Lowerer<'_> {
 
     fn key_value_prop(&mut self, kv: &ast::KeyValueProp) -> LowerResult<ObjectProp> {
         let key = self.prop_key(&kv.key)?;
+        // `__proto__: v` (an identifier or string key, not computed) sets the prototype.
+        if matches!(&kv.key, PropName::Ident(_) | PropName::Str(_)) && key_name(&key) == Some("__proto__") {
+            return Ok(ObjectProp::Proto(self.lower_expr(&kv.value)?));
+        }
         let value = self.lower_named_expr(&kv.value, key_name(&key))?;
         Ok(ObjectProp::KeyValue { key, value })
     }
