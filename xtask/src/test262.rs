@@ -50,8 +50,20 @@ const EXCLUDED_DIRS: &[(&str, &str)] = &[
 ];
 
 /// Defines `print` (used by `doneprintHandle.js`) as `console.log`, whose lines come back in the
-/// result's `logs`.
-const PRELUDE: &str = "function print(...args) { console.log(...args); }\n";
+/// result's `logs`. Printing a `Test262:AsyncTest...` line also settles `__test262Done`, which an
+/// async test's program awaits at its end ([`ASYNC_SUFFIX`]).
+const PRELUDE: &str = "\
+let __test262Finish;
+const __test262Done = new Promise((resolve) => { __test262Finish = resolve; });
+function print(...args) {
+  console.log(...args);
+  if (String(args[0]).startsWith('Test262:AsyncTest')) __test262Finish();
+}
+";
+/// A codemode run ends when its program body returns, dropping the jobs still queued; a test262
+/// host runs them all. So an async test's program waits for `$DONE` (when nothing is left that
+/// could call it, codemode ends the run with a "can never settle" error).
+const ASYNC_SUFFIX: &str = "\n;await __test262Done;\n";
 const ASYNC_COMPLETE: &str = "Test262:AsyncTestComplete";
 const ASYNC_FAILURE: &str = "Test262:AsyncTestFailure:";
 const TOP_FAILURES: usize = 20;
@@ -312,6 +324,9 @@ fn program(meta: &Meta, source: &str, harness: &Harness) -> Result<String, Strin
         program.push('\n');
     }
     program.push_str(source);
+    if meta.flag("async") {
+        program.push_str(ASYNC_SUFFIX);
+    }
     if meta.negative.is_none() {
         // The last expression statement's value is the run's result; keep it plain (a cyclic or
         // odd value would fail the conversion to JSON, not the test).
@@ -543,11 +558,14 @@ fn judge(meta: &Meta, result: Result<Value, String>) -> Outcome {
         if let Some(failure) = logs.iter().find_map(|l| l.strip_prefix(ASYNC_FAILURE)) {
             return Outcome::Fail(failure.to_string());
         }
+        if logs.contains(&ASYNC_COMPLETE) && ok {
+            return Outcome::Pass;
+        }
+        if message.contains("can never settle") {
+            return Outcome::Fail("async test did not call $DONE".into());
+        }
         if !ok {
             return Outcome::Fail(error());
-        }
-        if logs.contains(&ASYNC_COMPLETE) {
-            return Outcome::Pass;
         }
         return Outcome::Fail("async test did not call $DONE".into());
     }
@@ -861,7 +879,11 @@ Each test is one `codemode run FILE --json --timeout-ms 2000` child process (abo
 so a crash or a hang loses one test. The program is `\"use strict\";`, a prelude defining `print`
 as `console.log`, `harness/assert.js`, `harness/sta.js`, `harness/doneprintHandle.js` for
 `flags: [async]` tests, each `includes` file, then the test source and `;void 0;` (so that the
-run's result is plain data); `flags: [raw]` tests run unchanged. The program runs as codemode's
+run's result is plain data); `flags: [raw]` tests run unchanged. A codemode run ends when the
+program body returns, dropping queued jobs, where a test262 host runs them all: so an async test's
+program ends with `await` on a promise that the prelude's `print` settles when `$DONE` prints
+`Test262:AsyncTest...` (when nothing is left that could call `$DONE`, codemode ends the run at once
+with a `can never settle` error: the test fails as `did not call $DONE`). The program runs as codemode's
 script body: an async function body, so top-level declarations are not properties of the global
 object.
 
