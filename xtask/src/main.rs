@@ -7,10 +7,13 @@
 //! - `cargo xtask bench [--compare] [--report-only] [-- <criterion args>]`: runs
 //!   `cargo bench -p codemode-bench` (with `--compare`, also QuickJS and Boa) and writes the table of
 //!   criterion's estimates to `docs/benchmarks.md` (`--report-only`: from the results already there).
+//! - `cargo xtask test262 <test262-dir> [PATH...]`: runs a tc39/test262 checkout against the release
+//!   CLI and writes per-directory pass rates to `docs/conformance.md` (`test262.rs`).
 //! - `cargo xtask tidy`: checks dependency boundaries, e.g. that `codemode-vm` pulls in no tokio,
 //!   swc or clock crate.
 
 mod bench;
+mod test262;
 mod tidy;
 
 use std::path::{Path, PathBuf};
@@ -24,6 +27,9 @@ commands:
   bench [--compare] [--report-only] [-- ARGS]
                                   run the criterion benches and write docs/benchmarks.md
                                   (--compare: also QuickJS and Boa; --report-only: only rewrite the table)
+  test262 <test262-dir> [PATH...] [--jobs N] [--timeout-ms MS] [--pass-list FILE] [--no-build]
+                                  run test262 (test/built-ins and test/language, or PATHs under test/)
+                                  and write docs/conformance.md
   tidy                            check dependency boundaries (codemode-vm: no tokio, swc or clock crates)
 ";
 
@@ -32,6 +38,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("conformance") => conformance(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
+        Some("test262") => test262::run(&args[1..]),
         Some("tidy") => tidy::run(),
         Some("-h" | "--help" | "help") => {
             print!("{USAGE}");
