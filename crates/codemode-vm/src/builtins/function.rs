@@ -1,4 +1,5 @@
-//! `Function.prototype`: `call`, `apply`, `bind`.
+//! `Function` (the constructor that owns `Function.prototype`; making functions from source text
+//! is not supported: there is no `eval`) and `Function.prototype`: `call`, `apply`, `bind`.
 
 use super::{NativeDef, Step, arg, require_callable};
 use crate::Vm;
@@ -7,10 +8,18 @@ use crate::object::{Callable, ObjKind};
 use crate::value::Value;
 
 pub const DEFS: &[NativeDef] = &[
+    NativeDef::ctor("Function", 1, function_call, |vm, args| function_call(vm, Value::Undefined, args, &[])),
     NativeDef::new("Function.prototype", "call", 1, call),
     NativeDef::new("Function.prototype", "apply", 2, apply),
     NativeDef::new("Function.prototype", "bind", 1, bind),
 ];
+
+fn function_call(vm: &mut Vm, _this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    Err(vm.make_error(
+        codemode_bytecode::ErrorKind::TypeError,
+        "Function(...) cannot create functions from source text (there is no eval); write a function expression instead",
+    ))
+}
 
 fn call(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     require_callable(vm, this)?;

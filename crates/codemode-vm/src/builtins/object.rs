@@ -22,6 +22,7 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::new("Object", "getPrototypeOf", 1, get_prototype_of),
     NativeDef::new("Object", "is", 2, is),
     NativeDef::new("Object.prototype", "hasOwnProperty", 1, has_own_property),
+    NativeDef::new("Object.prototype", "propertyIsEnumerable", 1, property_is_enumerable),
     NativeDef::new("Object", "hasOwn", 2, has_own),
     NativeDef::new("Object.prototype", "toString", 0, to_string),
     NativeDef::new("Object.prototype", "valueOf", 0, value_of),
@@ -178,6 +179,21 @@ fn is(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step
         _ => vm.strict_equals(a, b),
     };
     Ok(Step::Return(Value::Bool(same)))
+}
+
+fn property_is_enumerable(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let key = vm.to_key(arg(args, 0))?;
+    let Value::Obj(id) = this else { return Ok(Step::Return(Value::Bool(false))) };
+    if let (ObjKind::Array(items), Key::Index(i)) = (&vm.heap.obj(id).kind, key) {
+        return Ok(Step::Return(Value::Bool((i as usize) < items.len())));
+    }
+    let atom = match key {
+        Key::Atom(a) => Some(a),
+        Key::Index(i) => vm.heap.atoms.lookup(&i.to_string()),
+    };
+    let enumerable =
+        atom.and_then(|a| vm.heap.obj(id).props.get(a)).is_some_and(|s| s.flags & crate::object::HIDDEN == 0);
+    Ok(Step::Return(Value::Bool(enumerable)))
 }
 
 fn own_property(vm: &mut Vm, o: Value, k: Value) -> Result<bool, Throw> {
