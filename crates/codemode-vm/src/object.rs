@@ -75,6 +75,12 @@ impl PropMap {
         }
     }
 
+    /// The slot at `index` (from [`PropMap::find`]), to update in place.
+    #[inline]
+    pub fn slot_mut(&mut self, index: usize) -> Option<&mut Slot> {
+        self.slots.get_mut(index)
+    }
+
     #[inline]
     pub fn get(&self, key: Atom) -> Option<&Slot> {
         self.find(key).and_then(|i| self.slots.get(i))
@@ -151,6 +157,26 @@ impl PropMap {
             0
         } else {
             self.slots.capacity().max(4)
+        }
+    }
+
+    /// [`PropMap::growth_for`] of a key known to be absent.
+    #[inline]
+    pub fn growth_for_new(&self) -> usize {
+        if self.slots.len() < self.slots.capacity() { 0 } else { self.slots.capacity().max(4) }
+    }
+
+    /// Adds a slot for a key known to be absent (after [`PropMap::find`] said so).
+    pub fn push_new(&mut self, key: Atom, value: Value, flags: u8) {
+        self.slots.push(Slot { key, value, flags });
+        if self.slots.len() > INDEX_THRESHOLD {
+            let i = self.slots.len() - 1;
+            match &mut self.index {
+                Some(index) => {
+                    index.insert(key, i as u32);
+                }
+                None => self.rebuild_index(),
+            }
         }
     }
 

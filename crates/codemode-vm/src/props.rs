@@ -379,16 +379,19 @@ impl Vm {
             _ => {}
         }
         let atom = self.key_atom(key)?;
-        // An existing data property keeps its attributes (an accessor becomes data).
-        if let Some(slot) = self.heap.obj(id).props.get(atom).copied() {
+        // An existing data property keeps its attributes (an accessor becomes data). One
+        // lookup: the slot is updated in place.
+        if let Some(index) = self.heap.obj(id).props.find(atom) {
+            let Some(slot) = self.heap.obj_mut(id).props.slot_mut(index) else { return Ok(()) };
             if slot.flags & READONLY != 0 {
                 return Err(self.read_only_error(key));
             }
-            self.heap.obj_mut(id).props.set(atom, v, slot.flags & !ACCESSOR);
+            slot.value = v;
+            slot.flags &= !ACCESSOR;
             return Ok(());
         }
         // Growth is charged before the property map grows.
-        let grow = self.heap.obj(id).props.growth_for(atom);
+        let grow = self.heap.obj(id).props.growth_for_new();
         if grow > 0 {
             // The slots, and the hash index that grows with them.
             let slot = std::mem::size_of::<crate::object::Slot>() + crate::object::INDEX_ENTRY_BYTES;
@@ -396,7 +399,7 @@ impl Vm {
         }
         let obj = self.heap.obj_mut(id);
         obj.props.reserve_exact(grow);
-        obj.props.set(atom, v, 0);
+        obj.props.push_new(atom, v, 0);
         Ok(())
     }
 

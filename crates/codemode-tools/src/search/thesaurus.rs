@@ -5,26 +5,45 @@
 //! it was chosen for a tool catalog or a query set; the index keeps only related words that
 //! occur in its catalog, at a discount (see `index.rs`).
 
-use std::collections::HashMap;
-use std::sync::OnceLock;
-
 const TABLE: &str = include_str!("../../data/thesaurus.txt");
 
-fn table() -> &'static HashMap<&'static str, Vec<&'static str>> {
-    static PARSED: OnceLock<HashMap<&'static str, Vec<&'static str>>> = OnceLock::new();
-    PARSED.get_or_init(|| {
-        TABLE
-            .lines()
-            .filter(|line| !line.starts_with('#'))
-            .filter_map(|line| line.split_once('\t'))
-            .map(|(word, related)| (word, related.split(' ').filter(|w| !w.is_empty()).collect()))
-            .collect()
-    })
+/// The table's entries (`word<TAB>related related ...` lines, sorted bytewise by word), after
+/// the comment header.
+fn entries() -> &'static str {
+    let mut start = 0;
+    while TABLE[start..].starts_with('#') {
+        match TABLE[start..].find('\n') {
+            Some(end) => start += end + 1,
+            None => return "",
+        }
+    }
+    &TABLE[start..]
+}
+
+/// The related words of `word`'s entry, found by binary search over the text itself: no table
+/// is built (parsing the 11k entries into a map cost every process ~20M instructions at start).
+fn entry(word: &str) -> Option<&'static str> {
+    let body = entries();
+    let (mut lo, mut hi) = (0, body.len());
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        // The line around `mid` (lines are short: the scans are bounded by a line's length).
+        let start = body[lo..mid].rfind('\n').map_or(lo, |i| lo + i + 1);
+        let end = body[start..hi].find('\n').map_or(hi, |i| start + i);
+        let line = &body[start..end];
+        let (head, rest) = line.split_once('\t').unwrap_or((line, ""));
+        match head.cmp(word) {
+            std::cmp::Ordering::Equal => return Some(rest),
+            std::cmp::Ordering::Less => lo = end + 1,
+            std::cmp::Ordering::Greater => hi = start,
+        }
+    }
+    None
 }
 
 /// Words related to `word` (lowercase), most frequent senses first; empty when unknown.
-pub fn related(word: &str) -> &'static [&'static str] {
-    table().get(word).map_or(&[], Vec::as_slice)
+pub fn related(word: &str) -> Vec<&'static str> {
+    entry(word).map(|rest| rest.split(' ').filter(|w| !w.is_empty()).collect()).unwrap_or_default()
 }
 
 /// A deterministic, offline [`Embedder`](super::Embedder) built on the thesaurus: a text is a
@@ -73,7 +92,7 @@ impl ThesaurusEmbedder {
             }
             let own = stem(&word);
             self.add(&mut vector, &own, 1.0);
-            let mut related_words: Vec<&str> = related(&word).to_vec();
+            let mut related_words: Vec<&str> = related(&word);
             if own != word {
                 related_words.extend(related(&own));
             }
@@ -108,5 +127,23 @@ mod tests {
         assert!(related("approve").contains(&"authorize"));
         assert!(related("remember").contains(&"recall"));
         assert!(related("qwertyuiop").is_empty());
+    }
+
+    /// The lookup is a binary search over the text: every entry must be found, which holds only
+    /// while the table stays sorted bytewise with one entry per word.
+    #[test]
+    fn every_entry_is_found_by_the_binary_search() {
+        let mut previous = "";
+        let mut count = 0;
+        for line in super::entries().lines() {
+            let (head, rest) = line.split_once('\t').unwrap_or((line, ""));
+            assert!(previous < head, "table not sorted at {head:?}");
+            assert_eq!(super::entry(head), Some(rest), "{head}");
+            previous = head;
+            count += 1;
+        }
+        assert!(count > 10_000);
+        assert_eq!(super::entry(""), None);
+        assert_eq!(super::entry("zzzzzzzz"), None);
     }
 }

@@ -94,10 +94,23 @@ pub(super) fn resume(vm: &mut Vm, mut state: Revive, result: Value) -> Result<St
     if state.stack.is_empty() {
         return Ok(Step::Return(result));
     }
-    if result == Value::Undefined {
-        vm.delete(done.holder, done.name)?;
-    } else {
-        vm.define(done.holder, done.name, result)?;
+    // A property the reviver made non-configurable stays as it is (the spec ignores the
+    // failed delete or redefinition).
+    let fixed = match (done.holder, done.name) {
+        (Value::Obj(id), Key::Atom(a)) => vm
+            .heap
+            .obj(id)
+            .props
+            .get(a)
+            .is_some_and(|s| s.flags & (crate::object::FIXED | crate::object::READONLY) != 0),
+        _ => false,
+    };
+    if !fixed {
+        if result == Value::Undefined {
+            vm.delete(done.holder, done.name)?;
+        } else {
+            vm.define(done.holder, done.name, result)?;
+        }
     }
     drive(vm, state)
 }

@@ -149,6 +149,9 @@ fn define_own(vm: &mut Vm, o: Value, key: Key, d: Descriptor) -> Result<(), Thro
     if let (ObjKind::Array(_), Key::Atom(a)) = (&vm.heap.obj(id).kind, key)
         && a == vm.realm.atoms.length
     {
+        if d.configurable == Some(true) || d.enumerable == Some(true) || d.get.is_some() || d.set.is_some() {
+            return Err(vm.make_error(ErrorKind::TypeError, "Cannot redefine property: length"));
+        }
         if let Some(value) = d.value {
             vm.define(o, key, value)?;
         }
@@ -260,6 +263,9 @@ fn define_property(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -
 
 fn define_properties(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let o = arg(args, 0);
+    if !matches!(o, Value::Obj(_)) {
+        return Err(vm.make_error(ErrorKind::TypeError, "Object.defineProperties called on non-object"));
+    }
     let props = arg(args, 1);
     let Value::Obj(pid) = props else { return Ok(Step::Return(o)) };
     let keys = vm.own_keys(pid);
