@@ -587,7 +587,8 @@ impl Vm {
         let mut keys = self.own_keys(id);
         keys.retain(|key| !excluded.contains(key));
         if self.has_own_accessor(src, &keys) {
-            let mode = crate::builtins::prop_walk::WalkMode::Define { target: dst, sources: Vec::new() };
+            let mode =
+                crate::builtins::prop_walk::WalkMode::Define { target: dst, sources: Default::default() };
             return self.start_prop_walk(src, keys, mode).map(Some);
         }
         self.charge(Work::Elements(keys.len()));

@@ -358,16 +358,7 @@ impl<'a> FnCompiler<'a> {
         for member in &class.members {
             let mark = self.temp_mark();
             let kr = self.alloc_reg()?;
-            match &member.key {
-                PropKey::Named(name) => {
-                    let k = self.string_const(name);
-                    self.emit(Op::LoadConst { dst: kr, k })?;
-                }
-                PropKey::Computed(key) => {
-                    self.expr(key, kr)?;
-                    self.emit(Op::ToPropertyKey { dst: kr, src: kr })?;
-                }
-            }
+            self.literal_key(&member.key, kr)?;
             let f = self.alloc_reg()?;
             self.note_child(member.function)?;
             self.emit(Op::Closure { dst: f, func: member.function.0 })?;
@@ -448,16 +439,7 @@ impl<'a> FnCompiler<'a> {
                 }
                 ObjectProp::Getter { key, function } | ObjectProp::Setter { key, function } => {
                     let kr = self.alloc_reg()?;
-                    match key {
-                        PropKey::Named(name) => {
-                            let k = self.string_const(name);
-                            self.emit(Op::LoadConst { dst: kr, k })?;
-                        }
-                        PropKey::Computed(key) => {
-                            self.expr(key, kr)?;
-                            self.emit(Op::ToPropertyKey { dst: kr, src: kr })?;
-                        }
-                    }
+                    self.literal_key(key, kr)?;
                     let f = self.alloc_reg()?;
                     self.note_child(*function)?;
                     self.emit(Op::Closure { dst: f, func: function.0 })?;
@@ -469,6 +451,22 @@ impl<'a> FnCompiler<'a> {
                 }
             }
             self.free_to(mark);
+        }
+        Ok(())
+    }
+
+    /// Puts an object literal's or class member's key into `kr`: a string constant, or the
+    /// computed key converted with ToPropertyKey.
+    fn literal_key(&mut self, key: &'a PropKey, kr: Reg) -> Result<(), CompileError> {
+        match key {
+            PropKey::Named(name) => {
+                let k = self.string_const(name);
+                self.emit(Op::LoadConst { dst: kr, k })?;
+            }
+            PropKey::Computed(key) => {
+                self.expr(key, kr)?;
+                self.emit(Op::ToPropertyKey { dst: kr, src: kr })?;
+            }
         }
         Ok(())
     }

@@ -40,6 +40,7 @@ fn integrity(
     accessor_flags: u8,
 ) -> Result<Step, Throw> {
     let v = arg(args, 0);
+    charge_props(vm, v);
     if let Value::Obj(id) = v {
         let props = &mut vm.heap.obj_mut(id).props;
         props.integrity |= bits;
@@ -60,6 +61,14 @@ fn prevent_extensions(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]
     integrity(vm, args, NON_EXTENSIBLE, 0, 0)
 }
 
+/// Charges a visit of every property of `v` (the integrity tests read each slot's flags).
+fn charge_props(vm: &mut Vm, v: Value) {
+    if let Value::Obj(id) = v {
+        let count = vm.heap.obj(id).props.capacity();
+        vm.charge(Work::Elements(count));
+    }
+}
+
 /// Whether `id` has the integrity `bits` and every slot the flags (an empty array counts as
 /// sealed elements when it cannot grow).
 fn has_integrity(vm: &Vm, id: ObjId, bits: u8, flags: u8) -> bool {
@@ -72,6 +81,7 @@ fn has_integrity(vm: &Vm, id: ObjId, bits: u8, flags: u8) -> bool {
 }
 
 fn is_frozen(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    charge_props(vm, arg(args, 0));
     Ok(Step::Return(Value::Bool(match arg(args, 0) {
         Value::Obj(id) => has_integrity(vm, id, SEALED_ELEMENTS | FROZEN_ELEMENTS, READONLY | FIXED),
         _ => true,
@@ -79,6 +89,7 @@ fn is_frozen(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Resu
 }
 
 fn is_sealed(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    charge_props(vm, arg(args, 0));
     Ok(Step::Return(Value::Bool(match arg(args, 0) {
         Value::Obj(id) => has_integrity(vm, id, SEALED_ELEMENTS, FIXED),
         _ => true,
@@ -344,17 +355,15 @@ fn descriptor_of(vm: &mut Vm, o: Value, key: Key) -> Result<Value, Throw> {
             },
             _ => (Value::Undefined, Value::Undefined),
         };
-        let d = vm.new_object()?;
-        for (name, v) in [
-            ("get", get),
-            ("set", set),
-            ("enumerable", Value::Bool(enumerable)),
-            ("configurable", Value::Bool(configurable)),
-        ] {
-            let atom = vm.intern(name)?;
-            vm.define(d, Key::Atom(atom), v)?;
-        }
-        return Ok(d);
+        return descriptor_object(
+            vm,
+            [
+                ("get", get),
+                ("set", set),
+                ("enumerable", Value::Bool(enumerable)),
+                ("configurable", Value::Bool(configurable)),
+            ],
+        );
     }
     make_data_descriptor(vm, slot.value, slot.flags & READONLY == 0, enumerable, configurable)
 }
@@ -366,13 +375,21 @@ fn make_data_descriptor(
     enumerable: bool,
     configurable: bool,
 ) -> Result<Value, Throw> {
+    descriptor_object(
+        vm,
+        [
+            ("value", value),
+            ("writable", Value::Bool(writable)),
+            ("enumerable", Value::Bool(enumerable)),
+            ("configurable", Value::Bool(configurable)),
+        ],
+    )
+}
+
+/// A descriptor object with these four fields, in order.
+fn descriptor_object(vm: &mut Vm, fields: [(&str, Value); 4]) -> Result<Value, Throw> {
     let d = vm.new_object()?;
-    for (name, v) in [
-        ("value", value),
-        ("writable", Value::Bool(writable)),
-        ("enumerable", Value::Bool(enumerable)),
-        ("configurable", Value::Bool(configurable)),
-    ] {
+    for (name, v) in fields {
         let atom = vm.intern(name)?;
         vm.define(d, Key::Atom(atom), v)?;
     }

@@ -20,7 +20,7 @@ use crate::value::Value;
 pub enum WalkMode {
     /// Define each property on `target` (then go on with the next source); the result is
     /// `target`.
-    Define { target: Value, sources: Vec<Value> },
+    Define { target: Value, sources: std::collections::VecDeque<Value> },
     /// An array of the values.
     Values,
     /// An array of `[key, value]` pairs.
@@ -40,7 +40,7 @@ impl PropWalk {
     /// More sources for a `Define` walk (`Object.assign`), copied after the current one.
     pub(crate) fn add_sources(&mut self, more: &[Value]) {
         if let WalkMode::Define { sources, .. } = &mut self.mode {
-            sources.extend_from_slice(more);
+            sources.extend(more.iter().copied());
         }
     }
 
@@ -49,7 +49,7 @@ impl PropWalk {
         out.extend_from_slice(&self.out);
         if let WalkMode::Define { target, sources } = &self.mode {
             out.push(*target);
-            out.extend_from_slice(sources);
+            out.extend(sources.iter().copied());
         }
     }
 }
@@ -103,7 +103,7 @@ fn continue_walk(vm: &mut Vm, mut walk: PropWalk) -> Result<Step, Throw> {
         }
         // The next source of `Object.assign`, if any.
         let next_source = match &mut walk.mode {
-            WalkMode::Define { sources, .. } if !sources.is_empty() => Some(sources.remove(0)),
+            WalkMode::Define { sources, .. } => sources.pop_front(),
             _ => None,
         };
         let Some(src) = next_source else { break };
