@@ -139,6 +139,17 @@ impl Atoms {
         self.spans.len()
     }
 
+    /// All names, one after another (for fingerprints).
+    pub(crate) fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The names interned after the first `count`, in order (`None` if a span is damaged).
+    pub(crate) fn names_from(&self, count: usize) -> Option<Vec<&str>> {
+        let spans = self.spans.get(count..)?;
+        spans.iter().map(|&(start, end)| self.text.get(start as usize..end as usize)).collect()
+    }
+
     /// [`Atoms::lookup`] of a heap string's text.
     pub fn lookup_in(&mut self, strings: &Arena<JsString>, id: StrId) -> Option<Atom> {
         let text = match strings.slots.get(id.0 as usize) {

@@ -45,7 +45,7 @@ pub enum HostTarget {
     Extension {
         path: String,
         sync: bool,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(default)]
         handle: Option<u32>,
     },
 }
@@ -57,6 +57,7 @@ pub struct HostCall {
     pub id: u32,
     pub target: HostTarget,
     /// The argument (tools take one JSON value; `null` when called without one).
+    #[serde(with = "crate::value::json_text")]
     pub input: Json,
 }
 

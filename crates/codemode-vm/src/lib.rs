@@ -38,6 +38,7 @@ mod promise;
 mod props;
 mod realm;
 mod restore;
+mod snapshot;
 mod to_primitive;
 mod toolroot;
 mod value;
@@ -51,6 +52,7 @@ pub use host::{
     FailureKind, HostCall, HostError, HostFunctionRef, HostTarget, MAX_BOUNDARY_DEPTH, builtin_global_names,
 };
 pub use output::{LogTally, MAX_LOG_LINES};
+pub use snapshot::build_fingerprint;
 pub use value::Value;
 
 use frame::Frame;
@@ -182,6 +184,7 @@ pub struct Vm {
     pub(crate) finished: Option<Status>,
     /// The program's result as JSON, produced (calling `toJSON` methods) when the top-level
     /// script returns.
+    #[serde(with = "crate::value::json_text")]
     pub(crate) result_json_value: Option<serde_json::Value>,
 }
 

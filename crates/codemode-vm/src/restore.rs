@@ -25,25 +25,26 @@ use crate::{Status, Vm, VmConfig};
 /// The wire form of a [`Vm`]: the same fields, unchecked.
 #[derive(Deserialize)]
 pub(crate) struct SavedVm {
-    format: u32,
-    module: VerifiedModule,
-    config: VmConfig,
-    heap: Heap,
-    realm: Realm,
-    stack: Vec<Value>,
-    frames: Vec<Frame>,
-    jobs: VecDeque<Job>,
-    main_promise: ObjId,
-    host: HostState,
-    fuel: i64,
-    rng: u64,
-    logs: Vec<String>,
+    pub(crate) format: u32,
+    pub(crate) module: VerifiedModule,
+    pub(crate) config: VmConfig,
+    pub(crate) heap: Heap,
+    pub(crate) realm: Realm,
+    pub(crate) stack: Vec<Value>,
+    pub(crate) frames: Vec<Frame>,
+    pub(crate) jobs: VecDeque<Job>,
+    pub(crate) main_promise: ObjId,
+    pub(crate) host: HostState,
+    pub(crate) fuel: i64,
+    pub(crate) rng: u64,
+    pub(crate) logs: Vec<String>,
     #[serde(default)]
-    log_tally: crate::output::LogTally,
-    rejected_unhandled: Vec<ObjId>,
-    throw_location: Option<(u32, u32)>,
-    finished: Option<Status>,
-    result_json_value: Option<serde_json::Value>,
+    pub(crate) log_tally: crate::output::LogTally,
+    pub(crate) rejected_unhandled: Vec<ObjId>,
+    pub(crate) throw_location: Option<(u32, u32)>,
+    pub(crate) finished: Option<Status>,
+    #[serde(with = "crate::value::json_text")]
+    pub(crate) result_json_value: Option<serde_json::Value>,
 }
 
 impl TryFrom<SavedVm> for Vm {
@@ -102,6 +103,9 @@ impl Vm {
                 window_end = base + code.register_count as usize;
             }
         }
+        check_free_list("object", &self.heap.objects)?;
+        check_free_list("string", &self.heap.strings)?;
+        check_free_list("cell", &self.heap.cells)?;
         // Every id reachable from the roots, and every id held by any live object or cell.
         let mut marks = Marks::default();
         self.push_roots(&mut marks);
@@ -142,4 +146,16 @@ impl Vm {
         }
         Ok(())
     }
+}
+
+/// An arena's free list names each empty slot at most once (allocation reuses them in place).
+fn check_free_list<T>(what: &str, arena: &crate::heap::Arena<T>) -> Result<(), String> {
+    let mut seen = vec![false; arena.slots.len()];
+    for &i in &arena.free {
+        match (arena.slots.get(i as usize), seen.get_mut(i as usize)) {
+            (Some(None), Some(seen @ false)) => *seen = true,
+            _ => return Err(format!("the {what} free list names slot {i}, which is not a free slot")),
+        }
+    }
+    Ok(())
 }

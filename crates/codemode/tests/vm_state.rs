@@ -205,3 +205,76 @@ fn fuel_does_not_depend_on_what_the_thread_ran_before() {
     let first = spent();
     assert_eq!(spent(), first, "a warm regex cache must not make the second run cheaper");
 }
+
+/// The binary form round-trips mid-run and in every fuel slice, and holds only what the run
+/// changed: a fresh run's state is a small fraction of the pristine realm's JSON.
+#[test]
+fn state_roundtrips_through_bytes_and_is_a_difference_from_the_pristine_realm() {
+    let expected = run_to_end(&mut vm(PROGRAM));
+    let mut first = vm(PROGRAM);
+    assert_eq!(first.run(1_000_000), Status::Waiting);
+    let calls = first.take_host_calls();
+    answer(&mut first, &calls[0]);
+    let bytes = first.to_bytes().expect("encodes");
+    let json = serde_json::to_vec(&first).expect("json");
+    eprintln!("snapshot: {} bytes; JSON: {} bytes", bytes.len(), json.len());
+    assert!(bytes.len() * 20 < json.len(), "{} bytes vs {} bytes of JSON", bytes.len(), json.len());
+    drop(first);
+    let mut restored = Vm::from_bytes(&bytes).expect("decodes");
+    answer(&mut restored, &calls[1]);
+    assert_eq!(run_to_end(&mut restored), expected);
+
+    let mut vm = vm(
+        "const m = new Map(); let s = ''; for (let i = 0; i < 3000; i++) { m.set('k' + i, [i]); s += i; } \
+                     Array.prototype.total = function () { return this.length; }; return [m.size, s.length, [1, 2].total()];",
+    );
+    loop {
+        match vm.run(700) {
+            Status::OutOfFuel => {}
+            Status::Done => break,
+            other => panic!("unexpected {other:?}"),
+        }
+        vm = Vm::from_bytes(&vm.to_bytes().expect("encodes")).expect("decodes");
+    }
+    assert_eq!(vm.result_json().expect("result"), json!([3000, 10890, 2]));
+}
+
+/// Invariant: bytes that are not this build's snapshot, truncated or mangled anywhere, decode to
+/// an error or to a VM that runs; never a panic.
+#[test]
+fn corrupt_snapshot_bytes_are_refused_not_run() {
+    let mut good = vm(PROGRAM);
+    assert_eq!(good.run(1_000_000), Status::Waiting);
+    let bytes = good.to_bytes().expect("encodes");
+    assert!(Vm::from_bytes(&bytes).is_ok());
+    assert!(Vm::from_bytes(b"not a snapshot at all").unwrap_err().contains("not a codemode snapshot"));
+    let mut other_build = bytes.clone();
+    other_build[12] ^= 1;
+    assert!(Vm::from_bytes(&other_build).unwrap_err().contains("another build"));
+    let mut trailing = bytes.clone();
+    trailing.push(0);
+    assert!(Vm::from_bytes(&trailing).is_err());
+    for cut in 0..bytes.len() {
+        assert!(Vm::from_bytes(&bytes[..cut]).is_err(), "a snapshot cut at {cut} decoded");
+    }
+    let mut seed = 99u64;
+    for _ in 0..2_000 {
+        let mut mangled = bytes.clone();
+        for _ in 0..1 + (seed % 3) {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            let at = 20 + (seed >> 33) as usize % (mangled.len() - 20);
+            mangled[at] = (seed >> 13) as u8;
+        }
+        if let Ok(mut vm) = Vm::from_bytes(&mangled) {
+            for _ in 0..20 {
+                for call in vm.take_host_calls() {
+                    let _ = vm.complete(call.id, Ok(json!({ "n": 1 })));
+                }
+                if !matches!(vm.run(10_000), Status::OutOfFuel | Status::Waiting) {
+                    break;
+                }
+            }
+            let _ = vm.result_json();
+        }
+    }
+}

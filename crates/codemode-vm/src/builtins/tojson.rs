@@ -39,7 +39,9 @@ struct Level {
     keys: Vec<String>,
     next: usize,
     is_array: bool,
+    #[serde(with = "crate::value::json_text")]
     items: Vec<Json>,
+    #[serde(with = "crate::value::json_text")]
     fields: Map<String, Json>,
 }
 
@@ -53,6 +55,7 @@ pub struct Walk {
     allowed: Option<Vec<String>>,
     indent: String,
     /// The finished value, once the stack emptied (`None` for `undefined`).
+    #[serde(with = "done_wire")]
     done: Option<Option<Json>>,
     /// What the call being waited for is: a getter (its value still needs `toJSON` and the
     /// replacer), `toJSON` (its value still needs the replacer) or the replacer.
@@ -382,6 +385,32 @@ fn error(vm: &mut Vm, purpose: Purpose, kind: ErrorKind, message: &str) -> Throw
                 info.kind = FailureKind::InvalidDataValue;
             }
             e
+        }
+    }
+}
+
+/// `Walk::done` on the wire: `(0, "")` not finished, `(1, "")` finished with `undefined`,
+/// `(2, json)` finished with a value (a bare `Option<Option<_>>` would lose the difference in
+/// JSON, and `serde_json::Value` cannot be decoded by the binary format).
+mod done_wire {
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use serde_json::Value as Json;
+
+    pub fn serialize<S: Serializer>(done: &Option<Option<Json>>, s: S) -> Result<S::Ok, S::Error> {
+        match done {
+            None => (0u8, String::new()).serialize(s),
+            Some(None) => (1u8, String::new()).serialize(s),
+            Some(Some(json)) => (2u8, json.to_string()).serialize(s),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<Json>>, D::Error> {
+        match <(u8, String)>::deserialize(d)? {
+            (0, _) => Ok(None),
+            (1, _) => Ok(Some(None)),
+            (2, text) => serde_json::from_str(&text).map(|j| Some(Some(j))).map_err(D::Error::custom),
+            (tag, _) => Err(D::Error::custom(format!("bad JSON walk state {tag}"))),
         }
     }
 }
