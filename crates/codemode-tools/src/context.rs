@@ -16,6 +16,8 @@ pub struct CallContext {
     /// The tool's canonical dotted path, e.g. `orders.lookup`.
     pub path: String,
     run: Option<RunContext>,
+    /// Set by the runtime for a durable tool's `start` and `attach` in a run that can suspend.
+    suspender: Option<crate::durable::Suspender>,
 }
 
 impl std::fmt::Debug for CallContext {
@@ -46,7 +48,7 @@ impl Eq for CallContext {}
 impl CallContext {
     /// A context for one call.
     pub fn new(key: impl Into<String>, path: impl Into<String>) -> Self {
-        Self { key: key.into(), path: path.into(), run: None }
+        Self { key: key.into(), path: path.into(), run: None, suspender: None }
     }
 
     /// The same context carrying the run's context value.
@@ -54,6 +56,29 @@ impl CallContext {
     pub fn with_run_context(mut self, run: Option<RunContext>) -> Self {
         self.run = run;
         self
+    }
+
+    /// The same context able to suspend its run (the runtime sets this for durable tools).
+    #[must_use]
+    pub fn with_suspender(mut self, suspender: Option<crate::durable::Suspender>) -> Self {
+        self.suspender = suspender;
+        self
+    }
+
+    /// Suspends the run with this call pending, for the host to finish the call and give its
+    /// outcome when it resumes the run (an approval). Only a durable tool's `start` or `attach`
+    /// can: the future then never ends (the call's work is detached and dropped). It ends with a
+    /// [`SuspendError`](crate::SuspendError), and the run goes on, when the run cannot be
+    /// suspended now (another call in flight blocks it, the host awaits the run directly) or the
+    /// tool is not durable. `start` may call it at once: the calls the program made after this
+    /// one then wait, and start when the run resumes.
+    pub fn suspend(&self) -> crate::BoxFuture<crate::SuspendError> {
+        match &self.suspender {
+            Some(suspend) => suspend(),
+            None => Box::pin(std::future::ready(crate::SuspendError::new(
+                "only a durable tool's start or attach can suspend its run",
+            ))),
+        }
     }
 
     /// The idempotency key, `<runId>:<id>`.

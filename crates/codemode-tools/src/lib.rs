@@ -96,6 +96,7 @@
 
 mod context;
 mod declarations;
+mod durable;
 mod error;
 pub mod mcp;
 pub mod names;
@@ -111,6 +112,7 @@ pub mod validate;
 
 pub use context::{CallContext, RunContext};
 pub use declarations::DeclarationOptions;
+pub use durable::{BlockingCall, Durable, SuspendError, Suspender};
 pub use error::{BuildError, Cause, INTERNAL_MESSAGE, ToolError, ToolErrorKind};
 pub use names::{sanitize_identifier, tool_expression};
 pub use namespace::Namespace;

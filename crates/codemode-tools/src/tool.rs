@@ -12,6 +12,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::context::CallContext;
+use crate::durable::Durable;
 use crate::error::ToolError;
 use crate::validate::CompiledSchema;
 
@@ -45,6 +46,8 @@ struct Inner {
     validate_input: bool,
     validate_output: bool,
     handler: Arc<Handler>,
+    /// Set for durable tools (see [`Tool::durable`]).
+    durable: Option<Durable>,
     /// Host data attached by type (see [`Tool::with_extension`]).
     extensions: Vec<Arc<dyn Any + Send + Sync>>,
 }
@@ -147,6 +150,76 @@ impl Tool {
         tool
     }
 
+    /// A durable tool described by JSON Schema documents (see [`Durable`]): its work outlives the
+    /// run, so a run waiting on it can be suspended and resumed elsewhere. Called directly
+    /// ([`Tool::invoke`]), it starts the work and attaches to it.
+    pub fn durable(
+        description: impl Into<String>,
+        input: Option<Value>,
+        output: Option<Value>,
+        durable: Durable,
+    ) -> Self {
+        let ops = durable.clone();
+        let handler: Arc<Handler> = Arc::new(move |input, ctx: CallContext| {
+            let ops = ops.clone();
+            Box::pin(async move {
+                let handle = ops.start(input, ctx.clone()).await?;
+                ops.attach(handle, ctx).await
+            })
+        });
+        let mut tool = Self::from_parts(
+            description.into(),
+            input.map(Arc::new),
+            output.map(Arc::new),
+            Kind::Json,
+            handler,
+        );
+        tool.inner_mut().durable = Some(durable);
+        tool
+    }
+
+    /// The durable operations, for a durable tool.
+    pub fn durable_ops(&self) -> Option<&Durable> {
+        self.inner.durable.as_ref()
+    }
+
+    /// Starts a durable tool's work: checks the input as [`Tool::invoke`] does, then calls
+    /// `start`. A tool that is not durable fails.
+    pub fn start_durable(&self, input: Value, ctx: CallContext) -> BoxFuture<Result<Value, ToolError>> {
+        let Some(durable) = &self.inner.durable else {
+            return Box::pin(std::future::ready(Err(ToolError::failure("this tool is not durable"))));
+        };
+        if self.inner.validate_input
+            && let Some(schema) = &self.inner.input_check
+            && let Err(error) = schema.check_at(&input, "input")
+        {
+            return Box::pin(std::future::ready(Err(ToolError::invalid_input(error.to_string()))));
+        }
+        durable.start(input, ctx)
+    }
+
+    /// Attaches to a durable tool's work by its handle; checks the output as [`Tool::invoke`]
+    /// does.
+    pub fn attach_durable(&self, handle: Value, ctx: CallContext) -> BoxFuture<Result<Value, ToolError>> {
+        let Some(durable) = &self.inner.durable else {
+            return Box::pin(std::future::ready(Err(ToolError::failure("this tool is not durable"))));
+        };
+        let future = durable.attach(handle, ctx);
+        if !self.inner.validate_output {
+            return future;
+        }
+        let schema = self.inner.output_check.clone();
+        Box::pin(async move {
+            let value = future.await?;
+            if let Some(schema) = &schema
+                && let Err(error) = schema.check_at(&value, "output")
+            {
+                return Err(ToolError::invalid_output(error.to_string()));
+            }
+            Ok(value)
+        })
+    }
+
     fn from_parts(
         description: String,
         input: Option<Arc<Value>>,
@@ -167,6 +240,7 @@ impl Tool {
                 validate_input: false,
                 validate_output: false,
                 handler,
+                durable: None,
                 extensions: Vec::new(),
             }),
         }

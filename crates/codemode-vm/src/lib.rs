@@ -54,6 +54,7 @@ pub use host::{
 pub use output::{LogTally, MAX_LOG_LINES};
 pub use snapshot::build_fingerprint;
 pub use value::Value;
+pub use value::json_text;
 
 use frame::Frame;
 use heap::Heap;

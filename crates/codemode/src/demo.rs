@@ -7,10 +7,16 @@
 //! - `demo.echo(value)` → `value`.
 //! - `demo.fail({ message })` → fails with that message.
 //! - `demo.sleep({ ms, value })` → `value` after `ms` milliseconds.
+//! - `demo.approve({ action })` → `{ approved, by? }`: durable; asks a person, so it suspends the
+//!   run at once (`ctx.suspend()` in `start`) and the host resumes it with the decision. A run
+//!   that cannot be suspended gets a tool error saying so.
+//! - `demo.job({ ms, value })` → `value` after `ms` milliseconds, as durable work: `start`
+//!   returns the handle `{ job: <key>, ms, value }` at once and `attach` waits for it, so a run
+//!   waiting on jobs can be suspended and the host can finish them from the handle.
 
 use std::time::Duration;
 
-use codemode_tools::{Namespace, Tool, ToolError};
+use codemode_tools::{Durable, Namespace, Tool, ToolError};
 use serde_json::{Value, json};
 
 use crate::Builder;
@@ -28,8 +34,49 @@ pub fn builder() -> Builder {
             Namespace::with_description("Utilities for trying the runtime")
                 .tool("echo", echo())
                 .tool("fail", fail())
-                .tool("sleep", sleep()),
+                .tool("sleep", sleep())
+                .tool("approve", approve())
+                .tool("job", job()),
         )
+}
+
+fn approve() -> Tool {
+    Tool::durable(
+        "Ask a person to approve an action; resolves with their decision",
+        Some(json!({"type": "object", "properties": {"action": {"type": "string"}}, "required": ["action"]})),
+        Some(json!({"type": "object", "properties": {
+            "approved": {"type": "boolean"}, "by": {"type": "string"}
+        }, "required": ["approved"]})),
+        Durable::new(
+            |_input: Value, ctx: codemode_tools::CallContext| async move {
+                // A person answers when the host resumes the run with this call's outcome.
+                let refusal = ctx.suspend().await;
+                Err(ToolError::failure(format!("approval needs a person, and {}", refusal.message)))
+            },
+            |_handle: Value, _ctx| async move { Err(ToolError::failure("approvals have no work to attach to")) },
+        ),
+    )
+}
+
+fn job() -> Tool {
+    Tool::durable(
+        "Run a background job that takes ms milliseconds and returns value",
+        Some(json!({"type": "object", "properties": {"ms": {"type": "integer"}, "value": {}}})),
+        Some(json!({})),
+        Durable::new(
+            |input: Value, ctx: codemode_tools::CallContext| async move {
+                let ms = input.get("ms").and_then(Value::as_u64).unwrap_or(0).min(600_000);
+                Ok(
+                    json!({ "job": ctx.key, "ms": ms, "value": input.get("value").cloned().unwrap_or(Value::Null) }),
+                )
+            },
+            |handle: Value, _ctx| async move {
+                let ms = handle.get("ms").and_then(Value::as_u64).unwrap_or(0).min(600_000);
+                tokio::time::sleep(Duration::from_millis(ms)).await;
+                Ok(handle.get("value").cloned().unwrap_or(Value::Null))
+            },
+        ),
+    )
 }
 
 fn lookup() -> Tool {

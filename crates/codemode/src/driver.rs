@@ -8,26 +8,28 @@
 //! the previous turn ended, so no path (calls answered at once, unknown tools, `search`) can run
 //! past the deadline.
 
-use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
 use std::time::Instant;
 
 use codemode_syntax::SyntaxErrorKind;
-use codemode_tools::{CallContext, RunContext, Tool, ToolError};
-use codemode_vm::{ErrorReport, FailureKind, HostCall, HostError, HostTarget, Status, Vm, VmConfig};
+use codemode_tools::{RunContext, Tool};
+use codemode_vm::{ErrorReport, FailureKind, HostCall, Status, Vm, VmConfig};
 use serde_json::Value as Json;
 use tokio::task::JoinSet;
 
-use crate::calls::{CatchUnwind, Ended, panic_message};
-use crate::extension::{AsyncFn, HostFunction, HostValue, SyncFn};
-use crate::hooks::{CallEnd, CallKind, CallOutcome, CallStart};
+use crate::calls::Ended;
+use crate::dispatch::call_end;
+use crate::extension::HostFunction;
+use crate::hooks::{CallOutcome, CallStart};
 use crate::options::{CancelToken, ExecuteOptions, Program, fresh_run_id, fresh_seed};
-use crate::result::{
-    CallFailure, CallFailureKind, CallStatus, Diagnostic, DiagnosticKind, ExecResult, Location, ToolCall,
-};
+use crate::result::{Diagnostic, DiagnosticKind, ExecResult, Location, ToolCall};
 use crate::runtime::Inner;
 
 /// Fuel per slice: the clock is read between slices.
 const SLICE_FUEL: u64 = 20_000;
+
+/// Fuel per slice when every slice is saved and restored (`CODEMODE_ROUNDTRIP=1`).
+const ROUNDTRIP_SLICE_FUEL: u64 = 3_000;
 
 /// How long after hooks of interrupted calls may take past the deadline.
 const AFTER_HOOK_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
@@ -38,61 +40,113 @@ pub(crate) enum Code<'a> {
     Program(&'a Program),
 }
 
-pub(crate) async fn execute(inner: &Inner, code: Code<'_>, options: ExecuteOptions) -> ExecResult {
+/// Starts a run: compiled and ready, or already failed (a compile error, a bad binding).
+pub(crate) fn start(
+    inner: &Arc<Inner>,
+    code: Code<'_>,
+    options: ExecuteOptions,
+) -> Result<Run, Box<ExecResult>> {
     let run_id = options.run_id.clone().unwrap_or_else(fresh_run_id);
-    let mut result = match Run::start(inner, code, run_id.clone(), options) {
-        Ok(mut run) => {
-            let outcome = run.drive().await;
-            let result = run.finish(outcome);
-            run.report_interrupted().await;
-            result
-        }
-        Err(result) => *result,
-    };
-    result.run_id = run_id;
-    result
+    Run::start(inner.clone(), code, run_id.clone(), options).map_err(|mut result| {
+        result.run_id = run_id;
+        result
+    })
 }
 
-type Completion = (u32, Ended);
+/// A finished task: how its call ended, or (a durable call's start) the handle of its work.
+pub(crate) type Completion = (u32, Done);
+
+pub(crate) enum Done {
+    Ended(Ended),
+    /// A durable call's `start` returned the handle of its work: attach next.
+    Started(Json),
+}
 
 /// How a run ended before its program could finish.
-enum Stop {
+pub(crate) enum Stop {
     /// The VM's report (a throw, a timeout, a promise that can never settle).
     Report(ErrorReport),
     /// A limit of the driver's own (tool calls).
     Diagnostic(Diagnostic),
+    /// Saved and stopped: a durable tool suspended the run.
+    Suspended(Box<crate::execution::Suspended>),
 }
 
-struct Run<'a> {
-    inner: &'a Inner,
-    vm: Vm,
-    run_id: String,
-    deadline: Option<Instant>,
+/// A call in flight (its task is running), as suspending needs to know it.
+pub(crate) struct Inflight {
+    pub(crate) id: u32,
+    pub(crate) key: String,
+    /// What the program called, as it wrote it: `tools.orders.lookup`, `search`, `fetch`.
+    pub(crate) shown_path: String,
+    pub(crate) phase: Phase,
+}
+
+pub(crate) enum Phase {
+    /// A tool, `search` or extension call: blocks a suspend.
+    Plain,
+    /// A durable call in `start`: blocks a suspend unless it is the one asking for it.
+    Starting { tool: Tool, path: String, args: Json },
+    /// A durable call whose work has its handle: `attach` is waiting for it.
+    Attached { tool: Tool, path: String, args: Json, handle: Json },
+}
+
+/// A durable call's request to suspend its run ([`codemode_tools::CallContext::suspend`]).
+pub(crate) struct SuspendAsk {
+    pub(crate) id: u32,
+    pub(crate) reply: tokio::sync::oneshot::Sender<codemode_tools::SuspendError>,
+}
+
+pub(crate) struct Run {
+    pub(crate) inner: Arc<Inner>,
+    /// The run's limits: the runtime's, or those a resumed run was saved with.
+    pub(crate) limits: crate::Limits,
+    pub(crate) vm: Vm,
+    pub(crate) run_id: String,
+    pub(crate) deadline: Option<Instant>,
+    /// When this process started driving the run, and the active time before (earlier
+    /// processes, for a resumed run): the time limit counts both.
+    pub(crate) started: Instant,
+    pub(crate) active_before: std::time::Duration,
     /// The host's per-run value, handed to every tool call.
-    context: Option<RunContext>,
-    cancel: Option<CancelToken>,
-    calls: Vec<ToolCall>,
+    pub(crate) context: Option<RunContext>,
+    pub(crate) cancel: Option<CancelToken>,
+    pub(crate) calls: Vec<ToolCall>,
     /// The deadline came while calls the program left running were finishing after it returned.
-    cleanup_timed_out: bool,
+    pub(crate) cleanup_timed_out: bool,
     /// Ids of extension calls: recorded with the calls, left out of the result's `toolCalls`.
-    extension_calls: Vec<u32>,
+    pub(crate) extension_calls: Vec<u32>,
     /// Functions that came in extension results, by handle (their index): the program calls them
     /// back with the handle.
-    host_functions: Vec<HostFunction>,
+    pub(crate) host_functions: Vec<HostFunction>,
     /// Calls still running, for the after hooks: id, what started, when.
-    running: Vec<(u32, CallStart, Instant)>,
-    tasks: JoinSet<Completion>,
+    pub(crate) running: Vec<(u32, CallStart, Instant)>,
+    pub(crate) tasks: JoinSet<Completion>,
+    /// Calls whose tasks are running.
+    pub(crate) inflight: Vec<Inflight>,
+    /// Calls the program made that have not started: a durable `start` asked to suspend the run
+    /// before them. They start when the run goes on.
+    pub(crate) queued: std::collections::VecDeque<HostCall>,
+    /// Whether the host can take a suspended state (`Execution::result`); a run awaited as an
+    /// `ExecResult` cannot suspend.
+    pub(crate) suspendable: bool,
+    /// Durable calls asking to suspend the run, and where they send the asks.
+    pub(crate) asks: tokio::sync::mpsc::UnboundedReceiver<SuspendAsk>,
+    pub(crate) ask_sender: tokio::sync::mpsc::UnboundedSender<SuspendAsk>,
+    /// Asks received and not answered yet.
+    pub(crate) pending_asks: Vec<SuspendAsk>,
+    /// Set once the run was saved: its durable work is detached, not cancelled.
+    pub(crate) detached: bool,
 }
 
-impl<'a> Run<'a> {
+impl Run {
     /// Compiles the source (or takes the program) and builds the VM with the run's bindings. The
     /// deadline starts before compilation.
     fn start(
-        inner: &'a Inner,
+        inner: Arc<Inner>,
         code: Code<'_>,
         run_id: String,
         options: ExecuteOptions,
-    ) -> Result<Run<'a>, Box<ExecResult>> {
+    ) -> Result<Run, Box<ExecResult>> {
         let started = Instant::now();
         let deadline = inner.limits.timeout.map(|t| started + t);
         let fail = |d: Diagnostic| Box::new(failure(d, Vec::new(), Vec::new()));
@@ -101,7 +155,7 @@ impl<'a> Run<'a> {
             Code::Program(program) => program.module.clone(),
         };
         if deadline.is_some_and(|d| Instant::now() >= d) {
-            return Err(fail(diagnostic_from_report(timeout_report(inner))));
+            return Err(fail(diagnostic_from_report(timeout_report(&inner.limits))));
         }
         if options.cancel.as_ref().is_some_and(CancelToken::is_cancelled) {
             return Err(fail(cancelled()));
@@ -139,20 +193,46 @@ impl<'a> Run<'a> {
             vm.define_binding(name, value)
                 .map_err(|message| fail(execution_failure(format!("Invalid binding '{name}': {message}"))))?;
         }
-        Ok(Run {
+        Ok(Run::new(inner, vm, run_id, options.context, options.cancel, started, std::time::Duration::ZERO))
+    }
+
+    /// A run around a ready VM, started at `started` after `active_before` of earlier activity.
+    pub(crate) fn new(
+        inner: Arc<Inner>,
+        vm: Vm,
+        run_id: String,
+        context: Option<RunContext>,
+        cancel: Option<CancelToken>,
+        started: Instant,
+        active_before: std::time::Duration,
+    ) -> Run {
+        let limits = inner.limits.clone();
+        let deadline = limits.timeout.map(|t| started + t.saturating_sub(active_before));
+        let (ask_sender, asks) = tokio::sync::mpsc::unbounded_channel();
+        Run {
             inner,
+            limits,
             vm,
             run_id,
             deadline,
-            context: options.context,
-            cancel: options.cancel,
+            started,
+            active_before,
+            context,
+            cancel,
             calls: Vec::new(),
             running: Vec::new(),
             extension_calls: Vec::new(),
             host_functions: Vec::new(),
             cleanup_timed_out: false,
             tasks: JoinSet::new(),
-        })
+            inflight: Vec::new(),
+            queued: std::collections::VecDeque::new(),
+            suspendable: false,
+            asks,
+            ask_sender,
+            pending_asks: Vec::new(),
+            detached: false,
+        }
     }
 
     /// After the program returned: calls still running are given until the deadline to finish
@@ -185,13 +265,16 @@ impl<'a> Run<'a> {
 
     /// After hooks learn about the calls the end of the run interrupted (within the deadline, or
     /// a short grace past it).
-    async fn report_interrupted(&mut self) {
+    pub(crate) async fn report_interrupted(&mut self) {
         let grace = Instant::now() + AFTER_HOOK_GRACE;
         let limit = self.deadline.map_or(grace, |d| d.max(grace));
         let hooks = &self.inner.hooks;
         for (_, start, began) in std::mem::take(&mut self.running) {
             let report = hooks.after(call_end(start, CallOutcome::Interrupted, began.elapsed()));
             let _ = tokio::time::timeout_at(limit.into(), report).await;
+        }
+        for cancel in self.take_durable_cancels() {
+            let _ = tokio::time::timeout_at(limit.into(), cancel).await;
         }
     }
 
@@ -205,16 +288,29 @@ impl<'a> Run<'a> {
 
     /// Runs the VM to the end: slices of fuel, host calls dispatched after each slice,
     /// completions fed back.
-    async fn drive(&mut self) -> Result<(), Stop> {
+    pub(crate) async fn drive(&mut self) -> Result<(), Stop> {
+        let slice = if crate::snapshot::roundtrip_enabled() { ROUNDTRIP_SLICE_FUEL } else { SLICE_FUEL };
         loop {
             if self.past_deadline() {
-                return Err(Stop::Report(timeout_report(self.inner)));
+                return Err(Stop::Report(timeout_report(&self.limits)));
             }
             if self.cancelled() {
                 return Err(Stop::Diagnostic(cancelled()));
             }
-            let status = self.vm.run(SLICE_FUEL);
-            let answered_now = self.dispatch()?;
+            let status = self.vm.run(slice);
+            if slice == ROUNDTRIP_SLICE_FUEL {
+                self.roundtrip_vm()?;
+            }
+            let mut answered_now = self.dispatch()?;
+            while self.asked_to_suspend() {
+                // Suspends (and returns), or refuses every ask; calls queued behind a refused
+                // ask start now.
+                self.answer_asks()?;
+                if self.queued.is_empty() {
+                    break;
+                }
+                answered_now |= self.dispatch()?;
+            }
             match status {
                 Status::Done => {
                     self.clean_up().await;
@@ -234,178 +330,6 @@ impl<'a> Run<'a> {
                 Status::Waiting => self.wait().await?,
             }
         }
-    }
-
-    /// Starts every call the last slice issued. Calls the driver answers itself (`search`, unknown
-    /// tools, namespaces) are completed at once; returns whether there were any.
-    fn dispatch(&mut self) -> Result<bool, Stop> {
-        let mut answered_now = false;
-        for call in self.vm.take_host_calls() {
-            let counted = !matches!(call.target, HostTarget::Extension { .. });
-            if let Some(max) = self.inner.limits.max_tool_calls
-                && counted
-                && (self.calls.len() - self.extension_calls.len()) as u32 >= max
-            {
-                return Err(Stop::Diagnostic(Diagnostic {
-                    kind: DiagnosticKind::ToolCallLimitExceeded,
-                    message: format!(
-                        "Tool call limit exceeded: the program made more than {max} tool calls."
-                    ),
-                    location: None,
-                }));
-            }
-            answered_now |= self.start_call(call);
-        }
-        Ok(answered_now)
-    }
-
-    /// Starts one host call; returns true when it was answered at once.
-    fn start_call(&mut self, mut call: HostCall) -> bool {
-        let id = call.id;
-        let key = format!("{}:{}", self.run_id, id);
-        let hooked = !self.inner.hooks.is_empty();
-        let (path, kind, work) = match call.target {
-            HostTarget::Search if !hooked => {
-                // Answered from the catalog at once; it counts as a tool call.
-                let outcome = search(&self.inner.tools, &call.input);
-                self.answer_now(id, "search".into(), outcome);
-                return true;
-            }
-            HostTarget::Search => {
-                ("search".to_string(), CallKind::Search, Work::Search(self.inner.tools.clone()))
-            }
-            HostTarget::Extension { path, handle, .. } => {
-                // Outside the catalog and the tool-call limit; not in the result's `toolCalls`.
-                self.extension_calls.push(id);
-                let f = match handle {
-                    Some(handle) => self.host_functions.get(handle as usize).cloned(),
-                    None => self.inner.extensions.get(&path).cloned(),
-                };
-                let Some(f) = f else {
-                    let message = format!("{path} is not a function");
-                    self.answer_now(id, path, Ended::Failed(ToolError::failure(message)));
-                    return true;
-                };
-                let args = match std::mem::take(&mut call.input) {
-                    Json::Array(args) => args,
-                    other => vec![other],
-                };
-                (path, CallKind::Extension, Work::Extension(f, args))
-            }
-            HostTarget::Tool(path) => {
-                let Some(tool) = self.inner.tools.get(&path) else {
-                    let message = if self.inner.tools.is_namespace(&path) {
-                        codemode_tools::ToolSet::not_callable_message(&path)
-                    } else {
-                        self.inner.tools.unknown_tool_message(&path)
-                    };
-                    let error = HostError { kind: FailureKind::UnknownTool, message: message.clone() };
-                    let failure = CallFailure { kind: CallFailureKind::UnknownTool, message, cause: None };
-                    self.calls.push(ToolCall { id, path, status: CallStatus::Error, failure: Some(failure) });
-                    self.vm.complete(id, Err(error));
-                    return true;
-                };
-                (path, CallKind::Tool, Work::Tool(tool.clone()))
-            }
-        };
-        // A call without an argument sends `{}` to a tool that takes an object.
-        let input = match (&work, call.input) {
-            (Work::Tool(tool), Json::Null) if takes_object(tool) => Json::Object(serde_json::Map::new()),
-            (Work::Extension(_, args), _) => Json::Array(args.clone()),
-            (_, input) => input,
-        };
-        self.calls.push(ToolCall { id, path: path.clone(), status: CallStatus::Interrupted, failure: None });
-        let ctx = CallContext::new(key.clone(), path.clone()).with_run_context(self.context.clone());
-        if !hooked {
-            // Without hooks the handler is called now, in program order.
-            let started = match work {
-                Work::Tool(tool) => invoke(&tool, input, ctx),
-                Work::Extension(HostFunction::Async(f), args) => match invoke_async(&f, args, ctx) {
-                    Ok(future) => {
-                        self.tasks.spawn(async move { (id, settle_host(future).await) });
-                        return false;
-                    }
-                    Err(panic) => Err(panic),
-                },
-                Work::Extension(HostFunction::Sync(f), args) => {
-                    self.finish_call(id, call_sync(&f, args, ctx));
-                    return true;
-                }
-                Work::Search(_) => return false,
-            };
-            match started {
-                Ok(future) => {
-                    self.tasks.spawn(async move { (id, settle(future).await) });
-                }
-                Err(panic) => {
-                    self.finish_call(id, Ended::Panicked(panic));
-                    return true;
-                }
-            }
-            return false;
-        }
-        let start = CallStart { name: path, kind, input, key, context: self.context.clone() };
-        if !self.inner.hooks.after.is_empty() {
-            self.running.push((id, start.clone(), Instant::now()));
-        }
-        let hooks = self.inner.hooks.clone();
-        self.tasks.spawn(async move {
-            let began = Instant::now();
-            let ended = match hooks.before(&start).await {
-                Err(deny) => Ended::Denied(deny.message),
-                Ok(()) => match work {
-                    Work::Search(tools) => search(&tools, &start.input),
-                    Work::Tool(tool) => match invoke(&tool, start.input.clone(), ctx) {
-                        Ok(future) => settle(future).await,
-                        Err(panic) => Ended::Panicked(panic),
-                    },
-                    Work::Extension(HostFunction::Async(f), args) => match invoke_async(&f, args, ctx) {
-                        Ok(future) => settle_host(future).await,
-                        Err(panic) => Ended::Panicked(panic),
-                    },
-                    Work::Extension(HostFunction::Sync(f), args) => call_sync(&f, args, ctx),
-                },
-            };
-            if !hooks.after.is_empty() {
-                let outcome = ended.clone().outcome(&start.name);
-                hooks.after(call_end(start, outcome, began.elapsed())).await;
-            }
-            (id, ended)
-        });
-        false
-    }
-
-    /// Records a call the driver answered itself and completes it.
-    fn answer_now(&mut self, id: u32, path: String, ended: Ended) {
-        self.calls.push(ToolCall { id, path, status: CallStatus::Interrupted, failure: None });
-        self.finish_call(id, ended);
-    }
-
-    /// Records how call `id` ended and feeds the outcome to the program.
-    fn finish_call(&mut self, id: u32, ended: Ended) {
-        self.running.retain(|(running, _, _)| *running != id);
-        let Some(call) = self.calls.iter_mut().find(|c| c.id == id) else { return };
-        let functions = match &ended {
-            Ended::HostValue(_, functions) => functions.clone(),
-            _ => Vec::new(),
-        };
-        let (outcome, failure) = ended.split(&call.path);
-        call.status = if outcome.is_ok() { CallStatus::Ok } else { CallStatus::Error };
-        call.failure = failure;
-        let caller = call.path.clone();
-        let mut refs = Vec::with_capacity(functions.len());
-        for (path, f) in functions {
-            let name = if path.is_empty() {
-                format!("{caller}()")
-            } else {
-                format!("{caller}().{}", path.join("."))
-            };
-            let handle = u32::try_from(self.host_functions.len()).unwrap_or(u32::MAX);
-            let sync = matches!(f, HostFunction::Sync(_));
-            self.host_functions.push(f);
-            refs.push(codemode_vm::HostFunctionRef { path, handle, name, sync });
-        }
-        self.vm.complete_with_functions(id, outcome, &refs);
     }
 
     /// Nothing can run until a tool finishes: waits for the first completion or the deadline.
@@ -433,7 +357,11 @@ impl<'a> Run<'a> {
         };
         let next = tokio::select! {
             next = self.tasks.join_next() => next,
-            () = deadline => return Err(Stop::Report(timeout_report(self.inner))),
+            Some(ask) = self.asks.recv() => {
+                self.pending_asks.push(ask);
+                return self.answer_asks();
+            }
+            () = deadline => return Err(Stop::Report(timeout_report(&self.limits))),
             () = cancel => return Err(Stop::Diagnostic(cancelled())),
         };
         if let Some(joined) = next {
@@ -443,20 +371,8 @@ impl<'a> Run<'a> {
         Ok(())
     }
 
-    fn collect_ready(&mut self) {
-        while let Some(joined) = self.tasks.try_join_next() {
-            self.deliver(joined);
-        }
-    }
-
-    fn deliver(&mut self, joined: Result<Completion, tokio::task::JoinError>) {
-        // Tasks catch their handlers' panics and are only cancelled when the run ends.
-        let Ok((id, ended)) = joined else { return };
-        self.finish_call(id, ended);
-    }
-
     /// The run's result: value or diagnostic, logs, warnings and the tool-call record.
-    fn finish(&mut self, outcome: Result<(), Stop>) -> ExecResult {
+    pub(crate) fn finish(&mut self, outcome: Result<(), Stop>) -> ExecResult {
         self.tasks.abort_all();
         let logs = self.vm.take_logs();
         let tally = self.vm.log_tally();
@@ -478,18 +394,27 @@ impl<'a> Run<'a> {
             },
             Err(Stop::Report(report)) => failure(diagnostic_from_report(report), logs, calls),
             Err(Stop::Diagnostic(d)) => failure(d, logs, calls),
+            Err(Stop::Suspended(_)) => failure(
+                Diagnostic {
+                    kind: DiagnosticKind::ExecutionFailure,
+                    message: "the run was suspended".into(),
+                    location: None,
+                },
+                logs,
+                calls,
+            ),
         };
-        crate::output::fit(&mut result, tally, self.inner.limits.max_output_bytes);
+        crate::output::fit(&mut result, tally, self.limits.max_output_bytes);
         result
     }
 }
 
-impl Run<'_> {
+impl Run {
     /// A successful run's warnings: unhandled rejections, then a cleanup that timed out.
     fn warnings(&mut self) -> Vec<Diagnostic> {
         let mut warnings = rejection_warnings(self.vm.unhandled_rejection_reports());
         if self.cleanup_timed_out {
-            let ms = self.inner.limits.timeout.map_or(0, |t| t.as_millis());
+            let ms = self.limits.timeout.map_or(0, |t| t.as_millis());
             warnings.push(Diagnostic {
                 kind: DiagnosticKind::TimeoutExceeded,
                 message: format!(
@@ -540,8 +465,8 @@ fn cancelled() -> Diagnostic {
     }
 }
 
-fn timeout_report(inner: &Inner) -> ErrorReport {
-    let ms = inner.limits.timeout.map_or(0, |t| t.as_millis());
+pub(crate) fn timeout_report(limits: &crate::Limits) -> ErrorReport {
+    let ms = limits.timeout.map_or(0, |t| t.as_millis());
     ErrorReport {
         kind: FailureKind::Execution,
         message: format!("{TIMEOUT_TAG}Execution timed out after {ms}ms."),
@@ -552,82 +477,6 @@ fn timeout_report(inner: &Inner) -> ErrorReport {
 /// Timeouts are reported with their own kind; the VM has no such failure kind, so the driver tags
 /// the message and [`diagnostic_from_report`] maps it.
 const TIMEOUT_TAG: &str = "\u{0}timeout\u{0}";
-
-/// What a call does once its before hooks allow it.
-enum Work {
-    Tool(Tool),
-    Search(codemode_tools::ToolSet),
-    Extension(HostFunction, Vec<Json>),
-}
-
-/// Calls an asynchronous extension function; a panic there is the call's failure.
-fn invoke_async(
-    f: &AsyncFn,
-    args: Vec<Json>,
-    ctx: CallContext,
-) -> Result<codemode_tools::BoxFuture<Result<HostValue, ToolError>>, String> {
-    std::panic::catch_unwind(AssertUnwindSafe(|| f(args, ctx))).map_err(|p| panic_message(p.as_ref()))
-}
-
-/// Calls a synchronous extension function; a panic there is the call's failure.
-fn call_sync(f: &SyncFn, args: Vec<Json>, ctx: CallContext) -> Ended {
-    match std::panic::catch_unwind(AssertUnwindSafe(|| f(args, ctx))) {
-        Ok(Ok(value)) => host_value_ended(value),
-        Ok(Err(e)) => Ended::Failed(e),
-        Err(p) => Ended::Panicked(panic_message(p.as_ref())),
-    }
-}
-
-/// `search(input)` answered from the catalog.
-fn search(tools: &codemode_tools::ToolSet, input: &Json) -> Ended {
-    match tools.search_json(input) {
-        Ok(value) => Ended::Value(value),
-        Err(e) => Ended::Failed(ToolError::invalid_input(e.message().to_string())),
-    }
-}
-
-/// Calls the handler, which makes the call's future; a panic there is the call's failure.
-fn invoke(
-    tool: &Tool,
-    input: Json,
-    ctx: CallContext,
-) -> Result<codemode_tools::BoxFuture<Result<Json, ToolError>>, String> {
-    std::panic::catch_unwind(AssertUnwindSafe(|| tool.invoke(input, ctx)))
-        .map_err(|p| panic_message(p.as_ref()))
-}
-
-/// How an extension call that returned `value` ended.
-fn host_value_ended(value: HostValue) -> Ended {
-    let (json, functions) = value.split();
-    if functions.is_empty() { Ended::Value(json) } else { Ended::HostValue(json, functions) }
-}
-
-/// Awaits an extension function's future; a panic while it is polled is the call's failure.
-async fn settle_host(future: codemode_tools::BoxFuture<Result<HostValue, ToolError>>) -> Ended {
-    match CatchUnwind(future).await {
-        Ok(Ok(value)) => host_value_ended(value),
-        Ok(Err(e)) => Ended::Failed(e),
-        Err(panic) => Ended::Panicked(panic),
-    }
-}
-
-/// Awaits a handler's future; a panic while it is polled is the call's failure.
-async fn settle(future: codemode_tools::BoxFuture<Result<Json, ToolError>>) -> Ended {
-    match CatchUnwind(future).await {
-        Ok(Ok(value)) => Ended::Value(value),
-        Ok(Err(e)) => Ended::Failed(e),
-        Err(panic) => Ended::Panicked(panic),
-    }
-}
-
-fn call_end(start: CallStart, outcome: CallOutcome, duration: std::time::Duration) -> CallEnd {
-    CallEnd { name: start.name, kind: start.kind, input: start.input, key: start.key, outcome, duration }
-}
-
-/// Whether `tool`'s input schema says it takes an object.
-fn takes_object(tool: &Tool) -> bool {
-    tool.input_schema().and_then(|s| s.get("type")).and_then(Json::as_str) == Some("object")
-}
 
 pub(crate) fn compile(source: &str) -> Result<codemode_compiler::VerifiedModule, Diagnostic> {
     let program = codemode_syntax::compile_to_ir(source).map_err(|e| Diagnostic {
@@ -648,7 +497,7 @@ pub(crate) fn compile(source: &str) -> Result<codemode_compiler::VerifiedModule,
     module
 }
 
-fn diagnostic_from_report(report: ErrorReport) -> Diagnostic {
+pub(crate) fn diagnostic_from_report(report: ErrorReport) -> Diagnostic {
     if let Some(message) = report.message.strip_prefix(TIMEOUT_TAG) {
         return Diagnostic {
             kind: DiagnosticKind::TimeoutExceeded,
@@ -672,7 +521,7 @@ fn diagnostic_from_report(report: ErrorReport) -> Diagnostic {
     Diagnostic { kind, message, location }
 }
 
-fn failure(error: Diagnostic, logs: Vec<String>, tool_calls: Vec<ToolCall>) -> ExecResult {
+pub(crate) fn failure(error: Diagnostic, logs: Vec<String>, tool_calls: Vec<ToolCall>) -> ExecResult {
     ExecResult {
         ok: false,
         value: None,
@@ -685,6 +534,6 @@ fn failure(error: Diagnostic, logs: Vec<String>, tool_calls: Vec<ToolCall>) -> E
     }
 }
 
-fn now_ms() -> f64 {
+pub(crate) fn now_ms() -> f64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_millis() as f64)
 }

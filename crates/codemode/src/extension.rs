@@ -238,9 +238,15 @@ pub(crate) struct Extensions {
     pub(crate) functions: Vec<(String, HostFunction)>,
     /// (module name without `node:`, path of its value), in definition order.
     pub(crate) modules: Vec<(String, String)>,
+    /// The extensions' names, in order (a saved run resumes only with the same ones).
+    pub(crate) names: Vec<String>,
 }
 
 impl Extensions {
+    pub(crate) fn names(&self) -> Vec<String> {
+        self.names.clone()
+    }
+
     pub(crate) fn get(&self, path: &str) -> Option<&HostFunction> {
         self.functions.iter().find(|(p, _)| p == path).map(|(_, f)| f)
     }
@@ -253,7 +259,9 @@ impl Extensions {
         let mut roots: Vec<(String, String)> = Vec::new(); // global → extension
         let mut functions: Vec<(String, HostFunction)> = Vec::new();
         let mut modules: Vec<(String, String)> = Vec::new();
+        let mut names = Vec::new();
         for ext in extensions {
+            names.push(ext.name.clone());
             for (module, path) in &ext.modules {
                 let key = module.strip_prefix("node:").unwrap_or(module);
                 let own = ext.functions.iter().any(|(p, _)| {
@@ -303,7 +311,7 @@ impl Extensions {
                 functions.push((path, f));
             }
         }
-        Ok(Extensions { functions, modules })
+        Ok(Extensions { functions, modules, names })
     }
 }
 

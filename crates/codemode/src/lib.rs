@@ -3,7 +3,9 @@
 
 mod calls;
 pub mod demo;
+mod dispatch;
 mod driver;
+mod execution;
 mod extension;
 pub mod fetch;
 mod hooks;
@@ -12,9 +14,14 @@ mod options;
 mod output;
 mod result;
 mod runtime;
+mod snapshot;
+mod suspend;
 
 pub use codemode_tools as tools;
-pub use codemode_tools::{CallContext, Namespace, RunContext, Tool, ToolError, ToolSet};
+pub use codemode_tools::{
+    BlockingCall, CallContext, Durable, Namespace, RunContext, SuspendError, Tool, ToolError, ToolSet,
+};
+pub use execution::{Execution, Outcome, PendingCall, Suspended};
 pub use extension::{Extension, HostValue};
 pub use hooks::{CallEnd, CallKind, CallOutcome, CallStart, Deny};
 pub use limits::{DEFAULT_MAX_CALL_DEPTH, DEFAULT_MEMORY_LIMIT, LimitName, Limits, MIN_MEMORY_LIMIT};
@@ -23,3 +30,4 @@ pub use result::{
     CallFailure, CallFailureKind, CallStatus, Diagnostic, DiagnosticKind, ExecResult, Location, ToolCall,
 };
 pub use runtime::{BuildError, Builder, CodeMode};
+pub use snapshot::{Snapshot, SnapshotError};

@@ -6,11 +6,13 @@ use std::sync::Arc;
 use codemode_tools::{Namespace, Tool, ToolSet};
 
 use crate::driver::Code;
+use crate::execution::Execution;
 use crate::extension::{Extension, Extensions};
 use crate::hooks::{CallEnd, CallStart, Deny, Hooks};
 use crate::limits::LimitName;
 use crate::options::{ExecuteOptions, Program};
-use crate::{Diagnostic, ExecResult, Limits};
+use crate::snapshot::{Snapshot, SnapshotError};
+use crate::{Diagnostic, Limits};
 
 /// Configures a [`CodeMode`] runtime.
 #[derive(Default)]
@@ -21,6 +23,7 @@ pub struct Builder {
     hooks: Hooks,
     extensions: Vec<Extension>,
     root_name: Option<String>,
+    suspend_max_bytes: Option<usize>,
 }
 
 impl Builder {
@@ -77,6 +80,13 @@ impl Builder {
         self
     }
 
+    /// The largest state a suspend may save, in bytes; a larger one fails the suspend (and the
+    /// run goes on).
+    pub fn suspend_max_bytes(mut self, bytes: usize) -> Self {
+        self.suspend_max_bytes = Some(bytes);
+        self
+    }
+
     /// Uses a ready-made tool set (replaces tools added with [`Builder::tool`]).
     pub fn tools(mut self, tools: ToolSet) -> Self {
         self.tools = Some(tools);
@@ -101,7 +111,14 @@ impl Builder {
             return Err(BuildError::InvalidRootName { name: root_name });
         }
         Ok(CodeMode {
-            inner: Arc::new(Inner { limits: self.limits, tools, hooks: self.hooks, extensions, root_name }),
+            inner: Arc::new(Inner {
+                limits: self.limits,
+                tools,
+                hooks: self.hooks,
+                extensions,
+                root_name,
+                suspend_max_bytes: self.suspend_max_bytes,
+            }),
         })
     }
 }
@@ -180,6 +197,7 @@ pub(crate) struct Inner {
     pub(crate) extensions: Extensions,
     /// The program-side name of the tools root (`tools` unless the host chose another).
     pub(crate) root_name: String,
+    pub(crate) suspend_max_bytes: Option<usize>,
 }
 
 /// A reusable runtime: tools and limits; each [`CodeMode::execute`] is one independent run.
@@ -205,14 +223,40 @@ impl CodeMode {
         &self.inner.tools
     }
 
-    /// Runs `source` to completion (or a limit) and returns its result. Never panics.
-    pub async fn execute(&self, source: &str) -> ExecResult {
-        self.execute_with(source, ExecuteOptions::default()).await
+    /// Starts running `source`. Await the [`Execution`] for the run's [`ExecResult`], or call
+    /// [`Execution::result`] (which also gives a suspended run's state) and
+    /// [`Execution::suspend`]. Never panics.
+    pub fn execute(&self, source: &str) -> Execution {
+        self.execute_with(source, ExecuteOptions::default())
     }
 
-    /// Runs `source` with per-run options: run id, bindings, context, cancellation, seed.
-    pub async fn execute_with(&self, source: &str, options: ExecuteOptions) -> ExecResult {
-        crate::driver::execute(&self.inner, Code::Source(source), options).await
+    /// [`CodeMode::execute`] with per-run options: run id, bindings, context, cancellation, seed.
+    pub fn execute_with(&self, source: &str, options: ExecuteOptions) -> Execution {
+        Execution::start(&self.inner, Code::Source(source), options)
+    }
+
+    /// Goes on with a suspended run: `outcomes` gives each pending durable call's outcome by its
+    /// key (`Ok(value)`, or `Err(error)`, which rejects the call's promise with a tool error the
+    /// program can catch). The run keeps the limits it was saved with (its time limit counts
+    /// the active time before the suspend). Fails when an outcome is missing or not for a
+    /// pending call, or the state is not this build's or was saved with other extensions.
+    pub fn resume(
+        &self,
+        state: Snapshot,
+        outcomes: impl IntoIterator<Item = (String, Result<serde_json::Value, codemode_tools::ToolError>)>,
+    ) -> Result<Execution, SnapshotError> {
+        self.resume_with(state, outcomes, ExecuteOptions::default())
+    }
+
+    /// [`CodeMode::resume`] with the resumed run's context and cancellation token (the other
+    /// options were fixed when the run started).
+    pub fn resume_with(
+        &self,
+        state: Snapshot,
+        outcomes: impl IntoIterator<Item = (String, Result<serde_json::Value, codemode_tools::ToolError>)>,
+        options: ExecuteOptions,
+    ) -> Result<Execution, SnapshotError> {
+        Execution::resume(&self.inner, state, outcomes.into_iter().collect(), options)
     }
 
     /// Compiles `source` once, for [`CodeMode::run`] to run as often as needed. The diagnostic is
@@ -221,9 +265,9 @@ impl CodeMode {
         crate::driver::compile(source).map(|module| Program { module })
     }
 
-    /// Runs a compiled program with per-run options (its time limit starts now; compiling is
-    /// not counted again).
-    pub async fn run(&self, program: &Program, options: ExecuteOptions) -> ExecResult {
-        crate::driver::execute(&self.inner, Code::Program(program), options).await
+    /// Starts a compiled program with per-run options (its time limit starts now; compiling
+    /// is not counted again). Await it like [`CodeMode::execute`].
+    pub fn run(&self, program: &Program, options: ExecuteOptions) -> Execution {
+        Execution::start(&self.inner, Code::Program(program), options)
     }
 }

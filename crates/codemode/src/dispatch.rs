@@ -1,0 +1,415 @@
+//! Handing the program's host calls out: tools, `search`, extensions and durable tools, with
+//! their hooks, and feeding what they end with back to the program. Every call is numbered in
+//! program order and started at once; a handler's panic fails its own call (`calls.rs`).
+
+use std::panic::AssertUnwindSafe;
+use std::time::Instant;
+
+use codemode_tools::{CallContext, Tool, ToolError};
+use codemode_vm::{FailureKind, HostCall, HostError, HostTarget};
+use serde_json::Value as Json;
+
+use crate::calls::{CatchUnwind, Ended, panic_message};
+use crate::driver::{Completion, Done, Inflight, Phase, Run, Stop};
+use crate::extension::{AsyncFn, HostFunction, HostValue, SyncFn};
+use crate::hooks::{CallEnd, CallKind, CallOutcome, CallStart};
+use crate::result::{CallFailure, CallFailureKind, CallStatus, Diagnostic, DiagnosticKind, ToolCall};
+
+impl Run {
+    /// Starts every call the last slice issued. Calls the driver answers itself (`search`, unknown
+    /// tools, namespaces) are completed at once; returns whether there were any.
+    pub(crate) fn dispatch(&mut self) -> Result<bool, Stop> {
+        let mut answered_now = false;
+        let mut calls = std::mem::take(&mut self.queued);
+        calls.extend(self.vm.take_host_calls());
+        while let Some(call) = calls.pop_front() {
+            let counted = !matches!(call.target, HostTarget::Extension { .. });
+            if let Some(max) = self.limits.max_tool_calls
+                && counted
+                && (self.calls.len() - self.extension_calls.len()) as u32 >= max
+            {
+                return Err(Stop::Diagnostic(Diagnostic {
+                    kind: DiagnosticKind::ToolCallLimitExceeded,
+                    message: format!(
+                        "Tool call limit exceeded: the program made more than {max} tool calls."
+                    ),
+                    location: None,
+                }));
+            }
+            answered_now |= self.start_call(call);
+            if self.asked_to_suspend() {
+                // A durable start asked to suspend at once: the program's later calls wait.
+                self.queued = calls;
+                break;
+            }
+        }
+        Ok(answered_now)
+    }
+
+    /// Starts one host call; returns true when it was answered at once.
+    fn start_call(&mut self, mut call: HostCall) -> bool {
+        let id = call.id;
+        let key = format!("{}:{}", self.run_id, id);
+        let hooked = !self.inner.hooks.is_empty();
+        let (path, kind, work) = match call.target {
+            HostTarget::Search if !hooked => {
+                // Answered from the catalog at once; it counts as a tool call.
+                let outcome = search(&self.inner.tools, &call.input);
+                self.answer_now(id, "search".into(), outcome);
+                return true;
+            }
+            HostTarget::Search => {
+                ("search".to_string(), CallKind::Search, Work::Search(self.inner.tools.clone()))
+            }
+            HostTarget::Extension { path, handle, .. } => {
+                // Outside the catalog and the tool-call limit; not in the result's `toolCalls`.
+                self.extension_calls.push(id);
+                let f = match handle {
+                    Some(handle) => self.host_functions.get(handle as usize).cloned(),
+                    None => self.inner.extensions.get(&path).cloned(),
+                };
+                let Some(f) = f else {
+                    let message = format!("{path} is not a function");
+                    self.answer_now(id, path, Ended::Failed(ToolError::failure(message)));
+                    return true;
+                };
+                let args = match std::mem::take(&mut call.input) {
+                    Json::Array(args) => args,
+                    other => vec![other],
+                };
+                (path, CallKind::Extension, Work::Extension(f, args))
+            }
+            HostTarget::Tool(path) => {
+                let Some(tool) = self.inner.tools.get(&path) else {
+                    let message = if self.inner.tools.is_namespace(&path) {
+                        codemode_tools::ToolSet::not_callable_message(&path)
+                    } else {
+                        self.inner.tools.unknown_tool_message(&path)
+                    };
+                    let error = HostError { kind: FailureKind::UnknownTool, message: message.clone() };
+                    let failure = CallFailure { kind: CallFailureKind::UnknownTool, message, cause: None };
+                    self.calls.push(ToolCall { id, path, status: CallStatus::Error, failure: Some(failure) });
+                    self.vm.complete(id, Err(error));
+                    return true;
+                };
+                if tool.durable_ops().is_some() {
+                    (path, CallKind::Tool, Work::Durable(tool.clone()))
+                } else {
+                    (path, CallKind::Tool, Work::Tool(tool.clone()))
+                }
+            }
+        };
+        // A call without an argument sends `{}` to a tool that takes an object.
+        let input = match (&work, call.input) {
+            (Work::Tool(tool) | Work::Durable(tool), Json::Null) if takes_object(tool) => {
+                Json::Object(serde_json::Map::new())
+            }
+            (Work::Extension(_, args), _) => Json::Array(args.clone()),
+            (_, input) => input,
+        };
+        self.calls.push(ToolCall { id, path: path.clone(), status: CallStatus::Interrupted, failure: None });
+        let ctx = CallContext::new(key.clone(), path.clone()).with_run_context(self.context.clone());
+        let shown_path = match kind {
+            CallKind::Tool => format!("{}.{path}", self.inner.root_name),
+            _ => path.clone(),
+        };
+        let phase = match &work {
+            Work::Durable(tool) => {
+                Phase::Starting { tool: tool.clone(), path: path.clone(), args: input.clone() }
+            }
+            _ => Phase::Plain,
+        };
+        self.inflight.push(Inflight { id, key: key.clone(), shown_path, phase });
+        if let Work::Durable(tool) = &work
+            && !hooked
+        {
+            return self.start_durable_now(id, tool, input, ctx);
+        }
+        if !hooked {
+            // Without hooks the handler is called now, in program order.
+            let started = match work {
+                Work::Tool(tool) => invoke(&tool, input, ctx),
+                Work::Extension(HostFunction::Async(f), args) => match invoke_async(&f, args, ctx) {
+                    Ok(future) => {
+                        self.tasks.spawn(async move { (id, Done::Ended(settle_host(future).await)) });
+                        return false;
+                    }
+                    Err(panic) => Err(panic),
+                },
+                Work::Extension(HostFunction::Sync(f), args) => {
+                    self.finish_call(id, call_sync(&f, args, ctx));
+                    return true;
+                }
+                Work::Search(_) | Work::Durable(_) => return false,
+            };
+            match started {
+                Ok(future) => {
+                    self.tasks.spawn(async move { (id, Done::Ended(settle(future).await)) });
+                }
+                Err(panic) => {
+                    self.finish_call(id, Ended::Panicked(panic));
+                    return true;
+                }
+            }
+            return false;
+        }
+        let start = CallStart { name: path, kind, input, key, context: self.context.clone() };
+        if !self.inner.hooks.after.is_empty() {
+            self.running.push((id, start.clone(), Instant::now()));
+        }
+        let hooks = self.inner.hooks.clone();
+        let ctx = match &work {
+            Work::Durable(_) => ctx.with_suspender(Some(self.suspender(id))),
+            _ => ctx,
+        };
+        self.tasks.spawn(async move {
+            let began = Instant::now();
+            let work = match work {
+                Work::Durable(tool) => {
+                    // The after hooks run when the work ends (see `attach`), or report it
+                    // interrupted.
+                    return match hooks.before(&start).await {
+                        Err(deny) => {
+                            let ended = Ended::Denied(deny.message);
+                            let outcome = ended.clone().outcome(&start.name);
+                            hooks.after(call_end(start, outcome, began.elapsed())).await;
+                            (id, Done::Ended(ended))
+                        }
+                        Ok(()) => (id, start_done(&tool, start.input.clone(), ctx).await),
+                    };
+                }
+                other => other,
+            };
+            let ended = match hooks.before(&start).await {
+                Err(deny) => Ended::Denied(deny.message),
+                Ok(()) => match work {
+                    Work::Search(tools) => search(&tools, &start.input),
+                    Work::Tool(tool) => match invoke(&tool, start.input.clone(), ctx) {
+                        Ok(future) => settle(future).await,
+                        Err(panic) => Ended::Panicked(panic),
+                    },
+                    Work::Extension(HostFunction::Async(f), args) => match invoke_async(&f, args, ctx) {
+                        Ok(future) => settle_host(future).await,
+                        Err(panic) => Ended::Panicked(panic),
+                    },
+                    Work::Extension(HostFunction::Sync(f), args) => call_sync(&f, args, ctx),
+                    // Handled above.
+                    Work::Durable(_) => Ended::Failed(ToolError::failure("durable call")),
+                },
+            };
+            if !hooks.after.is_empty() {
+                let outcome = ended.clone().outcome(&start.name);
+                hooks.after(call_end(start, outcome, began.elapsed())).await;
+            }
+            (id, Done::Ended(ended))
+        });
+        false
+    }
+
+    /// Starts a durable call's work without hooks. Its `start` is polled once right here, in
+    /// program order, so that one that asks to suspend at once does so before the program's
+    /// later calls start. Returns true when the call ended at once.
+    fn start_durable_now(&mut self, id: u32, tool: &Tool, input: Json, ctx: CallContext) -> bool {
+        let ctx = ctx.with_suspender(Some(self.suspender(id)));
+        let mut future = match std::panic::catch_unwind(AssertUnwindSafe(|| tool.start_durable(input, ctx))) {
+            Ok(future) => future,
+            Err(panic) => {
+                self.finish_call(id, Ended::Panicked(panic_message(panic.as_ref())));
+                return true;
+            }
+        };
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        match std::panic::catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(&mut cx))) {
+            Ok(std::task::Poll::Pending) => {
+                // Spawned tasks are polled again, so the no-op waker loses no wake-up.
+                self.tasks.spawn(async move {
+                    let done = match CatchUnwind(future).await {
+                        Ok(Ok(handle)) => Done::Started(handle),
+                        Ok(Err(e)) => Done::Ended(Ended::Failed(e)),
+                        Err(panic) => Done::Ended(Ended::Panicked(panic)),
+                    };
+                    (id, done)
+                });
+                false
+            }
+            Ok(std::task::Poll::Ready(Ok(handle))) => {
+                self.attach(id, handle);
+                false
+            }
+            Ok(std::task::Poll::Ready(Err(e))) => {
+                self.finish_call(id, Ended::Failed(e));
+                true
+            }
+            Err(panic) => {
+                self.finish_call(id, Ended::Panicked(panic_message(panic.as_ref())));
+                true
+            }
+        }
+    }
+
+    /// A durable call's work has its handle: attach to it (the after hooks run when it ends).
+    fn attach(&mut self, id: u32, handle: Json) {
+        let suspender = self.suspender(id);
+        let Some(entry) = self.inflight.iter_mut().find(|c| c.id == id) else { return };
+        let Phase::Starting { tool, path, args } = std::mem::replace(&mut entry.phase, Phase::Plain) else {
+            return;
+        };
+        let ctx = CallContext::new(entry.key.clone(), path.clone())
+            .with_run_context(self.context.clone())
+            .with_suspender(Some(suspender));
+        entry.phase = Phase::Attached { tool: tool.clone(), path, args, handle: handle.clone() };
+        let hook = self.running.iter().find(|r| r.0 == id).map(|(_, start, began)| (start.clone(), *began));
+        let hooks = self.inner.hooks.clone();
+        let future = std::panic::catch_unwind(AssertUnwindSafe(|| tool.attach_durable(handle, ctx)));
+        self.tasks.spawn(async move {
+            let ended = match future {
+                Ok(future) => settle(future).await,
+                Err(panic) => Ended::Panicked(panic_message(panic.as_ref())),
+            };
+            if let Some((start, began)) = hook {
+                let outcome = ended.clone().outcome(&start.name);
+                hooks.after(call_end(start, outcome, began.elapsed())).await;
+            }
+            (id, Done::Ended(ended))
+        });
+    }
+
+    /// Records a call the driver answered itself and completes it.
+    pub(crate) fn answer_now(&mut self, id: u32, path: String, ended: Ended) {
+        self.calls.push(ToolCall { id, path, status: CallStatus::Interrupted, failure: None });
+        self.finish_call(id, ended);
+    }
+
+    /// Records how call `id` ended and feeds the outcome to the program.
+    pub(crate) fn finish_call(&mut self, id: u32, ended: Ended) {
+        self.running.retain(|(running, _, _)| *running != id);
+        self.inflight.retain(|c| c.id != id);
+        let Some(call) = self.calls.iter_mut().find(|c| c.id == id) else { return };
+        let functions = match &ended {
+            Ended::HostValue(_, functions) => functions.clone(),
+            _ => Vec::new(),
+        };
+        let (outcome, failure) = ended.split(&call.path);
+        call.status = if outcome.is_ok() { CallStatus::Ok } else { CallStatus::Error };
+        call.failure = failure;
+        let caller = call.path.clone();
+        let mut refs = Vec::with_capacity(functions.len());
+        for (path, f) in functions {
+            let name = if path.is_empty() {
+                format!("{caller}()")
+            } else {
+                format!("{caller}().{}", path.join("."))
+            };
+            let handle = u32::try_from(self.host_functions.len()).unwrap_or(u32::MAX);
+            let sync = matches!(f, HostFunction::Sync(_));
+            self.host_functions.push(f);
+            refs.push(codemode_vm::HostFunctionRef { path, handle, name, sync });
+        }
+        self.vm.complete_with_functions(id, outcome, &refs);
+    }
+
+    pub(crate) fn collect_ready(&mut self) {
+        while let Some(joined) = self.tasks.try_join_next() {
+            self.deliver(joined);
+        }
+    }
+
+    pub(crate) fn deliver(&mut self, joined: Result<Completion, tokio::task::JoinError>) {
+        // Tasks catch their handlers' panics and are only cancelled when the run ends.
+        let Ok((id, done)) = joined else { return };
+        match done {
+            Done::Ended(ended) => self.finish_call(id, ended),
+            Done::Started(handle) => self.attach(id, handle),
+        }
+    }
+}
+
+/// What a call does once its before hooks allow it.
+enum Work {
+    Tool(Tool),
+    /// A durable tool: `start`, then `attach` (see `codemode_tools::Durable`).
+    Durable(Tool),
+    Search(codemode_tools::ToolSet),
+    Extension(HostFunction, Vec<Json>),
+}
+
+/// Calls an asynchronous extension function; a panic there is the call's failure.
+fn invoke_async(
+    f: &AsyncFn,
+    args: Vec<Json>,
+    ctx: CallContext,
+) -> Result<codemode_tools::BoxFuture<Result<HostValue, ToolError>>, String> {
+    std::panic::catch_unwind(AssertUnwindSafe(|| f(args, ctx))).map_err(|p| panic_message(p.as_ref()))
+}
+
+/// Calls a synchronous extension function; a panic there is the call's failure.
+fn call_sync(f: &SyncFn, args: Vec<Json>, ctx: CallContext) -> Ended {
+    match std::panic::catch_unwind(AssertUnwindSafe(|| f(args, ctx))) {
+        Ok(Ok(value)) => host_value_ended(value),
+        Ok(Err(e)) => Ended::Failed(e),
+        Err(p) => Ended::Panicked(panic_message(p.as_ref())),
+    }
+}
+
+/// `search(input)` answered from the catalog.
+fn search(tools: &codemode_tools::ToolSet, input: &Json) -> Ended {
+    match tools.search_json(input) {
+        Ok(value) => Ended::Value(value),
+        Err(e) => Ended::Failed(ToolError::invalid_input(e.message().to_string())),
+    }
+}
+
+/// Calls the handler, which makes the call's future; a panic there is the call's failure.
+fn invoke(
+    tool: &Tool,
+    input: Json,
+    ctx: CallContext,
+) -> Result<codemode_tools::BoxFuture<Result<Json, ToolError>>, String> {
+    std::panic::catch_unwind(AssertUnwindSafe(|| tool.invoke(input, ctx)))
+        .map_err(|p| panic_message(p.as_ref()))
+}
+
+/// How an extension call that returned `value` ended.
+fn host_value_ended(value: HostValue) -> Ended {
+    let (json, functions) = value.split();
+    if functions.is_empty() { Ended::Value(json) } else { Ended::HostValue(json, functions) }
+}
+
+/// Awaits an extension function's future; a panic while it is polled is the call's failure.
+async fn settle_host(future: codemode_tools::BoxFuture<Result<HostValue, ToolError>>) -> Ended {
+    match CatchUnwind(future).await {
+        Ok(Ok(value)) => host_value_ended(value),
+        Ok(Err(e)) => Ended::Failed(e),
+        Err(panic) => Ended::Panicked(panic),
+    }
+}
+
+/// Awaits a handler's future; a panic while it is polled is the call's failure.
+async fn settle(future: codemode_tools::BoxFuture<Result<Json, ToolError>>) -> Ended {
+    match CatchUnwind(future).await {
+        Ok(Ok(value)) => Ended::Value(value),
+        Ok(Err(e)) => Ended::Failed(e),
+        Err(panic) => Ended::Panicked(panic),
+    }
+}
+
+pub(crate) fn call_end(start: CallStart, outcome: CallOutcome, duration: std::time::Duration) -> CallEnd {
+    CallEnd { name: start.name, kind: start.kind, input: start.input, key: start.key, outcome, duration }
+}
+
+/// Whether `tool`'s input schema says it takes an object.
+fn takes_object(tool: &Tool) -> bool {
+    tool.input_schema().and_then(|s| s.get("type")).and_then(Json::as_str) == Some("object")
+}
+
+/// Runs a durable call's `start`: the handle, or how the call ended.
+async fn start_done(tool: &Tool, input: Json, ctx: CallContext) -> Done {
+    match std::panic::catch_unwind(AssertUnwindSafe(|| tool.start_durable(input, ctx))) {
+        Ok(future) => match CatchUnwind(future).await {
+            Ok(Ok(handle)) => Done::Started(handle),
+            Ok(Err(e)) => Done::Ended(Ended::Failed(e)),
+            Err(panic) => Done::Ended(Ended::Panicked(panic)),
+        },
+        Err(panic) => Done::Ended(Ended::Panicked(panic_message(panic.as_ref()))),
+    }
+}

@@ -1,0 +1,221 @@
+//! Suspending a run (saving it as a [`Snapshot`] with the durable calls it waits on) and
+//! resuming one.
+//!
+//! **A suspend changes nothing until it has succeeded.** The checks (every call in flight is
+//! durable work with its handle, or the durable start asking), saving the state and checking
+//! its size all happen first; a refusal leaves the run exactly as it was. Once saved, the run's
+//! tasks are dropped: durable work is detached (never cancelled) and no after hook reports it.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use codemode_tools::{BlockingCall, BoxFuture, SuspendError, Suspender, ToolError};
+use serde_json::Value as Json;
+
+use crate::calls::Ended;
+use crate::driver::{Phase, Run, Stop, SuspendAsk};
+use crate::execution::{PendingCall, Suspended};
+use crate::options::ExecuteOptions;
+use crate::result::{Diagnostic, DiagnosticKind};
+use crate::runtime::Inner;
+use crate::snapshot::{RunState, SavedCall, SavedLimits, SavedPending, Snapshot, SnapshotError, VmState};
+
+impl Run {
+    /// What call `id`'s context calls to suspend the run.
+    pub(crate) fn suspender(&self, id: u32) -> Suspender {
+        let sender = self.ask_sender.clone();
+        Arc::new(move || -> BoxFuture<SuspendError> {
+            let (reply, answer) = tokio::sync::oneshot::channel();
+            let sent = sender.send(SuspendAsk { id, reply }).is_ok();
+            Box::pin(async move {
+                if !sent {
+                    return SuspendError::new("the run has ended");
+                }
+                match answer.await {
+                    Ok(refusal) => refusal,
+                    // Suspended: the call's work is detached and this future dropped.
+                    Err(_) => std::future::pending().await,
+                }
+            })
+        })
+    }
+
+    /// Whether a durable call asked to suspend the run (asks are moved to `pending_asks`).
+    pub(crate) fn asked_to_suspend(&mut self) -> bool {
+        while let Ok(ask) = self.asks.try_recv() {
+            self.pending_asks.push(ask);
+        }
+        !self.pending_asks.is_empty()
+    }
+
+    /// Answers the asks: the first that can suspend the run does (`Err(Stop::Suspended)`); the
+    /// others get the reason they could not.
+    pub(crate) fn answer_asks(&mut self) -> Result<(), Stop> {
+        for ask in std::mem::take(&mut self.pending_asks) {
+            match self.try_suspend(Some(ask.id)) {
+                Ok(suspended) => return Err(Stop::Suspended(Box::new(suspended))),
+                Err(refusal) => {
+                    let _ = ask.reply.send(refusal);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Saves the run and detaches its durable work, or says why it cannot (and changes nothing).
+    /// `asking` is the durable call whose `ctx.suspend()` asked, which may still be in `start`.
+    pub(crate) fn try_suspend(&mut self, asking: Option<u32>) -> Result<Suspended, SuspendError> {
+        if !self.suspendable {
+            return Err(SuspendError::new(
+                "this run cannot be suspended: the host awaits its result directly (suspending needs \
+                 `Execution::result` or `Execution::suspend`)",
+            ));
+        }
+        // Outcomes that are ready become the program's before the state is taken.
+        self.collect_ready();
+        let blocking: Vec<BlockingCall> = self
+            .inflight
+            .iter()
+            .filter(|c| match c.phase {
+                Phase::Plain => true,
+                Phase::Starting { .. } => asking != Some(c.id),
+                Phase::Attached { .. } => false,
+            })
+            .map(|c| BlockingCall { key: c.key.clone(), path: c.shown_path.clone() })
+            .collect();
+        if !blocking.is_empty() {
+            let names: Vec<String> = blocking.iter().map(|b| format!("{} ({})", b.path, b.key)).collect();
+            return Err(SuspendError {
+                message: format!(
+                    "the run cannot be suspended while these calls are running: {}",
+                    names.join(", ")
+                ),
+                blocking,
+            });
+        }
+        let vm = self
+            .vm
+            .to_bytes()
+            .map_err(|e| SuspendError::new(format!("the state could not be saved: {e}")))?;
+        if let Some(max) = self.inner.suspend_max_bytes
+            && vm.len() > max
+        {
+            return Err(SuspendError::new(format!(
+                "the saved state is {} bytes, more than the {max} bytes allowed",
+                vm.len()
+            )));
+        }
+        let pending: Vec<SavedPending> = self
+            .inflight
+            .iter()
+            .filter_map(|c| match &c.phase {
+                Phase::Starting { path, args, .. } => Some((c, path, args, None)),
+                Phase::Attached { path, args, handle, .. } => Some((c, path, args, Some(handle.clone()))),
+                Phase::Plain => None,
+            })
+            .map(|(c, path, args, handle)| SavedPending {
+                id: c.id,
+                key: c.key.clone(),
+                path: path.clone(),
+                args: args.clone(),
+                handle,
+            })
+            .collect();
+        let active = self.active_before + self.started.elapsed();
+        let run = RunState {
+            run_id: self.run_id.clone(),
+            limits: SavedLimits::from_limits(&self.limits),
+            active_micros: u64::try_from(active.as_micros()).unwrap_or(u64::MAX),
+            calls: self.calls.iter().map(SavedCall::from_call).collect(),
+            extension_calls: self.extension_calls.clone(),
+            pending: pending.clone(),
+            queued: self.queued.iter().cloned().collect(),
+            extensions: self.inner.extensions.names(),
+        };
+        // Saved: from here on the run is over in this process.
+        self.detached = true;
+        self.tasks.abort_all();
+        self.running.clear();
+        self.inflight.clear();
+        let pending = pending
+            .into_iter()
+            .map(|p| PendingCall { key: p.key, path: p.path, args: p.args, handle: p.handle })
+            .collect();
+        Ok(Suspended { state: Snapshot { run, vm: VmState::Bytes(vm) }, pending })
+    }
+
+    /// The cancel operations of the durable work still attached (none once the run was saved).
+    pub(crate) fn take_durable_cancels(&mut self) -> Vec<BoxFuture<()>> {
+        if self.detached {
+            return Vec::new();
+        }
+        let mut cancels = Vec::new();
+        for call in std::mem::take(&mut self.inflight) {
+            if let Phase::Attached { tool, handle, .. } = call.phase
+                && let Some(durable) = tool.durable_ops()
+            {
+                cancels.push(durable.cancel(handle));
+            }
+        }
+        cancels
+    }
+
+    /// `CODEMODE_ROUNDTRIP=1`: the VM goes through its bytes and comes back as a new VM.
+    pub(crate) fn roundtrip_vm(&mut self) -> Result<(), Stop> {
+        let restored = self.vm.to_bytes().and_then(|bytes| codemode_vm::Vm::from_bytes(&bytes));
+        match restored {
+            Ok(vm) => {
+                self.vm = vm;
+                Ok(())
+            }
+            Err(e) => Err(Stop::Diagnostic(Diagnostic {
+                kind: DiagnosticKind::ExecutionFailure,
+                message: format!("CODEMODE_ROUNDTRIP: the run state did not survive saving: {e}"),
+                location: None,
+            })),
+        }
+    }
+
+    /// A saved run with an outcome for each of its pending durable calls, ready to go on.
+    pub(crate) fn resume(
+        inner: Arc<Inner>,
+        snapshot: Snapshot,
+        outcomes: Vec<(String, Result<Json, ToolError>)>,
+        options: ExecuteOptions,
+    ) -> Result<Run, SnapshotError> {
+        let here = inner.extensions.names();
+        if snapshot.run.extensions != here {
+            return Err(SnapshotError::Extensions { saved: snapshot.run.extensions.clone(), here });
+        }
+        let mut outcomes = outcomes;
+        let mut by_id = Vec::with_capacity(snapshot.run.pending.len());
+        for pending in &snapshot.run.pending {
+            let at = outcomes
+                .iter()
+                .position(|(key, _)| *key == pending.key)
+                .ok_or_else(|| SnapshotError::MissingOutcome { key: pending.key.clone() })?;
+            let (_, outcome) = outcomes.swap_remove(at);
+            by_id.push((pending.id, outcome));
+        }
+        if let Some((key, _)) = outcomes.first() {
+            return Err(SnapshotError::UnexpectedOutcome { key: key.clone() });
+        }
+        let (state, vm) = snapshot.into_vm()?;
+        let active_before = Duration::from_micros(state.active_micros);
+        let mut run =
+            Run::new(inner, vm, state.run_id, options.context, options.cancel, Instant::now(), active_before);
+        run.limits = state.limits.to_limits();
+        run.deadline = run.limits.timeout.map(|t| run.started + t.saturating_sub(active_before));
+        run.calls = state.calls.iter().map(SavedCall::to_call).collect();
+        run.extension_calls = state.extension_calls;
+        run.queued = state.queued.into();
+        for (id, outcome) in by_id {
+            let ended = match outcome {
+                Ok(value) => Ended::Value(value),
+                Err(e) => Ended::Failed(e),
+            };
+            run.finish_call(id, ended);
+        }
+        Ok(run)
+    }
+}

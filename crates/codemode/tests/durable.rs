@@ -1,0 +1,286 @@
+//! Suspend and resume: durable tools, `Execution::suspend`, snapshots to bytes and back into a
+//! brand-new runtime, and what blocks a suspend.
+
+// Test setup fails loudly by design.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use codemode::{
+    CodeMode, Durable, ExecuteOptions, Limits, Outcome, Snapshot, SnapshotError, Tool, ToolError,
+};
+use serde_json::{Value, json};
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
+}
+
+fn demo() -> CodeMode {
+    codemode::demo::builder().build().unwrap()
+}
+
+const APPROVAL: &str = r#"
+    const order = await tools.orders.lookup({ id: "A-1001" });
+    const decision = await tools.demo.approve({ action: `refund ${order.total}` });
+    return { order: order.id, refunded: decision.approved, by: decision.by ?? null };
+"#;
+
+fn suspended(outcome: Outcome) -> codemode::Suspended {
+    match outcome {
+        Outcome::Suspended(s) => s,
+        Outcome::Finished(r) => panic!("expected a suspended run, got {r:?}"),
+    }
+}
+
+fn finished(outcome: Outcome) -> codemode::ExecResult {
+    match outcome {
+        Outcome::Finished(r) => r,
+        Outcome::Suspended(s) => panic!("expected a finished run, got {:?}", s.pending),
+    }
+}
+
+/// The approval flow: the durable tool suspends from `start`; the state goes to bytes; a new
+/// runtime resumes it with the person's decision.
+#[test]
+fn a_durable_tool_suspends_its_run_and_a_new_runtime_resumes_it_from_bytes() {
+    let rt = runtime();
+    let mut execution = demo().execute_with(APPROVAL, ExecuteOptions::new().run_id("r1"));
+    let s = suspended(rt.block_on(execution.result()));
+    assert_eq!(s.pending.len(), 1);
+    assert_eq!(s.pending[0].key, "r1:2");
+    assert_eq!(s.pending[0].path, "demo.approve");
+    assert_eq!(s.pending[0].args, json!({ "action": "refund 17.5" }));
+    assert_eq!(s.pending[0].handle, None);
+    assert_eq!(s.to_json()["ok"], "suspended");
+    let bytes = s.state.to_bytes().unwrap();
+    drop(execution);
+
+    // Another runtime (another process would do the same), another tokio runtime.
+    let state = Snapshot::from_bytes(&bytes).unwrap();
+    let outcome = Ok(json!({ "approved": true, "by": "ann" }));
+    let mut resumed = demo().resume(state, [("r1:2".to_string(), outcome)]).unwrap();
+    let result = finished(runtime().block_on(resumed.result()));
+    assert!(result.ok, "{result:?}");
+    assert_eq!(result.value, Some(json!({ "order": "A-1001", "refunded": true, "by": "ann" })));
+    assert_eq!(result.run_id, "r1");
+    let calls: Vec<_> = result.tool_calls.iter().map(|c| (c.id, c.path.as_str())).collect();
+    assert_eq!(calls, [(1, "orders.lookup"), (2, "demo.approve")]);
+}
+
+/// A state can be resumed twice with different outcomes (forked); an error outcome rejects the
+/// call's promise with a tool error the program can catch.
+#[test]
+fn a_state_forks_and_error_outcomes_are_catchable() {
+    let rt = runtime();
+    let source =
+        "try { return await tools.demo.approve({ action: 'x' }) } catch (e) { return 'no: ' + e.message }";
+    let mut execution = demo().execute_with(source, ExecuteOptions::new().run_id("f"));
+    let s = suspended(rt.block_on(execution.result()));
+    let yes = demo().resume(s.state.clone(), [("f:1".to_string(), Ok(json!({ "approved": true })))]).unwrap();
+    let no =
+        demo().resume(s.state, [("f:1".to_string(), Err(ToolError::failure("declined by bob")))]).unwrap();
+    assert_eq!(rt.block_on(yes).value, Some(json!({ "approved": true })));
+    assert_eq!(rt.block_on(no).value, Some(json!("no: declined by bob")));
+}
+
+/// Awaited directly, a run cannot be suspended: the durable tool is told so and fails its call.
+#[test]
+fn a_run_awaited_directly_cannot_be_suspended() {
+    let r = runtime().block_on(
+        demo().execute("try { await tools.demo.approve({ action: 'x' }) } catch (e) { return e.message }"),
+    );
+    let message = r.value.unwrap();
+    assert!(message.as_str().unwrap().contains("cannot be suspended"), "{message}");
+    // A plain tool can never suspend.
+    let ctx = codemode::CallContext::new("k:1", "t");
+    let refusal = runtime().block_on(ctx.suspend());
+    assert!(refusal.message.contains("only a durable tool"), "{}", refusal.message);
+}
+
+/// A plain tool call in flight blocks a suspend (named by key and path) and the run goes on
+/// untouched; attached durable work does not block, and its handles are in the pending list.
+#[test]
+fn running_plain_calls_block_a_suspend_and_attached_durable_work_does_not() {
+    let rt = runtime();
+    let mut execution = demo().execute_with(
+        "const a = await tools.demo.sleep({ ms: 50, value: 1 }); \
+         const [b, c] = await Promise.all([tools.demo.job({ ms: 60000, value: 2 }), tools.demo.job({ ms: 60000, value: 3 })]); \
+         return [a, b, c];",
+        ExecuteOptions::new().run_id("b"),
+    );
+    rt.block_on(async {
+        tokio::select! {
+            _ = execution.result() => panic!("the run cannot finish this early"),
+            () = tokio::time::sleep(Duration::from_millis(10)) => {}
+        }
+    });
+    let refusal = execution.suspend().unwrap_err();
+    assert_eq!(refusal.blocking.len(), 1);
+    assert_eq!(refusal.blocking[0].key, "b:1");
+    assert_eq!(refusal.blocking[0].path, "tools.demo.sleep");
+    assert!(refusal.message.contains("tools.demo.sleep (b:1)"), "{}", refusal.message);
+    // The run went on: the sleep ends, the jobs start and attach; now it can be suspended.
+    rt.block_on(async {
+        tokio::select! {
+            _ = execution.result() => panic!("the jobs take a minute"),
+            () = tokio::time::sleep(Duration::from_millis(200)) => {}
+        }
+    });
+    let s = suspended(execution.suspend().unwrap());
+    let handles: Vec<_> = s.pending.iter().map(|p| (p.key.clone(), p.handle.clone())).collect();
+    assert_eq!(
+        handles,
+        [
+            ("b:2".to_string(), Some(json!({ "job": "b:2", "ms": 60000, "value": 2 }))),
+            ("b:3".to_string(), Some(json!({ "job": "b:3", "ms": 60000, "value": 3 }))),
+        ]
+    );
+    // A second suspend gives the same state.
+    assert!(matches!(execution.suspend(), Ok(Outcome::Suspended(_))));
+    let outcomes = s.pending.iter().map(|p| (p.key.clone(), Ok(p.handle.as_ref().unwrap()["value"].clone())));
+    let result = rt.block_on(demo().resume(s.state, outcomes).unwrap());
+    assert_eq!(result.value, Some(json!([1, 2, 3])));
+}
+
+/// Calls the program made after a durable call that suspended at once stay queued (not
+/// started, not blocking) and start on resume.
+#[test]
+fn calls_queued_behind_a_suspending_start_start_on_resume() {
+    let rt = runtime();
+    let source = "const [d, o] = await Promise.all([tools.demo.approve({ action: 'a' }), tools.orders.lookup({ id: 'A-7' })]); \
+                  return [d.approved, o.status];";
+    let mut execution = demo().execute_with(source, ExecuteOptions::new().run_id("q"));
+    let s = suspended(rt.block_on(execution.result()));
+    assert_eq!(s.pending.iter().map(|p| p.key.as_str()).collect::<Vec<_>>(), ["q:1"]);
+    let mut resumed =
+        demo().resume(s.state, [("q:1".to_string(), Ok(json!({ "approved": false })))]).unwrap();
+    let result = finished(rt.block_on(resumed.result()));
+    assert_eq!(result.value, Some(json!([false, "complete"])));
+    assert_eq!(result.tool_calls.iter().map(|c| c.id).collect::<Vec<_>>(), [1, 2]);
+}
+
+/// Resume refuses a missing outcome, an outcome for another key, other extensions, and bytes
+/// that are not a snapshot (every truncation too).
+#[test]
+fn resume_refuses_wrong_outcomes_other_extensions_and_bad_bytes() {
+    let rt = runtime();
+    let mut execution = demo().execute_with(APPROVAL, ExecuteOptions::new().run_id("e"));
+    let s = suspended(rt.block_on(execution.result()));
+    let missing = demo().resume(s.state.clone(), Vec::new()).unwrap_err();
+    assert_eq!(missing, SnapshotError::MissingOutcome { key: "e:2".into() });
+    let extra = demo()
+        .resume(s.state.clone(), [("e:2".to_string(), Ok(json!({}))), ("e:9".to_string(), Ok(json!(1)))])
+        .unwrap_err();
+    assert_eq!(extra, SnapshotError::UnexpectedOutcome { key: "e:9".into() });
+    let other = codemode::demo::builder()
+        .extension(
+            codemode::Extension::new("web").sync_global("ping", |_args: Vec<Value>, _ctx| Ok(json!(1))),
+        )
+        .build()
+        .unwrap();
+    assert!(matches!(
+        other.resume(s.state.clone(), [("e:2".to_string(), Ok(json!({})))]),
+        Err(SnapshotError::Extensions { .. })
+    ));
+    let bytes = s.state.to_bytes().unwrap();
+    assert!(matches!(Snapshot::from_bytes(b"hello"), Err(SnapshotError::Malformed(_))));
+    for cut in (0..bytes.len()).step_by(7) {
+        assert!(Snapshot::from_bytes(&bytes[..cut]).is_err(), "cut at {cut}");
+    }
+    let mut seed = 5u64;
+    for _ in 0..300 {
+        let mut mangled = bytes.clone();
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+        let at = (seed >> 33) as usize % mangled.len();
+        mangled[at] ^= (seed >> 20) as u8 | 1;
+        if let Ok(state) = Snapshot::from_bytes(&mangled)
+            && let Ok(execution) =
+                demo().resume(state, [("e:2".to_string(), Ok(json!({ "approved": true })))])
+        {
+            let _ = rt.block_on(async { tokio::time::timeout(Duration::from_secs(5), execution).await });
+        }
+    }
+}
+
+/// The limits a run was saved with persist: `max_tool_calls` counts every call of the run.
+#[test]
+fn tool_call_limits_count_across_resumes() {
+    let rt = runtime();
+    let limited = || codemode::demo::builder().limits(Limits::default().max_tool_calls(2)).build().unwrap();
+    let source = "await tools.orders.lookup({ id: '1' }); await tools.demo.approve({ action: 'a' }); \
+                  await tools.orders.lookup({ id: '2' }); return 1;";
+    let mut execution = limited().execute_with(source, ExecuteOptions::new().run_id("l"));
+    let s = suspended(rt.block_on(execution.result()));
+    // Resumed by a runtime without the limit: the saved limit still applies.
+    let result = rt.block_on(demo().resume(s.state, [("l:2".to_string(), Ok(json!({})))]).unwrap());
+    assert!(!result.ok);
+    assert_eq!(result.error.unwrap().kind, codemode::DiagnosticKind::ToolCallLimitExceeded);
+}
+
+/// A durable tool whose work is counted: started, cancelled.
+fn counted_job(started: Arc<AtomicUsize>, cancelled: Arc<AtomicUsize>) -> Tool {
+    Tool::durable(
+        "A long job",
+        None,
+        None,
+        Durable::new(
+            move |_input: Value, ctx: codemode::CallContext| {
+                let started = started.clone();
+                async move {
+                    started.fetch_add(1, Ordering::SeqCst);
+                    Ok(json!({ "job": ctx.key }))
+                }
+            },
+            |_handle: Value, _ctx| async move {
+                tokio::time::sleep(Duration::from_secs(3600)).await;
+                Ok(json!(null))
+            },
+        )
+        .on_cancel(move |_handle: Value| {
+            let cancelled = cancelled.clone();
+            async move {
+                cancelled.fetch_add(1, Ordering::SeqCst);
+            }
+        }),
+    )
+}
+
+/// Work still running when the run ends is cancelled; work detached by a suspend is not.
+#[test]
+fn durable_work_is_cancelled_when_its_run_ends_and_detached_when_it_is_suspended() {
+    let rt = runtime();
+    let (started, cancelled) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let cm = CodeMode::builder()
+        .tool("jobs.long", counted_job(started.clone(), cancelled.clone()))
+        .build()
+        .unwrap();
+    // The program returns without awaiting its job.
+    let r = rt.block_on(cm.execute("tools.jobs.long(); return 1;"));
+    assert!(r.ok);
+    assert_eq!((started.load(Ordering::SeqCst), cancelled.load(Ordering::SeqCst)), (1, 1));
+    // Suspended while waiting: detached, not cancelled.
+    let mut execution = cm.execute("return await tools.jobs.long();");
+    rt.block_on(async {
+        tokio::select! {
+            _ = execution.result() => panic!("the job takes an hour"),
+            () = tokio::time::sleep(Duration::from_millis(20)) => {}
+        }
+    });
+    assert!(matches!(execution.suspend(), Ok(Outcome::Suspended(_))));
+    drop(execution);
+    rt.block_on(async { tokio::time::sleep(Duration::from_millis(10)).await });
+    assert_eq!((started.load(Ordering::SeqCst), cancelled.load(Ordering::SeqCst)), (2, 1));
+    // Dropped while waiting ("closing its scope"): cancelled.
+    let mut execution = cm.execute("return await tools.jobs.long();");
+    rt.block_on(async {
+        tokio::select! {
+            _ = execution.result() => panic!("the job takes an hour"),
+            () = tokio::time::sleep(Duration::from_millis(20)) => {}
+        }
+        drop(execution);
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    });
+    assert_eq!((started.load(Ordering::SeqCst), cancelled.load(Ordering::SeqCst)), (3, 2));
+}
