@@ -46,8 +46,31 @@ enum Command {
         /// Print the result as one line of JSON instead of pretty JSON.
         #[arg(long)]
         json: bool,
+        /// Let durable tools suspend the run: its state is written to PATH and the printed result
+        /// is `{"ok":"suspended","pending":[{key,path,args,handle?}]}`; finish it with `resume`.
+        #[arg(long, value_name = "PATH")]
+        state_out: Option<PathBuf>,
         #[command(flatten)]
         limits: LimitArgs,
+        #[command(flatten)]
+        sources: SourceArgs,
+    },
+    /// Resume a suspended run from its state file (written by `run --state-out`), with an outcome
+    /// for each pending durable call, and print the result. Give the same sources as the run had.
+    Resume {
+        /// The state file.
+        #[arg(value_name = "STATE")]
+        state: PathBuf,
+        /// A pending call's outcome: `KEY={"ok":true,"value":...}` or
+        /// `KEY={"ok":false,"error":"message"}` (repeatable; one per pending key).
+        #[arg(long, value_name = "KEY=JSON")]
+        outcome: Vec<String>,
+        /// Where to write the state if the run suspends again (default: STATE itself).
+        #[arg(long, value_name = "PATH")]
+        state_out: Option<PathBuf>,
+        /// Print the result as one line of JSON instead of pretty JSON.
+        #[arg(long)]
+        json: bool,
         #[command(flatten)]
         sources: SourceArgs,
     },
@@ -160,8 +183,11 @@ fn main() -> ExitCode {
         }
     };
     let outcome = match cli.command {
-        Command::Run { file, declarations, json, limits, sources } => {
-            run(file.as_deref(), declarations, json, &limits, &sources)
+        Command::Run { file, declarations, json, state_out, limits, sources } => {
+            run(file.as_deref(), declarations, json, state_out.as_deref(), &limits, &sources)
+        }
+        Command::Resume { state, outcome, state_out, json, sources } => {
+            resume(&state, &outcome, state_out.as_deref().unwrap_or(&state), json, &sources)
         }
         Command::Mcp { http, max_description_chars, limits, sources } => {
             mcp(http, max_description_chars, &limits, &sources)
@@ -278,6 +304,7 @@ fn run(
     file: Option<&Path>,
     declarations: bool,
     json: bool,
+    state_out: Option<&Path>,
     limit_args: &LimitArgs,
     source_args: &SourceArgs,
 ) -> Result<ExitCode, String> {
@@ -297,7 +324,13 @@ fn run(
         let outcome = match &program {
             None => hub.declarations().await.map(Output::Declarations),
             Some(program) => match hub.runtime(None).await {
-                Ok(runtime) => Ok(Output::Result(Box::new(runtime.execute(program).await))),
+                Ok(runtime) => match state_out {
+                    None => Ok(Output::Result(Box::new(runtime.execute(program).await))),
+                    Some(path) => {
+                        let mut execution = runtime.execute(program);
+                        outcome_output(execution.result().await, path)
+                    }
+                },
                 Err(e) => Err(e),
             },
         };
@@ -306,8 +339,93 @@ fn run(
     })?;
     // Child processes are ended in the background; do not wait for stragglers.
     tokio.shutdown_timeout(Duration::from_millis(500));
+    print_output(outcome, json)
+}
+
+/// `codemode resume`: the state file, the outcomes, the same sources, a new process.
+fn resume(
+    state_path: &Path,
+    outcome_args: &[String],
+    state_out: &Path,
+    json: bool,
+    source_args: &SourceArgs,
+) -> Result<ExitCode, String> {
+    let bytes =
+        std::fs::read(state_path).map_err(|e| format!("cannot read {}: {e}", state_path.display()))?;
+    let state =
+        codemode::Snapshot::from_bytes(&bytes).map_err(|e| format!("{}: {e}", state_path.display()))?;
+    let outcomes = outcome_args.iter().map(|arg| parse_outcome(arg)).collect::<Result<Vec<_>, _>>()?;
+    let (sources, options) = sources(source_args, Limits::default())?;
+    let tokio = tokio_runtime()?;
+    let outcome = tokio.block_on(async {
+        let hub = Hub::connect(&sources, options).await?;
+        let outcome = match hub.runtime(None).await {
+            Ok(runtime) => match runtime.resume(state, outcomes) {
+                Ok(mut execution) => outcome_output(execution.result().await, state_out),
+                Err(e) => Err(format!("cannot resume {}: {e}", state_path.display())),
+            },
+            Err(e) => Err(e),
+        };
+        hub.close().await;
+        outcome
+    })?;
+    tokio.shutdown_timeout(Duration::from_millis(500));
+    print_output(outcome, json)
+}
+
+/// `KEY={"ok":true,"value":V}` or `KEY={"ok":false,"error":"message"}` (or `{"message":..}`).
+fn parse_outcome(arg: &str) -> Result<(String, Result<serde_json::Value, codemode::ToolError>), String> {
+    let usage = || {
+        format!(
+            "--outcome '{arg}': expected KEY={{\"ok\":true,\"value\":...}} or KEY={{\"ok\":false,\"error\":\"message\"}}"
+        )
+    };
+    let (key, json) = arg.split_once('=').ok_or_else(usage)?;
+    let value: serde_json::Value = serde_json::from_str(json).map_err(|e| format!("{}: {e}", usage()))?;
+    let outcome = match value.get("ok") {
+        Some(serde_json::Value::Bool(true)) => {
+            Ok(value.get("value").cloned().unwrap_or(serde_json::Value::Null))
+        }
+        Some(serde_json::Value::Bool(false)) => {
+            let message = match value.get("error") {
+                Some(serde_json::Value::String(m)) => m.clone(),
+                Some(e) => e
+                    .get("message")
+                    .and_then(serde_json::Value::as_str)
+                    .map_or_else(|| e.to_string(), str::to_string),
+                None => "the call failed".to_string(),
+            };
+            Err(codemode::ToolError::failure(message))
+        }
+        _ => return Err(usage()),
+    };
+    Ok((key.trim().to_string(), outcome))
+}
+
+/// A finished run's result, or a suspended run's pending calls (its state written to `path`).
+fn outcome_output(outcome: codemode::Outcome, path: &Path) -> Result<Output, String> {
+    match outcome {
+        codemode::Outcome::Finished(result) => Ok(Output::Result(Box::new(result))),
+        codemode::Outcome::Suspended(suspended) => {
+            let bytes = suspended.state.to_bytes().map_err(|e| format!("cannot save the run: {e}"))?;
+            std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            Ok(Output::Suspended(suspended.to_json()))
+        }
+    }
+}
+
+fn print_output(outcome: Output, json: bool) -> Result<ExitCode, String> {
     let mut out = std::io::stdout().lock();
     match outcome {
+        Output::Suspended(value) => {
+            let text = if json {
+                value.to_string()
+            } else {
+                serde_json::to_string_pretty(&value).unwrap_or_default()
+            };
+            let _ = writeln!(out, "{text}");
+            Ok(ExitCode::SUCCESS)
+        }
         Output::Declarations(text) => {
             // A reader that closed the pipe early (`| head`) is not an error worth a panic.
             let _ = write!(out, "{text}");
@@ -334,6 +452,7 @@ fn run(
 enum Output {
     Declarations(String),
     Result(Box<codemode::ExecResult>),
+    Suspended(serde_json::Value),
 }
 
 fn mcp(

@@ -85,3 +85,43 @@ fn invalid_limits_are_usage_errors() {
         assert!(stderr.contains("invalid limits:") && stderr.contains("must be at least"), "{stderr}");
     }
 }
+
+/// A run moves between processes: `run --state-out` suspends at the durable `demo.approve` and
+/// prints the pending key; `resume` in a new process finishes it with the decision.
+#[test]
+fn a_suspended_run_is_resumed_in_another_process() {
+    let dir = std::env::temp_dir().join(format!("codemode-cli-state-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let state = dir.join("run.state");
+    let state = state.to_str().unwrap();
+    let out = codemode(&["run", "examples/approval.js", "--state-out", state, "--timeout-ms", "5000"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let suspended: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    assert_eq!(suspended["ok"], "suspended", "{suspended}");
+    assert_eq!(suspended["pending"][0]["path"], "demo.approve", "{suspended}");
+    let key = suspended["pending"][0]["key"].as_str().unwrap().to_string();
+
+    let missing = codemode(&["resume", state], None);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no outcome was given"));
+    let bad = codemode(&["resume", state, "--outcome", "just-text"], None);
+    assert_eq!(bad.status.code(), Some(2));
+
+    let outcome = format!(r#"{key}={{"ok":true,"value":{{"approved":true}}}}"#);
+    let out = codemode(&["resume", state, "--outcome", &outcome], None);
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is the result JSON");
+    assert_eq!(result["ok"], true, "{result}");
+    assert_eq!(result["value"], serde_json::json!({ "order": "A-1001", "refunded": true, "amount": 17.5 }));
+    assert_eq!(out.status.code(), Some(0));
+
+    let declined = format!(r#"{key}={{"ok":false,"error":"no refunds on Sundays"}}"#);
+    let out = codemode(&["resume", state, "--outcome", &declined], None);
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is the result JSON");
+    assert_eq!(result["ok"], false, "{result}");
+    assert!(result["error"]["message"].as_str().unwrap().contains("no refunds on Sundays"), "{result}");
+    std::fs::write(state, b"garbage").unwrap();
+    let out = codemode(&["resume", state, "--outcome", &outcome], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("malformed snapshot"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
