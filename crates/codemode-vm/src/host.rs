@@ -214,7 +214,7 @@ impl Vm {
                 }
             },
             Err(err) => {
-                let e = self.make_tagged_error(err.kind, &err.message);
+                let e = self.host_error(&err);
                 self.reject_promise(promise, e)
             }
         };
@@ -240,13 +240,25 @@ impl Vm {
                 Ok(v) => self.make_thenable(v).and_then(|v| self.deliver(Some((ret, v)))),
                 Err(message) => Err(self.make_tagged_error(FailureKind::InvalidToolOutput, &message)),
             },
-            Err(err) => Err(self.make_tagged_error(err.kind, &err.message)),
+            Err(err) => Err(self.host_error(&err)),
         };
         if let Err(exc) = result {
             self.handle_throw(exc);
         }
         if self.finished == Some(crate::Status::Waiting) {
             self.finished = None;
+        }
+    }
+
+    /// The error a failed host call throws: an `Execution` failure whose message starts with
+    /// `TypeError: ` is a `TypeError` (a function the run no longer has); others are Errors
+    /// tagged with their kind.
+    fn host_error(&mut self, err: &HostError) -> Value {
+        match err.message.strip_prefix("TypeError: ") {
+            Some(message) if err.kind == FailureKind::Execution => {
+                self.make_error(ErrorKind::TypeError, message)
+            }
+            _ => self.make_tagged_error(err.kind, &err.message),
         }
     }
 

@@ -24,7 +24,9 @@ pub(crate) enum Ended {
     Value(Json),
     /// An extension's value with host functions in it (see [`crate::HostValue`]): the JSON, and
     /// each function with its path in it.
-    HostValue(Json, Vec<(Vec<String>, crate::extension::HostFunction)>),
+    HostValue(Json, Vec<(Vec<String>, crate::extension::HostFunction)>, Box<crate::HostValue>),
+    /// The program called a function its run no longer has (lost in a suspend): a `TypeError`.
+    Lost(String),
     Failed(ToolError),
     Panicked(String),
     /// A before hook denied it; the message is the program's.
@@ -35,7 +37,11 @@ impl Ended {
     /// What the program sees, and the host's record of a failure.
     pub(crate) fn split(self, path: &str) -> (Result<Json, HostError>, Option<CallFailure>) {
         match self {
-            Ended::Value(v) | Ended::HostValue(v, _) => (Ok(v), None),
+            Ended::Value(v) | Ended::HostValue(v, _, _) => (Ok(v), None),
+            Ended::Lost(message) => (
+                Err(HostError { kind: FailureKind::Execution, message: format!("TypeError: {message}") }),
+                Some(CallFailure { kind: CallFailureKind::Failed, message, cause: None }),
+            ),
             Ended::Failed(e) => {
                 let (kind, failure) = match e.kind() {
                     ToolErrorKind::InvalidInput => {

@@ -65,10 +65,21 @@ impl Run {
                 // Outside the catalog and the tool-call limit; not in the result's `toolCalls`.
                 self.extension_calls.push(id);
                 let f = match handle {
-                    Some(handle) => self.host_functions.get(handle as usize).cloned(),
-                    None => self.inner.extensions.get(&path).cloned(),
+                    Some(handle) => match self.host_functions.get(handle as usize) {
+                        Some(Some((f, owner))) => Some((f.clone(), *owner)),
+                        Some(None) => {
+                            let message = format!(
+                                "{path} is not a function: the run was suspended and resumed, and its \
+                                 extension does not save the functions in its values"
+                            );
+                            self.answer_now(id, path, Ended::Lost(message));
+                            return true;
+                        }
+                        None => None,
+                    },
+                    None => self.inner.extensions.get(&path).cloned().zip(self.inner.extensions.owner(&path)),
                 };
-                let Some(f) = f else {
+                let Some((f, owner)) = f else {
                     let message = format!("{path} is not a function");
                     self.answer_now(id, path, Ended::Failed(ToolError::failure(message)));
                     return true;
@@ -77,6 +88,7 @@ impl Run {
                     Json::Array(args) => args,
                     other => vec![other],
                 };
+                self.extension_owners.push((id, owner));
                 (path, CallKind::Extension, Work::Extension(f, args))
             }
             HostTarget::Tool(path) => {
@@ -285,14 +297,20 @@ impl Run {
         self.running.retain(|(running, _, _)| *running != id);
         self.inflight.retain(|c| c.id != id);
         let Some(call) = self.calls.iter_mut().find(|c| c.id == id) else { return };
-        let functions = match &ended {
-            Ended::HostValue(_, functions) => functions.clone(),
-            _ => Vec::new(),
+        let (functions, value) = match &ended {
+            Ended::HostValue(_, functions, value) => (functions.clone(), Some(value.clone())),
+            _ => (Vec::new(), None),
         };
+        let owner = self
+            .extension_owners
+            .iter()
+            .position(|(call, _)| *call == id)
+            .map(|at| self.extension_owners.swap_remove(at).1);
         let (outcome, failure) = ended.split(&call.path);
         call.status = if outcome.is_ok() { CallStatus::Ok } else { CallStatus::Error };
         call.failure = failure;
         let caller = call.path.clone();
+        let owner = owner.unwrap_or(usize::MAX);
         let mut refs = Vec::with_capacity(functions.len());
         for (path, f) in functions {
             let name = if path.is_empty() {
@@ -302,8 +320,16 @@ impl Run {
             };
             let handle = u32::try_from(self.host_functions.len()).unwrap_or(u32::MAX);
             let sync = matches!(f, HostFunction::Sync(_));
-            self.host_functions.push(f);
+            self.host_functions.push(Some((f, owner)));
             refs.push(codemode_vm::HostFunctionRef { path, handle, name, sync });
+        }
+        // Values whose extension can save them are kept for a suspend.
+        if let Some(value) = value
+            && !refs.is_empty()
+            && self.inner.extensions.hooks.get(owner).is_some_and(Option::is_some)
+        {
+            let handles = refs.iter().map(|r| (r.path.clone(), r.handle)).collect();
+            self.returned.push(crate::driver::Returned { owner, value: *value, handles });
         }
         self.vm.complete_with_functions(id, outcome, &refs);
     }
@@ -371,8 +397,12 @@ fn invoke(
 
 /// How an extension call that returned `value` ended.
 fn host_value_ended(value: HostValue) -> Ended {
-    let (json, functions) = value.split();
-    if functions.is_empty() { Ended::Value(json) } else { Ended::HostValue(json, functions) }
+    if !value.has_functions() {
+        return Ended::Value(value.split().0);
+    }
+    // The value is kept whole too, for an extension that saves its values across a suspend.
+    let (json, functions) = value.clone().split();
+    Ended::HostValue(json, functions, Box::new(value))
 }
 
 /// Awaits an extension function's future; a panic while it is polled is the call's failure.

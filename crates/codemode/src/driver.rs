@@ -72,6 +72,14 @@ pub(crate) enum Stop {
     Suspended(Box<crate::execution::Suspended>),
 }
 
+/// A value an extension function returned with functions in it, and the handles the program's
+/// copies call them by.
+pub(crate) struct Returned {
+    pub(crate) owner: usize,
+    pub(crate) value: crate::HostValue,
+    pub(crate) handles: Vec<(Vec<String>, u32)>,
+}
+
 /// A call in flight (its task is running), as suspending needs to know it.
 pub(crate) struct Inflight {
     pub(crate) id: u32,
@@ -117,7 +125,11 @@ pub(crate) struct Run {
     pub(crate) extension_calls: Vec<u32>,
     /// Functions that came in extension results, by handle (their index): the program calls them
     /// back with the handle.
-    pub(crate) host_functions: Vec<HostFunction>,
+    pub(crate) host_functions: Vec<Option<(HostFunction, usize)>>,
+    /// The extension (index) each extension call in flight belongs to.
+    pub(crate) extension_owners: Vec<(u32, usize)>,
+    /// Values with functions whose extension has snapshot hooks, for a suspend to encode.
+    pub(crate) returned: Vec<Returned>,
     /// Calls still running, for the after hooks: id, what started, when.
     pub(crate) running: Vec<(u32, CallStart, Instant)>,
     pub(crate) tasks: JoinSet<Completion>,
@@ -223,6 +235,8 @@ impl Run {
             running: Vec::new(),
             extension_calls: Vec::new(),
             host_functions: Vec::new(),
+            extension_owners: Vec::new(),
+            returned: Vec::new(),
             cleanup_timed_out: false,
             tasks: JoinSet::new(),
             inflight: Vec::new(),
@@ -290,6 +304,7 @@ impl Run {
     /// completions fed back.
     pub(crate) async fn drive(&mut self) -> Result<(), Stop> {
         let slice = if crate::snapshot::roundtrip_enabled() { ROUNDTRIP_SLICE_FUEL } else { SLICE_FUEL };
+        let mut since_roundtrip = 0u64;
         loop {
             if self.past_deadline() {
                 return Err(Stop::Report(timeout_report(&self.limits)));
@@ -299,7 +314,15 @@ impl Run {
             }
             let status = self.vm.run(slice);
             if slice == ROUNDTRIP_SLICE_FUEL {
-                self.roundtrip_vm()?;
+                // At every host call, and after work in proportion to the heap (so that saving
+                // a big heap does not dominate): a few thousand steps for a small one.
+                since_roundtrip += slice;
+                if status == Status::Waiting
+                    || since_roundtrip >= (self.vm.memory_used() as u64 / 8).max(slice)
+                {
+                    since_roundtrip = 0;
+                    self.roundtrip_vm()?;
+                }
             }
             let mut answered_now = self.dispatch()?;
             while self.asked_to_suspend() {

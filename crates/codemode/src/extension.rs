@@ -75,7 +75,7 @@ impl std::fmt::Debug for HostFunction {
 /// `CallKind::Extension` under the name `db.connect().query`, outside `max_tool_calls`). The
 /// functions live as long as the run. Plain JSON converts with `.into()`.
 #[derive(Clone, Debug)]
-pub struct HostValue(Repr);
+pub struct HostValue(Repr, Option<Json>);
 
 #[derive(Clone, Debug)]
 enum Repr {
@@ -87,7 +87,7 @@ enum Repr {
 
 impl From<Json> for HostValue {
     fn from(json: Json) -> Self {
-        HostValue(Repr::Json(json))
+        HostValue(Repr::Json(json), None)
     }
 }
 
@@ -95,12 +95,12 @@ impl HostValue {
     /// An object with these members, in this order (a later member of the same name replaces an
     /// earlier one, as in JSON).
     pub fn object<K: Into<String>, V: Into<HostValue>>(members: impl IntoIterator<Item = (K, V)>) -> Self {
-        HostValue(Repr::Object(members.into_iter().map(|(k, v)| (k.into(), v.into())).collect()))
+        HostValue(Repr::Object(members.into_iter().map(|(k, v)| (k.into(), v.into())).collect()), None)
     }
 
     /// An array of these items.
     pub fn array<V: Into<HostValue>>(items: impl IntoIterator<Item = V>) -> Self {
-        HostValue(Repr::Array(items.into_iter().map(Into::into).collect()))
+        HostValue(Repr::Array(items.into_iter().map(Into::into).collect()), None)
     }
 
     /// An asynchronous function: the program gets a promise of its result.
@@ -110,7 +110,7 @@ impl HostValue {
         Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
         R: Into<HostValue>,
     {
-        HostValue(Repr::Function(HostFunction::make_async(f)))
+        HostValue(Repr::Function(HostFunction::make_async(f)), None)
     }
 
     /// A synchronous function: the program stops until it returns.
@@ -119,7 +119,31 @@ impl HostValue {
         F: Fn(Vec<Json>, CallContext) -> Result<R, ToolError> + Send + Sync + 'static,
         R: Into<HostValue>,
     {
-        HostValue(Repr::Function(HostFunction::make_sync(f)))
+        HostValue(Repr::Function(HostFunction::make_sync(f)), None)
+    }
+
+    /// The same value carrying `data`, plain JSON the program never sees, from which the
+    /// extension can make the value again: what its snapshot `encode` usually returns (see
+    /// [`Extension::snapshot`]).
+    #[must_use]
+    pub fn with_data(mut self, data: Json) -> Self {
+        self.1 = Some(data);
+        self
+    }
+
+    /// Whether a function stands anywhere in the value.
+    pub(crate) fn has_functions(&self) -> bool {
+        match &self.0 {
+            Repr::Json(_) => false,
+            Repr::Function(_) => true,
+            Repr::Array(items) => items.iter().any(HostValue::has_functions),
+            Repr::Object(members) => members.iter().any(|(_, v)| v.has_functions()),
+        }
+    }
+
+    /// The data given to [`HostValue::with_data`].
+    pub fn data(&self) -> Option<&Json> {
+        self.1.as_ref()
     }
 
     /// The JSON the program's copy is made from (`null` where a function stands, so members keep
@@ -172,6 +196,18 @@ pub struct Extension {
     pub(crate) functions: Vec<(String, HostFunction)>,
     /// (module name, path of the value it gives).
     pub(crate) modules: Vec<(String, String)>,
+    pub(crate) snapshot: Option<SnapshotHooks>,
+}
+
+type EncodeFn = dyn Fn(&HostValue) -> Result<Json, String> + Send + Sync;
+type DecodeFn = dyn Fn(Json) -> Result<HostValue, String> + Send + Sync;
+
+/// How an extension keeps the functions in its values across a suspend (see
+/// [`Extension::snapshot`]).
+#[derive(Clone)]
+pub(crate) struct SnapshotHooks {
+    pub(crate) encode: Arc<EncodeFn>,
+    pub(crate) decode: Arc<DecodeFn>,
 }
 
 impl std::fmt::Debug for Extension {
@@ -187,7 +223,7 @@ impl std::fmt::Debug for Extension {
 
 impl Extension {
     pub fn new(name: impl Into<String>) -> Self {
-        Extension { name: name.into(), functions: Vec::new(), modules: Vec::new() }
+        Extension { name: name.into(), functions: Vec::new(), modules: Vec::new(), snapshot: None }
     }
 
     /// An asynchronous global at `path` (`fetch`, or `fs.promises.readFile` in an object): the
@@ -226,6 +262,23 @@ impl Extension {
         self
     }
 
+    /// Keeps the functions in this extension's values across a suspend. Functions have no data
+    /// form, so without this a resumed run loses them (calling one throws a `TypeError`).
+    /// `encode` gets a value one of the extension's functions returned, as it returned it, and
+    /// gives plain JSON (usually [`HostValue::data`]); `decode` gets that JSON back on resume,
+    /// once per value, and gives a value of the same shape, whose functions the program's copies
+    /// call from then on. A suspend fails (and the run goes on) when `encode` fails. A state
+    /// saved with hooks resumes only with an extension of the same name that has hooks too.
+    #[must_use]
+    pub fn snapshot<E, D>(mut self, encode: E, decode: D) -> Self
+    where
+        E: Fn(&HostValue) -> Result<Json, String> + Send + Sync + 'static,
+        D: Fn(Json) -> Result<HostValue, String> + Send + Sync + 'static,
+    {
+        self.snapshot = Some(SnapshotHooks { encode: Arc::new(encode), decode: Arc::new(decode) });
+        self
+    }
+
     pub fn name(&self) -> &str {
         &self.name
     }
@@ -240,15 +293,30 @@ pub(crate) struct Extensions {
     pub(crate) modules: Vec<(String, String)>,
     /// The extensions' names, in order (a saved run resumes only with the same ones).
     pub(crate) names: Vec<String>,
+    /// Each extension's snapshot hooks, by the index of its name.
+    pub(crate) hooks: Vec<Option<SnapshotHooks>>,
+    /// The extension (index of its name) of each of `functions`.
+    pub(crate) owners: Vec<usize>,
 }
 
 impl Extensions {
+    /// The extensions as a saved state names them: `web`, or `web+snapshot` with hooks.
     pub(crate) fn names(&self) -> Vec<String> {
-        self.names.clone()
+        self.names
+            .iter()
+            .zip(&self.hooks)
+            .map(|(name, hooks)| if hooks.is_some() { format!("{name}+snapshot") } else { name.clone() })
+            .collect()
     }
 
     pub(crate) fn get(&self, path: &str) -> Option<&HostFunction> {
         self.functions.iter().find(|(p, _)| p == path).map(|(_, f)| f)
+    }
+
+    /// The extension (index) that defines the global function at `path`.
+    pub(crate) fn owner(&self, path: &str) -> Option<usize> {
+        let at = self.functions.iter().position(|(p, _)| p == path)?;
+        self.owners.get(at).copied()
     }
 
     /// Checks and merges extensions: names are identifiers, no global shadows a built-in or
@@ -260,8 +328,11 @@ impl Extensions {
         let mut functions: Vec<(String, HostFunction)> = Vec::new();
         let mut modules: Vec<(String, String)> = Vec::new();
         let mut names = Vec::new();
+        let mut hooks = Vec::new();
+        let mut owners = Vec::new();
         for ext in extensions {
             names.push(ext.name.clone());
+            hooks.push(ext.snapshot.clone());
             for (module, path) in &ext.modules {
                 let key = module.strip_prefix("node:").unwrap_or(module);
                 let own = ext.functions.iter().any(|(p, _)| {
@@ -309,9 +380,10 @@ impl Extensions {
                     return Err(invalid());
                 }
                 functions.push((path, f));
+                owners.push(names.len() - 1);
             }
         }
-        Ok(Extensions { functions, modules, names })
+        Ok(Extensions { functions, modules, names, hooks, owners })
     }
 }
 

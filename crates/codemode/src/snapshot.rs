@@ -59,6 +59,20 @@ pub(crate) struct RunState {
     pub(crate) queued: Vec<HostCall>,
     /// The names of the runtime's extensions (a state resumes only with the same ones).
     pub(crate) extensions: Vec<String>,
+    /// How many functions extension results had given the program (by handle).
+    pub(crate) host_functions: u32,
+    /// The values with functions that extensions saved with their snapshot hooks.
+    pub(crate) returned: Vec<SavedReturned>,
+}
+
+/// A value an extension's snapshot `encode` saved, and the handles of its functions.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct SavedReturned {
+    /// The index of the extension among the runtime's.
+    pub(crate) extension: u32,
+    #[serde(with = "codemode_vm::json_text")]
+    pub(crate) data: Json,
+    pub(crate) handles: Vec<(Vec<String>, u32)>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -171,6 +185,8 @@ pub enum SnapshotError {
     MissingOutcome { key: String },
     /// An outcome was given for a key that is not a pending durable call of this state.
     UnexpectedOutcome { key: String },
+    /// An extension's snapshot `decode` failed for a saved value.
+    Extension { name: String, message: String },
 }
 
 impl std::fmt::Display for SnapshotError {
@@ -186,6 +202,9 @@ impl std::fmt::Display for SnapshotError {
             ),
             SnapshotError::MissingOutcome { key } => {
                 write!(f, "no outcome was given for the pending durable call '{key}'")
+            }
+            SnapshotError::Extension { name, message } => {
+                write!(f, "extension '{name}' could not restore a saved value: {message}")
             }
             SnapshotError::UnexpectedOutcome { key } => {
                 write!(f, "an outcome was given for '{key}', which is not a pending durable call of this run")

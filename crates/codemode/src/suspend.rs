@@ -12,13 +12,17 @@ use std::time::{Duration, Instant};
 use codemode_tools::{BlockingCall, BoxFuture, SuspendError, Suspender, ToolError};
 use serde_json::Value as Json;
 
-use crate::calls::Ended;
-use crate::driver::{Phase, Run, Stop, SuspendAsk};
+use std::panic::AssertUnwindSafe;
+
+use crate::calls::{Ended, panic_message};
+use crate::driver::{Phase, Returned, Run, Stop, SuspendAsk};
 use crate::execution::{PendingCall, Suspended};
 use crate::options::ExecuteOptions;
 use crate::result::{Diagnostic, DiagnosticKind};
 use crate::runtime::Inner;
-use crate::snapshot::{RunState, SavedCall, SavedLimits, SavedPending, Snapshot, SnapshotError, VmState};
+use crate::snapshot::{
+    RunState, SavedCall, SavedLimits, SavedPending, SavedReturned, Snapshot, SnapshotError, VmState,
+};
 
 impl Run {
     /// What call `id`'s context calls to suspend the run.
@@ -93,6 +97,7 @@ impl Run {
                 blocking,
             });
         }
+        let returned = self.encode_returned()?;
         let vm = self
             .vm
             .to_bytes()
@@ -131,6 +136,8 @@ impl Run {
             pending: pending.clone(),
             queued: self.queued.iter().cloned().collect(),
             extensions: self.inner.extensions.names(),
+            host_functions: u32::try_from(self.host_functions.len()).unwrap_or(u32::MAX),
+            returned,
         };
         // Saved: from here on the run is over in this process.
         self.detached = true;
@@ -142,6 +149,59 @@ impl Run {
             .map(|p| PendingCall { key: p.key, path: p.path, args: p.args, handle: p.handle })
             .collect();
         Ok(Suspended { state: Snapshot { run, vm: VmState::Bytes(vm) }, pending })
+    }
+
+    /// The values with functions that extensions save, as their `encode` hooks give them.
+    fn encode_returned(&self) -> Result<Vec<SavedReturned>, SuspendError> {
+        let extensions = &self.inner.extensions;
+        let mut saved = Vec::with_capacity(self.returned.len());
+        for r in &self.returned {
+            let Some(Some(hooks)) = extensions.hooks.get(r.owner) else { continue };
+            let name = extensions.names.get(r.owner).map_or("?", String::as_str);
+            let encoded = std::panic::catch_unwind(AssertUnwindSafe(|| (hooks.encode)(&r.value)))
+                .map_err(|p| panic_message(p.as_ref()))
+                .and_then(|r| r);
+            let data = encoded.map_err(|e| {
+                SuspendError::new(format!("extension '{name}' could not save a value it returned: {e}"))
+            })?;
+            saved.push(SavedReturned {
+                extension: u32::try_from(r.owner).unwrap_or(u32::MAX),
+                data,
+                handles: r.handles.clone(),
+            });
+        }
+        Ok(saved)
+    }
+
+    /// Gives the program's copies of saved values their functions again (`decode` hooks); the
+    /// others stay lost (calling one throws a `TypeError`).
+    fn decode_returned(&mut self, count: u32, saved: Vec<SavedReturned>) -> Result<(), SnapshotError> {
+        let extensions = self.inner.extensions.clone();
+        self.host_functions = vec![None; count.min(1 << 20) as usize];
+        for r in saved {
+            let owner = r.extension as usize;
+            let name = extensions.names.get(owner).cloned().unwrap_or_default();
+            let Some(Some(hooks)) = extensions.hooks.get(owner) else {
+                return Err(SnapshotError::Malformed(format!(
+                    "a saved value of extension {owner}, which has no hooks"
+                )));
+            };
+            let decoded = std::panic::catch_unwind(AssertUnwindSafe(|| (hooks.decode)(r.data)))
+                .map_err(|p| panic_message(p.as_ref()))
+                .and_then(|r| r)
+                .map_err(|message| SnapshotError::Extension { name: name.clone(), message })?;
+            let (_, functions) = decoded.clone().split();
+            for (path, handle) in &r.handles {
+                let slot = self.host_functions.get_mut(*handle as usize).ok_or_else(|| {
+                    SnapshotError::Malformed(format!("function handle {handle} out of range"))
+                })?;
+                if let Some((_, f)) = functions.iter().find(|(p, _)| p == path) {
+                    *slot = Some((f.clone(), owner));
+                }
+            }
+            self.returned.push(Returned { owner, value: decoded, handles: r.handles });
+        }
+        Ok(())
     }
 
     /// The cancel operations of the durable work still attached (none once the run was saved).
@@ -162,7 +222,13 @@ impl Run {
 
     /// `CODEMODE_ROUNDTRIP=1`: the VM goes through its bytes and comes back as a new VM.
     pub(crate) fn roundtrip_vm(&mut self) -> Result<(), Stop> {
-        let restored = self.vm.to_bytes().and_then(|bytes| codemode_vm::Vm::from_bytes(&bytes));
+        // The old VM goes before the new one is decoded, so the run never holds two heaps.
+        let restored = self.vm.to_bytes().and_then(|bytes| {
+            if let Some(placeholder) = placeholder_vm() {
+                self.vm = placeholder;
+            }
+            codemode_vm::Vm::from_bytes(&bytes)
+        });
         match restored {
             Ok(vm) => {
                 self.vm = vm;
@@ -209,6 +275,7 @@ impl Run {
         run.calls = state.calls.iter().map(SavedCall::to_call).collect();
         run.extension_calls = state.extension_calls;
         run.queued = state.queued.into();
+        run.decode_returned(state.host_functions, state.returned)?;
         for (id, outcome) in by_id {
             let ended = match outcome {
                 Ok(value) => Ended::Value(value),
@@ -218,4 +285,13 @@ impl Run {
         }
         Ok(run)
     }
+}
+
+/// A small VM that stands in while `CODEMODE_ROUNDTRIP` decodes the real one.
+fn placeholder_vm() -> Option<codemode_vm::Vm> {
+    static EMPTY: std::sync::LazyLock<Option<codemode_vm::Vm>> = std::sync::LazyLock::new(|| {
+        let module = crate::driver::compile("0").ok()?;
+        codemode_vm::Vm::new(module, codemode_vm::VmConfig::default()).ok()
+    });
+    EMPTY.clone()
 }

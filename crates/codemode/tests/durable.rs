@@ -284,3 +284,77 @@ fn durable_work_is_cancelled_when_its_run_ends_and_detached_when_it_is_suspended
     });
     assert_eq!((started.load(Ordering::SeqCst), cancelled.load(Ordering::SeqCst)), (3, 2));
 }
+
+/// An extension whose `connect()` returns a client with a `query` method; `hooks` gives it
+/// snapshot hooks that rebuild the client from its data.
+fn db_runtime(hooks: bool, encode_fails: bool) -> CodeMode {
+    fn client(name: String) -> codemode::HostValue {
+        let prefix = name.clone();
+        codemode::HostValue::object([
+            ("name", codemode::HostValue::from(json!(name.clone()))),
+            (
+                "query",
+                codemode::HostValue::function(move |args: Vec<Value>, _ctx| {
+                    let prefix = prefix.clone();
+                    async move {
+                        Ok::<_, ToolError>(json!(format!("{prefix}: {}", args[0].as_str().unwrap_or(""))))
+                    }
+                }),
+            ),
+        ])
+        .with_data(json!({ "name": name }))
+    }
+    let mut db = codemode::Extension::new("db").global("db.connect", |args: Vec<Value>, _ctx| async move {
+        Ok::<_, ToolError>(client(args[0].as_str().unwrap_or("none").to_string()))
+    });
+    if hooks {
+        db = db.snapshot(
+            move |value: &codemode::HostValue| {
+                if encode_fails {
+                    return Err("the connection cannot be saved".to_string());
+                }
+                value.data().cloned().ok_or_else(|| "no data".to_string())
+            },
+            |data: Value| Ok(client(data["name"].as_str().unwrap_or("none").to_string())),
+        );
+    }
+    codemode::demo::builder().extension(db).build().unwrap()
+}
+
+const DB_PROGRAM: &str = r#"
+    const c = await db.connect("main");
+    const d = await tools.demo.approve({ action: "query" });
+    try { return [await c.query("select 1"), c.name, d.approved]; }
+    catch (e) { return [e instanceof TypeError, e.message.startsWith("db.connect().query is not a function") || e.message, c.name]; }
+"#;
+
+/// Functions in extension values survive a resume through the extension's snapshot hooks;
+/// without hooks they are lost and calling one throws a `TypeError`; a failing `encode` fails
+/// the suspend and the run goes on.
+#[test]
+fn extension_values_keep_their_functions_through_snapshot_hooks() {
+    let rt = runtime();
+    for (hooks, expected) in
+        [(true, json!(["main: select 1", "main", true])), (false, json!([true, true, "main"]))]
+    {
+        let mut execution =
+            db_runtime(hooks, false).execute_with(DB_PROGRAM, ExecuteOptions::new().run_id("d"));
+        let s = suspended(rt.block_on(execution.result()));
+        let state = Snapshot::from_bytes(&s.state.to_bytes().unwrap()).unwrap();
+        let resumed =
+            db_runtime(hooks, false).resume(state, [("d:2".to_string(), Ok(json!({ "approved": true })))]);
+        let result = rt.block_on(resumed.unwrap());
+        assert_eq!(result.value, Some(expected), "hooks {hooks}: {result:?}");
+    }
+    // Saved with hooks, resumed without (or the reverse): refused.
+    let mut execution = db_runtime(true, false).execute_with(DB_PROGRAM, ExecuteOptions::new().run_id("d"));
+    let s = suspended(rt.block_on(execution.result()));
+    let other = db_runtime(false, false).resume(s.state, [("d:2".to_string(), Ok(json!({})))]);
+    assert!(matches!(other, Err(SnapshotError::Extensions { .. })));
+    // An encoder that fails: the approval cannot suspend, the program sees why.
+    let source = "const c = await db.connect('x'); try { await tools.demo.approve({ action: 'a' }) } catch (e) { return e.message }";
+    let mut execution = db_runtime(true, true).execute(source);
+    let result = finished(rt.block_on(execution.result()));
+    let message = result.value.unwrap();
+    assert!(message.as_str().unwrap().contains("could not save a value"), "{message}");
+}
