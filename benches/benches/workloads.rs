@@ -10,8 +10,8 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use codemode_bench::{Codemode, QUICKSTART, WORKLOADS};
-use criterion::{BenchmarkGroup, Criterion, criterion_group, criterion_main, measurement::WallTime};
+use codemode_bench::{Codemode, HEAP_1MB, QUICKSTART, QUICKSTART_DURABLE, WORKLOADS};
+use criterion::{BatchSize, BenchmarkGroup, Criterion, criterion_group, criterion_main, measurement::WallTime};
 
 /// Runs `run` once as a check; benchmarks it only when it succeeds.
 fn bench_checked<F>(group: &mut BenchmarkGroup<'_, WallTime>, engine: &str, workload: &str, mut run: F)
@@ -81,5 +81,39 @@ fn quickstart(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, quickstart, workloads);
+/// Saving a waiting run (`Execution::suspend` and `Snapshot::to_bytes`) and restoring it
+/// (`Snapshot::from_bytes` and `CodeMode::resume`), for the Quick Start program and a run with
+/// about 1 MB of heap. The state sizes go to `target/criterion/snapshot-sizes.json` for the
+/// report.
+fn snapshots(c: &mut Criterion) {
+    let codemode = Codemode::new().expect("codemode runtime");
+    let mut sizes = serde_json::Map::new();
+    for (name, source) in [("quickstart", QUICKSTART_DURABLE), ("heap_1mb", HEAP_1MB)] {
+        let Ok((bytes, keys)) = Codemode::suspend(&mut codemode.waiting(source)) else {
+            eprintln!("skipping snapshot benchmarks of {name}: the run did not suspend");
+            continue;
+        };
+        let heap = Codemode::heap_bytes(&bytes).unwrap_or(0);
+        sizes.insert(name.into(), serde_json::json!({ "state_bytes": bytes.len(), "heap_bytes": heap }));
+        let mut group = c.benchmark_group(format!("snapshot_save_{name}"));
+        configure(&mut group);
+        group.bench_function("codemode", |b| {
+            b.iter_batched(
+                || codemode.waiting(source),
+                |mut execution| black_box(Codemode::suspend(&mut execution)),
+                BatchSize::SmallInput,
+            )
+        });
+        group.finish();
+        let mut group = c.benchmark_group(format!("snapshot_restore_{name}"));
+        configure(&mut group);
+        group.bench_function("codemode", |b| b.iter(|| black_box(codemode.restore(&bytes, &keys))));
+        group.finish();
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/criterion");
+    let _ = std::fs::create_dir_all(&dir);
+    let _ = std::fs::write(dir.join("snapshot-sizes.json"), serde_json::Value::Object(sizes).to_string());
+}
+
+criterion_group!(benches, quickstart, workloads, snapshots);
 criterion_main!(benches);

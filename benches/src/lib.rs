@@ -60,6 +60,61 @@ impl Codemode {
     }
 }
 
+/// The Quick Start program waiting on durable work first (the demo `demo.job`), so that it can be
+/// suspended: the snapshot benchmarks save and restore it there.
+pub const QUICKSTART_DURABLE: &str = concat!(
+    "const ready = await tools.demo.job({ ms: 600000, value: true });\n",
+    include_str!("../../examples/orders.js")
+);
+
+/// A program that builds about 1 MB of heap (as the VM accounts it) and then waits on durable
+/// work.
+pub const HEAP_1MB: &str = r#"
+    const data = [];
+    for (let i = 0; i < 2500; i++) data.push({ id: i, name: "item " + i, tags: ["a", "b"], score: i * 1.5 });
+    const v = await tools.demo.job({ ms: 600000, value: 1 });
+    return data.length + v;
+"#;
+
+impl Codemode {
+    /// Starts `source` and runs it until it waits (on durable work, for the snapshot benchmarks).
+    pub fn waiting(&self, source: &str) -> codemode::Execution {
+        let mut execution = self.runtime.execute(source);
+        self.tokio.block_on(async {
+            tokio::select! {
+                biased;
+                _ = execution.result() => {}
+                () = tokio::task::yield_now() => {}
+            }
+        });
+        execution
+    }
+
+    /// Suspends a waiting run: its state's bytes and pending keys.
+    pub fn suspend(execution: &mut codemode::Execution) -> Result<(Vec<u8>, Vec<String>), String> {
+        match execution.suspend().map_err(|e| e.message)? {
+            codemode::Outcome::Suspended(s) => {
+                let bytes = s.state.to_bytes().map_err(|e| e.to_string())?;
+                Ok((bytes, s.pending.into_iter().map(|p| p.key).collect()))
+            }
+            codemode::Outcome::Finished(r) => Err(format!("the run finished: {r:?}")),
+        }
+    }
+
+    /// Decodes a state and makes it ready to go on (not driven).
+    pub fn restore(&self, bytes: &[u8], keys: &[String]) -> Result<codemode::Execution, String> {
+        let state = codemode::Snapshot::from_bytes(bytes).map_err(|e| e.to_string())?;
+        let outcomes = keys.iter().map(|k| (k.clone(), Ok(Value::Null)));
+        self.runtime.resume(state, outcomes).map_err(|e| e.to_string())
+    }
+
+    /// The heap bytes the VM accounts for in a saved state.
+    pub fn heap_bytes(bytes: &[u8]) -> Option<u64> {
+        let json = codemode::Snapshot::from_bytes(bytes).ok()?.to_json().ok()?;
+        json["vm"]["heap"]["bytes_used"].as_u64()
+    }
+}
+
 /// Digits of `id` as a number (0 when there are none), as the demo `orders.lookup` defines it.
 fn digits_of(id: &str) -> u64 {
     id.chars()

@@ -46,7 +46,8 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     if results.is_empty() {
         return Err(format!("no fresh criterion results under {}", criterion.display()));
     }
-    let table = render(&results, compare);
+    let mut table = render(&results, compare);
+    table.push_str(&snapshot_sizes(&criterion));
     print!("{table}");
     let docs = root().join("docs");
     std::fs::create_dir_all(&docs).map_err(|e| format!("cannot create {}: {e}", docs.display()))?;
@@ -54,6 +55,25 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     std::fs::write(&out, table).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     println!("\nwrote {}", out.display());
     Ok(())
+}
+
+/// The state sizes the snapshot benchmarks wrote, as a paragraph for the report.
+fn snapshot_sizes(criterion: &Path) -> String {
+    let Ok(text) = std::fs::read_to_string(criterion.join("snapshot-sizes.json")) else { return String::new() };
+    let Ok(Value::Object(sizes)) = serde_json::from_str::<Value>(&text) else { return String::new() };
+    let mut out = String::from(
+        "\nSnapshots (`snapshot_save_*`: `Execution::suspend` + `Snapshot::to_bytes` of a run waiting on \
+         durable work; `snapshot_restore_*`: `Snapshot::from_bytes` + `CodeMode::resume`):",
+    );
+    for (name, size) in &sizes {
+        let _ = write!(
+            out,
+            " {name}: {} bytes of state for {} bytes of heap;",
+            size["state_bytes"], size["heap_bytes"]
+        );
+    }
+    out.push('\n');
+    out
 }
 
 pub(crate) fn target_dir() -> PathBuf {

@@ -358,3 +358,63 @@ fn extension_values_keep_their_functions_through_snapshot_hooks() {
     let message = result.value.unwrap();
     assert!(message.as_str().unwrap().contains("could not save a value"), "{message}");
 }
+
+/// The time limit counts active time across resumes: 700 ms before the suspend and 500 ms after
+/// exceed a 1 s limit, though each part alone does not.
+#[test]
+fn the_time_limit_counts_active_time_across_resumes() {
+    let rt = runtime();
+    let limited = || codemode::demo::builder().limits(Limits::default().timeout(Duration::from_secs(1))).build().unwrap();
+    let source = "await tools.demo.sleep({ ms: 700 }); await tools.demo.approve({ action: 'a' }); \
+                  await tools.demo.sleep({ ms: 500 }); return 'done';";
+    let mut execution = limited().execute_with(source, ExecuteOptions::new().run_id("t"));
+    let s = suspended(rt.block_on(execution.result()));
+    // A pause between processes does not count.
+    std::thread::sleep(Duration::from_millis(300));
+    let result = rt.block_on(limited().resume(s.state, [("t:2".to_string(), Ok(json!({})))]).unwrap());
+    assert_eq!(result.error.map(|e| e.kind), Some(codemode::DiagnosticKind::TimeoutExceeded));
+}
+
+/// A durable call's before hooks run when it starts and its after hooks when its work ends; a
+/// denied one never starts; one detached by a suspend reports nothing.
+#[test]
+fn hooks_see_durable_calls_start_and_end_and_not_detached_work() {
+    let rt = runtime();
+    let events = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let (before, after) = (events.clone(), events.clone());
+    let cm = codemode::demo::builder()
+        .before_call(move |call: codemode::CallStart| {
+            before.lock().unwrap().push(format!("before {} {}", call.name, call.key));
+            let deny = call.input.get("value") == Some(&json!("deny"));
+            async move { if deny { Err(codemode::Deny::new("not this one")) } else { Ok(()) } }
+        })
+        .after_call(move |end: codemode::CallEnd| {
+            after.lock().unwrap().push(format!("after {} {} {:?}", end.name, end.key, end.outcome));
+            async {}
+        })
+        .build()
+        .unwrap();
+    let source = "const a = await tools.demo.job({ ms: 5, value: 1 }); \
+                  let b; try { await tools.demo.job({ value: 'deny' }) } catch (e) { b = e.message } \
+                  return [a, b];";
+    let result = rt.block_on(cm.execute_with(source, ExecuteOptions::new().run_id("h")));
+    assert_eq!(result.value, Some(json!([1, "not this one"])), "{result:?}");
+    let seen = std::mem::take(&mut *events.lock().unwrap());
+    assert_eq!(seen.len(), 4, "{seen:?}");
+    assert_eq!(seen[0], "before demo.job h:1");
+    assert!(seen[1].starts_with("after demo.job h:1 Value(Number(1))"), "{seen:?}");
+    assert_eq!(seen[2], "before demo.job h:2");
+    assert!(seen[3].starts_with("after demo.job h:2 Error"), "{seen:?}");
+
+    let mut execution = cm.execute_with("return await tools.demo.job({ ms: 60000, value: 1 })", ExecuteOptions::new().run_id("d"));
+    rt.block_on(async {
+        tokio::select! {
+            _ = execution.result() => panic!("the job takes a minute"),
+            () = tokio::time::sleep(Duration::from_millis(50)) => {}
+        }
+    });
+    assert!(matches!(execution.suspend(), Ok(Outcome::Suspended(_))));
+    drop(execution);
+    rt.block_on(async { tokio::time::sleep(Duration::from_millis(20)).await });
+    assert_eq!(*events.lock().unwrap(), ["before demo.job d:1"], "detached work reports nothing");
+}
