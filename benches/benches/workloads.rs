@@ -11,7 +11,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use codemode_bench::{Codemode, HEAP_1MB, QUICKSTART, QUICKSTART_DURABLE, WORKLOADS};
-use criterion::{BatchSize, BenchmarkGroup, Criterion, criterion_group, criterion_main, measurement::WallTime};
+use criterion::{
+    BatchSize, BenchmarkGroup, Criterion, criterion_group, criterion_main, measurement::WallTime,
+};
 
 /// Runs `run` once as a check; benchmarks it only when it succeeds.
 fn bench_checked<F>(group: &mut BenchmarkGroup<'_, WallTime>, engine: &str, workload: &str, mut run: F)

@@ -59,7 +59,9 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
 
 /// The state sizes the snapshot benchmarks wrote, as a paragraph for the report.
 fn snapshot_sizes(criterion: &Path) -> String {
-    let Ok(text) = std::fs::read_to_string(criterion.join("snapshot-sizes.json")) else { return String::new() };
+    let Ok(text) = std::fs::read_to_string(criterion.join("snapshot-sizes.json")) else {
+        return String::new();
+    };
     let Ok(Value::Object(sizes)) = serde_json::from_str::<Value>(&text) else { return String::new() };
     let mut out = String::from(
         "\nSnapshots (`snapshot_save_*`: `Execution::suspend` + `Snapshot::to_bytes` of a run waiting on \

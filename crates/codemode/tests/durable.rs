@@ -364,7 +364,9 @@ fn extension_values_keep_their_functions_through_snapshot_hooks() {
 #[test]
 fn the_time_limit_counts_active_time_across_resumes() {
     let rt = runtime();
-    let limited = || codemode::demo::builder().limits(Limits::default().timeout(Duration::from_secs(1))).build().unwrap();
+    let limited = || {
+        codemode::demo::builder().limits(Limits::default().timeout(Duration::from_secs(1))).build().unwrap()
+    };
     let source = "await tools.demo.sleep({ ms: 700 }); await tools.demo.approve({ action: 'a' }); \
                   await tools.demo.sleep({ ms: 500 }); return 'done';";
     let mut execution = limited().execute_with(source, ExecuteOptions::new().run_id("t"));
@@ -406,7 +408,10 @@ fn hooks_see_durable_calls_start_and_end_and_not_detached_work() {
     assert_eq!(seen[2], "before demo.job h:2");
     assert!(seen[3].starts_with("after demo.job h:2 Error"), "{seen:?}");
 
-    let mut execution = cm.execute_with("return await tools.demo.job({ ms: 60000, value: 1 })", ExecuteOptions::new().run_id("d"));
+    let mut execution = cm.execute_with(
+        "return await tools.demo.job({ ms: 60000, value: 1 })",
+        ExecuteOptions::new().run_id("d"),
+    );
     rt.block_on(async {
         tokio::select! {
             _ = execution.result() => panic!("the job takes a minute"),
@@ -417,4 +422,34 @@ fn hooks_see_durable_calls_start_and_end_and_not_detached_work() {
     drop(execution);
     rt.block_on(async { tokio::time::sleep(Duration::from_millis(20)).await });
     assert_eq!(*events.lock().unwrap(), ["before demo.job d:1"], "detached work reports nothing");
+}
+
+/// A resumed run is replay-safe: resumed twice from one state, it makes the same calls under the
+/// same keys in the same order, `Promise.all` included.
+#[test]
+fn resumed_runs_replay_the_same_calls_under_the_same_keys() {
+    let rt = runtime();
+    let keys = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let seen = keys.clone();
+    let cm = codemode::demo::builder()
+        .before_call(move |call: codemode::CallStart| {
+            seen.lock().unwrap().push(format!("{} {}", call.key, call.name));
+            async { Ok(()) }
+        })
+        .build()
+        .unwrap();
+    let source = "await tools.demo.approve({ action: 'a' }); \
+                  const xs = await Promise.all(['A-1', 'B-2', 'C-3'].map(id => tools.orders.lookup({ id }))); \
+                  return xs.map(x => x.status);";
+    let mut execution = cm.execute_with(source, ExecuteOptions::new().run_id("p"));
+    let s = suspended(rt.block_on(execution.result()));
+    keys.lock().unwrap().clear();
+    let mut runs = Vec::new();
+    for _ in 0..2 {
+        let result = rt.block_on(cm.resume(s.state.clone(), [("p:1".to_string(), Ok(json!({})))]).unwrap());
+        assert_eq!(result.value, Some(json!(["complete", "open", "complete"])));
+        runs.push(std::mem::take(&mut *keys.lock().unwrap()));
+    }
+    assert_eq!(runs[0], ["p:2 orders.lookup", "p:3 orders.lookup", "p:4 orders.lookup"]);
+    assert_eq!(runs[0], runs[1]);
 }
