@@ -453,3 +453,17 @@ fn resumed_runs_replay_the_same_calls_under_the_same_keys() {
     assert_eq!(runs[0], ["p:2 orders.lookup", "p:3 orders.lookup", "p:4 orders.lookup"]);
     assert_eq!(runs[0], runs[1]);
 }
+
+/// A state larger than `suspend_max_bytes` fails the suspend, and the run goes on.
+#[test]
+fn a_state_over_the_size_limit_fails_the_suspend_and_the_run_goes_on() {
+    let rt = runtime();
+    let cm = codemode::demo::builder().suspend_max_bytes(500).build().unwrap();
+    let source = "const big = 'x'.repeat(10000); \
+                  try { await tools.demo.approve({ action: 'a' }) } catch (e) { return [big.length, e.message] }";
+    let mut execution = cm.execute(source);
+    let result = finished(rt.block_on(execution.result()));
+    let value = result.value.unwrap();
+    assert_eq!(value[0], json!(10000));
+    assert!(value[1].as_str().unwrap().contains("more than the 500 bytes allowed"), "{value}");
+}
