@@ -71,7 +71,7 @@ pub const QUICKSTART_DURABLE: &str = concat!(
 /// work.
 pub const HEAP_1MB: &str = r#"
     const data = [];
-    for (let i = 0; i < 2500; i++) data.push({ id: i, name: "item " + i, tags: ["a", "b"], score: i * 1.5 });
+    for (let i = 0; i < 1400; i++) data.push({ id: i, name: "item " + i, tags: ["a", "b"], score: i * 1.5 });
     const v = await tools.demo.job({ ms: 600000, value: 1 });
     return data.length + v;
 "#;

@@ -331,13 +331,14 @@ impl Vm {
                 self.new_array(out).map_err(oom)?
             }
             Json::Object(map) => {
-                let o = self.new_object().map_err(oom)?;
+                // A JSON object's member names are distinct: its properties are built at once.
+                let mut slots = Vec::with_capacity(map.len());
                 for (k, v) in map {
-                    let v = self.from_json_with_limit(v, depth + 1, limit)?;
-                    let key = self.to_key_str(k).map_err(oom)?;
-                    self.define(o, key, v).map_err(oom)?;
+                    let value = self.from_json_with_limit(v, depth + 1, limit)?;
+                    let key = self.intern(k).map_err(oom)?;
+                    slots.push(crate::object::Slot { key, value, flags: 0 });
                 }
-                o
+                self.new_object_with(slots).map_err(oom)?
             }
         })
     }

@@ -75,6 +75,16 @@ impl PropMap {
         }
     }
 
+    /// A map of data properties whose keys are distinct and live (a JSON object's members),
+    /// built at once.
+    pub fn from_distinct(slots: Vec<Slot>) -> PropMap {
+        let mut map = PropMap { slots, deleted: 0, integrity: 0, index: None };
+        if map.slots.len() > INDEX_THRESHOLD {
+            map.rebuild_index();
+        }
+        map
+    }
+
     /// The slot at `index` (from [`PropMap::find`]), to update in place.
     #[inline]
     pub fn slot_mut(&mut self, index: usize) -> Option<&mut Slot> {

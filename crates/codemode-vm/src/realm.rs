@@ -208,6 +208,17 @@ impl Vm {
         Ok(Value::Obj(self.alloc(ObjKind::Plain, proto)?))
     }
 
+    /// A plain object with these data properties (distinct keys), in one allocation: JSON
+    /// objects crossing the boundary.
+    pub(crate) fn new_object_with(&mut self, slots: Vec<crate::object::Slot>) -> Result<Value, Throw> {
+        let mut object = Object::plain(Some(self.realm.object_proto));
+        object.props = crate::object::PropMap::from_distinct(slots);
+        match self.heap.alloc_object(object) {
+            Ok(id) => Ok(Value::Obj(id)),
+            Err(OutOfMemory) => Err(self.out_of_memory()),
+        }
+    }
+
     pub(crate) fn new_array(&mut self, items: Vec<Value>) -> Result<Value, Throw> {
         if items.len() > crate::heap::MAX_ARRAY_LENGTH {
             return Err(self.make_error(ErrorKind::RangeError, "Invalid array length"));

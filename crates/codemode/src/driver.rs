@@ -141,9 +141,12 @@ pub(crate) struct Run {
     /// Whether the host can take a suspended state (`Execution::result`); a run awaited as an
     /// `ExecResult` cannot suspend.
     pub(crate) suspendable: bool,
-    /// Durable calls asking to suspend the run, and where they send the asks.
-    pub(crate) asks: tokio::sync::mpsc::UnboundedReceiver<SuspendAsk>,
-    pub(crate) ask_sender: tokio::sync::mpsc::UnboundedSender<SuspendAsk>,
+    /// Where durable calls send their asks to suspend the run, and where they arrive; made with
+    /// the first durable call (most runs have none).
+    pub(crate) asks: Option<(
+        tokio::sync::mpsc::UnboundedSender<SuspendAsk>,
+        tokio::sync::mpsc::UnboundedReceiver<SuspendAsk>,
+    )>,
     /// Asks received and not answered yet.
     pub(crate) pending_asks: Vec<SuspendAsk>,
     /// Set once the run was saved: its durable work is detached, not cancelled.
@@ -220,7 +223,6 @@ impl Run {
     ) -> Run {
         let limits = inner.limits.clone();
         let deadline = limits.timeout.map(|t| started + t.saturating_sub(active_before));
-        let (ask_sender, asks) = tokio::sync::mpsc::unbounded_channel();
         Run {
             inner,
             limits,
@@ -242,8 +244,7 @@ impl Run {
             inflight: Vec::new(),
             queued: std::collections::VecDeque::new(),
             suspendable: false,
-            asks,
-            ask_sender,
+            asks: None,
             pending_asks: Vec::new(),
             detached: false,
         }
@@ -378,9 +379,15 @@ impl Run {
                 None => std::future::pending().await,
             }
         };
+        let ask = async {
+            match &mut self.asks {
+                Some((_, asks)) => asks.recv().await,
+                None => std::future::pending().await,
+            }
+        };
         let next = tokio::select! {
             next = self.tasks.join_next() => next,
-            Some(ask) = self.asks.recv() => {
+            Some(ask) = ask => {
                 self.pending_asks.push(ask);
                 return self.answer_asks();
             }

@@ -26,8 +26,8 @@ use crate::snapshot::{
 
 impl Run {
     /// What call `id`'s context calls to suspend the run.
-    pub(crate) fn suspender(&self, id: u32) -> Suspender {
-        let sender = self.ask_sender.clone();
+    pub(crate) fn suspender(&mut self, id: u32) -> Suspender {
+        let sender = self.asks.get_or_insert_with(tokio::sync::mpsc::unbounded_channel).0.clone();
         Arc::new(move || -> BoxFuture<SuspendError> {
             let (reply, answer) = tokio::sync::oneshot::channel();
             let sent = sender.send(SuspendAsk { id, reply }).is_ok();
@@ -46,8 +46,10 @@ impl Run {
 
     /// Whether a durable call asked to suspend the run (asks are moved to `pending_asks`).
     pub(crate) fn asked_to_suspend(&mut self) -> bool {
-        while let Ok(ask) = self.asks.try_recv() {
-            self.pending_asks.push(ask);
+        if let Some((_, asks)) = &mut self.asks {
+            while let Ok(ask) = asks.try_recv() {
+                self.pending_asks.push(ask);
+            }
         }
         !self.pending_asks.is_empty()
     }
