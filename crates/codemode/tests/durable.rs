@@ -467,3 +467,28 @@ fn a_state_over_the_size_limit_fails_the_suspend_and_the_run_goes_on() {
     assert_eq!(value[0], json!(10000));
     assert!(value[1].as_str().unwrap().contains("more than the 500 bytes allowed"), "{value}");
 }
+
+/// `attach` can suspend the run too (the work is waiting for a person); the pending call then
+/// has its handle.
+#[test]
+fn attach_can_suspend_the_run_with_its_handle() {
+    let rt = runtime();
+    let review = Tool::durable(
+        "Publish after a review",
+        None,
+        None,
+        Durable::new(
+            |_input: Value, ctx: codemode::CallContext| async move { Ok(json!({ "review": ctx.key })) },
+            |_handle: Value, ctx: codemode::CallContext| async move {
+                Err(ToolError::failure(ctx.suspend().await.message))
+            },
+        ),
+    );
+    let cm = || CodeMode::builder().tool("docs.publish", review.clone()).build().unwrap();
+    let mut execution =
+        cm().execute_with("return await tools.docs.publish()", ExecuteOptions::new().run_id("a"));
+    let s = suspended(rt.block_on(execution.result()));
+    assert_eq!(s.pending[0].handle, Some(json!({ "review": "a:1" })));
+    let result = rt.block_on(cm().resume(s.state, [("a:1".to_string(), Ok(json!("published")))]).unwrap());
+    assert_eq!(result.value, Some(json!("published")));
+}
