@@ -23,6 +23,7 @@
 use serde::{Deserialize, Serialize};
 
 mod number;
+pub mod regex;
 pub mod stack;
 pub use number::number_to_string;
 

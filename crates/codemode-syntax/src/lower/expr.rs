@@ -309,7 +309,16 @@ impl Lowerer<'_> {
             Lit::Null(_) => ExprKind::Null,
             Lit::Num(number) => ExprKind::Number(number.value),
             Lit::Regex(regex) => {
-                ExprKind::Regex { pattern: regex.exp.to_string(), flags: regex.flags.to_string() }
+                let (pattern, flags) = (regex.exp.to_string(), regex.flags.to_string());
+                // An invalid literal is an early error, as in JavaScript: the program never runs.
+                let source = if pattern.is_empty() { "(?:)" } else { pattern.as_str() };
+                if let Err(reason) = codemode_ir::regex::check_flags(&flags)
+                    .and_then(|()| codemode_ir::regex::compile(source, &flags).map(drop))
+                {
+                    let message = codemode_ir::regex::error_message(&pattern, &flags, &reason);
+                    return Err(self.parse_error(message, regex.span));
+                }
+                ExprKind::Regex { pattern, flags }
             }
             Lit::BigInt(big) => {
                 return Err(self.unsupported("BigInt literals are not supported; use numbers", big.span));

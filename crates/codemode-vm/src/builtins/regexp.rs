@@ -61,37 +61,6 @@ thread_local! {
 /// outlives runs) holds at most `CACHE_CAPACITY` small programs.
 const MAX_CACHED_SOURCE: usize = 4096;
 
-/// The most alternatives (`|`) one pattern may have: `regress` recurses once per alternative.
-pub(crate) const MAX_ALTERNATIVES: usize = 10_000;
-/// The deepest group nesting one pattern may have: `regress` recurses once per level.
-pub(crate) const MAX_GROUP_DEPTH: usize = 1_000;
-
-/// The recursion a pattern will cost `regress`: its alternatives and group nesting, counted
-/// without recursion (escapes and character classes skipped).
-fn pattern_shape(source: &str) -> (usize, usize) {
-    let (mut alternatives, mut depth, mut max_depth) = (0usize, 0usize, 0usize);
-    let mut in_class = false;
-    let mut bytes = source.bytes();
-    while let Some(b) = bytes.next() {
-        match b {
-            b'\\' => {
-                bytes.next();
-            }
-            b']' if in_class => in_class = false,
-            _ if in_class => {}
-            b'[' => in_class = true,
-            b'(' => {
-                depth += 1;
-                max_depth = max_depth.max(depth);
-            }
-            b')' => depth = depth.saturating_sub(1),
-            b'|' => alternatives += 1,
-            _ => {}
-        }
-    }
-    (alternatives, max_depth)
-}
-
 /// Compiles (or fetches) the regex for `source`/`flags`, or a SyntaxError.
 ///
 /// Compilation is charged whether or not the cache has the pattern, so the fuel a program uses
@@ -103,18 +72,7 @@ fn compile(vm: &mut Vm, source: &str, flags: &str) -> Result<Rc<regress::Regex>,
     if let Some(re) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
         return Ok(re);
     }
-    let (alternatives, depth) = pattern_shape(source);
-    if alternatives > MAX_ALTERNATIVES || depth > MAX_GROUP_DEPTH {
-        let shown: String = source.chars().take(80).collect();
-        let msg = format!(
-            "Invalid regular expression: /{shown}.../{flags}: too large (more than {MAX_ALTERNATIVES} \
-             alternatives or groups nested more than {MAX_GROUP_DEPTH} deep)"
-        );
-        return Err(vm.make_error(ErrorKind::SyntaxError, &msg));
-    }
-    let compiled = codemode_ir::stack::with_stack_for(alternatives / 16 + depth / 4, || {
-        regress::Regex::with_flags(source, flags)
-    });
+    let compiled = codemode_ir::regex::compile(source, flags);
     match compiled {
         Ok(re) => {
             let re = Rc::new(re);
@@ -129,10 +87,8 @@ fn compile(vm: &mut Vm, source: &str, flags: &str) -> Result<Rc<regress::Regex>,
             }
             Ok(re)
         }
-        Err(e) => {
-            let shown: String = source.chars().take(200).collect();
-            let more = if shown.len() < source.len() { "..." } else { "" };
-            let msg = format!("Invalid regular expression: /{shown}{more}/{flags}: {e}");
+        Err(reason) => {
+            let msg = codemode_ir::regex::error_message(source, flags, &reason);
             Err(vm.make_error(ErrorKind::SyntaxError, &msg))
         }
     }
@@ -243,18 +199,13 @@ pub(crate) fn flags_of(vm: &Vm, id: ObjId) -> String {
 
 /// `new RegExp(source, flags)` (regex literals too). The pattern is compiled (and validated) now.
 pub(crate) fn new_regexp(vm: &mut Vm, source: &str, flags: &str) -> Result<Value, Throw> {
-    let mut seen = String::new();
-    for c in flags.chars() {
-        if !"dgimsuyv".contains(c) || seen.contains(c) {
-            let msg = format!("Invalid flags supplied to RegExp constructor '{flags}'");
-            return Err(vm.make_error(ErrorKind::SyntaxError, &msg));
-        }
-        seen.push(c);
+    if let Err(msg) = codemode_ir::regex::check_flags(flags) {
+        return Err(vm.make_error(ErrorKind::SyntaxError, &msg));
     }
     let source = if source.is_empty() { "(?:)" } else { source };
     compile(vm, source, flags)?;
     // Canonical flag order, as `flags` reports it.
-    let canonical: String = "dgimsuvy".chars().filter(|c| flags.contains(*c)).collect();
+    let canonical: String = codemode_ir::regex::FLAGS.chars().filter(|c| flags.contains(*c)).collect();
     let proto = Some(vm.realm.regexp_proto);
     let kind = ObjKind::RegExp { source: source.into(), flags: canonical.as_str().into(), last_index: 0 };
     let id = vm.alloc(kind, proto)?;
