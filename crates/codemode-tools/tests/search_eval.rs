@@ -144,14 +144,17 @@ fn plain(tools: &ToolSet, q: &str) -> Vec<String> {
 
 /// Floors: the figures of the lexical ranking when they were last measured (docs/tools.md),
 /// rounded down, so a regression fails. They are not the issue's targets (held-out recall@5
-/// 0.90, recall@1 0.70, every kind 0.80), which the lexical ranking does not reach yet.
-const HELDOUT_MIN_RECALL_AT_1: f64 = 0.73;
-const HELDOUT_MIN_RECALL_AT_5: f64 = 0.89;
+/// 0.90, recall@1 0.70, every kind 0.80), which the lexical ranking does not all reach yet.
+const HELDOUT_MIN_RECALL_AT_1: f64 = 0.74;
+const HELDOUT_MIN_RECALL_AT_5: f64 = 0.91;
 /// Held-out recall@5 floors per kind.
 const HELDOUT_MIN_KIND_RECALL_AT_5: [(&str, f64); 5] =
-    [("keyword", 1.0), ("paraphrase", 0.71), ("task", 0.81), ("typo", 0.96), ("property", 1.0)];
+    [("keyword", 1.0), ("paraphrase", 0.78), ("task", 0.84), ("typo", 0.96), ("property", 1.0)];
 const DEV_MIN_RECALL_AT_1: f64 = 0.74;
 const DEV_MIN_RECALL_AT_5: f64 = 0.94;
+/// Floors of the extra development paraphrases (`queries_dev_extra.json`).
+const DEV_EXTRA_MIN_RECALL_AT_1: f64 = 0.45;
+const DEV_EXTRA_MIN_RECALL_AT_5: f64 = 0.71;
 /// Fusion weights (lexical, semantic) for the thesaurus embedder, chosen on the dev split.
 const FUSION_LEXICAL_WEIGHT: f64 = 1.0;
 const FUSION_SEMANTIC_WEIGHT: f64 = 0.25;
@@ -218,6 +221,9 @@ fn search_eval() {
     }
     assert!(dev_figures["all"].0 >= DEV_MIN_RECALL_AT_1, "dev recall@1 {:.3}", dev_figures["all"].0);
     assert!(dev_figures["all"].1 >= DEV_MIN_RECALL_AT_5, "dev recall@5 {:.3}", dev_figures["all"].1);
+    let extra = extra_figures["all"];
+    assert!(extra.0 >= DEV_EXTRA_MIN_RECALL_AT_1, "dev extra recall@1 {:.3}", extra.0);
+    assert!(extra.1 >= DEV_EXTRA_MIN_RECALL_AT_5, "dev extra recall@5 {:.3}", extra.1);
     // Every match carries its reasons.
     let hit = &tools.rank("jira transition issue", None)[0];
     assert_eq!(hit.tool.path, "atlassian.jira_transition_issue");

@@ -97,6 +97,11 @@ const MORPHOLOGY_MAX_EXTRA: usize = 3;
 const NAME_RELATIVES: usize = 3;
 /// Discount for a query word matched through the WordNet thesaurus.
 const THESAURUS_DISCOUNT: f64 = 0.0;
+/// Discount for a multi-word verb of a query (`throw away`) matched through its WordNet
+/// relatives (`discard`, `remove`).
+const PHRASE_DISCOUNT: f64 = 0.45;
+/// Weight of a multi-word verb's first word taken literally (`throw`).
+const PHRASE_HEAD_WEIGHT: f64 = 0.3;
 /// Bytes of a query that are analyzed; the rest is ignored.
 const MAX_QUERY_BYTES: usize = 1024;
 /// Words of a query that are analyzed.
@@ -186,6 +191,52 @@ fn name_relatives(name: &str) -> String {
         }
     }
     related.join(" ")
+}
+
+/// Removes the multi-word verbs of a query's words (`throw away`, `get rid of`, `logged in`),
+/// returning each one's first word and WordNet relatives.
+fn take_phrases(all: &mut Vec<String>) -> Vec<(String, Vec<&'static str>)> {
+    let mut out = Vec::new();
+    let mut kept = Vec::new();
+    let mut i = 0;
+    while i < all.len() {
+        let mut found = None;
+        for len in [3usize, 2] {
+            let Some(window) = all.get(i..i + len) else { continue };
+            let first = &window[0];
+            let rest = window[1..].join("_");
+            // The first word as written, or the base of an `-ed`/`-ing` form (`logged` → `log`,
+            // `staged` → `stage`); not a plural's (`files in` is not `file in`).
+            let mut heads = vec![first.clone()];
+            if first.ends_with("ed") || first.ends_with("ing") {
+                let base = stem(first);
+                heads.push(format!("{base}e"));
+                heads.push(base);
+            }
+            for head in heads {
+                let related = thesaurus::related(&format!("{head}_{rest}"));
+                if !related.is_empty() {
+                    found = Some((len, head, related));
+                    break;
+                }
+            }
+            if found.is_some() {
+                break;
+            }
+        }
+        match found {
+            Some((len, head, related)) => {
+                out.push((head, related));
+                i += len;
+            }
+            None => {
+                kept.push(all[i].clone());
+                i += 1;
+            }
+        }
+    }
+    *all = kept;
+    out
 }
 
 fn normalized(text: &str) -> String {
@@ -413,6 +464,9 @@ impl SearchIndex {
         if !plain && query.split_whitespace().any(looks_like_file_name) {
             all.push("file".to_owned());
         }
+        // Multi-word verbs (`throw away`, `get rid of`, `log in`) mean what their WordNet
+        // relatives mean, not what their words do: each becomes one term of those relatives.
+        let phrases = if plain { Vec::new() } else { take_phrases(&mut all) };
         // Stopwords go, unless a tool is named with them (`get_me`).
         let meaningful: Vec<String> = all
             .iter()
@@ -487,6 +541,16 @@ impl SearchIndex {
                 forms.push(word[..word.len() - 1].to_owned());
             }
             reference_forms.push(forms);
+        }
+        for (head, related) in phrases {
+            let mut alternatives = vec![(stem(&head), PHRASE_HEAD_WEIGHT)];
+            for r in related {
+                let r = stem(r);
+                if !alternatives.iter().any(|(t, _)| *t == r) {
+                    alternatives.push((r, PHRASE_DISCOUNT));
+                }
+            }
+            terms.push(alternatives);
         }
         let mut property_names: Vec<String> = if plain {
             Vec::new()
