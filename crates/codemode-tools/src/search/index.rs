@@ -131,8 +131,10 @@ const MAX_PROPERTIES: usize = 200;
 /// One tool's analyzed text.
 #[derive(Debug, Clone, Default)]
 struct Doc {
-    /// Per field: stem → term frequency.
+    /// Per field: stem → term frequency (while the index is built; then `postings`).
     terms: [HashMap<String, u32>; 10],
+    /// Per term id (see [`SearchIndex::term_ids`]), sorted by id: its frequency per field.
+    postings: Vec<(u32, [u32; 10])>,
     /// Per field: token count.
     lengths: [u32; 10],
     /// Lowercase path, last segment, and their alphanumeric-only forms, for name boosts.
@@ -160,6 +162,11 @@ pub struct SearchIndex {
     property_frequency: HashMap<String, u32>,
     /// Every indexed stem, sorted, for prefix lookups.
     vocabulary: Vec<String>,
+    /// Every stem of any field → a dense id, so ranking looks a query term up once per query
+    /// rather than once per field of every tool.
+    term_ids: HashMap<String, u32>,
+    /// IDF per term id.
+    idf_by_id: Vec<f64>,
 }
 
 /// `README.md`, `*.toml`, `src/main.rs`: a word, a dot, and a short alphabetic extension.
@@ -353,6 +360,8 @@ pub(crate) struct Query {
     raw_normalized: String,
     /// Per word: (stem, weight) alternatives, the word's own stem first with weight 1.
     terms: Vec<Vec<(String, f64)>>,
+    /// Per word: the alternatives some tool has, as (term id, weight).
+    ids: Vec<Vec<(u32, f64)>>,
     /// Per word: the reference's forms (the word, minus `-es`, minus `-s`).
     reference_forms: Vec<Vec<String>>,
     /// The plain-BM25 baseline: no coverage factor or reference scoring, BM25's usual k1.
@@ -398,7 +407,52 @@ impl SearchIndex {
         }
         let mut vocabulary: Vec<String> = document_frequency.keys().cloned().collect();
         vocabulary.sort_unstable();
-        Self { docs, document_frequency, average_lengths, name_vocabulary, property_frequency, vocabulary }
+        let mut index = Self {
+            docs: Vec::new(),
+            document_frequency,
+            average_lengths,
+            name_vocabulary,
+            property_frequency,
+            vocabulary,
+            term_ids: HashMap::new(),
+            idf_by_id: Vec::new(),
+        };
+        let mut docs = docs;
+        for doc in &mut docs {
+            let mut entries: Vec<(u32, usize, u32)> = Vec::new();
+            for field in FIELDS {
+                for (term, &tf) in &doc.terms[field.index()] {
+                    let id = match index.term_ids.get(term.as_str()) {
+                        Some(&id) => id,
+                        None => {
+                            let id = index.term_ids.len() as u32;
+                            index.term_ids.insert(term.clone(), id);
+                            id
+                        }
+                    };
+                    entries.push((id, field.index(), tf));
+                }
+            }
+            entries.sort_unstable();
+            for (id, field, tf) in entries {
+                match doc.postings.last_mut() {
+                    Some((last, frequencies)) if *last == id => frequencies[field] = tf,
+                    _ => {
+                        let mut frequencies = [0; 10];
+                        frequencies[field] = tf;
+                        doc.postings.push((id, frequencies));
+                    }
+                }
+            }
+            doc.terms = Default::default();
+        }
+        index.docs = docs;
+        let mut idf_by_id = vec![0.0; index.term_ids.len()];
+        for (term, &id) in &index.term_ids {
+            idf_by_id[id as usize] = index.idf(term);
+        }
+        index.idf_by_id = idf_by_id;
+        index
     }
 
     /// Indexed stems that are the same word with another ending, which the light stemmer
@@ -520,9 +574,12 @@ impl SearchIndex {
                 // Short words have too many near neighbours for a typo match to mean anything.
                 let budget = if own.chars().count() < 4 { 0 } else { typo_budget(own.chars().count()) };
                 if budget > 0 {
+                    let length = own.chars().count();
                     let mut fuzzy: Vec<(&String, usize)> = self
                         .document_frequency
                         .keys()
+                        // Cheap first: more letters apart than the budget is never a typo.
+                        .filter(|t| t.chars().count().abs_diff(length) <= budget)
                         .map(|t| (t, edit_distance(&own, t, budget)))
                         .filter(|(_, d)| *d <= budget)
                         .collect();
@@ -572,7 +629,17 @@ impl SearchIndex {
         };
         property_names.sort();
         property_names.dedup();
-        Query { raw_normalized: normalized(&raw), raw, terms, reference_forms, plain, property_names }
+        // Alternatives no tool has cannot score: only the others are looked up when ranking.
+        let ids = terms
+            .iter()
+            .map(|alternatives| {
+                alternatives
+                    .iter()
+                    .filter_map(|(term, weight)| self.term_ids.get(term).map(|&id| (id, *weight)))
+                    .collect()
+            })
+            .collect();
+        Query { raw_normalized: normalized(&raw), raw, terms, ids, reference_forms, plain, property_names }
     }
 
     /// Whether the analyzed query has any words.
@@ -580,8 +647,14 @@ impl SearchIndex {
         query.terms.is_empty()
     }
 
-    /// The BM25F score of one term alternative in one document.
-    fn term_score(&self, doc: &Doc, term: &str, plain: bool) -> f64 {
+    /// A document's term frequencies per field for a term id, if it has the term.
+    fn frequencies(doc: &Doc, id: u32) -> Option<&[u32; 10]> {
+        doc.postings.binary_search_by_key(&id, |(term, _)| *term).ok().map(|i| &doc.postings[i].1)
+    }
+
+    /// The BM25F score of one term alternative (by id) in one document.
+    fn term_score(&self, doc: &Doc, id: u32, plain: bool) -> f64 {
+        let Some(frequencies) = Self::frequencies(doc, id) else { return 0.0 };
         let k1 = if plain { K1_PLAIN } else { K1 };
         let mut weighted = 0.0;
         for field in FIELDS {
@@ -590,7 +663,8 @@ impl SearchIndex {
                 continue;
             }
             let i = field.index();
-            if let Some(&tf) = doc.terms[i].get(term) {
+            let tf = frequencies[i];
+            if tf > 0 {
                 let norm = 1.0 - B + B * f64::from(doc.lengths[i]) / self.average_lengths[i];
                 weighted += field.weight() * f64::from(tf) / norm;
             }
@@ -598,7 +672,8 @@ impl SearchIndex {
         if weighted == 0.0 {
             return 0.0;
         }
-        self.idf(term) * weighted * (k1 + 1.0) / (k1 + weighted)
+        let idf = self.idf_by_id.get(id as usize).copied().unwrap_or(0.0);
+        idf * weighted * (k1 + 1.0) / (k1 + weighted)
     }
 
     /// The reference runtime's per-word path/description scoring, scaled to break ties and to
@@ -606,7 +681,10 @@ impl SearchIndex {
     fn reference_score(doc: &Doc, forms: &[String]) -> f64 {
         let any = |f: &dyn Fn(&str) -> bool| forms.iter().any(|form| f(form));
         let mut score = 0.0;
-        if any(&|form| doc.path == form || doc.path.ends_with(&format!(".{form}"))) {
+        let segment = |form: &str| {
+            doc.path.strip_suffix(form).is_some_and(|rest| rest.is_empty() || rest.ends_with('.'))
+        };
+        if any(&segment) {
             score += 20.0;
         }
         if any(&|form| doc.path.contains(form)) {
@@ -625,14 +703,15 @@ impl SearchIndex {
     /// match) occurs in, in field order: why the tool matched.
     pub(crate) fn matched_fields(&self, doc_index: usize, query: &Query) -> Vec<&'static str> {
         let Some(doc) = self.docs.get(doc_index) else { return Vec::new() };
-        FIELDS
-            .into_iter()
-            .filter(|field| {
-                let terms = &doc.terms[field.index()];
-                query.terms.iter().flatten().any(|(term, _)| terms.contains_key(term))
-            })
-            .map(Field::label)
-            .collect()
+        let mut found = [false; 10];
+        for (id, _) in query.ids.iter().flatten() {
+            if let Some(frequencies) = Self::frequencies(doc, *id) {
+                for (seen, &tf) in found.iter_mut().zip(frequencies) {
+                    *seen |= tf > 0;
+                }
+            }
+        }
+        FIELDS.into_iter().filter(|field| found[field.index()]).map(Field::label).collect()
     }
 
     /// Scores one document; `0` means not relevant.
@@ -640,10 +719,11 @@ impl SearchIndex {
         let Some(doc) = self.docs.get(doc_index) else { return 0.0 };
         let mut total = 0.0;
         let mut matched = 0usize;
-        for alternatives in &query.terms {
+        for alternatives in &query.ids {
             let best = alternatives
                 .iter()
-                .map(|(term, weight)| weight * self.term_score(doc, term, query.plain))
+                .filter(|(_, weight)| *weight > 0.0)
+                .map(|(id, weight)| weight * self.term_score(doc, *id, query.plain))
                 .fold(0.0f64, f64::max);
             if best > 0.0 {
                 matched += 1;
@@ -679,7 +759,11 @@ impl SearchIndex {
             total += 8.0;
         } else if query.raw_normalized.len() >= 4 {
             let budget = typo_budget(query.raw_normalized.len());
-            if edit_distance(&query.raw_normalized, &doc.name_normalized, budget) <= budget {
+            // Names more letters apart than the budget are not typos of the query (checked
+            // before `edit_distance`, which allocates).
+            let apart = query.raw_normalized.chars().count().abs_diff(doc.name_normalized.chars().count());
+            if apart <= budget && edit_distance(&query.raw_normalized, &doc.name_normalized, budget) <= budget
+            {
                 total += 4.0;
             }
         }
