@@ -184,14 +184,19 @@ fn looks_like_file_name(token: &str) -> bool {
 /// most frequent senses): `create_relations` → `make create relate interrelate associate`,
 /// `add_watcher` → `increase append supply spectator witness viewer`. A query word finds the
 /// tool through them when the tool's own text has no word for it ("link two entities").
-fn name_relatives(name: &str) -> String {
+/// `cache` keeps each word's relatives: tool names share most of their words.
+fn name_relatives(name: &str, cache: &mut HashMap<String, Vec<&'static str>>) -> String {
     let mut related: Vec<&str> = Vec::new();
     for word in words(name) {
-        let mut found = thesaurus::related(&word);
-        if found.is_empty() {
-            found = thesaurus::related(&stem(&word));
-        }
-        for r in found.iter().take(NAME_RELATIVES) {
+        let found = cache.entry(word).or_insert_with_key(|word| {
+            let mut found = thesaurus::related(word);
+            if found.is_empty() {
+                found = thesaurus::related(&stem(word));
+            }
+            found.truncate(NAME_RELATIVES);
+            found
+        });
+        for r in found.iter() {
             if !related.contains(r) {
                 related.push(r);
             }
@@ -307,7 +312,7 @@ fn schema_text(schema: Option<&Value>) -> (String, String, Vec<String>) {
 }
 
 impl Doc {
-    fn new(registered: &Registered) -> Self {
+    fn new(registered: &Registered, relatives: &mut HashMap<String, Vec<&'static str>>) -> Self {
         let tool = &registered.tool;
         let path = registered.path.as_str();
         let (namespace, name) = path.rsplit_once('.').unwrap_or(("", path));
@@ -316,7 +321,7 @@ impl Doc {
         property_names.sort();
         property_names.dedup();
         let namespace_descriptions = registered.namespace_descriptions.join(" ");
-        let name_related = name_relatives(name);
+        let name_related = name_relatives(name, relatives);
         let mut doc = Doc {
             path: path.to_lowercase(),
             name: name.to_lowercase(),
@@ -374,59 +379,23 @@ pub(crate) struct Query {
 impl SearchIndex {
     /// Indexes the registered tools (in catalog order).
     pub(crate) fn new(registered: &[Registered], _catalog: &[ToolDescription]) -> Self {
-        let docs: Vec<Doc> = registered.iter().map(Doc::new).collect();
-        let mut document_frequency: HashMap<String, u32> = HashMap::new();
+        let mut relatives = HashMap::new();
+        let mut docs: Vec<Doc> = registered.iter().map(|r| Doc::new(r, &mut relatives)).collect();
         let mut totals = [0f64; 10];
-        for doc in &docs {
-            let mut seen: Vec<&String> = Vec::new();
-            for field in FIELDS {
-                totals[field.index()] += f64::from(doc.lengths[field.index()]);
-                // Related words are not the tool's text: they do not make a word common.
-                if field == Field::NameRelated {
-                    continue;
-                }
-                for term in doc.terms[field.index()].keys() {
-                    if !seen.contains(&term) {
-                        seen.push(term);
-                    }
-                }
-            }
-            for term in seen {
-                *document_frequency.entry(term.clone()).or_insert(0) += 1;
-            }
-        }
-        let count = docs.len().max(1) as f64;
-        let average_lengths = totals.map(|t| (t / count).max(1.0));
-        let name_vocabulary =
-            registered.iter().flat_map(|r| words(r.path.rsplit('.').next().unwrap_or(&r.path))).collect();
-        let mut property_frequency: HashMap<String, u32> = HashMap::new();
-        for doc in &docs {
-            for name in &doc.property_names {
-                *property_frequency.entry(name.clone()).or_insert(0) += 1;
-            }
-        }
-        let mut vocabulary: Vec<String> = document_frequency.keys().cloned().collect();
-        vocabulary.sort_unstable();
-        let mut index = Self {
-            docs: Vec::new(),
-            document_frequency,
-            average_lengths,
-            name_vocabulary,
-            property_frequency,
-            vocabulary,
-            term_ids: HashMap::new(),
-            idf_by_id: Vec::new(),
-        };
-        let mut docs = docs;
+        // Every stem gets a dense id; each tool keeps its frequencies per field by id.
+        let mut term_ids: HashMap<String, u32> = HashMap::new();
+        let mut frequency_by_id: Vec<u32> = Vec::new();
         for doc in &mut docs {
             let mut entries: Vec<(u32, usize, u32)> = Vec::new();
             for field in FIELDS {
+                totals[field.index()] += f64::from(doc.lengths[field.index()]);
                 for (term, &tf) in &doc.terms[field.index()] {
-                    let id = match index.term_ids.get(term.as_str()) {
+                    let id = match term_ids.get(term.as_str()) {
                         Some(&id) => id,
                         None => {
-                            let id = index.term_ids.len() as u32;
-                            index.term_ids.insert(term.clone(), id);
+                            let id = term_ids.len() as u32;
+                            term_ids.insert(term.clone(), id);
+                            frequency_by_id.push(0);
                             id
                         }
                     };
@@ -445,11 +414,48 @@ impl SearchIndex {
                 }
             }
             doc.terms = Default::default();
+            // Related words are not the tool's text: they do not make a word common.
+            for (id, frequencies) in &doc.postings {
+                let in_text = FIELDS.iter().any(|f| *f != Field::NameRelated && frequencies[f.index()] > 0);
+                if in_text && let Some(df) = frequency_by_id.get_mut(*id as usize) {
+                    *df += 1;
+                }
+            }
         }
-        index.docs = docs;
+        let document_frequency: HashMap<String, u32> = term_ids
+            .iter()
+            .filter_map(|(term, &id)| {
+                let df = frequency_by_id.get(id as usize).copied().unwrap_or(0);
+                (df > 0).then(|| (term.clone(), df))
+            })
+            .collect();
+        let count = docs.len().max(1) as f64;
+        let average_lengths = totals.map(|t| (t / count).max(1.0));
+        let name_vocabulary =
+            registered.iter().flat_map(|r| words(r.path.rsplit('.').next().unwrap_or(&r.path))).collect();
+        let mut property_frequency: HashMap<String, u32> = HashMap::new();
+        for doc in &docs {
+            for name in &doc.property_names {
+                *property_frequency.entry(name.clone()).or_insert(0) += 1;
+            }
+        }
+        let mut vocabulary: Vec<String> = document_frequency.keys().cloned().collect();
+        vocabulary.sort_unstable();
+        let mut index = Self {
+            docs,
+            document_frequency,
+            average_lengths,
+            name_vocabulary,
+            property_frequency,
+            vocabulary,
+            term_ids,
+            idf_by_id: Vec::new(),
+        };
         let mut idf_by_id = vec![0.0; index.term_ids.len()];
         for (term, &id) in &index.term_ids {
-            idf_by_id[id as usize] = index.idf(term);
+            if let Some(idf) = idf_by_id.get_mut(id as usize) {
+                *idf = index.idf(term);
+            }
         }
         index.idf_by_id = idf_by_id;
         index
