@@ -285,6 +285,7 @@ fn search_eval_fused_with_minilm() {
         })
         .unwrap_or_else(|| vec![(MINILM_LEXICAL_WEIGHT, MINILM_SEMANTIC_WEIGHT)]);
     let dev = queries("dev");
+    let dev_extra = queries("dev_extra");
     let heldout = queries("heldout");
     for (i, (lexical_weight, semantic_weight)) in settings.into_iter().enumerate() {
         let fusion = if std::env::var("SEARCH_EVAL_FUSION").is_ok_and(|f| f == "rrf") {
@@ -306,12 +307,14 @@ fn search_eval_fused_with_minilm() {
         println!("embedded {} tools in {:?}", tools.len(), started.elapsed());
         if i == 0 {
             report("MiniLM alone, dev", &evaluate(&tools, &dev, &semantic_only, false));
+            report("MiniLM alone, dev extra", &evaluate(&tools, &dev_extra, &semantic_only, false));
             report("MiniLM alone, held-out", &evaluate(&tools, &heldout, &semantic_only, false));
         }
         let label = format!(
             "fused (lexical + MiniLM, {fusion:?} fusion, weights {lexical_weight} : {semantic_weight})"
         );
         report(&format!("{label}, dev"), &evaluate(&tools, &dev, &lexical, false));
+        report(&format!("{label}, dev extra"), &evaluate(&tools, &dev_extra, &lexical, false));
         report(&format!("{label}, held-out"), &evaluate(&tools, &heldout, &lexical, false));
     }
 }
