@@ -7,7 +7,10 @@
 Each output line is `word<TAB>related related ...`: for a verb, the single-word lemmas of its
 most frequent senses (synonyms), of those senses' direct hypernyms (`wipe` -> `remove`), and
 the verbs its noun forms derive from; for a noun, the lemmas of its first senses and the verbs
-derived from it (`deletion` -> `delete`). Only single words of 2-15 lowercase letters. The
+derived from it (`deletion` -> `delete`); for a multi-word verb (`throw_away`, `get_rid_of`,
+`call_off`), the same as for a verb, so a query can read a phrasal verb by its meaning. Only
+words of 2-15 lowercase letters (headwords of multi-word verbs: two or three such words
+joined by `_`). The
 table is general English: nothing in it is chosen for a tool catalog or a query set.
 WordNet 3.0 is (c) 1996-2012 Princeton University, under the WordNet 3.0 licence, which
 allows redistribution with its notice (kept in the output's header).
@@ -17,6 +20,7 @@ import sys
 from collections import OrderedDict
 
 WORD = re.compile(r"^[a-z]{2,15}$")
+PHRASE = re.compile(r"^[a-z]{2,15}(_[a-z]{2,15}){1,2}$")
 VERB_SENSES = 3
 VERB_HYPERNYM_SENSES = 2
 NOUN_SENSES = 2
@@ -62,8 +66,8 @@ def main(root):
     data = {"n": read_data(f"{root}/data.noun"), "v": read_data(f"{root}/data.verb")}
     table = {}
 
-    def add(word, related):
-        if not WORD.match(word):
+    def add(word, related, phrase=False):
+        if not (WORD.match(word) or (phrase and PHRASE.match(word))):
             return
         bucket = table.setdefault(word, [])
         for r in related:
@@ -79,7 +83,7 @@ def main(root):
                 for sym, poff, pos in pointers:
                     if sym == "@" and pos == "v":
                         related += data["v"][poff][0]
-        add(lemma, related)
+        add(lemma, related, phrase=True)
     for lemma, offsets in index["n"].items():
         if len(offsets) < MIN_NOUN_SENSES:
             continue

@@ -144,14 +144,17 @@ fn plain(tools: &ToolSet, q: &str) -> Vec<String> {
 
 /// Floors: the figures of the lexical ranking when they were last measured (docs/tools.md),
 /// rounded down, so a regression fails. They are not the issue's targets (held-out recall@5
-/// 0.90, recall@1 0.70, every kind 0.80), which the lexical ranking does not reach yet.
-const HELDOUT_MIN_RECALL_AT_1: f64 = 0.73;
-const HELDOUT_MIN_RECALL_AT_5: f64 = 0.89;
+/// 0.90, recall@1 0.70, every kind 0.80), which the lexical ranking does not all reach yet.
+const HELDOUT_MIN_RECALL_AT_1: f64 = 0.74;
+const HELDOUT_MIN_RECALL_AT_5: f64 = 0.91;
 /// Held-out recall@5 floors per kind.
 const HELDOUT_MIN_KIND_RECALL_AT_5: [(&str, f64); 5] =
-    [("keyword", 1.0), ("paraphrase", 0.71), ("task", 0.81), ("typo", 0.96), ("property", 1.0)];
+    [("keyword", 1.0), ("paraphrase", 0.78), ("task", 0.84), ("typo", 0.96), ("property", 1.0)];
 const DEV_MIN_RECALL_AT_1: f64 = 0.74;
 const DEV_MIN_RECALL_AT_5: f64 = 0.94;
+/// Floors of the extra development paraphrases (`queries_dev_extra.json`).
+const DEV_EXTRA_MIN_RECALL_AT_1: f64 = 0.45;
+const DEV_EXTRA_MIN_RECALL_AT_5: f64 = 0.71;
 /// Fusion weights (lexical, semantic) for the thesaurus embedder, chosen on the dev split.
 const FUSION_LEXICAL_WEIGHT: f64 = 1.0;
 const FUSION_SEMANTIC_WEIGHT: f64 = 0.25;
@@ -201,7 +204,13 @@ fn search_eval() {
     println!("dev misses (position, kind, query):");
     let dev_figures = evaluate(&tools, &dev, &lexical, true);
     let held = evaluate(&tools, &heldout, &lexical, false);
+    // More development paraphrases, written at the start of a later round (before any ranking
+    // change of it) because the first dev split's paraphrases had stopped telling changes apart.
+    let dev_extra = queries("dev_extra");
+    println!("dev extra misses (position, kind, query):");
+    let extra_figures = evaluate(&tools, &dev_extra, &lexical, true);
     report("codemode-tools lexical, dev", &dev_figures);
+    report("codemode-tools lexical, dev extra", &extra_figures);
     report("codemode-tools lexical, held-out", &held);
     let all = held["all"];
     assert!(all.0 >= HELDOUT_MIN_RECALL_AT_1, "held-out recall@1 {:.3}", all.0);
@@ -212,6 +221,9 @@ fn search_eval() {
     }
     assert!(dev_figures["all"].0 >= DEV_MIN_RECALL_AT_1, "dev recall@1 {:.3}", dev_figures["all"].0);
     assert!(dev_figures["all"].1 >= DEV_MIN_RECALL_AT_5, "dev recall@5 {:.3}", dev_figures["all"].1);
+    let extra = extra_figures["all"];
+    assert!(extra.0 >= DEV_EXTRA_MIN_RECALL_AT_1, "dev extra recall@1 {:.3}", extra.0);
+    assert!(extra.1 >= DEV_EXTRA_MIN_RECALL_AT_5, "dev extra recall@5 {:.3}", extra.1);
     // Every match carries its reasons.
     let hit = &tools.rank("jira transition issue", None)[0];
     assert_eq!(hit.tool.path, "atlassian.jira_transition_issue");
@@ -273,6 +285,7 @@ fn search_eval_fused_with_minilm() {
         })
         .unwrap_or_else(|| vec![(MINILM_LEXICAL_WEIGHT, MINILM_SEMANTIC_WEIGHT)]);
     let dev = queries("dev");
+    let dev_extra = queries("dev_extra");
     let heldout = queries("heldout");
     for (i, (lexical_weight, semantic_weight)) in settings.into_iter().enumerate() {
         let fusion = if std::env::var("SEARCH_EVAL_FUSION").is_ok_and(|f| f == "rrf") {
@@ -294,12 +307,14 @@ fn search_eval_fused_with_minilm() {
         println!("embedded {} tools in {:?}", tools.len(), started.elapsed());
         if i == 0 {
             report("MiniLM alone, dev", &evaluate(&tools, &dev, &semantic_only, false));
+            report("MiniLM alone, dev extra", &evaluate(&tools, &dev_extra, &semantic_only, false));
             report("MiniLM alone, held-out", &evaluate(&tools, &heldout, &semantic_only, false));
         }
         let label = format!(
             "fused (lexical + MiniLM, {fusion:?} fusion, weights {lexical_weight} : {semantic_weight})"
         );
         report(&format!("{label}, dev"), &evaluate(&tools, &dev, &lexical, false));
+        report(&format!("{label}, dev extra"), &evaluate(&tools, &dev_extra, &lexical, false));
         report(&format!("{label}, held-out"), &evaluate(&tools, &heldout, &lexical, false));
     }
 }

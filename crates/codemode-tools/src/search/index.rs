@@ -97,6 +97,11 @@ const MORPHOLOGY_MAX_EXTRA: usize = 3;
 const NAME_RELATIVES: usize = 3;
 /// Discount for a query word matched through the WordNet thesaurus.
 const THESAURUS_DISCOUNT: f64 = 0.0;
+/// Discount for a multi-word verb of a query (`throw away`) matched through its WordNet
+/// relatives (`discard`, `remove`).
+const PHRASE_DISCOUNT: f64 = 0.45;
+/// Weight of a multi-word verb's first word taken literally (`throw`).
+const PHRASE_HEAD_WEIGHT: f64 = 0.3;
 /// Bytes of a query that are analyzed; the rest is ignored.
 const MAX_QUERY_BYTES: usize = 1024;
 /// Words of a query that are analyzed.
@@ -126,8 +131,10 @@ const MAX_PROPERTIES: usize = 200;
 /// One tool's analyzed text.
 #[derive(Debug, Clone, Default)]
 struct Doc {
-    /// Per field: stem → term frequency.
+    /// Per field: stem → term frequency (while the index is built; then `postings`).
     terms: [HashMap<String, u32>; 10],
+    /// Per term id (see [`SearchIndex::term_ids`]), sorted by id: its frequency per field.
+    postings: Vec<(u32, [u32; 10])>,
     /// Per field: token count.
     lengths: [u32; 10],
     /// Lowercase path, last segment, and their alphanumeric-only forms, for name boosts.
@@ -155,6 +162,11 @@ pub struct SearchIndex {
     property_frequency: HashMap<String, u32>,
     /// Every indexed stem, sorted, for prefix lookups.
     vocabulary: Vec<String>,
+    /// Every stem of any field → a dense id, so ranking looks a query term up once per query
+    /// rather than once per field of every tool.
+    term_ids: HashMap<String, u32>,
+    /// IDF per term id.
+    idf_by_id: Vec<f64>,
 }
 
 /// `README.md`, `*.toml`, `src/main.rs`: a word, a dot, and a short alphabetic extension.
@@ -172,20 +184,71 @@ fn looks_like_file_name(token: &str) -> bool {
 /// most frequent senses): `create_relations` → `make create relate interrelate associate`,
 /// `add_watcher` → `increase append supply spectator witness viewer`. A query word finds the
 /// tool through them when the tool's own text has no word for it ("link two entities").
-fn name_relatives(name: &str) -> String {
+/// `cache` keeps each word's relatives: tool names share most of their words.
+fn name_relatives(name: &str, cache: &mut HashMap<String, Vec<&'static str>>) -> String {
     let mut related: Vec<&str> = Vec::new();
     for word in words(name) {
-        let mut found = thesaurus::related(&word);
-        if found.is_empty() {
-            found = thesaurus::related(&stem(&word));
-        }
-        for r in found.iter().take(NAME_RELATIVES) {
+        let found = cache.entry(word).or_insert_with_key(|word| {
+            let mut found = thesaurus::related(word);
+            if found.is_empty() {
+                found = thesaurus::related(&stem(word));
+            }
+            found.truncate(NAME_RELATIVES);
+            found
+        });
+        for r in found.iter() {
             if !related.contains(r) {
                 related.push(r);
             }
         }
     }
     related.join(" ")
+}
+
+/// Removes the multi-word verbs of a query's words (`throw away`, `get rid of`, `logged in`),
+/// returning each one's first word and WordNet relatives.
+fn take_phrases(all: &mut Vec<String>) -> Vec<(String, Vec<&'static str>)> {
+    let mut out = Vec::new();
+    let mut kept = Vec::new();
+    let mut i = 0;
+    while i < all.len() {
+        let mut found = None;
+        for len in [3usize, 2] {
+            let Some(window) = all.get(i..i + len) else { continue };
+            let first = &window[0];
+            let rest = window[1..].join("_");
+            // The first word as written, or the base of an `-ed`/`-ing` form (`logged` → `log`,
+            // `staged` → `stage`); not a plural's (`files in` is not `file in`).
+            let mut heads = vec![first.clone()];
+            if first.ends_with("ed") || first.ends_with("ing") {
+                let base = stem(first);
+                heads.push(format!("{base}e"));
+                heads.push(base);
+            }
+            for head in heads {
+                let related = thesaurus::related(&format!("{head}_{rest}"));
+                if !related.is_empty() {
+                    found = Some((len, head, related));
+                    break;
+                }
+            }
+            if found.is_some() {
+                break;
+            }
+        }
+        match found {
+            Some((len, head, related)) => {
+                out.push((head, related));
+                i += len;
+            }
+            None => {
+                kept.push(all[i].clone());
+                i += 1;
+            }
+        }
+    }
+    *all = kept;
+    out
 }
 
 fn normalized(text: &str) -> String {
@@ -249,7 +312,7 @@ fn schema_text(schema: Option<&Value>) -> (String, String, Vec<String>) {
 }
 
 impl Doc {
-    fn new(registered: &Registered) -> Self {
+    fn new(registered: &Registered, relatives: &mut HashMap<String, Vec<&'static str>>) -> Self {
         let tool = &registered.tool;
         let path = registered.path.as_str();
         let (namespace, name) = path.rsplit_once('.').unwrap_or(("", path));
@@ -258,7 +321,7 @@ impl Doc {
         property_names.sort();
         property_names.dedup();
         let namespace_descriptions = registered.namespace_descriptions.join(" ");
-        let name_related = name_relatives(name);
+        let name_related = name_relatives(name, relatives);
         let mut doc = Doc {
             path: path.to_lowercase(),
             name: name.to_lowercase(),
@@ -302,6 +365,8 @@ pub(crate) struct Query {
     raw_normalized: String,
     /// Per word: (stem, weight) alternatives, the word's own stem first with weight 1.
     terms: Vec<Vec<(String, f64)>>,
+    /// Per word: the alternatives some tool has, as (term id, weight).
+    ids: Vec<Vec<(u32, f64)>>,
     /// Per word: the reference's forms (the word, minus `-es`, minus `-s`).
     reference_forms: Vec<Vec<String>>,
     /// The plain-BM25 baseline: no coverage factor or reference scoring, BM25's usual k1.
@@ -314,27 +379,56 @@ pub(crate) struct Query {
 impl SearchIndex {
     /// Indexes the registered tools (in catalog order).
     pub(crate) fn new(registered: &[Registered], _catalog: &[ToolDescription]) -> Self {
-        let docs: Vec<Doc> = registered.iter().map(Doc::new).collect();
-        let mut document_frequency: HashMap<String, u32> = HashMap::new();
+        let mut relatives = HashMap::new();
+        let mut docs: Vec<Doc> = registered.iter().map(|r| Doc::new(r, &mut relatives)).collect();
         let mut totals = [0f64; 10];
-        for doc in &docs {
-            let mut seen: Vec<&String> = Vec::new();
+        // Every stem gets a dense id; each tool keeps its frequencies per field by id.
+        let mut term_ids: HashMap<String, u32> = HashMap::new();
+        let mut frequency_by_id: Vec<u32> = Vec::new();
+        for doc in &mut docs {
+            let mut entries: Vec<(u32, usize, u32)> = Vec::new();
             for field in FIELDS {
                 totals[field.index()] += f64::from(doc.lengths[field.index()]);
-                // Related words are not the tool's text: they do not make a word common.
-                if field == Field::NameRelated {
-                    continue;
+                for (term, &tf) in &doc.terms[field.index()] {
+                    let id = match term_ids.get(term.as_str()) {
+                        Some(&id) => id,
+                        None => {
+                            let id = term_ids.len() as u32;
+                            term_ids.insert(term.clone(), id);
+                            frequency_by_id.push(0);
+                            id
+                        }
+                    };
+                    entries.push((id, field.index(), tf));
                 }
-                for term in doc.terms[field.index()].keys() {
-                    if !seen.contains(&term) {
-                        seen.push(term);
+            }
+            entries.sort_unstable();
+            for (id, field, tf) in entries {
+                match doc.postings.last_mut() {
+                    Some((last, frequencies)) if *last == id => frequencies[field] = tf,
+                    _ => {
+                        let mut frequencies = [0; 10];
+                        frequencies[field] = tf;
+                        doc.postings.push((id, frequencies));
                     }
                 }
             }
-            for term in seen {
-                *document_frequency.entry(term.clone()).or_insert(0) += 1;
+            doc.terms = Default::default();
+            // Related words are not the tool's text: they do not make a word common.
+            for (id, frequencies) in &doc.postings {
+                let in_text = FIELDS.iter().any(|f| *f != Field::NameRelated && frequencies[f.index()] > 0);
+                if in_text && let Some(df) = frequency_by_id.get_mut(*id as usize) {
+                    *df += 1;
+                }
             }
         }
+        let document_frequency: HashMap<String, u32> = term_ids
+            .iter()
+            .filter_map(|(term, &id)| {
+                let df = frequency_by_id.get(id as usize).copied().unwrap_or(0);
+                (df > 0).then(|| (term.clone(), df))
+            })
+            .collect();
         let count = docs.len().max(1) as f64;
         let average_lengths = totals.map(|t| (t / count).max(1.0));
         let name_vocabulary =
@@ -347,7 +441,24 @@ impl SearchIndex {
         }
         let mut vocabulary: Vec<String> = document_frequency.keys().cloned().collect();
         vocabulary.sort_unstable();
-        Self { docs, document_frequency, average_lengths, name_vocabulary, property_frequency, vocabulary }
+        let mut index = Self {
+            docs,
+            document_frequency,
+            average_lengths,
+            name_vocabulary,
+            property_frequency,
+            vocabulary,
+            term_ids,
+            idf_by_id: Vec::new(),
+        };
+        let mut idf_by_id = vec![0.0; index.term_ids.len()];
+        for (term, &id) in &index.term_ids {
+            if let Some(idf) = idf_by_id.get_mut(id as usize) {
+                *idf = index.idf(term);
+            }
+        }
+        index.idf_by_id = idf_by_id;
+        index
     }
 
     /// Indexed stems that are the same word with another ending, which the light stemmer
@@ -413,6 +524,9 @@ impl SearchIndex {
         if !plain && query.split_whitespace().any(looks_like_file_name) {
             all.push("file".to_owned());
         }
+        // Multi-word verbs (`throw away`, `get rid of`, `log in`) mean what their WordNet
+        // relatives mean, not what their words do: each becomes one term of those relatives.
+        let phrases = if plain { Vec::new() } else { take_phrases(&mut all) };
         // Stopwords go, unless a tool is named with them (`get_me`).
         let meaningful: Vec<String> = all
             .iter()
@@ -466,9 +580,12 @@ impl SearchIndex {
                 // Short words have too many near neighbours for a typo match to mean anything.
                 let budget = if own.chars().count() < 4 { 0 } else { typo_budget(own.chars().count()) };
                 if budget > 0 {
+                    let length = own.chars().count();
                     let mut fuzzy: Vec<(&String, usize)> = self
                         .document_frequency
                         .keys()
+                        // Cheap first: more letters apart than the budget is never a typo.
+                        .filter(|t| t.chars().count().abs_diff(length) <= budget)
                         .map(|t| (t, edit_distance(&own, t, budget)))
                         .filter(|(_, d)| *d <= budget)
                         .collect();
@@ -487,6 +604,16 @@ impl SearchIndex {
                 forms.push(word[..word.len() - 1].to_owned());
             }
             reference_forms.push(forms);
+        }
+        for (head, related) in phrases {
+            let mut alternatives = vec![(stem(&head), PHRASE_HEAD_WEIGHT)];
+            for r in related {
+                let r = stem(r);
+                if !alternatives.iter().any(|(t, _)| *t == r) {
+                    alternatives.push((r, PHRASE_DISCOUNT));
+                }
+            }
+            terms.push(alternatives);
         }
         let mut property_names: Vec<String> = if plain {
             Vec::new()
@@ -508,7 +635,17 @@ impl SearchIndex {
         };
         property_names.sort();
         property_names.dedup();
-        Query { raw_normalized: normalized(&raw), raw, terms, reference_forms, plain, property_names }
+        // Alternatives no tool has cannot score: only the others are looked up when ranking.
+        let ids = terms
+            .iter()
+            .map(|alternatives| {
+                alternatives
+                    .iter()
+                    .filter_map(|(term, weight)| self.term_ids.get(term).map(|&id| (id, *weight)))
+                    .collect()
+            })
+            .collect();
+        Query { raw_normalized: normalized(&raw), raw, terms, ids, reference_forms, plain, property_names }
     }
 
     /// Whether the analyzed query has any words.
@@ -516,8 +653,14 @@ impl SearchIndex {
         query.terms.is_empty()
     }
 
-    /// The BM25F score of one term alternative in one document.
-    fn term_score(&self, doc: &Doc, term: &str, plain: bool) -> f64 {
+    /// A document's term frequencies per field for a term id, if it has the term.
+    fn frequencies(doc: &Doc, id: u32) -> Option<&[u32; 10]> {
+        doc.postings.binary_search_by_key(&id, |(term, _)| *term).ok().map(|i| &doc.postings[i].1)
+    }
+
+    /// The BM25F score of one term alternative (by id) in one document.
+    fn term_score(&self, doc: &Doc, id: u32, plain: bool) -> f64 {
+        let Some(frequencies) = Self::frequencies(doc, id) else { return 0.0 };
         let k1 = if plain { K1_PLAIN } else { K1 };
         let mut weighted = 0.0;
         for field in FIELDS {
@@ -526,7 +669,8 @@ impl SearchIndex {
                 continue;
             }
             let i = field.index();
-            if let Some(&tf) = doc.terms[i].get(term) {
+            let tf = frequencies[i];
+            if tf > 0 {
                 let norm = 1.0 - B + B * f64::from(doc.lengths[i]) / self.average_lengths[i];
                 weighted += field.weight() * f64::from(tf) / norm;
             }
@@ -534,7 +678,8 @@ impl SearchIndex {
         if weighted == 0.0 {
             return 0.0;
         }
-        self.idf(term) * weighted * (k1 + 1.0) / (k1 + weighted)
+        let idf = self.idf_by_id.get(id as usize).copied().unwrap_or(0.0);
+        idf * weighted * (k1 + 1.0) / (k1 + weighted)
     }
 
     /// The reference runtime's per-word path/description scoring, scaled to break ties and to
@@ -542,7 +687,10 @@ impl SearchIndex {
     fn reference_score(doc: &Doc, forms: &[String]) -> f64 {
         let any = |f: &dyn Fn(&str) -> bool| forms.iter().any(|form| f(form));
         let mut score = 0.0;
-        if any(&|form| doc.path == form || doc.path.ends_with(&format!(".{form}"))) {
+        let segment = |form: &str| {
+            doc.path.strip_suffix(form).is_some_and(|rest| rest.is_empty() || rest.ends_with('.'))
+        };
+        if any(&segment) {
             score += 20.0;
         }
         if any(&|form| doc.path.contains(form)) {
@@ -561,14 +709,15 @@ impl SearchIndex {
     /// match) occurs in, in field order: why the tool matched.
     pub(crate) fn matched_fields(&self, doc_index: usize, query: &Query) -> Vec<&'static str> {
         let Some(doc) = self.docs.get(doc_index) else { return Vec::new() };
-        FIELDS
-            .into_iter()
-            .filter(|field| {
-                let terms = &doc.terms[field.index()];
-                query.terms.iter().flatten().any(|(term, _)| terms.contains_key(term))
-            })
-            .map(Field::label)
-            .collect()
+        let mut found = [false; 10];
+        for (id, _) in query.ids.iter().flatten() {
+            if let Some(frequencies) = Self::frequencies(doc, *id) {
+                for (seen, &tf) in found.iter_mut().zip(frequencies) {
+                    *seen |= tf > 0;
+                }
+            }
+        }
+        FIELDS.into_iter().filter(|field| found[field.index()]).map(Field::label).collect()
     }
 
     /// Scores one document; `0` means not relevant.
@@ -576,10 +725,11 @@ impl SearchIndex {
         let Some(doc) = self.docs.get(doc_index) else { return 0.0 };
         let mut total = 0.0;
         let mut matched = 0usize;
-        for alternatives in &query.terms {
+        for alternatives in &query.ids {
             let best = alternatives
                 .iter()
-                .map(|(term, weight)| weight * self.term_score(doc, term, query.plain))
+                .filter(|(_, weight)| *weight > 0.0)
+                .map(|(id, weight)| weight * self.term_score(doc, *id, query.plain))
                 .fold(0.0f64, f64::max);
             if best > 0.0 {
                 matched += 1;
@@ -615,7 +765,11 @@ impl SearchIndex {
             total += 8.0;
         } else if query.raw_normalized.len() >= 4 {
             let budget = typo_budget(query.raw_normalized.len());
-            if edit_distance(&query.raw_normalized, &doc.name_normalized, budget) <= budget {
+            // Names more letters apart than the budget are not typos of the query (checked
+            // before `edit_distance`, which allocates).
+            let apart = query.raw_normalized.chars().count().abs_diff(doc.name_normalized.chars().count());
+            if apart <= budget && edit_distance(&query.raw_normalized, &doc.name_normalized, budget) <= budget
+            {
                 total += 4.0;
             }
         }
