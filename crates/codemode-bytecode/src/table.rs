@@ -109,6 +109,8 @@ impl Op {
             Op::NewSpread { .. } => "NewSpread",
             Op::Return { .. } => "Return",
             Op::Await { .. } => "Await",
+            Op::Yield { .. } => "Yield",
+            Op::IterClose { .. } => "IterClose",
             Op::Throw { .. } => "Throw",
             Op::ThrowError { .. } => "ThrowError",
             Op::GetIterator { .. } => "GetIterator",
@@ -365,6 +367,14 @@ impl Op {
                 f("dst", Operand::Reg(dst));
                 f("src", Operand::Reg(src));
             }
+            Op::Yield { dst, mode, src } => {
+                f("dst", Operand::Reg(dst));
+                f("mode", Operand::Reg(mode));
+                f("src", Operand::Reg(src));
+            }
+            Op::IterClose { iter } => {
+                f("iter", Operand::Reg(iter));
+            }
             Op::Throw { src } => {
                 f("src", Operand::Reg(src));
             }
@@ -517,6 +527,7 @@ impl Op {
             Op::NewSpread { .. } => Fuel::CallPerElement,
             Op::Return { .. } => Fuel::Free,
             Op::Await { .. } => Fuel::Free,
+            Op::Yield { .. } | Op::IterClose { .. } => Fuel::Call,
             Op::Throw { .. } => Fuel::Free,
             Op::ThrowError { .. } => Fuel::Free,
             Op::GetIterator { .. } => Fuel::Free,
@@ -593,6 +604,8 @@ pub const OPCODE_NAMES: &[&str] = &[
     "NewSpread",
     "Return",
     "Await",
+    "Yield",
+    "IterClose",
     "Throw",
     "ThrowError",
     "GetIterator",

@@ -62,6 +62,9 @@ pub struct Function {
     /// The function's name for stack traces and `.name` (`None` for anonymous functions).
     pub name: Option<String>,
     pub is_async: bool,
+    /// `function*`: calling it makes a generator object; its body runs on `next()`.
+    #[serde(default)]
+    pub is_generator: bool,
     /// Arrow functions take `this` and `arguments` from the enclosing function.
     pub is_arrow: bool,
     /// Parameters in order. Each is a pattern binding locals of this function; simple parameters are
@@ -445,6 +448,12 @@ pub enum ExprKind {
     OptionalChain(Box<Expr>),
     Sequence(Vec<Expr>),
     Await(Box<Expr>),
+    /// `yield arg` (`arg` absent: `undefined`), or `yield* arg` when `delegate`. Only inside
+    /// generator functions.
+    Yield {
+        arg: Option<Box<Expr>>,
+        delegate: bool,
+    },
     /// `delete object.property`.
     Delete {
         object: Box<Expr>,

@@ -109,6 +109,9 @@ impl Vm {
                     this
                 };
                 self.push_closure_frame(id, func, this, args, ret)?;
+                if self.module.functions.get(func as usize).is_some_and(|f| f.is_generator) {
+                    return Ok(Next::Done(self.start_generator()?));
+                }
                 return Ok(Next::Done(None));
             }
             ObjKind::Function(Callable::Native { native, data }) => {
@@ -156,6 +159,18 @@ impl Vm {
             Step::Block(id) => {
                 self.host.blocked = Some((id, ret));
                 Next::Done(None)
+            }
+            Step::Resume { generator, mode, value, cont } => {
+                let caller = match cont {
+                    Some(cont) => {
+                        self.check_call_depth()?;
+                        self.frames.push(Frame::Native(NativeFrame { cont, ret }));
+                        ReturnTo::Native
+                    }
+                    None => ret,
+                };
+                let caller = crate::generator::GenCaller::Call(caller);
+                Next::Done(self.resume_generator(generator, mode, value, caller)?)
             }
         })
     }
@@ -267,7 +282,7 @@ impl Vm {
                     pending = self.apply_step(step, ret)?;
                 }
                 ReturnTo::Settle(p) => self.resolve_promise(p, value)?,
-                ReturnTo::Discard | ReturnTo::RejectOnThrow(_) => {}
+                ReturnTo::Discard | ReturnTo::RejectOnThrow(_) | ReturnTo::Generator(_) => {}
                 ReturnTo::JumpUnless(target) => {
                     let holds = self.to_boolean(value);
                     if !holds && let Some(Frame::Js(f)) = self.frames.last_mut() {
@@ -297,6 +312,7 @@ impl Vm {
                 self.deliver(Some((frame.ret, Value::Obj(p))))
             }
             None => match frame.ret {
+                ReturnTo::Generator(generator) => self.generator_returned(generator, value),
                 ReturnTo::ConstructDerived { dst, super_call, .. } => {
                     let v = match value {
                         Value::Obj(_) => value,
@@ -392,7 +408,16 @@ impl Vm {
                             }
                         };
                     }
-                    if let ReturnTo::Settle(p) | ReturnTo::RejectOnThrow(p) = frame.ret {
+                    let ret = match frame.ret {
+                        // A generator's frame threw: it is done, and the throw goes on to whoever
+                        // resumed it.
+                        ReturnTo::Generator(generator) => match self.finish_generator(generator) {
+                            crate::generator::GenCaller::Call(ret) => ret,
+                            _ => ReturnTo::Discard,
+                        },
+                        ret => ret,
+                    };
+                    if let ReturnTo::Settle(p) | ReturnTo::RejectOnThrow(p) = ret {
                         self.reject_promise(p, exc)?;
                         return Ok(());
                     }

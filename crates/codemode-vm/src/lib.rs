@@ -25,6 +25,7 @@ mod class;
 mod convert;
 mod frame;
 mod gc;
+mod generator;
 mod heap;
 mod host;
 mod interp;
@@ -83,6 +84,7 @@ fn empty_function() -> codemode_bytecode::FunctionCode {
         arguments: None,
         register_count: 1,
         is_async: false,
+        is_generator: false,
         is_arrow: false,
         class_kind: codemode_bytecode::ClassKind::None,
         length: 0,
