@@ -50,6 +50,7 @@
 //! | `New` / `NewSpread` | dst, callee, args, argc / arr | dst = new callee(...) | 1 (+ n) |
 //! | `Return` | src | return src to the caller | 0 |
 //! | `Await` | dst, src | suspend the async function until src settles; dst = value or throw | 0 |
+//! | `GeneratorStart` | | end of a generator function's prologue (parameters bound): the frame is saved in a new generator object, which goes to the caller | 0 |
 //! | `Yield` | dst, mode, src | suspend the generator, giving src to its caller; on resumption dst = the value sent and mode = whether `return()` resumed it (`throw()` throws at the yield) | 1 |
 //! | `IterClose` | iter | close iter when leaving a for-of early: a suspended generator runs its `return()` (finally blocks); other iterators: nothing | 1 |
 //! | `Throw` | src | throw src | 0 |
@@ -156,6 +157,7 @@ pub enum Op {
     NewSpread { dst: Reg, callee: Reg, arr: Reg },
     Return { src: Reg },
     Await { dst: Reg, src: Reg },
+    GeneratorStart,
     Yield { dst: Reg, mode: Reg, src: Reg },
     IterClose { iter: Reg },
     Throw { src: Reg },

@@ -109,6 +109,7 @@ impl Op {
             Op::NewSpread { .. } => "NewSpread",
             Op::Return { .. } => "Return",
             Op::Await { .. } => "Await",
+            Op::GeneratorStart => "GeneratorStart",
             Op::Yield { .. } => "Yield",
             Op::IterClose { .. } => "IterClose",
             Op::Throw { .. } => "Throw",
@@ -367,6 +368,7 @@ impl Op {
                 f("dst", Operand::Reg(dst));
                 f("src", Operand::Reg(src));
             }
+            Op::GeneratorStart => {}
             Op::Yield { dst, mode, src } => {
                 f("dst", Operand::Reg(dst));
                 f("mode", Operand::Reg(mode));
@@ -527,6 +529,7 @@ impl Op {
             Op::NewSpread { .. } => Fuel::CallPerElement,
             Op::Return { .. } => Fuel::Free,
             Op::Await { .. } => Fuel::Free,
+            Op::GeneratorStart => Fuel::Free,
             Op::Yield { .. } | Op::IterClose { .. } => Fuel::Call,
             Op::Throw { .. } => Fuel::Free,
             Op::ThrowError { .. } => Fuel::Free,
@@ -604,6 +607,7 @@ pub const OPCODE_NAMES: &[&str] = &[
     "NewSpread",
     "Return",
     "Await",
+    "GeneratorStart",
     "Yield",
     "IterClose",
     "Throw",

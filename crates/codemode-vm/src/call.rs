@@ -109,9 +109,6 @@ impl Vm {
                     this
                 };
                 self.push_closure_frame(id, func, this, args, ret)?;
-                if self.module.functions.get(func as usize).is_some_and(|f| f.is_generator) {
-                    return Ok(Next::Done(self.start_generator()?));
-                }
                 return Ok(Next::Done(None));
             }
             ObjKind::Function(Callable::Native { native, data }) => {

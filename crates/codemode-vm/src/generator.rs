@@ -183,10 +183,19 @@ impl Vm {
         (done.is_none_or(|d| d == Value::Bool(true)), value)
     }
 
-    /// The top frame (just pushed by a call to a generator function) becomes a suspended
-    /// generator; the generator object goes to the frame's caller.
-    pub(crate) fn start_generator(&mut self) -> Result<Pending, Throw> {
-        let Some(Frame::Js(mut frame)) = self.frames.pop() else { return Ok(None) };
+    /// `GeneratorStart`: the top frame (a generator function whose parameters are bound)
+    /// becomes a suspended generator; the generator object goes to the frame's caller. Its
+    /// prototype is the function's `prototype` (which inherits `next`, `return`, `throw`).
+    pub(crate) fn start_generator(&mut self) -> Result<(), Throw> {
+        let Some(Frame::Js(f)) = self.frames.last() else { return Ok(()) };
+        let proto = match f.closure {
+            Some(c) => match self.get_value(Value::Obj(c), Key::Atom(self.realm.atoms.prototype))? {
+                Value::Obj(p) => p,
+                _ => self.realm.generator_proto,
+            },
+            None => self.realm.generator_proto,
+        };
+        let Some(Frame::Js(mut frame)) = self.frames.pop() else { return Ok(()) };
         let base = frame.base as usize;
         let registers = self.stack.get(base..).map(<[Value]>::to_vec).unwrap_or_default();
         self.stack.truncate(base);
@@ -194,9 +203,8 @@ impl Vm {
         frame.ret = ReturnTo::Discard;
         let saved = Some(Box::new(SavedFrame { frame, registers, await_dst: 0 }));
         let state = GeneratorState { status: GenStatus::SuspendedStart, saved, caller: None };
-        let proto = Some(self.realm.generator_proto);
-        let generator = self.alloc(ObjKind::Generator(Box::new(state)), proto)?;
-        Ok(Some((caller, Value::Obj(generator))))
+        let generator = self.alloc(ObjKind::Generator(Box::new(state)), Some(proto))?;
+        self.deliver(Some((caller, Value::Obj(generator))))
     }
 
     fn generator_state(&mut self, generator: ObjId) -> Option<&mut GeneratorState> {

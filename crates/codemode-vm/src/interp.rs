@@ -533,7 +533,6 @@ impl Vm {
                             self.heap.obj(id).kind
                         && let Some(callee_code) = module.functions.get(target as usize)
                         && !callee_code.is_async
-                        && !callee_code.is_generator
                         && callee_code.rest.is_none()
                         && callee_code.arguments.is_none()
                         && self.frames.len() < self.config.max_call_depth
@@ -647,6 +646,7 @@ impl Vm {
                     let v = reg!(src);
                     switch_after!(self.promise_resolve(v).and_then(|p| self.suspend_at_await(p, dst)));
                 }
+                Op::GeneratorStart => switch_after!(self.start_generator()),
                 Op::Yield { src, .. } => {
                     let v = reg!(src);
                     self.charge(Work::Call { args: 0 });

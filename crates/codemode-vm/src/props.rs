@@ -169,8 +169,15 @@ impl Vm {
         {
             return Ok(());
         }
-        let p = self.alloc(ObjKind::Plain, Some(self.realm.object_proto))?;
-        self.define_hidden(p, "constructor", Value::Obj(id));
+        let is_generator = self.module.functions.get(func as usize).is_some_and(|f| f.is_generator);
+        let p = if is_generator {
+            // A generator function's `prototype` is its generators' prototype (no `constructor`).
+            self.alloc(ObjKind::Plain, Some(self.realm.generator_proto))?
+        } else {
+            let p = self.alloc(ObjKind::Plain, Some(self.realm.object_proto))?;
+            self.define_hidden(p, "constructor", Value::Obj(id));
+            p
+        };
         let grow = self.heap.obj(id).props.growth_for(prototype);
         self.charge_memory(grow * std::mem::size_of::<crate::object::Slot>())?;
         self.heap.obj_mut(id).props.set(prototype, Value::Obj(p), HIDDEN);

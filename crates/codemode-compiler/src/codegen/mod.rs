@@ -348,6 +348,10 @@ impl<'a> FnCompiler<'a> {
         if let (Some(var), Some(reg)) = (func.arguments_var, self.arguments) {
             self.store_var(&ir::VarRef::Local(var), reg, true)?;
         }
+        if func.is_generator {
+            // Parameters are bound (and their defaults run) by the call; the body by `next()`.
+            self.emit(Op::GeneratorStart)?;
+        }
         for stmt in &func.body.body {
             self.stmt(stmt)?;
         }
