@@ -250,6 +250,9 @@ pub enum StmtKind {
         body: Box<Stmt>,
         scope: Vec<VarId>,
         label: Option<String>,
+        /// `for await (.. of ..)`: each step's result and value are awaited.
+        #[serde(default)]
+        is_await: bool,
     },
     ForIn {
         pattern: Pattern,

@@ -285,8 +285,9 @@ impl Dumper<'_> {
 
     fn for_in_of(&mut self, function: usize, stmt: &Stmt, indent: usize) {
         let (keyword, pattern, declare, iterable, body, scope, label) = match &stmt.kind {
-            StmtKind::ForOf { pattern, declare, iterable, body, scope, label } => {
-                ("for-of", pattern, declare, iterable, body, scope, label)
+            StmtKind::ForOf { pattern, declare, iterable, body, scope, label, is_await } => {
+                let keyword = if *is_await { "for-await-of" } else { "for-of" };
+                (keyword, pattern, declare, iterable, body, scope, label)
             }
             StmtKind::ForIn { pattern, declare, object, body, scope, label } => {
                 ("for-in", pattern, declare, object, body, scope, label)

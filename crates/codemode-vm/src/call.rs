@@ -157,6 +157,10 @@ impl Vm {
                 self.host.blocked = Some((id, ret));
                 Next::Done(None)
             }
+            Step::Resume { generator, mode, value, cont: None } if self.is_async_generator(generator) => {
+                self.async_generator_enqueue(generator, mode, value, ret)?;
+                Next::Done(None)
+            }
             Step::Resume { generator, mode, value, cont } => {
                 let caller = match cont {
                     Some(cont) => {
@@ -225,7 +229,7 @@ impl Vm {
             let arr = self.new_array(args.to_vec())?;
             self.stack[base + reg as usize] = arr;
         }
-        let (ret, async_promise) = if code.is_async {
+        let (ret, async_promise) = if code.is_async && !code.is_generator {
             let p = self.new_promise()?;
             (ret, Some(p))
         } else {
@@ -408,6 +412,17 @@ impl Vm {
                     let ret = match frame.ret {
                         // A generator's frame threw: it is done, and the throw goes on to whoever
                         // resumed it.
+                        // An async generator rejects its request instead; serving the next one may
+                        // throw into its frame again (`throw()` queued while it ran).
+                        ReturnTo::Generator(generator) if self.is_async_generator(generator) => {
+                            match self.async_generator_threw(generator, exc) {
+                                Ok(_) => return Ok(()),
+                                Err(e) => {
+                                    exc = e;
+                                    continue;
+                                }
+                            }
+                        }
                         ReturnTo::Generator(generator) => match self.finish_generator(generator) {
                             crate::generator::GenCaller::Call(ret) => ret,
                             _ => ReturnTo::Discard,
@@ -447,7 +462,10 @@ impl Vm {
         let registers = self.stack.get(base..).map(<[Value]>::to_vec).unwrap_or_default();
         self.stack.truncate(base);
         let caller = frame.ret;
-        frame.ret = ReturnTo::Discard;
+        // An async generator's frame stays its generator's when it resumes.
+        if !matches!(frame.ret, ReturnTo::Generator(_)) {
+            frame.ret = ReturnTo::Discard;
+        }
         let async_promise = frame.async_promise;
         let saved = SavedFrame { frame, registers, await_dst };
         let coroutine = self.alloc(ObjKind::Coroutine(Box::new(saved)), None)?;

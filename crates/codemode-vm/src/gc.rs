@@ -86,6 +86,7 @@ impl Vm {
             r.promise_proto,
             r.iterator_proto,
             r.generator_proto,
+            r.async_generator_proto,
             r.regexp_proto,
             r.date_proto,
             r.map_proto,

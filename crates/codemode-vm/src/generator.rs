@@ -34,6 +34,12 @@ pub struct GeneratorState {
     pub saved: Option<Box<SavedFrame>>,
     /// Who resumed the running generator and waits for its next yield or its end.
     pub caller: Option<GenCaller>,
+    /// An async generator (`async function*`): `next`/`return`/`throw` queue requests.
+    #[serde(default)]
+    pub is_async: bool,
+    /// An async generator's requests, oldest first: the first is the one being served.
+    #[serde(default)]
+    pub queue: std::collections::VecDeque<crate::async_generator::AsyncRequest>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,6 +60,8 @@ pub enum GenCaller {
     IterNext { dst: Reg, target: Target },
     /// `IterClose`: nothing waits for the value.
     Discard,
+    /// An async generator: the first request of its queue gets the value (its promise settles).
+    Async(ObjId),
 }
 
 /// How a generator is resumed.
@@ -96,6 +104,13 @@ impl GenDrain {
 impl GeneratorState {
     /// Every value the state holds (GC roots).
     pub fn trace(&self, out: &mut Vec<Value>) {
+        for r in &self.queue {
+            out.push(r.value);
+            out.push(Value::Obj(r.promise));
+        }
+        if let Some(GenCaller::Async(g)) = self.caller {
+            out.push(Value::Obj(g));
+        }
         if let Some(saved) = &self.saved {
             out.extend(saved.registers.iter().copied());
             out.push(saved.frame.this);
@@ -113,22 +128,31 @@ pub const DEFS: &[NativeDef] = &[
 ];
 
 fn next(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    resume_step(vm, this, ResumeMode::Next, arg(args, 0), "next")
+    resume_step(vm, this, ResumeMode::Next, arg(args, 0), "Generator.prototype.next")
 }
 
 fn return_(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    resume_step(vm, this, ResumeMode::Return, arg(args, 0), "return")
+    resume_step(vm, this, ResumeMode::Return, arg(args, 0), "Generator.prototype.return")
 }
 
 fn throw(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    resume_step(vm, this, ResumeMode::Throw, arg(args, 0), "throw")
+    resume_step(vm, this, ResumeMode::Throw, arg(args, 0), "Generator.prototype.throw")
 }
 
-fn resume_step(vm: &mut Vm, this: Value, mode: ResumeMode, value: Value, name: &str) -> Result<Step, Throw> {
+pub(crate) fn resume_step(
+    vm: &mut Vm,
+    this: Value,
+    mode: ResumeMode,
+    value: Value,
+    name: &str,
+) -> Result<Step, Throw> {
+    let is_async = name.starts_with("Async");
     match vm.as_generator(this) {
-        Some(generator) => Ok(Step::Resume { generator, mode, value, cont: None }),
-        None => {
-            let msg = format!("Generator.prototype.{name} called on an incompatible receiver");
+        Some(generator) if vm.is_async_generator(generator) == is_async => {
+            Ok(Step::Resume { generator, mode, value, cont: None })
+        }
+        _ => {
+            let msg = format!("{name} called on an incompatible receiver");
             Err(vm.make_error(ErrorKind::TypeError, &msg))
         }
     }
@@ -167,6 +191,23 @@ impl Vm {
         }
     }
 
+    /// Whether `generator` is an async generator.
+    pub(crate) fn is_async_generator(&self, generator: ObjId) -> bool {
+        matches!(&self.heap.obj(generator).kind, ObjKind::Generator(s) if s.is_async)
+    }
+
+    /// The generator object `v` is, if it is a synchronous one; an async generator is a
+    /// `TypeError` here (it can only be iterated by `for await`).
+    pub(crate) fn as_sync_generator(&mut self, v: Value) -> Result<Option<ObjId>, Throw> {
+        match self.as_generator(v) {
+            Some(g) if self.is_async_generator(g) => {
+                let msg = "an async generator is not iterable; use for await (const x of gen)";
+                Err(self.make_error(ErrorKind::TypeError, msg))
+            }
+            other => Ok(other),
+        }
+    }
+
     /// A step collecting every remaining value of `generator` into `into`.
     pub(crate) fn drain_generator(&mut self, generator: ObjId, into: DrainInto) -> Step {
         let cont = Some(Cont::GenDrain(Box::new(GenDrain { generator, into })));
@@ -188,12 +229,14 @@ impl Vm {
     /// prototype is the function's `prototype` (which inherits `next`, `return`, `throw`).
     pub(crate) fn start_generator(&mut self) -> Result<(), Throw> {
         let Some(Frame::Js(f)) = self.frames.last() else { return Ok(()) };
+        let is_async = self.module.functions.get(f.func as usize).is_some_and(|c| c.is_async);
+        let fallback = if is_async { self.realm.async_generator_proto } else { self.realm.generator_proto };
         let proto = match f.closure {
             Some(c) => match self.get_value(Value::Obj(c), Key::Atom(self.realm.atoms.prototype))? {
                 Value::Obj(p) => p,
-                _ => self.realm.generator_proto,
+                _ => fallback,
             },
-            None => self.realm.generator_proto,
+            None => fallback,
         };
         let Some(Frame::Js(mut frame)) = self.frames.pop() else { return Ok(()) };
         let base = frame.base as usize;
@@ -202,7 +245,13 @@ impl Vm {
         let caller = frame.ret;
         frame.ret = ReturnTo::Discard;
         let saved = Some(Box::new(SavedFrame { frame, registers, await_dst: 0 }));
-        let state = GeneratorState { status: GenStatus::SuspendedStart, saved, caller: None };
+        let state = GeneratorState {
+            status: GenStatus::SuspendedStart,
+            saved,
+            caller: None,
+            is_async,
+            queue: Default::default(),
+        };
         let generator = self.alloc(ObjKind::Generator(Box::new(state)), Some(proto))?;
         self.deliver(Some((caller, Value::Obj(generator))))
     }
@@ -290,6 +339,10 @@ impl Vm {
                 Ok(None)
             }
             GenCaller::Discard => Ok(None),
+            GenCaller::Async(generator) => {
+                self.async_generator_settle(generator, Ok(value), done)?;
+                Ok(None)
+            }
         }
     }
 
@@ -357,6 +410,11 @@ impl Vm {
     /// else is left alone. Returns whether a frame was pushed.
     pub(crate) fn iter_close(&mut self, iter: Value) -> Result<bool, Throw> {
         let Some(generator) = self.as_generator(iter) else { return Ok(false) };
+        if self.is_async_generator(generator) {
+            let frames = self.frames.len();
+            self.async_generator_enqueue(generator, ResumeMode::Return, Value::Undefined, ReturnTo::Discard)?;
+            return Ok(self.frames.len() > frames);
+        }
         let status = self.generator_state(generator).map(|s| s.status);
         match status {
             Some(GenStatus::SuspendedYield) => {

@@ -422,7 +422,7 @@ impl Vm {
                 }
                 Op::ArraySpread { arr, src } => {
                     let (a, s) = (reg!(arr), reg!(src));
-                    if let (Some(g), Value::Obj(array)) = (self.as_generator(s), a) {
+                    if let (Some(g), Value::Obj(array)) = (tri!(self.as_sync_generator(s)), a) {
                         let step = self.drain_generator(g, crate::generator::DrainInto::Array(array));
                         switch_after!(self.apply_step(step, ReturnTo::Discard).and_then(|p| self.deliver(p)));
                     }
@@ -673,7 +673,7 @@ impl Vm {
                 }
                 Op::IterNext { dst, iter, target } => {
                     let it = reg!(iter);
-                    if let Some(g) = self.as_generator(it) {
+                    if let Some(g) = tri!(self.as_sync_generator(it)) {
                         switch_after!(self.generator_iter_next(g, dst, target));
                     }
                     match tri!(self.iter_next(it)) {
@@ -687,7 +687,7 @@ impl Vm {
                 }
                 Op::IterRest { dst, iter } => {
                     let it = reg!(iter);
-                    if let Some(g) = self.as_generator(it) {
+                    if let Some(g) = tri!(self.as_sync_generator(it)) {
                         let array = tri!(self.new_array(Vec::new()));
                         reg!(dst) = array;
                         if let Value::Obj(array) = array {

@@ -18,6 +18,7 @@
 // throw); the naming convention lint is about converting `self`.
 #![allow(clippy::wrong_self_convention)]
 
+mod async_generator;
 mod bindings;
 mod builtins;
 mod call;

@@ -43,6 +43,8 @@ pub struct Realm {
     pub iterator_proto: ObjId,
     /// `%GeneratorPrototype%`: `next`, `return`, `throw`; inherits from the iterator prototype.
     pub generator_proto: ObjId,
+    /// `%AsyncGeneratorPrototype%`: `next`, `return`, `throw` returning promises.
+    pub async_generator_proto: ObjId,
     pub regexp_proto: ObjId,
     pub date_proto: ObjId,
     pub map_proto: ObjId,
@@ -70,6 +72,7 @@ impl Realm {
         let promise_proto = obj(p, ObjKind::Plain)?;
         let iterator_proto = obj(p, ObjKind::Plain)?;
         let generator_proto = obj(Some(iterator_proto), ObjKind::Plain)?;
+        let async_generator_proto = obj(p, ObjKind::Plain)?;
         let regexp_proto = obj(p, ObjKind::Plain)?;
         let date_proto = obj(p, ObjKind::Plain)?;
         let map_proto = obj(p, ObjKind::Plain)?;
@@ -108,6 +111,7 @@ impl Realm {
             promise_proto,
             iterator_proto,
             generator_proto,
+            async_generator_proto,
             regexp_proto,
             date_proto,
             map_proto,

@@ -26,6 +26,14 @@ impl<'a> FnCompiler<'a> {
             }
         };
         let mode = self.alloc_reg()?;
+        let src = if self.func.is_async {
+            // An async generator yields the settled value: `yield await v`.
+            let r = self.alloc_reg()?;
+            self.emit(Op::Await { dst: r, src })?;
+            r
+        } else {
+            src
+        };
         self.emit(Op::Yield { dst, mode, src })?;
         let resume = self.emit(Op::JumpIfFalse { src: mode, target: 0 })?;
         self.return_reg(dst)?;
@@ -37,6 +45,35 @@ impl<'a> FnCompiler<'a> {
     pub(super) fn return_reg(&mut self, r: Reg) -> Result<(), CompileError> {
         self.run_finally_blocks(0)?;
         self.emit(Op::Return { src: r })?;
+        Ok(())
+    }
+
+    /// One step of `for await`: `value = await (await iter.next()).value`, or a jump (returned,
+    /// to be patched to the loop's exit) when the result is done. The value is awaited again so
+    /// that arrays of promises (and other synchronous iterables) give their settled values.
+    pub(super) fn for_await_step(&mut self, iter: Reg, value: Reg) -> Result<usize, CompileError> {
+        let mark = self.temp_mark();
+        let f = self.alloc_reg()?;
+        let res = self.alloc_reg()?;
+        let next_k = self.string_const("next");
+        let done_k = self.string_const("done");
+        let value_k = self.string_const("value");
+        self.emit(Op::GetNamed { dst: f, obj: iter, k: next_k })?;
+        self.emit(Op::Call { dst: res, callee: f, this: iter, args: res, argc: 0 })?;
+        self.emit(Op::Await { dst: res, src: res })?;
+        self.emit(Op::GetNamed { dst: f, obj: res, k: done_k })?;
+        let exit = self.emit(Op::JumpIfTrue { src: f, target: 0 })?;
+        self.emit(Op::GetNamed { dst: value, obj: res, k: value_k })?;
+        self.emit(Op::Await { dst: value, src: value })?;
+        self.free_to(mark);
+        Ok(exit)
+    }
+
+    /// In an async generator, `r = await r` (the inner iterator's results are promises).
+    fn await_in_async(&mut self, r: Reg) -> Result<(), CompileError> {
+        if self.func.is_async {
+            self.emit(Op::Await { dst: r, src: r })?;
+        }
         Ok(())
     }
 
@@ -66,6 +103,7 @@ impl<'a> FnCompiler<'a> {
         self.emit(Op::GetNamed { dst: f, obj: it, k: next_k })?;
         self.emit(Op::Move { dst: arg, src: recv })?;
         self.emit(Op::Call { dst: res, callee: f, this: it, args: arg, argc: 1 })?;
+        self.await_in_async(res)?;
         let after_next = self.emit(Op::Jump { target: 0 })?;
 
         // throw(e): the inner iterator's `throw`, or close it and fail when it has none.
@@ -78,6 +116,7 @@ impl<'a> FnCompiler<'a> {
         self.patch_here(has_throw);
         self.emit(Op::Move { dst: arg, src: recv })?;
         self.emit(Op::Call { dst: res, callee: f, this: it, args: arg, argc: 1 })?;
+        self.await_in_async(res)?;
         let after_throw = self.emit(Op::Jump { target: 0 })?;
 
         // return(v): the inner iterator's `return`, or return `v` at once when it has none; a
@@ -89,6 +128,7 @@ impl<'a> FnCompiler<'a> {
         self.patch_here(has_return);
         self.emit(Op::Move { dst: arg, src: recv })?;
         self.emit(Op::Call { dst: res, callee: f, this: it, args: arg, argc: 1 })?;
+        self.await_in_async(res)?;
         self.emit(Op::GetNamed { dst: done, obj: res, k: done_k })?;
         let not_done = self.emit(Op::JumpIfFalse { src: done, target: 0 })?;
         self.emit(Op::GetNamed { dst: recv, obj: res, k: value_k })?;

@@ -117,10 +117,11 @@ impl<'a> FnCompiler<'a> {
                 self.pop_loop(cont);
                 Ok(())
             }
-            StmtKind::ForOf { pattern, declare, iterable, body, scope, label: own }
+            StmtKind::ForOf { pattern, declare, iterable, body, scope, label: own, .. }
             | StmtKind::ForIn { pattern, declare, object: iterable, body, scope, label: own } => {
                 let label = own.as_deref().or(label);
                 let is_of = matches!(stmt.kind, StmtKind::ForOf { .. });
+                let is_await = matches!(stmt.kind, StmtKind::ForOf { is_await: true, .. });
                 let iter = self.alloc_reg()?;
                 let value = self.alloc_reg()?;
                 // The head's bindings are in TDZ while the iterable is evaluated.
@@ -146,7 +147,11 @@ impl<'a> FnCompiler<'a> {
                 }
                 self.push_loop(label);
                 let top = self.pc();
-                let next = self.emit(Op::IterNext { dst: value, iter, target: 0 })?;
+                let next = if is_await {
+                    self.for_await_step(iter, value)?
+                } else {
+                    self.emit(Op::IterNext { dst: value, iter, target: 0 })?
+                };
                 self.enter_scope(scope)?;
                 self.bind_pattern(pattern, value, *declare)?;
                 self.stmt(body)?;

@@ -323,10 +323,6 @@ impl<'a> Lowerer<'a> {
             &FunctionSource<'_>,
         ) -> LowerResult<(Vec<Pattern>, Option<Pattern>, Vec<ir::Stmt>)>,
     ) -> LowerResult<FuncId> {
-        if source.is_generator && source.is_async {
-            let what = "async generator functions are not supported; collect results in an array instead";
-            return Err(self.unsupported(what, source.span));
-        }
         if source.has_param_decorators {
             return Err(self.unsupported("decorators are not supported", source.span));
         }

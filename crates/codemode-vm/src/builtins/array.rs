@@ -125,6 +125,7 @@ pub(crate) fn from(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -
             return Err(vm.make_error(ErrorKind::TypeError, "undefined is not iterable"));
         }
         Value::Obj(id) if matches!(vm.heap.obj(id).kind, ObjKind::Generator(_)) => {
+            vm.as_sync_generator(source)?;
             let Value::Obj(array) = vm.new_array(Vec::new())? else {
                 return Ok(Step::Return(Value::Undefined));
             };

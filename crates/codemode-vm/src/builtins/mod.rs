@@ -225,6 +225,7 @@ pub fn table() -> &'static [NativeDef] {
             intl::DEFS,
             iterator::DEFS,
             crate::generator::DEFS,
+            crate::async_generator::DEFS,
             thenable::DEFS,
             extension::DEFS,
             uri::DEFS,
@@ -340,6 +341,7 @@ impl Vm {
             "SyntaxError" => r.error_protos[4],
             "Iterator" => r.iterator_proto,
             "Generator" => r.generator_proto,
+            "AsyncGenerator" => r.async_generator_proto,
             _ => return None,
         })
     }
