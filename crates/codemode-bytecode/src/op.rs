@@ -52,7 +52,7 @@
 //! | `Await` | dst, src | suspend the async function until src settles; dst = value or throw | 0 |
 //! | `GeneratorStart` | | end of a generator function's prologue (parameters bound): the frame is saved in a new generator object, which goes to the caller | 0 |
 //! | `Yield` | dst, mode, src | suspend the generator, giving src to its caller; on resumption dst = the value sent and mode = whether `return()` resumed it (`throw()` throws at the yield) | 1 |
-//! | `IterClose` | iter | close iter when leaving a for-of early: a suspended generator runs its `return()` (finally blocks); other iterators: nothing | 1 |
+//! | `IterClose` | iter | close iter when leaving a for-of early: a suspended generator runs its `return()` (finally blocks), an async one has it queued; other iterators: nothing | 1 when it resumes a generator |
 //! | `Throw` | src | throw src | 0 |
 //! | `ThrowError` | kind, k | throw a new kind Error with message pool[k] | 0 |
 //! | `GetIterator` | dst, src | dst = iterator over src (for-of, spread, destructuring) | 0 |
