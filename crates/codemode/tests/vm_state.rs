@@ -269,3 +269,44 @@ fn a_vm_suspended_inside_generators_roundtrips_through_serde() {
     assert!(slices > 10, "only {slices} slices");
     assert_eq!(vm.result_json().expect("result"), expected);
 }
+
+#[test]
+fn a_vm_suspended_inside_an_async_generator_roundtrips_through_serde() {
+    const ASYNC_GENERATORS: &str = r#"
+        async function* fetched(ns) {
+            try {
+                for (const n of ns) yield (await tools.x.get({ n })).n * 2;
+            } finally {
+                console.log("done");
+            }
+        }
+        const out = [];
+        for await (const v of fetched([1, 2, 3])) out.push(v);
+        const g = fetched([5, 6]);
+        const both = await Promise.all([g.next(), g.next(), g.next()]);
+        return { out, both: both.map(r => r.done ? "end" : r.value) };
+    "#;
+    let expected = run_to_end(&mut vm(ASYNC_GENERATORS));
+    assert_eq!(expected, json!({ "out": [2, 4, 6], "both": [10, 12, "end"] }));
+
+    // Snapshot at every tool call: the generator waits at an `await` inside its body, with
+    // requests (and their promises) queued.
+    let mut vm = vm(ASYNC_GENERATORS);
+    loop {
+        match vm.run(1_000_000) {
+            Status::Done => break,
+            Status::Waiting => {
+                let calls = vm.take_host_calls();
+                let bytes = serde_json::to_vec(&vm).expect("serializes");
+                vm = serde_json::from_slice(&bytes).expect("deserializes");
+                for call in calls {
+                    answer(&mut vm, &call);
+                }
+            }
+            Status::OutOfFuel => {}
+            Status::Threw => panic!("threw: {:?}", vm.error_report()),
+        }
+    }
+    assert_eq!(vm.result_json().expect("result"), expected);
+    assert_eq!(vm.logs(), ["done", "done"]);
+}
