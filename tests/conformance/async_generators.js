@@ -33,4 +33,8 @@ const order = [];
 async function* sync() { order.push("body"); yield 1; }
 const s = sync(); order.push("created"); const p = s.next(); order.push("after next"); await p; order.push("settled");
 let syncErr; try { for (const x of sync()) {} } catch (e) { syncErr = e.constructor.name; }
-return { out, manual, fromArr, caught, early, del, parallel, thrown, order, syncErr, log };
+async function* returnsPromise() { yield 1; return Promise.resolve("settled"); }
+const rp = returnsPromise();
+await rp.next();
+const returned = await rp.next();
+return { returned, out, manual, fromArr, caught, early, del, parallel, thrown, order, syncErr, log };

@@ -243,6 +243,10 @@ impl<'a> FnCompiler<'a> {
                         self.emit(Op::LoadUndef { dst: r })?;
                     }
                 }
+                if self.func.is_async && self.func.is_generator {
+                    // An async generator's `return v` gives the settled value of `v`.
+                    self.emit(Op::Await { dst: r, src: r })?;
+                }
                 self.return_reg(r)
             }
             StmtKind::Throw(e) => {
