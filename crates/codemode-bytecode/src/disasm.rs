@@ -26,6 +26,9 @@ fn function(out: &mut String, index: usize, f: &FunctionCode) {
     if f.is_async {
         flags.push("async");
     }
+    if f.is_generator {
+        flags.push("generator");
+    }
     if f.is_arrow {
         flags.push("arrow");
     }

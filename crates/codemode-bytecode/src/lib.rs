@@ -23,7 +23,7 @@ pub use table::{Fuel, OPCODE_NAMES, Operand};
 /// The version of the bytecode and snapshot format. Bump it whenever an instruction, a constant,
 /// the module layout or the VM's saved state changes shape: a snapshot of another version is
 /// refused instead of misread.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// A module the verifier accepted. Cheap to clone (shared); serialized as the module itself and
 /// verified again when decoded.
@@ -99,6 +99,7 @@ mod tests {
             arguments: None,
             register_count: 2,
             is_async: true,
+            is_generator: false,
             is_arrow: false,
             class_kind: crate::ClassKind::None,
             length: 0,

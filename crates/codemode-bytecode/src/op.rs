@@ -50,6 +50,9 @@
 //! | `New` / `NewSpread` | dst, callee, args, argc / arr | dst = new callee(...) | 1 (+ n) |
 //! | `Return` | src | return src to the caller | 0 |
 //! | `Await` | dst, src | suspend the async function until src settles; dst = value or throw | 0 |
+//! | `GeneratorStart` | | end of a generator function's prologue (parameters bound): the frame is saved in a new generator object, which goes to the caller | 0 |
+//! | `Yield` | dst, mode, src | suspend the generator, giving src to its caller; on resumption dst = the value sent and mode = whether `return()` resumed it (`throw()` throws at the yield) | 1 |
+//! | `IterClose` | iter | close iter when leaving a for-of early: a suspended generator runs its `return()` (finally blocks), an async one has it queued; other iterators: nothing | 1 when it resumes a generator |
 //! | `Throw` | src | throw src | 0 |
 //! | `ThrowError` | kind, k | throw a new kind Error with message pool[k] | 0 |
 //! | `GetIterator` | dst, src | dst = iterator over src (for-of, spread, destructuring) | 0 |
@@ -154,6 +157,9 @@ pub enum Op {
     NewSpread { dst: Reg, callee: Reg, arr: Reg },
     Return { src: Reg },
     Await { dst: Reg, src: Reg },
+    GeneratorStart,
+    Yield { dst: Reg, mode: Reg, src: Reg },
+    IterClose { iter: Reg },
     Throw { src: Reg },
     ThrowError { kind: ErrorKind, k: ConstIdx },
     GetIterator { dst: Reg, src: Reg },
@@ -231,6 +237,9 @@ pub struct FunctionCode {
     pub arguments: Option<Reg>,
     pub register_count: u16,
     pub is_async: bool,
+    /// `function*`: a call makes a generator object instead of running the body.
+    #[serde(default)]
+    pub is_generator: bool,
     pub is_arrow: bool,
     /// Class constructors can only be called with `new`; derived ones bind `this` in `super()`.
     #[serde(default)]

@@ -109,6 +109,9 @@ impl Op {
             Op::NewSpread { .. } => "NewSpread",
             Op::Return { .. } => "Return",
             Op::Await { .. } => "Await",
+            Op::GeneratorStart => "GeneratorStart",
+            Op::Yield { .. } => "Yield",
+            Op::IterClose { .. } => "IterClose",
             Op::Throw { .. } => "Throw",
             Op::ThrowError { .. } => "ThrowError",
             Op::GetIterator { .. } => "GetIterator",
@@ -365,6 +368,15 @@ impl Op {
                 f("dst", Operand::Reg(dst));
                 f("src", Operand::Reg(src));
             }
+            Op::GeneratorStart => {}
+            Op::Yield { dst, mode, src } => {
+                f("dst", Operand::Reg(dst));
+                f("mode", Operand::Reg(mode));
+                f("src", Operand::Reg(src));
+            }
+            Op::IterClose { iter } => {
+                f("iter", Operand::Reg(iter));
+            }
             Op::Throw { src } => {
                 f("src", Operand::Reg(src));
             }
@@ -517,6 +529,8 @@ impl Op {
             Op::NewSpread { .. } => Fuel::CallPerElement,
             Op::Return { .. } => Fuel::Free,
             Op::Await { .. } => Fuel::Free,
+            Op::GeneratorStart => Fuel::Free,
+            Op::Yield { .. } | Op::IterClose { .. } => Fuel::Call,
             Op::Throw { .. } => Fuel::Free,
             Op::ThrowError { .. } => Fuel::Free,
             Op::GetIterator { .. } => Fuel::Free,
@@ -593,6 +607,9 @@ pub const OPCODE_NAMES: &[&str] = &[
     "NewSpread",
     "Return",
     "Await",
+    "GeneratorStart",
+    "Yield",
+    "IterClose",
     "Throw",
     "ThrowError",
     "GetIterator",

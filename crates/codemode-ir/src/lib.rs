@@ -63,6 +63,9 @@ pub struct Function {
     /// The function's name for stack traces and `.name` (`None` for anonymous functions).
     pub name: Option<String>,
     pub is_async: bool,
+    /// `function*`: calling it makes a generator object; its body runs on `next()`.
+    #[serde(default)]
+    pub is_generator: bool,
     /// Arrow functions take `this` and `arguments` from the enclosing function.
     pub is_arrow: bool,
     /// Parameters in order. Each is a pattern binding locals of this function; simple parameters are
@@ -248,6 +251,9 @@ pub enum StmtKind {
         body: Box<Stmt>,
         scope: Vec<VarId>,
         label: Option<String>,
+        /// `for await (.. of ..)`: each step's result and value are awaited.
+        #[serde(default)]
+        is_await: bool,
     },
     ForIn {
         pattern: Pattern,
@@ -446,6 +452,12 @@ pub enum ExprKind {
     OptionalChain(Box<Expr>),
     Sequence(Vec<Expr>),
     Await(Box<Expr>),
+    /// `yield arg` (`arg` absent: `undefined`), or `yield* arg` when `delegate`. Only inside
+    /// generator functions.
+    Yield {
+        arg: Option<Box<Expr>>,
+        delegate: bool,
+    },
     /// `delete object.property`.
     Delete {
         object: Box<Expr>,

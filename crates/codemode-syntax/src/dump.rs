@@ -46,9 +46,12 @@ impl Dumper<'_> {
             function.name.as_deref().map_or_else(|| "<anonymous>".to_owned(), |name| format!("{name:?}"));
         let name = if index == 0 { "<main>".to_owned() } else { name };
         let mut flags = String::new();
-        for (set, flag) in
-            [(function.is_async, " async"), (function.is_arrow, " arrow"), (function.uses_this, " uses-this")]
-        {
+        for (set, flag) in [
+            (function.is_async, " async"),
+            (function.is_generator, " generator"),
+            (function.is_arrow, " arrow"),
+            (function.uses_this, " uses-this"),
+        ] {
             if set {
                 flags.push_str(flag);
             }
@@ -282,8 +285,9 @@ impl Dumper<'_> {
 
     fn for_in_of(&mut self, function: usize, stmt: &Stmt, indent: usize) {
         let (keyword, pattern, declare, iterable, body, scope, label) = match &stmt.kind {
-            StmtKind::ForOf { pattern, declare, iterable, body, scope, label } => {
-                ("for-of", pattern, declare, iterable, body, scope, label)
+            StmtKind::ForOf { pattern, declare, iterable, body, scope, label, is_await } => {
+                let keyword = if *is_await { "for-await-of" } else { "for-of" };
+                (keyword, pattern, declare, iterable, body, scope, label)
             }
             StmtKind::ForIn { pattern, declare, object, body, scope, label } => {
                 ("for-in", pattern, declare, object, body, scope, label)
@@ -565,6 +569,15 @@ impl Dumper<'_> {
                 self.text(")");
             }
             ExprKind::Await(arg) => self.prefix(function, "await", arg),
+            ExprKind::Yield { arg, delegate } => {
+                let op = if *delegate { "yield*" } else { "yield" };
+                match arg {
+                    Some(arg) => self.prefix(function, op, arg),
+                    None => {
+                        let _ = write!(self.out, "({op})");
+                    }
+                }
+            }
             ExprKind::Delete { object, property } => {
                 self.text("(delete ");
                 self.expr(function, object);

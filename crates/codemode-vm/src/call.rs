@@ -157,6 +157,22 @@ impl Vm {
                 self.host.blocked = Some((id, ret));
                 Next::Done(None)
             }
+            Step::Resume { generator, mode, value, cont: None } if self.is_async_generator(generator) => {
+                self.async_generator_enqueue(generator, mode, value, ret)?;
+                Next::Done(None)
+            }
+            Step::Resume { generator, mode, value, cont } => {
+                let caller = match cont {
+                    Some(cont) => {
+                        self.check_call_depth()?;
+                        self.frames.push(Frame::Native(NativeFrame { cont, ret }));
+                        ReturnTo::Native
+                    }
+                    None => ret,
+                };
+                let caller = crate::generator::GenCaller::Call(caller);
+                Next::Done(self.resume_generator(generator, mode, value, caller)?)
+            }
         })
     }
 
@@ -213,7 +229,7 @@ impl Vm {
             let arr = self.new_array(args.to_vec())?;
             self.stack[base + reg as usize] = arr;
         }
-        let (ret, async_promise) = if code.is_async {
+        let (ret, async_promise) = if code.is_async && !code.is_generator {
             let p = self.new_promise()?;
             (ret, Some(p))
         } else {
@@ -267,7 +283,7 @@ impl Vm {
                     pending = self.apply_step(step, ret)?;
                 }
                 ReturnTo::Settle(p) => self.resolve_promise(p, value)?,
-                ReturnTo::Discard | ReturnTo::RejectOnThrow(_) => {}
+                ReturnTo::Discard | ReturnTo::RejectOnThrow(_) | ReturnTo::Generator(_) => {}
                 ReturnTo::JumpUnless(target) => {
                     let holds = self.to_boolean(value);
                     if !holds && let Some(Frame::Js(f)) = self.frames.last_mut() {
@@ -297,6 +313,7 @@ impl Vm {
                 self.deliver(Some((frame.ret, Value::Obj(p))))
             }
             None => match frame.ret {
+                ReturnTo::Generator(generator) => self.generator_returned(generator, value),
                 ReturnTo::ConstructDerived { dst, super_call, .. } => {
                     let v = match value {
                         Value::Obj(_) => value,
@@ -392,7 +409,27 @@ impl Vm {
                             }
                         };
                     }
-                    if let ReturnTo::Settle(p) | ReturnTo::RejectOnThrow(p) = frame.ret {
+                    let ret = match frame.ret {
+                        // A generator's frame threw: it is done, and the throw goes on to whoever
+                        // resumed it.
+                        // An async generator rejects its request instead; serving the next one may
+                        // throw into its frame again (`throw()` queued while it ran).
+                        ReturnTo::Generator(generator) if self.is_async_generator(generator) => {
+                            match self.async_generator_threw(generator, exc) {
+                                Ok(_) => return Ok(()),
+                                Err(e) => {
+                                    exc = e;
+                                    continue;
+                                }
+                            }
+                        }
+                        ReturnTo::Generator(generator) => match self.finish_generator(generator) {
+                            crate::generator::GenCaller::Call(ret) => ret,
+                            _ => ReturnTo::Discard,
+                        },
+                        ret => ret,
+                    };
+                    if let ReturnTo::Settle(p) | ReturnTo::RejectOnThrow(p) = ret {
                         self.reject_promise(p, exc)?;
                         return Ok(());
                     }
@@ -425,7 +462,10 @@ impl Vm {
         let registers = self.stack.get(base..).map(<[Value]>::to_vec).unwrap_or_default();
         self.stack.truncate(base);
         let caller = frame.ret;
-        frame.ret = ReturnTo::Discard;
+        // An async generator's frame stays its generator's when it resumes.
+        if !matches!(frame.ret, ReturnTo::Generator(_)) {
+            frame.ret = ReturnTo::Discard;
+        }
         let async_promise = frame.async_promise;
         let saved = SavedFrame { frame, registers, await_dst };
         let coroutine = self.alloc(ObjKind::Coroutine(Box::new(saved)), None)?;

@@ -37,6 +37,9 @@ pub enum ReturnTo {
     /// A fused compare-and-jump of the JavaScript frame below, finished after user conversions:
     /// a falsy value sends it to the target.
     JumpUnless(u32),
+    /// The frame of this running generator: a return finishes it (`{ value, done: true }` to
+    /// whoever resumed it), a throw finishes it and goes on to that caller.
+    Generator(ObjId),
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

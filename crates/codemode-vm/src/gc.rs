@@ -85,6 +85,8 @@ impl Vm {
             r.boolean_proto,
             r.promise_proto,
             r.iterator_proto,
+            r.generator_proto,
+            r.async_generator_proto,
             r.regexp_proto,
             r.date_proto,
             r.map_proto,
@@ -195,6 +197,12 @@ impl Vm {
                 }
                 push_ret(saved.frame.ret, m);
             }
+            ObjKind::Generator(state) => {
+                state.trace(&mut m.work);
+                if let Some(crate::generator::GenCaller::Call(ret)) = state.caller {
+                    push_ret(ret, m);
+                }
+            }
             ObjKind::Accessor { get, set } => {
                 m.push(*get);
                 m.push(*set);
@@ -263,7 +271,7 @@ fn push_ret(ret: ReturnTo, m: &mut Marks) {
         }
         ReturnTo::ConstructDerived { new_target, .. } => m.push_obj(new_target),
         ReturnTo::SuperNative { proto, .. } => m.push_obj(proto),
-        ReturnTo::RejectOnThrow(p) => m.push_obj(p),
+        ReturnTo::RejectOnThrow(p) | ReturnTo::Generator(p) => m.push_obj(p),
         ReturnTo::Reg(_)
         | ReturnTo::SuperResult(_)
         | ReturnTo::Native

@@ -422,6 +422,10 @@ impl Vm {
                 }
                 Op::ArraySpread { arr, src } => {
                     let (a, s) = (reg!(arr), reg!(src));
+                    if let (Some(g), Value::Obj(array)) = (tri!(self.as_sync_generator(s)), a) {
+                        let step = self.drain_generator(g, crate::generator::DrainInto::Array(array));
+                        switch_after!(self.apply_step(step, ReturnTo::Discard).and_then(|p| self.deliver(p)));
+                    }
                     let items = tri!(self.collect_iterable(s));
                     self.charge(Work::Elements(items.len()));
                     for v in items {
@@ -642,6 +646,19 @@ impl Vm {
                     let v = reg!(src);
                     switch_after!(self.promise_resolve(v).and_then(|p| self.suspend_at_await(p, dst)));
                 }
+                Op::GeneratorStart => switch_after!(self.start_generator()),
+                Op::Yield { src, .. } => {
+                    let v = reg!(src);
+                    self.charge(Work::Call { args: 0 });
+                    switch_after!(self.generator_yield(v));
+                }
+                Op::IterClose { iter } => {
+                    let it = reg!(iter);
+                    save_pc!();
+                    if tri!(self.iter_close(it)) {
+                        return Exit::Switch;
+                    }
+                }
                 Op::Throw { src } => {
                     let v = reg!(src);
                     throw!(v);
@@ -656,6 +673,9 @@ impl Vm {
                 }
                 Op::IterNext { dst, iter, target } => {
                     let it = reg!(iter);
+                    if let Some(g) = tri!(self.as_sync_generator(it)) {
+                        switch_after!(self.generator_iter_next(g, dst, target));
+                    }
                     match tri!(self.iter_next(it)) {
                         Some(v) => reg!(dst) = v,
                         None => pc = target as usize,
@@ -667,6 +687,16 @@ impl Vm {
                 }
                 Op::IterRest { dst, iter } => {
                     let it = reg!(iter);
+                    if let Some(g) = tri!(self.as_sync_generator(it)) {
+                        let array = tri!(self.new_array(Vec::new()));
+                        reg!(dst) = array;
+                        if let Value::Obj(array) = array {
+                            let step = self.drain_generator(g, crate::generator::DrainInto::Array(array));
+                            switch_after!(
+                                self.apply_step(step, ReturnTo::Discard).and_then(|p| self.deliver(p))
+                            );
+                        }
+                    }
                     let mut items = Vec::new();
                     while let Some(v) = tri!(self.iter_next(it)) {
                         items.push(v);

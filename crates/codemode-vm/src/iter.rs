@@ -29,7 +29,7 @@ impl Vm {
                     next: 0,
                     mode: if *set { MapIterMode::Keys } else { MapIterMode::Entries },
                 },
-                ObjKind::Iterator(_) => return Ok(v),
+                ObjKind::Iterator(_) | ObjKind::Generator(_) => return Ok(v),
                 _ => return Err(self.not_iterable(v)),
             },
             _ => return Err(self.not_iterable(v)),
@@ -151,6 +151,10 @@ impl Vm {
             && let ObjKind::Array(items) = &self.heap.obj(id).kind
         {
             return Ok(items.clone());
+        }
+        if self.as_generator(v).is_some() {
+            let msg = "a generator cannot be iterated here; spread it into an array first ([...gen])";
+            return Err(self.make_error(ErrorKind::TypeError, msg));
         }
         let it = self.get_iterator(v)?;
         let mut out = Vec::new();

@@ -18,6 +18,7 @@
 // throw); the naming convention lint is about converting `self`.
 #![allow(clippy::wrong_self_convention)]
 
+mod async_generator;
 mod bindings;
 mod builtins;
 mod call;
@@ -25,6 +26,7 @@ mod class;
 mod convert;
 mod frame;
 mod gc;
+mod generator;
 mod heap;
 mod host;
 mod interp;
@@ -86,6 +88,7 @@ fn empty_function() -> codemode_bytecode::FunctionCode {
         arguments: None,
         register_count: 1,
         is_async: false,
+        is_generator: false,
         is_arrow: false,
         class_kind: codemode_bytecode::ClassKind::None,
         length: 0,

@@ -294,6 +294,8 @@ pub enum ObjKind {
     Iterator(IterState),
     /// A suspended async function activation.
     Coroutine(Box<SavedFrame>),
+    /// A generator object: its suspended frame and state.
+    Generator(Box<crate::generator::GeneratorState>),
     RegExp {
         source: Box<str>,
         flags: Box<str>,
@@ -348,6 +350,13 @@ impl Object {
                 size_of::<PromiseState>() + p.reactions.capacity() * size_of::<crate::promise::Reaction>()
             }
             ObjKind::Coroutine(saved) => size_of::<SavedFrame>() + saved.registers.capacity() * VALUE_SIZE,
+            ObjKind::Generator(state) => {
+                size_of::<crate::generator::GeneratorState>()
+                    + state
+                        .saved
+                        .as_ref()
+                        .map_or(0, |s| size_of::<SavedFrame>() + s.registers.capacity() * VALUE_SIZE)
+            }
             ObjKind::Function(Callable::Closure { captures, .. } | Callable::Class { captures, .. }) => {
                 captures.len() * size_of::<CellId>()
             }

@@ -165,12 +165,25 @@ impl Vm {
         let obj = self.heap.obj(id);
         let ObjKind::Function(Callable::Closure { func, .. }) = obj.kind else { return Ok(()) };
         if obj.props.find(prototype).is_some()
-            || !self.module.functions.get(func as usize).is_some_and(|f| !f.is_arrow && !f.is_async)
+            || !self
+                .module
+                .functions
+                .get(func as usize)
+                .is_some_and(|f| !f.is_arrow && (!f.is_async || f.is_generator))
         {
             return Ok(());
         }
-        let p = self.alloc(ObjKind::Plain, Some(self.realm.object_proto))?;
-        self.define_hidden(p, "constructor", Value::Obj(id));
+        let generator =
+            self.module.functions.get(func as usize).filter(|f| f.is_generator).map(|f| f.is_async);
+        let p = if let Some(is_async) = generator {
+            // A generator function's `prototype` is its generators' prototype (no `constructor`).
+            let proto = if is_async { self.realm.async_generator_proto } else { self.realm.generator_proto };
+            self.alloc(ObjKind::Plain, Some(proto))?
+        } else {
+            let p = self.alloc(ObjKind::Plain, Some(self.realm.object_proto))?;
+            self.define_hidden(p, "constructor", Value::Obj(id));
+            p
+        };
         let grow = self.heap.obj(id).props.growth_for(prototype);
         self.charge_memory(grow * std::mem::size_of::<crate::object::Slot>())?;
         self.heap.obj_mut(id).props.set(prototype, Value::Obj(p), HIDDEN);

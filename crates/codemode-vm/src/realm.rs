@@ -41,6 +41,10 @@ pub struct Realm {
     pub boolean_proto: ObjId,
     pub promise_proto: ObjId,
     pub iterator_proto: ObjId,
+    /// `%GeneratorPrototype%`: `next`, `return`, `throw`; inherits from the iterator prototype.
+    pub generator_proto: ObjId,
+    /// `%AsyncGeneratorPrototype%`: `next`, `return`, `throw` returning promises.
+    pub async_generator_proto: ObjId,
     pub regexp_proto: ObjId,
     pub date_proto: ObjId,
     pub map_proto: ObjId,
@@ -67,6 +71,8 @@ impl Realm {
         let boolean_proto = obj(p, ObjKind::Plain)?;
         let promise_proto = obj(p, ObjKind::Plain)?;
         let iterator_proto = obj(p, ObjKind::Plain)?;
+        let generator_proto = obj(Some(iterator_proto), ObjKind::Plain)?;
+        let async_generator_proto = obj(p, ObjKind::Plain)?;
         let regexp_proto = obj(p, ObjKind::Plain)?;
         let date_proto = obj(p, ObjKind::Plain)?;
         let map_proto = obj(p, ObjKind::Plain)?;
@@ -104,6 +110,8 @@ impl Realm {
             boolean_proto,
             promise_proto,
             iterator_proto,
+            generator_proto,
+            async_generator_proto,
             regexp_proto,
             date_proto,
             map_proto,
@@ -396,9 +404,11 @@ impl Vm {
     pub(crate) fn is_constructor(&self, id: ObjId) -> bool {
         match &self.heap.obj(id).kind {
             ObjKind::Function(Callable::Class { .. }) => true,
-            ObjKind::Function(Callable::Closure { func, .. }) => {
-                self.module.functions.get(*func as usize).is_some_and(|f| !f.is_arrow && !f.is_async)
-            }
+            ObjKind::Function(Callable::Closure { func, .. }) => self
+                .module
+                .functions
+                .get(*func as usize)
+                .is_some_and(|f| !f.is_arrow && !f.is_async && !f.is_generator),
             ObjKind::Function(Callable::Native { native, .. }) => builtins::is_constructor(*native),
             ObjKind::Function(Callable::Bound { target, .. }) => {
                 matches!(&self.heap.obj(*target).kind, ObjKind::Function(_))

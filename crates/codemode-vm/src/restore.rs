@@ -118,7 +118,12 @@ impl Vm {
                     return Err(format!("object {i}: property key {} is not an interned name", p.key.0));
                 }
             }
-            if let ObjKind::Coroutine(saved) = &obj.kind {
+            let saved = match &obj.kind {
+                ObjKind::Coroutine(saved) => Some(saved),
+                ObjKind::Generator(state) => state.saved.as_ref(),
+                _ => None,
+            };
+            if let Some(saved) = saved {
                 let code = functions
                     .get(saved.frame.func as usize)
                     .ok_or_else(|| format!("object {i}: suspended frame of no function"))?;

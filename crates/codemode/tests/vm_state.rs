@@ -278,3 +278,108 @@ fn corrupt_snapshot_bytes_are_refused_not_run() {
         }
     }
 }
+
+#[test]
+fn a_vm_suspended_inside_generators_roundtrips_through_serde() {
+    const GENERATORS: &str = r#"
+        function* doubling() {
+            let n = 1;
+            try {
+                while (true) {
+                    const got = yield n;
+                    n = got * 2;
+                }
+            } finally {
+                console.log("closed");
+            }
+        }
+        const it = doubling();
+        let v = it.next().value;
+        const out = [];
+        for (let i = 0; i < 3; i++) {
+            const r = await tools.x.get({ n: v });
+            out.push(r.n);
+            v = it.next(r.n).value;
+        }
+        it.return();
+        function* squares(n) { for (let i = 0; i < n; i++) yield i * i; }
+        let sum = 0;
+        for (const s of squares(300)) sum += [...squares(3)].length + s;
+        return { out, sum };
+    "#;
+    let expected = run_to_end(&mut vm(GENERATORS));
+    assert_eq!(expected, json!({ "out": [1, 2, 4], "sum": 8_955_950 }));
+
+    // Suspended at a tool call while `doubling` waits at its yield: restore and finish.
+    let mut first = vm(GENERATORS);
+    assert_eq!(first.run(1_000_000), Status::Waiting);
+    let calls = first.take_host_calls();
+    let bytes = serde_json::to_vec(&first).expect("serializes");
+    drop(first);
+    let mut restored: Vm = serde_json::from_slice(&bytes).expect("deserializes");
+    answer(&mut restored, &calls[0]);
+    assert_eq!(run_to_end(&mut restored), expected);
+    assert_eq!(restored.logs(), ["closed"]);
+
+    // Small fuel slices with a snapshot after each: generator frames running on the stack and
+    // suspended in the heap survive every one.
+    let mut vm = vm(GENERATORS);
+    let mut slices = 0;
+    loop {
+        match vm.run(40) {
+            Status::OutOfFuel => slices += 1,
+            Status::Waiting => {
+                for call in vm.take_host_calls() {
+                    answer(&mut vm, &call);
+                }
+            }
+            Status::Done => break,
+            Status::Threw => panic!("threw: {:?}", vm.error_report()),
+        }
+        let bytes = serde_json::to_vec(&vm).expect("serializes");
+        vm = serde_json::from_slice(&bytes).expect("deserializes");
+    }
+    assert!(slices > 10, "only {slices} slices");
+    assert_eq!(vm.result_json().expect("result"), expected);
+}
+
+#[test]
+fn a_vm_suspended_inside_an_async_generator_roundtrips_through_serde() {
+    const ASYNC_GENERATORS: &str = r#"
+        async function* fetched(ns) {
+            try {
+                for (const n of ns) yield (await tools.x.get({ n })).n * 2;
+            } finally {
+                console.log("done");
+            }
+        }
+        const out = [];
+        for await (const v of fetched([1, 2, 3])) out.push(v);
+        const g = fetched([5, 6]);
+        const both = await Promise.all([g.next(), g.next(), g.next()]);
+        return { out, both: both.map(r => r.done ? "end" : r.value) };
+    "#;
+    let expected = run_to_end(&mut vm(ASYNC_GENERATORS));
+    assert_eq!(expected, json!({ "out": [2, 4, 6], "both": [10, 12, "end"] }));
+
+    // Snapshot at every tool call: the generator waits at an `await` inside its body, with
+    // requests (and their promises) queued.
+    let mut vm = vm(ASYNC_GENERATORS);
+    loop {
+        match vm.run(1_000_000) {
+            Status::Done => break,
+            Status::Waiting => {
+                let calls = vm.take_host_calls();
+                let bytes = serde_json::to_vec(&vm).expect("serializes");
+                vm = serde_json::from_slice(&bytes).expect("deserializes");
+                for call in calls {
+                    answer(&mut vm, &call);
+                }
+            }
+            Status::OutOfFuel => {}
+            Status::Threw => panic!("threw: {:?}", vm.error_report()),
+        }
+    }
+    assert_eq!(vm.result_json().expect("result"), expected);
+    assert_eq!(vm.logs(), ["done", "done"]);
+}

@@ -271,6 +271,11 @@ impl<'a> FnCompiler<'a> {
                 self.mark(e.span);
                 self.emit(Op::Await { dst, src })?;
             }
+            ExprKind::Yield { arg, delegate: false } => self.yield_expr(arg.as_deref(), dst)?,
+            ExprKind::Yield { arg: Some(arg), delegate: true } => self.yield_star(arg, dst)?,
+            ExprKind::Yield { arg: None, delegate: true } => {
+                return Err(self.error("yield* needs an operand"));
+            }
             ExprKind::Delete { object, property } => {
                 let obj = self.expr_any(object)?;
                 let key = self.property_key(property)?;
@@ -857,6 +862,7 @@ pub(super) fn writes_locals(e: &Expr, depth: usize) -> bool {
         K::DefineField { key, value } => w(value) || matches!(&**key, Property::Computed(p) if w(p)),
         K::Template { exprs, .. } | K::Sequence(exprs) => exprs.iter().any(w),
         K::Unary { arg, .. } | K::Await(arg) | K::OptionalChain(arg) => w(arg),
+        K::Yield { arg, .. } => arg.as_deref().is_some_and(w),
         K::Binary { left, right, .. } | K::Logical { left, right, .. } => w(left) || w(right),
         K::Conditional { test, then, otherwise } => w(test) || w(then) || w(otherwise),
         K::Member { object, property, .. } | K::Delete { object, property } => {

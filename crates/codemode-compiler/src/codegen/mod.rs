@@ -17,6 +17,7 @@
 //! destructuring).
 
 mod expr;
+mod generator;
 mod pattern;
 mod stmt;
 
@@ -110,6 +111,9 @@ struct TryScope<'a> {
     open: Option<u32>,
     /// The inline `finally` to run when leaving through this try (`None` for catch-only tries).
     finally: Option<&'a ir::Block>,
+    /// Not a `try` but a for-of loop's iterator, closed (`IterClose`) when a `return` or a
+    /// `break`/`continue` to an outer statement leaves the loop.
+    close_iter: Option<Reg>,
 }
 
 struct FnCompiler<'a> {
@@ -344,6 +348,10 @@ impl<'a> FnCompiler<'a> {
         if let (Some(var), Some(reg)) = (func.arguments_var, self.arguments) {
             self.store_var(&ir::VarRef::Local(var), reg, true)?;
         }
+        if func.is_generator {
+            // Parameters are bound (and their defaults run) by the call; the body by `next()`.
+            self.emit(Op::GeneratorStart)?;
+        }
         for stmt in &func.body.body {
             self.stmt(stmt)?;
         }
@@ -427,6 +435,7 @@ impl<'a> FnCompiler<'a> {
             arguments: self.arguments,
             register_count: self.max_reg.max(1) as u16,
             is_async: func.is_async,
+            is_generator: func.is_generator,
             is_arrow: func.is_arrow,
             class_kind: func.class_kind,
             length: u16::try_from(

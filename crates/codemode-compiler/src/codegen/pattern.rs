@@ -182,9 +182,15 @@ impl<'a> FnCompiler<'a> {
                         self.bind_pattern(p, value, declare)?;
                     }
                 }
-                if let Some(rest) = rest {
-                    self.emit(Op::IterRest { dst: value, iter })?;
-                    self.bind_pattern(rest, value, declare)?;
+                match rest {
+                    Some(rest) => {
+                        self.emit(Op::IterRest { dst: value, iter })?;
+                        self.bind_pattern(rest, value, declare)?;
+                    }
+                    // A generator not run to its end is closed (its `finally` blocks run).
+                    None => {
+                        self.emit(Op::IterClose { iter })?;
+                    }
                 }
                 Ok(())
             }

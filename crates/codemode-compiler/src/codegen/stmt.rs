@@ -117,10 +117,11 @@ impl<'a> FnCompiler<'a> {
                 self.pop_loop(cont);
                 Ok(())
             }
-            StmtKind::ForOf { pattern, declare, iterable, body, scope, label: own }
+            StmtKind::ForOf { pattern, declare, iterable, body, scope, label: own, .. }
             | StmtKind::ForIn { pattern, declare, object: iterable, body, scope, label: own } => {
                 let label = own.as_deref().or(label);
                 let is_of = matches!(stmt.kind, StmtKind::ForOf { .. });
+                let is_await = matches!(stmt.kind, StmtKind::ForOf { is_await: true, .. });
                 let iter = self.alloc_reg()?;
                 let value = self.alloc_reg()?;
                 // The head's bindings are in TDZ while the iterable is evaluated.
@@ -131,15 +132,45 @@ impl<'a> FnCompiler<'a> {
                 } else {
                     self.emit(Op::ForInKeys { dst: iter, src })?;
                 }
+                // A for-of's iterator is closed when the loop is left early: `break` lands on
+                // an `IterClose`; `return` and jumps to outer statements meet it in `try_stack`;
+                // a throw out of the loop goes through a handler that closes it and rethrows.
+                if is_of {
+                    let pc = self.pc();
+                    let close_iter = Some(iter);
+                    self.try_stack.push(TryScope {
+                        segments: Vec::new(),
+                        open: Some(pc),
+                        finally: None,
+                        close_iter,
+                    });
+                }
                 self.push_loop(label);
                 let top = self.pc();
-                let next = self.emit(Op::IterNext { dst: value, iter, target: 0 })?;
+                let next = if is_await {
+                    self.for_await_step(iter, value)?
+                } else {
+                    self.emit(Op::IterNext { dst: value, iter, target: 0 })?
+                };
                 self.enter_scope(scope)?;
                 self.bind_pattern(pattern, value, *declare)?;
                 self.stmt(body)?;
                 self.emit(Op::Jump { target: top })?;
-                self.patch_here(next);
+                let has_breaks = self.jump_scopes.last().is_some_and(|s| !s.breaks.is_empty());
+                let segments = if is_of { self.close_try() } else { Vec::new() };
                 self.pop_loop(top);
+                if is_of {
+                    if has_breaks {
+                        self.emit(Op::IterClose { iter })?;
+                    }
+                    let done = self.emit(Op::Jump { target: 0 })?;
+                    let handler = self.pc();
+                    self.add_handlers(&segments, handler, value);
+                    self.emit(Op::IterClose { iter })?;
+                    self.emit(Op::Throw { src: value })?;
+                    self.patch_here(done);
+                }
+                self.patch_here(next);
                 Ok(())
             }
             StmtKind::Switch { discriminant, cases, scope, label: own } => {
@@ -212,9 +243,11 @@ impl<'a> FnCompiler<'a> {
                         self.emit(Op::LoadUndef { dst: r })?;
                     }
                 }
-                self.run_finally_blocks(0)?;
-                self.emit(Op::Return { src: r })?;
-                Ok(())
+                if self.func.is_async && self.func.is_generator {
+                    // An async generator's `return v` gives the settled value of `v`.
+                    self.emit(Op::Await { dst: r, src: r })?;
+                }
+                self.return_reg(r)
             }
             StmtKind::Throw(e) => {
                 let r = self.expr_any(e)?;
@@ -300,7 +333,7 @@ impl<'a> FnCompiler<'a> {
 
     /// Emits inline copies of the `finally` blocks of `try_stack[depth..]`, innermost first,
     /// each outside the protected ranges it leaves.
-    fn run_finally_blocks(&mut self, depth: usize) -> Result<(), CompileError> {
+    pub(super) fn run_finally_blocks(&mut self, depth: usize) -> Result<(), CompileError> {
         let n = self.try_stack.len();
         if depth >= n {
             return Ok(());
@@ -312,6 +345,10 @@ impl<'a> FnCompiler<'a> {
             }
         }
         for i in (depth..n).rev() {
+            if let Some(iter) = self.try_stack[i].close_iter {
+                self.emit(Op::IterClose { iter })?;
+                continue;
+            }
             let Some(finally) = self.try_stack[i].finally else { continue };
             // While the copy runs, the tries from `i` inward are gone, and so are the jump
             // scopes inside them.
@@ -333,7 +370,7 @@ impl<'a> FnCompiler<'a> {
 
     fn open_try(&mut self, finally: Option<&'a Block>) {
         let pc = self.pc();
-        self.try_stack.push(TryScope { segments: Vec::new(), open: Some(pc), finally });
+        self.try_stack.push(TryScope { segments: Vec::new(), open: Some(pc), finally, close_iter: None });
     }
 
     /// Closes the innermost try's range and returns its segments.
@@ -435,6 +472,7 @@ pub(super) fn mentions_var(e: &ir::Expr, id: VarId, depth: usize) -> bool {
         K::Var { var, .. } => matches!(var, ir::VarRef::Local(v) if *v == id),
         K::Template { exprs, .. } | K::Sequence(exprs) => exprs.iter().any(m),
         K::Unary { arg, .. } | K::Await(arg) | K::OptionalChain(arg) => m(arg),
+        K::Yield { arg, .. } => arg.as_deref().is_some_and(m),
         K::Binary { left, right, .. } | K::Logical { left, right, .. } => m(left) || m(right),
         K::Conditional { test, then, otherwise } => m(test) || m(then) || m(otherwise),
         K::Member { object, property, .. } | K::Delete { object, property } => {

@@ -74,6 +74,13 @@ impl Lowerer<'_> {
             Expr::New(new) => self.new_expr(new),
             Expr::Seq(seq) => self.lower_exprs(seq.exprs.iter().map(|expr| &**expr)).map(ExprKind::Sequence),
             Expr::Await(await_expr) => self.await_expr(await_expr),
+            Expr::Yield(yield_expr) => {
+                let arg = match &yield_expr.arg {
+                    Some(arg) => Some(Box::new(self.lower_expr(arg)?)),
+                    None => None,
+                };
+                Ok(ExprKind::Yield { arg, delegate: yield_expr.delegate })
+            }
             Expr::OptChain(chain) => self.optional_chain(chain),
             Expr::Class(class) => self.class_expr(class, None),
             Expr::TaggedTpl(tagged) => self.tagged_template(tagged),
@@ -99,7 +106,6 @@ impl Lowerer<'_> {
                 "tagged templates are not supported; call the function with arguments instead"
             }
             Expr::Class(_) => "class expressions are not supported; use object literals and functions",
-            Expr::Yield(_) => "generators (`yield`) are not supported; build and return an array instead",
             Expr::MetaProp(meta) => match meta.kind {
                 ast::MetaPropKind::NewTarget => "`new.target` is not supported",
                 ast::MetaPropKind::ImportMeta => "`import.meta` is not supported",

@@ -64,6 +64,7 @@ fn placeholder_function(span: ir::Span) -> ir::Function {
     ir::Function {
         name: None,
         is_async: false,
+        is_generator: false,
         is_arrow: false,
         params: Vec::new(),
         rest: None,
@@ -322,14 +323,6 @@ impl<'a> Lowerer<'a> {
             &FunctionSource<'_>,
         ) -> LowerResult<(Vec<Pattern>, Option<Pattern>, Vec<ir::Stmt>)>,
     ) -> LowerResult<FuncId> {
-        if source.is_generator {
-            let what = if source.is_async {
-                "async generator functions are not supported; collect results in an array instead"
-            } else {
-                "generator functions are not supported; build and return an array instead"
-            };
-            return Err(self.unsupported(what, source.span));
-        }
         if source.has_param_decorators {
             return Err(self.unsupported("decorators are not supported", source.span));
         }
@@ -363,8 +356,9 @@ impl<'a> Lowerer<'a> {
             return Err(self.parse_error("internal error: function stack underflow", source.span));
         };
         let (params, rest, body) = result?;
-        let function =
+        let mut function =
             self.finish_function(source.name, source.is_async, source.is_arrow, params, rest, body, span);
+        function.is_generator = source.is_generator;
         self.func = parent;
         if let Some(slot) = self.functions.get_mut(id.0 as usize) {
             *slot = function;
@@ -489,6 +483,7 @@ impl<'a> Lowerer<'a> {
         ir::Function {
             name,
             is_async,
+            is_generator: false,
             is_arrow,
             params,
             rest,

@@ -91,10 +91,13 @@ impl Lowerer<'_> {
             Stmt::DoWhile(stmt) => self.while_stmt(&stmt.test, &stmt.body, true, label, span),
             Stmt::For(stmt) => self.for_stmt(stmt, label, span),
             Stmt::ForIn(stmt) => self.for_in_of(&stmt.left, &stmt.right, &stmt.body, false, label, span),
-            Stmt::ForOf(stmt) if stmt.is_await => {
-                Err(self.unsupported("`for await` loops are not supported; use `for (const x of xs) { await x }` or `await Promise.all(xs)`", stmt.span))
+            Stmt::ForOf(stmt) => {
+                let mut lowered = self.for_in_of(&stmt.left, &stmt.right, &stmt.body, true, label, span)?;
+                if let StmtKind::ForOf { is_await, .. } = &mut lowered.kind {
+                    *is_await = stmt.is_await;
+                }
+                Ok(lowered)
             }
-            Stmt::ForOf(stmt) => self.for_in_of(&stmt.left, &stmt.right, &stmt.body, true, label, span),
             Stmt::Decl(decl) => self.decl_stmt(decl, span),
             Stmt::Expr(expr) => self.expr_stmt(&expr.expr, false, span),
         }
@@ -375,7 +378,7 @@ impl Lowerer<'_> {
             }
         };
         let kind = if is_of {
-            StmtKind::ForOf { pattern, declare, iterable: right, body, scope, label }
+            StmtKind::ForOf { pattern, declare, iterable: right, body, scope, label, is_await: false }
         } else {
             StmtKind::ForIn { pattern, declare, object: right, body, scope, label }
         };

@@ -96,13 +96,13 @@ fn is_array(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Resul
     )))
 }
 
-fn from(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+pub(crate) fn from(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let source = arg(args, 0);
     let items = match source {
         Value::Obj(id)
             if !matches!(
                 vm.heap.obj(id).kind,
-                ObjKind::Array(_) | ObjKind::Iterator(_) | ObjKind::Map { .. }
+                ObjKind::Array(_) | ObjKind::Iterator(_) | ObjKind::Map { .. } | ObjKind::Generator(_)
             ) =>
         {
             // Array-like: { length: n }.
@@ -123,6 +123,18 @@ fn from(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<St
         }
         Value::Undefined | Value::Null => {
             return Err(vm.make_error(ErrorKind::TypeError, "undefined is not iterable"));
+        }
+        Value::Obj(id) if matches!(vm.heap.obj(id).kind, ObjKind::Generator(_)) => {
+            vm.as_sync_generator(source)?;
+            let Value::Obj(array) = vm.new_array(Vec::new())? else {
+                return Ok(Step::Return(Value::Undefined));
+            };
+            let map = arg(args, 1);
+            if map != Value::Undefined {
+                require_callable(vm, map)?;
+            }
+            let into = crate::generator::DrainInto::ArrayFrom { array, map };
+            return Ok(vm.drain_generator(id, into));
         }
         _ => vm.collect_iterable(source)?,
     };

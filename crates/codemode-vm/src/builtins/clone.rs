@@ -105,6 +105,7 @@ fn shell(vm: &mut Vm, walk: &mut Walk, src: ObjId) -> Result<ObjId, Throw> {
         | ObjKind::Promise(_)
         | ObjKind::Iterator(_)
         | ObjKind::Coroutine(_)
+        | ObjKind::Generator(_)
         | ObjKind::Accessor { .. } => return Err(not_cloneable(vm, src)),
     };
     walk.copies.insert(src, copy);

@@ -62,7 +62,7 @@ use crate::call::Throw;
 use crate::object::ObjKind;
 use crate::value::{ObjId, Value};
 
-pub(crate) use array::ArrayLoop;
+pub(crate) use array::{ArrayLoop, from as array_from};
 
 /// A built-in function's Rust side: `(vm, this, args, data)` where `data` are the values the
 /// function object was bound to.
@@ -145,6 +145,9 @@ pub enum Step {
     /// A synchronous host call was issued: the program stops until the host completes call
     /// `id`, whose value is then the built-in's result.
     Block(u32),
+    /// Resume `generator` (a frame is pushed); what it yields or returns, as an iterator result,
+    /// is the built-in's result, or goes to `cont` when given (then the built-in goes on).
+    Resume { generator: ObjId, mode: crate::generator::ResumeMode, value: Value, cont: Option<Cont> },
 }
 
 /// The saved state of a built-in waiting for a callback's result. Plain data.
@@ -170,6 +173,8 @@ pub enum Cont {
     Revive(Box<json_revive::Revive>),
     /// `Object.groupBy` / `Map.groupBy`.
     GroupBy(Box<group_by::GroupByState>),
+    /// Collecting a generator's values (`[...gen]`, `Array.from(gen)`).
+    GenDrain(Box<crate::generator::GenDrain>),
 }
 
 impl Cont {
@@ -186,6 +191,7 @@ impl Cont {
             Cont::PropWalk(w) => w.trace(out),
             Cont::GroupBy(s) => s.trace(out),
             Cont::Revive(r) => r.trace(out),
+            Cont::GenDrain(d) => d.trace(out),
         }
     }
 }
@@ -218,6 +224,8 @@ pub fn table() -> &'static [NativeDef] {
             group_by::DEFS,
             intl::DEFS,
             iterator::DEFS,
+            crate::generator::DEFS,
+            crate::async_generator::DEFS,
             thenable::DEFS,
             extension::DEFS,
             uri::DEFS,
@@ -273,6 +281,7 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
         Cont::PropWalk(w) => prop_walk::resume(vm, *w, result),
         Cont::GroupBy(s) => group_by::resume(vm, s, result),
         Cont::Revive(r) => json_revive::resume(vm, *r, result),
+        Cont::GenDrain(d) => crate::generator::resume_drain(vm, *d, result),
     }
 }
 
@@ -331,6 +340,8 @@ impl Vm {
             "ReferenceError" => r.error_protos[3],
             "SyntaxError" => r.error_protos[4],
             "Iterator" => r.iterator_proto,
+            "Generator" => r.generator_proto,
+            "AsyncGenerator" => r.async_generator_proto,
             _ => return None,
         })
     }

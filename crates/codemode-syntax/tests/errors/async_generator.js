@@ -1,1 +1,0 @@
-const g = async function* () {};

@@ -1,3 +1,0 @@
-function* gen() {
-  yield 1;
-}

@@ -1,0 +1,6 @@
+const g = async function* () {
+  yield await 1;
+};
+for await (const x of g()) {
+  x;
+}
