@@ -124,7 +124,8 @@ pub fn lexical_declarations<'a>(stmts: impl IntoIterator<Item = &'a Stmt>) -> Ve
     for stmt in stmts {
         match stmt {
             Stmt::Decl(Decl::Var(decl)) if decl.kind != VarDeclKind::Var => var_decl_names(decl, &mut found),
-            Stmt::Decl(Decl::Fn(decl)) if !decl.declare => {
+            // TypeScript overload signatures (no body) declare nothing.
+            Stmt::Decl(Decl::Fn(decl)) if !decl.declare && decl.function.body.is_some() => {
                 found.push(Declared { ident: &decl.ident, kind: VarKind::Function })
             }
             Stmt::Decl(Decl::TsEnum(decl)) if !decl.declare => {

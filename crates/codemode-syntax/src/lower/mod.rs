@@ -178,13 +178,16 @@ impl<'a> Lowerer<'a> {
 
     /// Declares a lexical binding (`let`, `const`, function, catch parameter) in the innermost
     /// scope. Redeclaring a name in the same scope is the early error JavaScript reports at parse
-    /// time, except for repeated function declarations, which rebind.
+    /// time, except for repeated function declarations at a function's top level, which rebind
+    /// (in a block a function declaration is lexical: strict mode, which codemode follows).
     pub(crate) fn declare_lexical(&mut self, ident: &ast::Ident, kind: VarKind) -> LowerResult<ir::VarId> {
         let scope = self.func.scopes.len().saturating_sub(1);
         let name = ident.sym.as_str();
         if let Some(existing) = self.func.lookup_in(scope, name) {
             let existing_kind = self.func.kind_of(existing);
+            let top_level = self.func.scopes.get(scope).is_some_and(|s| s.kind == ScopeKind::Function);
             let rebinds = kind == VarKind::Function
+                && top_level
                 && matches!(existing_kind, Some(VarKind::Function | VarKind::Var | VarKind::Param))
                 || kind == VarKind::Param && existing_kind == Some(VarKind::Param);
             if rebinds {

@@ -263,15 +263,22 @@ impl Lowerer<'_> {
         Ok(())
     }
 
-    /// A `var` inside a block whose name a `let`/`const` of an enclosing block (of the same
-    /// function) already declares is an early error.
+    /// A `var` whose name a `let`/`const` of an enclosing scope (of the same function), or a
+    /// function declared in an enclosing block, already declares is an early error: the `var`
+    /// is hoisted through that scope.
     fn check_var_redeclaration(&self, pat: &ast::Pat) -> LowerResult<()> {
         for ident in collect::binding_idents(pat) {
             let name = ident.sym.as_str();
-            if let Some(var) = self.func.lookup(name)
-                && matches!(self.func.kind_of(var), Some(VarKind::Let | VarKind::Const))
-            {
-                return Err(self.redeclared(name, ident.span));
+            for (index, scope) in self.func.scopes.iter().enumerate() {
+                let Some(var) = self.func.lookup_in(index, name) else { continue };
+                let clash = match self.func.kind_of(var) {
+                    Some(VarKind::Let | VarKind::Const) => true,
+                    Some(VarKind::Function) => scope.kind != ScopeKind::Function,
+                    _ => false,
+                };
+                if clash {
+                    return Err(self.redeclared(name, ident.span));
+                }
             }
         }
         Ok(())
