@@ -26,6 +26,9 @@ pub mod integrity {
     pub const SEALED_ELEMENTS: u8 = 2;
     /// Array elements cannot be written (`freeze`).
     pub const FROZEN_ELEMENTS: u8 = 4;
+    /// Not an integrity level: a function whose `name` and `length` are real slots now (see
+    /// `Vm::own_function_props`), so they are no longer answered from its code.
+    pub const OWN_FUNCTION_PROPS: u8 = 8;
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

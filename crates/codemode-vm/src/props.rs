@@ -11,6 +11,7 @@ use codemode_bytecode::ErrorKind;
 
 use crate::Vm;
 use crate::call::Throw;
+use crate::object::integrity::OWN_FUNCTION_PROPS;
 use crate::object::{ACCESSOR, Callable, FIXED, HIDDEN, ObjKind, Object, PRIVATE, READONLY};
 use crate::value::{Atom, ObjId, Value, as_array_index, parse_array_index};
 
@@ -157,6 +158,46 @@ impl Vm {
         Ok(self.lookup(start, key, o))
     }
 
+    /// A function's `name` and `length` are answered from its code until something looks at the
+    /// function's own properties (`hasOwnProperty`, descriptors, `getOwnPropertyNames`,
+    /// `delete`, `defineProperty`, `freeze`): then they become real slots (non-writable,
+    /// non-enumerable, configurable), so that they can be described, redefined and deleted.
+    /// Most functions are never looked at this way, and cost nothing for it.
+    pub(crate) fn own_function_props(&mut self, id: ObjId) -> Result<(), Throw> {
+        let obj = self.heap.obj(id);
+        if obj.props.integrity & OWN_FUNCTION_PROPS != 0 {
+            return Ok(());
+        }
+        let (length, name) = match &obj.kind {
+            ObjKind::Function(Callable::Native { native, .. }) => {
+                let def = crate::builtins::table().get(native.0 as usize);
+                (def.map_or(0.0, |d| d.arity as f64), def.map_or("", |d| d.name).to_string())
+            }
+            ObjKind::Function(Callable::Closure { func, .. } | Callable::Class { func, .. }) => {
+                let code = self.module.functions.get(*func as usize);
+                (
+                    code.map_or(0.0, |c| f64::from(c.length)),
+                    code.and_then(|c| c.name.clone()).unwrap_or_default(),
+                )
+            }
+            _ => return Ok(()),
+        };
+        // In the order JavaScript lists them: `length`, `name`, then `prototype`.
+        let (length_atom, name_atom) = (self.realm.atoms.length, self.realm.atoms.name);
+        let name = self.new_string(&name)?;
+        self.charge_memory(
+            2 * (std::mem::size_of::<crate::object::Slot>() + crate::object::INDEX_ENTRY_BYTES),
+        )?;
+        let props = &mut self.heap.obj_mut(id).props;
+        props.integrity |= OWN_FUNCTION_PROPS;
+        for (atom, value) in [(length_atom, Value::Number(length)), (name_atom, name)] {
+            if props.find(atom).is_none() {
+                props.set(atom, value, READONLY | HIDDEN);
+            }
+        }
+        self.materialize_prototype(id)
+    }
+
     /// A plain function's `prototype` object, made on its first read (most functions are never
     /// constructors; an eager one would cost every closure an object), with `constructor`
     /// pointing back.
@@ -215,7 +256,9 @@ impl Vm {
                     return Got::Value(Value::Number(crate::builtins::map_size(self, id) as f64));
                 }
                 (ObjKind::Function(Callable::Native { native, .. }), Key::Atom(a))
-                    if (a == self.realm.atoms.name || a == self.realm.atoms.length) && obj.props.find(a).is_none() =>
+                    if (a == self.realm.atoms.name || a == self.realm.atoms.length)
+                        && obj.props.integrity & OWN_FUNCTION_PROPS == 0
+                        && obj.props.find(a).is_none() =>
                 {
                     let def = crate::builtins::table().get(native.0 as usize);
                     if a == self.realm.atoms.length {
@@ -225,7 +268,9 @@ impl Vm {
                     return Got::Value(self.new_string(name).unwrap_or(Value::Undefined));
                 }
                 (ObjKind::Function(Callable::Closure { func, .. } | Callable::Class { func, .. }), Key::Atom(a))
-                    if (a == self.realm.atoms.name || a == self.realm.atoms.length) && obj.props.find(a).is_none() =>
+                    if (a == self.realm.atoms.name || a == self.realm.atoms.length)
+                        && obj.props.integrity & OWN_FUNCTION_PROPS == 0
+                        && obj.props.find(a).is_none() =>
                 {
                     let code = self.module.functions.get(*func as usize);
                     if a == self.realm.atoms.length {
@@ -504,6 +549,9 @@ impl Vm {
 
     /// `delete o[key]`.
     pub(crate) fn delete(&mut self, o: Value, key: Key) -> Result<bool, Throw> {
+        if let Value::Obj(id) = o {
+            self.own_function_props(id)?;
+        }
         let Value::Obj(id) = o else {
             if o.is_nullish() {
                 return Err(
@@ -544,6 +592,10 @@ impl Vm {
     /// The object's own string keys in JavaScript order; `all` includes the non-enumerable ones
     /// (`Object.getOwnPropertyNames`; an array's `length`). Private names are never listed.
     pub(crate) fn own_string_keys(&mut self, id: ObjId, all: bool) -> Vec<Key> {
+        if all {
+            // Out of memory leaves `name` and `length` unlisted; the next charge reports it.
+            let _ = self.own_function_props(id);
+        }
         let skip = if all { PRIVATE } else { HIDDEN };
         let obj: &Object = self.heap.obj(id);
         let mut keys = Vec::new();

@@ -312,6 +312,14 @@ pub(crate) fn install(vm: &mut Vm) -> Result<(), Throw> {
         let f = vm.alloc_native(Native(i as u16), Vec::new())?;
         vm.define_hidden(owner, def.name, f);
     }
+    // `Function.prototype` is an object here, not a function; it still has the `name` ("") and
+    // `length` (0) that functions inherit once their own are deleted.
+    let function_proto = vm.realm.function_proto;
+    let (name, length) = (vm.realm.atoms.name, vm.realm.atoms.length);
+    let empty = vm.new_string("")?;
+    let props = &mut vm.heap.obj_mut(function_proto).props;
+    props.set(length, Value::Number(0.0), crate::object::READONLY | crate::object::HIDDEN);
+    props.set(name, empty, crate::object::READONLY | crate::object::HIDDEN);
     global::install_values(vm)?;
     number::install_values(vm)?;
     error_more::install_values(vm)?;

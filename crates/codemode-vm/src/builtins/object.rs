@@ -199,6 +199,7 @@ fn property_is_enumerable(vm: &mut Vm, this: Value, args: &[Value], _data: &[Val
 fn own_property(vm: &mut Vm, o: Value, k: Value) -> Result<bool, Throw> {
     let key = vm.to_key(k)?;
     let Value::Obj(id) = o else { return Ok(false) };
+    vm.own_function_props(id)?;
     if let (ObjKind::Array(items), Key::Index(i)) = (&vm.heap.obj(id).kind, key) {
         return Ok((i as usize) < items.len());
     }

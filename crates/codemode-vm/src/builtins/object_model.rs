@@ -40,6 +40,9 @@ fn integrity(
     accessor_flags: u8,
 ) -> Result<Step, Throw> {
     let v = arg(args, 0);
+    if let Value::Obj(id) = v {
+        vm.own_function_props(id)?;
+    }
     charge_props(vm, v);
     if let Value::Obj(id) = v {
         let props = &mut vm.heap.obj_mut(id).props;
@@ -151,6 +154,7 @@ fn define_own(vm: &mut Vm, o: Value, key: Key, d: Descriptor) -> Result<(), Thro
     let Value::Obj(id) = o else {
         return Err(vm.make_error(ErrorKind::TypeError, "Object.defineProperty called on non-object"));
     };
+    vm.own_function_props(id)?;
     if let (ObjKind::Array(_), Key::Index(_)) = (&vm.heap.obj(id).kind, key) {
         if let Some(value) = d.value {
             vm.define(o, key, value)?;
@@ -294,6 +298,9 @@ fn define_properties(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value])
 
 /// The descriptor object of `o`'s own property `key`, or `undefined`.
 fn descriptor_of(vm: &mut Vm, o: Value, key: Key) -> Result<Value, Throw> {
+    if let Value::Obj(id) = o {
+        vm.own_function_props(id)?;
+    }
     let Value::Obj(id) = o else {
         return Ok(match (o, key) {
             (Value::Str(_), _) => {
