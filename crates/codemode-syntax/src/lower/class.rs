@@ -29,12 +29,26 @@ pub(crate) struct MethodSetup {
 /// A class whose body is being lowered.
 pub(crate) struct ClassScope {
     private_names: HashMap<String, String>,
+    /// Computed field names, evaluated (and converted to property keys) once, when the class is
+    /// defined, into bindings its initializers read: `%keyN.i = \`${expr}\``.
+    field_keys: Vec<ir::Expr>,
 }
 
 /// A field or static block, in source order.
 enum Initializer<'a> {
-    Field { key: Property, value: Option<&'a ast::Expr>, name: Option<String>, span: swc_common::Span },
-    Method { key: Property, function: &'a ast::Function, span: swc_common::Span },
+    /// `temp` names the binding holding a computed name (then `key` is unused).
+    Field {
+        key: Property,
+        temp: Option<String>,
+        value: Option<&'a ast::Expr>,
+        name: Option<String>,
+        span: swc_common::Span,
+    },
+    Method {
+        key: Property,
+        function: &'a ast::Function,
+        span: swc_common::Span,
+    },
     Block(&'a ast::StaticBlock),
 }
 
@@ -77,10 +91,21 @@ impl<'a> Lowerer<'a> {
             };
             private_names.insert(key.name.to_string(), format!("#{}\0{number}", key.name));
         }
-        self.classes.push(ClassScope { private_names });
+        self.classes.push(ClassScope { private_names, field_keys: Vec::new() });
         let result =
             self.class_body(class, name, parent, Home { level, var: home_var, is_static: false }, bindings);
-        self.classes.pop();
+        let field_keys = self.classes.pop().map(|c| c.field_keys).unwrap_or_default();
+        // Computed field names are evaluated before the class is made (JavaScript evaluates them
+        // among the other computed keys, in source order; only side effects can tell).
+        let result = match result {
+            Ok(kind) if !field_keys.is_empty() => {
+                let span = self.span(class.span);
+                let mut seq = field_keys;
+                seq.push(ir::Expr { kind, span });
+                Ok(ExprKind::Sequence(seq))
+            }
+            other => other,
+        };
         // The inner scope's bindings belong to the enclosing block.
         if let Some(scope) = self.func.scopes.pop()
             && let Some(outer) = self.func.scopes.last_mut()
@@ -156,21 +181,18 @@ impl<'a> Lowerer<'a> {
                     if let Some(decorator) = prop.decorators.first() {
                         return Err(self.unsupported("decorators are not supported", decorator.span));
                     }
-                    let key = match self.prop_key(&prop.key)? {
-                        PropKey::Named(name) => Property::Named(name),
-                        PropKey::Computed(_) => {
-                            return Err(self.unsupported(
-                                "computed class field names are not supported; assign in the constructor",
-                                prop.span,
-                            ));
+                    let (key, temp) = match self.prop_key(&prop.key)? {
+                        PropKey::Named(name) => (Property::Named(name), None),
+                        PropKey::Computed(expr) => {
+                            (Property::Named(String::new()), Some(self.field_key(*expr)?))
                         }
                     };
-                    let name = match &key {
-                        Property::Named(name) => Some(name.clone()),
+                    let name = match (&key, &temp) {
+                        (Property::Named(name), None) => Some(name.clone()),
                         _ => None,
                     };
-                    let init =
-                        Initializer::Field { key, value: prop.value.as_deref(), name, span: prop.span };
+                    let value = prop.value.as_deref();
+                    let init = Initializer::Field { key, temp, value, name, span: prop.span };
                     if prop.is_static { statics.push(init) } else { instance.push(init) }
                 }
                 ast::ClassMember::PrivateProp(prop) => {
@@ -179,8 +201,8 @@ impl<'a> Lowerer<'a> {
                     }
                     let key = self.private_property(&prop.key)?;
                     let name = Some(format!("#{}", prop.key.name));
-                    let init =
-                        Initializer::Field { key, value: prop.value.as_deref(), name, span: prop.span };
+                    let value = prop.value.as_deref();
+                    let init = Initializer::Field { key, temp: None, value, name, span: prop.span };
                     if prop.is_static { statics.push(init) } else { instance.push(init) }
                 }
                 ast::ClassMember::StaticBlock(block) => statics.push(Initializer::Block(block)),
@@ -343,12 +365,20 @@ impl<'a> Lowerer<'a> {
             let mut body = Vec::new();
             for init in inits {
                 let (key, value, span) = match init {
-                    Initializer::Field { key, value, name, span } => {
+                    Initializer::Field { key, temp, value, name, span } => {
+                        let key = match temp {
+                            Some(temp) => {
+                                let var = lowerer.chain().resolve(temp).var;
+                                let kind = ExprKind::Var { var, check_tdz: false };
+                                Property::Computed(ir::Expr { kind, span: lowerer.span(*span) })
+                            }
+                            None => key.clone(),
+                        };
                         let value = match value {
                             Some(value) => lowerer.lower_named_expr(value, name.as_deref())?,
                             None => ir::Expr { kind: ExprKind::Undefined, span: lowerer.span(*span) },
                         };
-                        (key.clone(), value, *span)
+                        (key, value, *span)
                     }
                     Initializer::Method { key, function, span } => {
                         lowerer.next_method = Some(MethodSetup {
@@ -373,6 +403,27 @@ impl<'a> Lowerer<'a> {
             }
             Ok((Vec::new(), None, body))
         })
+    }
+
+    /// A binding in the class's scope that will hold the computed field name `expr` as a property
+    /// key (its string form), assigned before the class is made. Returns the binding's name,
+    /// which no program can write (`%`).
+    fn field_key(&mut self, expr: ir::Expr) -> LowerResult<String> {
+        let scope = self.func.scopes.len().saturating_sub(1);
+        let count = self.classes.last().map_or(0, |c| c.field_keys.len());
+        let name = format!("%key{}.{count}", self.class_count);
+        let var = self.func.add_var(scope, &name, VarKind::Temp, true);
+        let span = expr.span;
+        let key = ExprKind::Template { quasis: vec![String::new(), String::new()], exprs: vec![expr] };
+        let assign = ExprKind::Assign {
+            op: None,
+            target: Box::new(ir::Pattern::Var(VarRef::Local(var))),
+            value: Box::new(ir::Expr { kind: key, span }),
+        };
+        if let Some(class) = self.classes.last_mut() {
+            class.field_keys.push(ir::Expr { kind: assign, span });
+        }
+        Ok(name)
     }
 
     /// `#name` as the property key of the innermost class declaring it.
