@@ -28,18 +28,7 @@ fuzz_target!(|data: &[u8]| {
     let bytes = if data.first() == Some(&b'{') {
         data.to_vec()
     } else {
-        SNAPSHOT.with(|s| {
-            let mut bytes = s.clone();
-            for pair in data.chunks(3) {
-                if let [a, b, c] = *pair {
-                    let at = (u16::from_le_bytes([a, b]) as usize * 7919) % bytes.len().max(1);
-                    if let Some(slot) = bytes.get_mut(at) {
-                        *slot = c;
-                    }
-                }
-            }
-            bytes
-        })
+        SNAPSHOT.with(|s| codemode_fuzz::mutate(s, data))
     };
     if let Ok(mut vm) = serde_json::from_slice::<Vm>(&bytes) {
         codemode_fuzz::metered_run(&mut vm);

@@ -39,25 +39,16 @@ fuzz_target!(|data: &[u8]| {
     let bytes = if data.starts_with(b"CMRUNSNP") {
         data.to_vec()
     } else {
-        SNAPSHOT.with(|s| {
-            let mut bytes = s.clone();
-            for pair in data.chunks(3) {
-                if let [a, b, c] = *pair {
-                    let at = (u16::from_le_bytes([a, b]) as usize * 7919) % bytes.len().max(1);
-                    if let Some(slot) = bytes.get_mut(at) {
-                        *slot = c;
-                    }
-                }
-            }
-            bytes
-        })
+        SNAPSHOT.with(|s| codemode_fuzz::mutate(s, data))
     };
     let Ok(state) = Snapshot::from_bytes(&bytes) else { return };
     let _ = state.to_json();
     let cm = codemode::demo::builder().build().unwrap_or_else(|e| panic!("{e}"));
     let token = CancelToken::new();
     let outcomes = [("f:2".to_string(), Ok(json!({ "approved": true })))];
-    let Ok(execution) = cm.resume_with(state, outcomes, ExecuteOptions::new().cancel(token.clone())) else { return };
+    let Ok(execution) = cm.resume_with(state, outcomes, ExecuteOptions::new().cancel(token.clone())) else {
+        return;
+    };
     // The driver yields to other tasks between slices when it has a cancel token.
     let _ = runtime().block_on(async move {
         tokio::spawn(async move {

@@ -73,3 +73,18 @@ pub fn metered_run(vm: &mut Vm) {
         }
     }
 }
+
+/// `seed` with bytes overwritten as `data` says (triples: a position, then the byte), so that
+/// most fuzz inputs are nearly valid snapshots.
+pub fn mutate(seed: &[u8], data: &[u8]) -> Vec<u8> {
+    let mut bytes = seed.to_vec();
+    for pair in data.chunks(3) {
+        if let [a, b, c] = *pair {
+            let at = (u16::from_le_bytes([a, b]) as usize * 7919) % bytes.len().max(1);
+            if let Some(slot) = bytes.get_mut(at) {
+                *slot = c;
+            }
+        }
+    }
+    bytes
+}

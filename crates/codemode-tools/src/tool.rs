@@ -189,11 +189,8 @@ impl Tool {
         let Some(durable) = &self.inner.durable else {
             return Box::pin(std::future::ready(Err(ToolError::failure("this tool is not durable"))));
         };
-        if self.inner.validate_input
-            && let Some(schema) = &self.inner.input_check
-            && let Err(error) = schema.check_at(&input, "input")
-        {
-            return Box::pin(std::future::ready(Err(ToolError::invalid_input(error.to_string()))));
+        if let Err(error) = self.check_input(&input) {
+            return Box::pin(std::future::ready(Err(error)));
         }
         durable.start(input, ctx)
     }
@@ -204,20 +201,7 @@ impl Tool {
         let Some(durable) = &self.inner.durable else {
             return Box::pin(std::future::ready(Err(ToolError::failure("this tool is not durable"))));
         };
-        let future = durable.attach(handle, ctx);
-        if !self.inner.validate_output {
-            return future;
-        }
-        let schema = self.inner.output_check.clone();
-        Box::pin(async move {
-            let value = future.await?;
-            if let Some(schema) = &schema
-                && let Err(error) = schema.check_at(&value, "output")
-            {
-                return Err(ToolError::invalid_output(error.to_string()));
-            }
-            Ok(value)
-        })
+        self.check_output(durable.attach(handle, ctx))
     }
 
     fn from_parts(
@@ -339,18 +323,33 @@ impl Tool {
     /// Runs the tool: validates or decodes `input`, calls the handler, encodes and (if asked)
     /// validates the output. Many invocations may be in flight at once.
     pub fn invoke(&self, input: Value, ctx: CallContext) -> BoxFuture<Result<Value, ToolError>> {
+        if let Err(error) = self.check_input(&input) {
+            return Box::pin(std::future::ready(Err(error)));
+        }
+        self.check_output((self.inner.handler)(input, ctx))
+    }
+
+    /// The opted-in input check ([`Tool::validate_input`]).
+    fn check_input(&self, input: &Value) -> Result<(), ToolError> {
         let inner = &self.inner;
         if inner.validate_input
             && let Some(schema) = &inner.input_check
-            && let Err(error) = schema.check_at(&input, "input")
+            && let Err(error) = schema.check_at(input, "input")
         {
-            return Box::pin(std::future::ready(Err(ToolError::invalid_input(error.to_string()))));
+            return Err(ToolError::invalid_input(error.to_string()));
         }
-        let future = (inner.handler)(input, ctx);
-        if !inner.validate_output {
+        Ok(())
+    }
+
+    /// `future` with the opted-in output check ([`Tool::validate_output`]) after it.
+    fn check_output(
+        &self,
+        future: BoxFuture<Result<Value, ToolError>>,
+    ) -> BoxFuture<Result<Value, ToolError>> {
+        if !self.inner.validate_output {
             return future;
         }
-        let schema = inner.output_check.clone();
+        let schema = self.inner.output_check.clone();
         Box::pin(async move {
             let value = future.await?;
             if let Some(schema) = &schema

@@ -178,7 +178,8 @@ impl Run {
     /// Gives the program's copies of saved values their functions again (`decode` hooks); the
     /// others stay lost (calling one throws a `TypeError`).
     fn decode_returned(&mut self, count: u32, saved: Vec<SavedReturned>) -> Result<(), SnapshotError> {
-        let extensions = self.inner.extensions.clone();
+        let inner = self.inner.clone();
+        let extensions = &inner.extensions;
         self.host_functions = vec![None; count.min(1 << 20) as usize];
         for r in saved {
             let owner = r.extension as usize;
