@@ -28,7 +28,7 @@ impl Vm {
             Value::Bool(b) => b,
             Value::Number(n) => !(n == 0.0 || n.is_nan()),
             Value::Str(s) => !self.heap.str(s).is_empty(),
-            Value::Obj(_) | Value::Cell(_) => true,
+            Value::Obj(_) | Value::Cell(_) | Value::Symbol(_) => true,
         }
     }
 
@@ -39,6 +39,7 @@ impl Vm {
             Value::Null => 0.0,
             Value::Bool(b) => b as u8 as f64,
             Value::Str(s) => string_to_number(self.heap.str(s)),
+            Value::Symbol(_) => return Err(self.symbol_conversion_error("number")),
             Value::Obj(id) => match &self.heap.obj(id).kind {
                 ObjKind::Date(t) => *t,
                 ObjKind::Boxed(inner) => {
@@ -145,6 +146,7 @@ impl Vm {
             Value::Bool(b) => b.to_string(),
             Value::Undefined | Value::Uninit | Value::Cell(_) => "undefined".into(),
             Value::Null => "null".into(),
+            Value::Symbol(_) => return Err(self.symbol_conversion_error("string")),
             Value::Obj(id) => {
                 if depth > MAX_JOIN_DEPTH {
                     return Err(self.make_error(ErrorKind::RangeError, "Maximum call stack size exceeded"));
@@ -198,10 +200,22 @@ impl Vm {
         self.new_string(&s)
     }
 
-    /// ToPropertyKey, as a value: numbers stay numbers (array indices), the rest become strings.
+    /// The `TypeError` of converting a symbol implicitly (`"" + sym`, `+sym`).
+    pub(crate) fn symbol_conversion_error(&mut self, to: &str) -> Throw {
+        let msg = format!("Cannot convert a Symbol value to a {to}");
+        self.make_error(ErrorKind::TypeError, &msg)
+    }
+
+    /// `Symbol(desc).toString()`: `"Symbol(desc)"` (what `String(sym)` and logs show).
+    pub(crate) fn symbol_descriptive_string(&self, symbol: crate::value::Atom) -> String {
+        format!("Symbol({})", self.heap.atoms.name(symbol))
+    }
+
+    /// ToPropertyKey, as a value: numbers stay numbers (array indices), symbols stay symbols,
+    /// the rest become strings.
     pub(crate) fn to_property_key_value(&mut self, v: Value) -> Result<Value, Throw> {
         match v {
-            Value::Number(_) | Value::Str(_) => Ok(v),
+            Value::Number(_) | Value::Str(_) | Value::Symbol(_) => Ok(v),
             _ => self.to_string_value(v),
         }
     }
@@ -213,6 +227,7 @@ impl Vm {
             Value::Bool(_) => "boolean",
             Value::Number(_) => "number",
             Value::Str(_) => "string",
+            Value::Symbol(_) => "symbol",
             Value::Obj(id) => match &self.heap.obj(id).kind {
                 // The `tools` root is a namespace object, as in the reference runtime.
                 ObjKind::Function(Callable::Tool { path }) if path.is_empty() => "object",
@@ -234,6 +249,7 @@ impl Vm {
             (Value::Undefined, Value::Undefined) | (Value::Null, Value::Null) => true,
             (Value::Bool(x), Value::Bool(y)) => x == y,
             (Value::Obj(x), Value::Obj(y)) => x == y,
+            (Value::Symbol(x), Value::Symbol(y)) => x == y,
             _ => false,
         }
     }
@@ -261,11 +277,11 @@ impl Vm {
                 let n = Value::Number(self.to_number(b)?);
                 return self.loose_equals(a, n);
             }
-            (Value::Obj(_), Value::Number(_) | Value::Str(_)) => {
+            (Value::Obj(_), Value::Number(_) | Value::Str(_) | Value::Symbol(_)) => {
                 let p = self.to_primitive_default(a)?;
                 return self.loose_equals(p, b);
             }
-            (Value::Number(_) | Value::Str(_), Value::Obj(_)) => {
+            (Value::Number(_) | Value::Str(_) | Value::Symbol(_), Value::Obj(_)) => {
                 let p = self.to_primitive_default(b)?;
                 return self.loose_equals(a, p);
             }

@@ -86,20 +86,57 @@ impl<T> Arena<T> {
     }
 }
 
-/// The interned property names. Atoms are never freed: their count is bounded by the memory budget.
+/// The interned property names, and the symbols. Atoms are never freed: their count is bounded
+/// by the memory budget.
 ///
 /// All names live in one string buffer (so copying the table, which every run does from the
 /// pristine realm, is two allocations), indexed by a hash of the name.
+///
+/// **A symbol is an atom that no name finds.** `Symbol("x")` takes a fresh atom whose text is
+/// its description and whose kind is not [`AtomKind::Name`]; it is left out of the name index,
+/// so no string can ever produce that key. Property maps need no second key type.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Atoms {
     text: String,
     /// `(start, end)` of each name in `text`.
     spans: Vec<(u32, u32)>,
+    /// What each atom is (an [`AtomKind`] as a byte); names when shorter than `spans`.
+    #[serde(default)]
+    kinds: Vec<u8>,
     /// Name hash → atoms with that hash (collisions are rare, so one inline slot).
     #[serde(skip)]
     index: crate::value::FastMap<u64, smallvec::SmallVec<[u32; 1]>>,
     #[serde(skip)]
     indexed: usize,
+    /// `Symbol.for` keys → their symbols (rebuilt with `index`).
+    #[serde(skip)]
+    registry: crate::value::FastMap<Box<str>, u32>,
+}
+
+/// What an atom stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum AtomKind {
+    /// A property name.
+    Name = 0,
+    /// `Symbol()`: a symbol without a description.
+    Symbol = 1,
+    /// `Symbol("x")`: a symbol whose description is the atom's text.
+    DescribedSymbol = 2,
+    /// `Symbol.for("x")`: a registered symbol, found again by its key (the text).
+    RegisteredSymbol = 3,
+}
+
+impl AtomKind {
+    pub fn from_byte(b: u8) -> Option<AtomKind> {
+        Some(match b {
+            0 => AtomKind::Name,
+            1 => AtomKind::Symbol,
+            2 => AtomKind::DescribedSymbol,
+            3 => AtomKind::RegisteredSymbol,
+            _ => return None,
+        })
+    }
 }
 
 fn name_hash(name: &str) -> u64 {
@@ -117,13 +154,60 @@ impl Atoms {
 
     /// Adds `name`, which [`Atoms::lookup`] just did not find.
     pub fn insert_new(&mut self, name: &str) -> Atom {
+        self.insert_kind(name, AtomKind::Name)
+    }
+
+    /// Adds an atom of `kind`; only names are indexed (symbols are found by identity alone,
+    /// registered ones through [`Atoms::registered`]).
+    pub fn insert_kind(&mut self, text: &str, kind: AtomKind) -> Atom {
+        if self.indexed != self.spans.len() {
+            self.rebuild_index();
+        }
         let i = self.spans.len() as u32;
         let start = self.text.len() as u32;
-        self.text.push_str(name);
+        self.text.push_str(text);
         self.spans.push((start, self.text.len() as u32));
-        self.index.entry(name_hash(name)).or_default().push(i);
+        if kind != AtomKind::Name || !self.kinds.is_empty() {
+            self.kinds.resize(i as usize, AtomKind::Name as u8);
+            self.kinds.push(kind as u8);
+        }
+        match kind {
+            AtomKind::Name => self.index.entry(name_hash(text)).or_default().push(i),
+            AtomKind::RegisteredSymbol => {
+                self.registry.insert(text.into(), i);
+            }
+            AtomKind::Symbol | AtomKind::DescribedSymbol => {}
+        }
         self.indexed += 1;
         Atom(i)
+    }
+
+    /// What `atom` stands for.
+    #[inline]
+    pub fn kind(&self, atom: Atom) -> AtomKind {
+        match self.kinds.get(atom.0 as usize) {
+            Some(&b) => AtomKind::from_byte(b).unwrap_or(AtomKind::Name),
+            None => AtomKind::Name,
+        }
+    }
+
+    /// Whether `atom` is a symbol.
+    #[inline]
+    pub fn is_symbol(&self, atom: Atom) -> bool {
+        self.kind(atom) != AtomKind::Name
+    }
+
+    /// The symbol `Symbol.for(key)` registered, if any.
+    pub fn registered(&mut self, key: &str) -> Option<Atom> {
+        if self.indexed != self.spans.len() {
+            self.rebuild_index();
+        }
+        self.registry.get(key).copied().map(Atom)
+    }
+
+    /// The kinds of the atoms after the first `count` (for snapshots).
+    pub(crate) fn kinds_from(&self, count: usize) -> Vec<u8> {
+        (count..self.spans.len()).map(|i| self.kind(Atom(i as u32)) as u8).collect()
     }
 
     pub fn lookup(&mut self, name: &str) -> Option<Atom> {
@@ -169,10 +253,18 @@ impl Atoms {
     /// After deserialization the index is empty; it is rebuilt on first use.
     fn rebuild_index(&mut self) {
         let mut index: crate::value::FastMap<u64, smallvec::SmallVec<[u32; 1]>> = Default::default();
+        let mut registry: crate::value::FastMap<Box<str>, u32> = Default::default();
         for i in 0..self.spans.len() as u32 {
-            index.entry(name_hash(self.name(Atom(i)))).or_default().push(i);
+            match self.kind(Atom(i)) {
+                AtomKind::Name => index.entry(name_hash(self.name(Atom(i)))).or_default().push(i),
+                AtomKind::RegisteredSymbol => {
+                    registry.insert(self.name(Atom(i)).into(), i);
+                }
+                AtomKind::Symbol | AtomKind::DescribedSymbol => {}
+            }
         }
         self.index = index;
+        self.registry = registry;
         self.indexed = self.spans.len();
     }
 }

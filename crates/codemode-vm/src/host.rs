@@ -372,14 +372,15 @@ impl Vm {
     ) -> Result<Option<Json>, Throw> {
         // The JSON is built before the host takes it: every node is charged to the memory limit
         // as it is made (a DAG of shared arrays expands exponentially here) and costs fuel.
-        if !matches!(v, Value::Undefined | Value::Uninit | Value::Cell(_)) {
+        if !matches!(v, Value::Undefined | Value::Uninit | Value::Cell(_) | Value::Symbol(_)) {
             let text = if let Value::Str(s) = v { self.heap.str(s).len() } else { 0 };
             self.charge(Work::Elements(1));
             self.charge(Work::Bytes(text));
             self.charge_memory(JSON_NODE_BYTES + text)?;
         }
         Ok(Some(match v {
-            Value::Undefined | Value::Uninit | Value::Cell(_) => return Ok(None),
+            // Symbols are left out like `undefined`, as `JSON.stringify` does.
+            Value::Undefined | Value::Uninit | Value::Cell(_) | Value::Symbol(_) => return Ok(None),
             Value::Null => Json::Null,
             Value::Bool(b) => Json::Bool(b),
             Value::Number(n) => json_number(n),

@@ -121,6 +121,17 @@ impl Vm {
         self.charge_retained(2 * name.len() + ATOM_OVERHEAD)?;
         Ok(self.heap.atoms.insert_new(name))
     }
+
+    /// Makes a new symbol (`Symbol(description)`, or a registered one for `Symbol.for`),
+    /// charged like a name: symbols stay for the rest of the run.
+    pub(crate) fn new_symbol(
+        &mut self,
+        text: &str,
+        kind: crate::heap::AtomKind,
+    ) -> Result<crate::value::Atom, Throw> {
+        self.charge_retained(2 * text.len() + ATOM_OVERHEAD + 1)?;
+        Ok(self.heap.atoms.insert_kind(text, kind))
+    }
 }
 
 #[cfg(test)]

@@ -63,6 +63,9 @@ impl Vm {
 
     /// Converts a property key value (already `ToPropertyKey`-ed or not) to a [`Key`].
     pub(crate) fn to_key(&mut self, v: Value) -> Result<Key, Throw> {
+        if let Value::Symbol(a) = v {
+            return Ok(Key::Atom(a));
+        }
         Ok(match self.key_text(v)? {
             KeyText::Index(i) => Key::Index(i),
             KeyText::Heap(id) => {
@@ -84,6 +87,9 @@ impl Vm {
     /// The key of `v` for a read, without interning: `None` when the name was never interned, so
     /// no object can have it (a read of `o["name_" + i]` must not grow the atom table).
     pub(crate) fn existing_key(&mut self, v: Value) -> Result<Option<Key>, Throw> {
+        if let Value::Symbol(a) = v {
+            return Ok(Some(Key::Atom(a)));
+        }
         Ok(match self.key_text(v)? {
             KeyText::Index(i) => Some(Key::Index(i)),
             KeyText::Heap(id) => self.heap.atoms.lookup_in(&self.heap.strings, id).map(Key::Atom),
@@ -109,6 +115,7 @@ impl Vm {
     /// The value of a key as a JavaScript string value.
     pub(crate) fn key_to_value(&mut self, key: Key) -> Result<Value, Throw> {
         match key {
+            Key::Atom(a) if self.heap.atoms.is_symbol(a) => Ok(Value::Symbol(a)),
             Key::Atom(a) => {
                 let s = self.heap.atoms.name(a).to_string();
                 self.new_string(&s)
@@ -141,6 +148,7 @@ impl Vm {
             }
             Value::Number(_) => self.realm.number_proto,
             Value::Bool(_) => self.realm.boolean_proto,
+            Value::Symbol(_) => self.realm.symbol_proto,
             Value::Undefined | Value::Null => {
                 let what = if o == Value::Null { "null" } else { "undefined" };
                 let name = match key {
@@ -171,7 +179,7 @@ impl Vm {
         let (length, name) = match &obj.kind {
             ObjKind::Function(Callable::Native { native, .. }) => {
                 let def = crate::builtins::table().get(native.0 as usize);
-                (def.map_or(0.0, |d| d.arity as f64), def.map_or("", |d| d.name).to_string())
+                (def.map_or(0.0, |d| d.arity as f64), def.map_or(String::new(), |d| d.function_name()))
             }
             ObjKind::Function(Callable::Closure { func, .. } | Callable::Class { func, .. }) => {
                 let code = self.module.functions.get(*func as usize);
@@ -264,8 +272,8 @@ impl Vm {
                     if a == self.realm.atoms.length {
                         return Got::Value(Value::Number(def.map_or(0.0, |d| d.arity as f64)));
                     }
-                    let name = def.map_or("", |d| d.name);
-                    return Got::Value(self.new_string(name).unwrap_or(Value::Undefined));
+                    let name = def.map_or(String::new(), |d| d.function_name());
+                    return Got::Value(self.new_string(&name).unwrap_or(Value::Undefined));
                 }
                 (ObjKind::Function(Callable::Closure { func, .. } | Callable::Class { func, .. }), Key::Atom(a))
                     if (a == self.realm.atoms.name || a == self.realm.atoms.length)
@@ -496,6 +504,7 @@ impl Vm {
 
     fn key_display(&self, key: Key) -> String {
         match key {
+            Key::Atom(a) if self.heap.atoms.is_symbol(a) => self.symbol_descriptive_string(a),
             Key::Atom(a) => self.heap.atoms.name(a).to_string(),
             Key::Index(i) => i.to_string(),
         }
@@ -511,9 +520,19 @@ impl Vm {
     }
 
     /// Defines a hidden (non-enumerable) data property: built-in methods and `constructor`s.
+    /// `"@@iterator"` names the well-known symbol `Symbol.iterator`.
     pub(crate) fn define_hidden(&mut self, id: ObjId, name: &str, v: Value) {
-        let atom = self.heap.atoms.intern(name);
+        let atom = self.builtin_key(name);
         self.heap.obj_mut(id).props.set(atom, v, HIDDEN);
+    }
+
+    /// The key of a built-in's name: `"@@x"` is the well-known symbol `Symbol.x`, anything else
+    /// an interned name.
+    pub(crate) fn builtin_key(&mut self, name: &str) -> Atom {
+        match name.strip_prefix("@@").and_then(|n| self.realm.symbols.named(n)) {
+            Some(symbol) => symbol,
+            None => self.heap.atoms.intern(name),
+        }
     }
 
     /// Defines one half of an accessor property.
@@ -610,7 +629,7 @@ impl Vm {
         let mut ints: Vec<(u32, Atom)> = Vec::new();
         let mut names: Vec<Atom> = Vec::new();
         for slot in obj.props.iter() {
-            if slot.flags & skip != 0 {
+            if slot.flags & skip != 0 || self.heap.atoms.is_symbol(slot.key) {
                 continue;
             }
             match parse_array_index(self.heap.atoms.name(slot.key)) {
@@ -624,6 +643,27 @@ impl Vm {
             keys.push(Key::Atom(self.realm.atoms.length));
         }
         keys.extend(names.into_iter().map(Key::Atom));
+        keys
+    }
+
+    /// The object's own symbol keys in the order they were added; `all` includes the
+    /// non-enumerable ones (`Object.getOwnPropertySymbols`).
+    pub(crate) fn own_symbol_keys(&self, id: ObjId, all: bool) -> Vec<Key> {
+        let skip = if all { PRIVATE } else { HIDDEN | PRIVATE };
+        let atoms = &self.heap.atoms;
+        let props = &self.heap.obj(id).props;
+        props
+            .iter()
+            .filter(|s| s.flags & skip == 0 && atoms.is_symbol(s.key))
+            .map(|s| Key::Atom(s.key))
+            .collect()
+    }
+
+    /// Every own key, strings then symbols (`Reflect.ownKeys`); `all` includes the
+    /// non-enumerable ones.
+    pub(crate) fn own_property_keys(&mut self, id: ObjId, all: bool) -> Vec<Key> {
+        let mut keys = self.own_string_keys(id, all);
+        keys.extend(self.own_symbol_keys(id, all));
         keys
     }
 
@@ -649,7 +689,7 @@ impl Vm {
             _ => return Ok(None),
         };
         let excluded: Vec<Key> = excluded.iter().map(|v| self.to_key(*v)).collect::<Result<_, _>>()?;
-        let mut keys = self.own_keys(id);
+        let mut keys = self.own_property_keys(id, false);
         keys.retain(|key| !excluded.contains(key));
         if self.has_own_accessor(src, &keys) {
             let mode =

@@ -30,6 +30,70 @@ pub struct CommonAtoms {
     pub cause: Atom,
 }
 
+/// The well-known symbols (`Symbol.iterator`, ...), made with the realm.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct WellKnownSymbols {
+    pub async_iterator: Atom,
+    pub has_instance: Atom,
+    pub is_concat_spreadable: Atom,
+    pub iterator: Atom,
+    pub match_: Atom,
+    pub match_all: Atom,
+    pub replace: Atom,
+    pub search: Atom,
+    pub species: Atom,
+    pub split: Atom,
+    pub to_primitive: Atom,
+    pub to_string_tag: Atom,
+    pub unscopables: Atom,
+}
+
+impl WellKnownSymbols {
+    /// Every well-known symbol with its name (`Symbol.<name>`).
+    pub fn all(&self) -> [(&'static str, Atom); 13] {
+        [
+            ("asyncIterator", self.async_iterator),
+            ("hasInstance", self.has_instance),
+            ("isConcatSpreadable", self.is_concat_spreadable),
+            ("iterator", self.iterator),
+            ("match", self.match_),
+            ("matchAll", self.match_all),
+            ("replace", self.replace),
+            ("search", self.search),
+            ("species", self.species),
+            ("split", self.split),
+            ("toPrimitive", self.to_primitive),
+            ("toStringTag", self.to_string_tag),
+            ("unscopables", self.unscopables),
+        ]
+    }
+
+    /// The well-known symbol `Symbol.<name>`.
+    pub fn named(&self, name: &str) -> Option<Atom> {
+        self.all().into_iter().find(|&(n, _)| n == name).map(|(_, a)| a)
+    }
+
+    fn new(atoms: &mut crate::heap::Atoms) -> Self {
+        let mut make =
+            |name: &str| atoms.insert_kind(&format!("Symbol.{name}"), crate::heap::AtomKind::DescribedSymbol);
+        WellKnownSymbols {
+            async_iterator: make("asyncIterator"),
+            has_instance: make("hasInstance"),
+            is_concat_spreadable: make("isConcatSpreadable"),
+            iterator: make("iterator"),
+            match_: make("match"),
+            match_all: make("matchAll"),
+            replace: make("replace"),
+            search: make("search"),
+            species: make("species"),
+            split: make("split"),
+            to_primitive: make("toPrimitive"),
+            to_string_tag: make("toStringTag"),
+            unscopables: make("unscopables"),
+        }
+    }
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Realm {
     pub global: ObjId,
@@ -39,6 +103,7 @@ pub struct Realm {
     pub string_proto: ObjId,
     pub number_proto: ObjId,
     pub boolean_proto: ObjId,
+    pub symbol_proto: ObjId,
     pub promise_proto: ObjId,
     pub iterator_proto: ObjId,
     /// `%GeneratorPrototype%`: `next`, `return`, `throw`; inherits from the iterator prototype.
@@ -52,6 +117,7 @@ pub struct Realm {
     /// Error.prototype and the native error prototypes, indexed by [`ErrorKind`] order.
     pub error_protos: [ObjId; 5],
     pub atoms: CommonAtoms,
+    pub symbols: WellKnownSymbols,
     /// Pre-made values of every constant of every function (strings allocated once).
     pub consts: Vec<Vec<Value>>,
     /// The atom of every string constant (`Atom(u32::MAX)` for non-strings).
@@ -69,6 +135,7 @@ impl Realm {
         let string_proto = obj(p, ObjKind::Plain)?;
         let number_proto = obj(p, ObjKind::Plain)?;
         let boolean_proto = obj(p, ObjKind::Plain)?;
+        let symbol_proto = obj(p, ObjKind::Plain)?;
         let promise_proto = obj(p, ObjKind::Plain)?;
         let iterator_proto = obj(p, ObjKind::Plain)?;
         let generator_proto = obj(Some(iterator_proto), ObjKind::Plain)?;
@@ -100,6 +167,7 @@ impl Realm {
             done: atoms.intern("done"),
             cause: atoms.intern("cause"),
         };
+        let symbols = WellKnownSymbols::new(&mut heap.atoms);
         Ok(Realm {
             global,
             object_proto,
@@ -108,6 +176,7 @@ impl Realm {
             string_proto,
             number_proto,
             boolean_proto,
+            symbol_proto,
             promise_proto,
             iterator_proto,
             generator_proto,
@@ -118,6 +187,7 @@ impl Realm {
             set_proto,
             error_protos,
             atoms,
+            symbols,
             consts: Vec::new(),
             const_atoms: Vec::new(),
         })

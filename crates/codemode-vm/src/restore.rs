@@ -140,6 +140,7 @@ impl Vm {
                 Value::Obj(id) => matches!(self.heap.objects.slots.get(id.0 as usize), Some(Some(_))),
                 Value::Str(id) => matches!(self.heap.strings.slots.get(id.0 as usize), Some(Some(_))),
                 Value::Cell(id) => matches!(self.heap.cells.slots.get(id.0 as usize), Some(Some(_))),
+                Value::Symbol(a) => self.heap.atoms.is_symbol(a),
                 _ => true,
             };
             if !live {

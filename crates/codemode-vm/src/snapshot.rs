@@ -116,6 +116,8 @@ struct HeapOut<'a> {
     cells: ArenaOut<'a, Value>,
     /// Names interned by the run (after the pristine realm's), in order.
     names: Vec<&'a str>,
+    /// What each of those names is (`heap::AtomKind`: a name or a kind of symbol).
+    kinds: Vec<u8>,
     counters: HeapCounters,
 }
 
@@ -125,6 +127,7 @@ struct HeapIn {
     objects: ArenaIn<Object>,
     cells: ArenaIn<Value>,
     names: Vec<String>,
+    kinds: Vec<u8>,
     counters: HeapCounters,
 }
 
@@ -202,6 +205,7 @@ impl Vm {
                 objects: arena_out(&heap.objects, &base.objects)?,
                 cells: arena_out(&heap.cells, &base.cells)?,
                 names,
+                kinds: heap.atoms.kinds_from(base.atoms.count()),
                 counters: HeapCounters {
                     bytes_used: heap.bytes_used,
                     memory_limit: heap.memory_limit,
@@ -260,8 +264,12 @@ impl Vm {
         }
         let h = wire.heap;
         let mut atoms = base.atoms.clone();
-        for name in &h.names {
-            atoms.insert_new(name);
+        if h.kinds.len() != h.names.len() {
+            return Err("the snapshot's names and their kinds differ in number".into());
+        }
+        for (name, &kind) in h.names.iter().zip(&h.kinds) {
+            let kind = crate::heap::AtomKind::from_byte(kind).ok_or("the snapshot names an unknown kind of atom")?;
+            atoms.insert_kind(name, kind);
         }
         let c = h.counters;
         let mut heap = Heap::new(c.memory_limit);

@@ -35,6 +35,8 @@ pub enum Value {
     Number(#[serde(with = "f64_bits")] f64),
     Str(StrId),
     Obj(ObjId),
+    /// A symbol: an atom no property name finds (see `heap::Atoms`).
+    Symbol(Atom),
     /// A register holding a captured variable's cell (never visible to programs).
     Cell(CellId),
     /// A `let`/`const` binding before its initialization (never visible to programs).

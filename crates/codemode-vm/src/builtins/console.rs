@@ -52,6 +52,7 @@ impl Vm {
             Value::Str(s) => Ok(self.heap.str(s).to_string()),
             Value::Undefined => Ok("undefined".into()),
             Value::Number(_) | Value::Bool(_) | Value::Null => self.to_rust_string(v),
+            Value::Symbol(symbol) => Ok(self.symbol_descriptive_string(symbol)),
             Value::Obj(id) => {
                 if matches!(self.heap.obj(id).kind, crate::object::ObjKind::Error(_)) {
                     return self.to_rust_string(v);

@@ -154,6 +154,10 @@ fn string_call(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Re
     if args.is_empty() {
         return Ok(Step::Return(vm.new_string("")?));
     }
+    if let Value::Symbol(symbol) = arg(args, 0) {
+        let text = vm.symbol_descriptive_string(symbol);
+        return Ok(Step::Return(vm.new_string(&text)?));
+    }
     if let Some(step) = vm.conversion_step(crate::to_primitive::ConvertOp::ToString, arg(args, 0))? {
         return Ok(step);
     }

@@ -84,6 +84,7 @@ fn hash_key(vm: &Vm, v: Value) -> u64 {
             mix(h)
         }
         Value::Obj(id) => mix(id.0 as u64 ^ 0x9e37_79b9_0000_0000),
+        Value::Symbol(a) => mix(a.0 as u64 ^ 0x5bd1_e995_0000_0000),
     }
 }
 

@@ -47,6 +47,7 @@ pub(crate) mod prop_walk;
 mod regexp;
 mod set_algebra;
 mod string;
+mod symbol;
 mod thenable;
 pub(crate) mod tojson;
 mod uri;
@@ -86,6 +87,19 @@ impl NativeDef {
 
     pub const fn ctor(name: &'static str, arity: u8, f: NativeFn, construct: ConstructFn) -> Self {
         NativeDef { owner: "", name, arity, f, construct: Some(construct) }
+    }
+
+    /// The function's `name`: `"@@iterator"` is `"[Symbol.iterator]"`, `"get size"` a getter's
+    /// `"get size"` as written.
+    pub fn function_name(&self) -> String {
+        let (prefix, name) = match self.name.strip_prefix("get ") {
+            Some(rest) => ("get ", rest),
+            None => ("", self.name),
+        };
+        match name.strip_prefix("@@") {
+            Some(symbol) => format!("{prefix}[Symbol.{symbol}]"),
+            None => format!("{prefix}{name}"),
+        }
     }
 }
 
@@ -216,6 +230,7 @@ pub fn table() -> &'static [NativeDef] {
             promise_more::DEFS,
             clone::DEFS,
             string::DEFS,
+            symbol::DEFS,
             regexp::DEFS,
             number::DEFS,
             date::DEFS,
@@ -310,7 +325,18 @@ pub(crate) fn install(vm: &mut Vm) -> Result<(), Throw> {
         }
         let owner = vm.owner_object(def.owner)?;
         let f = vm.alloc_native(Native(i as u16), Vec::new())?;
-        vm.define_hidden(owner, def.name, f);
+        match def.name.strip_prefix("get ") {
+            // A built-in getter (`get description`): a non-enumerable accessor.
+            Some(name) => {
+                let key = vm.builtin_key(name);
+                vm.define_accessor(Value::Obj(owner), crate::props::Key::Atom(key), Some(f), None)?;
+                let props = &mut vm.heap.obj_mut(owner).props;
+                if let Some(slot) = props.find(key).and_then(|i| props.slot_mut(i)) {
+                    slot.flags |= crate::object::HIDDEN;
+                }
+            }
+            None => vm.define_hidden(owner, def.name, f),
+        }
     }
     // `Function.prototype` is an object here, not a function; it still has the `name` ("") and
     // `length` (0) that functions inherit once their own are deleted.
@@ -323,6 +349,7 @@ pub(crate) fn install(vm: &mut Vm) -> Result<(), Throw> {
     global::install_values(vm)?;
     number::install_values(vm)?;
     error_more::install_values(vm)?;
+    symbol::install_values(vm)?;
     Ok(())
 }
 
@@ -337,6 +364,7 @@ impl Vm {
             "String" => r.string_proto,
             "Number" => r.number_proto,
             "Boolean" => r.boolean_proto,
+            "Symbol" => r.symbol_proto,
             "Promise" => r.promise_proto,
             "RegExp" => r.regexp_proto,
             "Date" => r.date_proto,

@@ -35,6 +35,10 @@ fn object_call(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Re
 fn object_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
     match arg(args, 0) {
         v @ Value::Obj(_) => Ok(Step::Return(v)),
+        v @ Value::Symbol(_) => {
+            let proto = Some(vm.realm.symbol_proto);
+            Ok(Step::Return(Value::Obj(vm.alloc(ObjKind::Boxed(v), proto)?)))
+        }
         _ => Ok(Step::Return(vm.new_object()?)),
     }
 }
@@ -150,7 +154,7 @@ fn create(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<
     if let v @ Value::Obj(_) = arg(args, 1) {
         // Only plain `{ key: { value } }` descriptors.
         let Value::Obj(id) = v else { return Ok(Step::Return(o)) };
-        for key in vm.own_keys(id) {
+        for key in vm.own_property_keys(id, false) {
             let desc = vm.get_value(v, key)?;
             let value = vm.get_named(desc, "value")?;
             vm.define(o, key, value)?;
@@ -220,26 +224,36 @@ fn has_own(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result
     Ok(Step::Return(Value::Bool(own_property(vm, arg(args, 0), arg(args, 1))?)))
 }
 
+/// `Object.prototype.toString`: `[object Tag]`, where a string `@@toStringTag` (own or
+/// inherited) overrides the tag the object's kind gives.
 fn to_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    let tag = match this {
-        Value::Undefined => "[object Undefined]",
-        Value::Null => "[object Null]",
+    let builtin = match this {
+        Value::Undefined => return Ok(Step::Return(vm.new_string("[object Undefined]")?)),
+        Value::Null => return Ok(Step::Return(vm.new_string("[object Null]")?)),
         Value::Obj(id) => match &vm.heap.obj(id).kind {
-            ObjKind::Array(_) => "[object Array]",
-            ObjKind::Function(_) => "[object Function]",
-            ObjKind::Error(_) => "[object Error]",
-            ObjKind::Date(_) => "[object Date]",
-            ObjKind::RegExp { .. } => "[object RegExp]",
-            ObjKind::Map { set: false, .. } => "[object Map]",
-            ObjKind::Map { set: true, .. } => "[object Set]",
-            _ => "[object Object]",
+            ObjKind::Array(_) => "Array",
+            ObjKind::Function(_) => "Function",
+            ObjKind::Error(_) => "Error",
+            ObjKind::Date(_) => "Date",
+            ObjKind::RegExp { .. } => "RegExp",
+            ObjKind::Map { set: false, .. } => "Map",
+            ObjKind::Map { set: true, .. } => "Set",
+            ObjKind::Boxed(Value::Number(_)) => "Number",
+            ObjKind::Boxed(Value::Str(_)) => "String",
+            ObjKind::Boxed(Value::Bool(_)) => "Boolean",
+            _ => "Object",
         },
-        Value::Number(_) => "[object Number]",
-        Value::Str(_) => "[object String]",
-        Value::Bool(_) => "[object Boolean]",
-        _ => "[object Object]",
+        Value::Number(_) => "Number",
+        Value::Str(_) => "String",
+        Value::Bool(_) => "Boolean",
+        _ => "Object",
     };
-    Ok(Step::Return(vm.new_string(tag)?))
+    let key = crate::props::Key::Atom(vm.realm.symbols.to_string_tag);
+    let tag = match vm.get_value(this, key)? {
+        Value::Str(s) => vm.heap.str(s).to_string(),
+        _ => builtin.to_string(),
+    };
+    Ok(Step::Return(vm.new_string(&format!("[object {tag}]"))?))
 }
 
 fn value_of(_vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {

@@ -283,7 +283,7 @@ fn define_properties(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value])
     }
     let props = arg(args, 1);
     let Value::Obj(pid) = props else { return Ok(Step::Return(o)) };
-    let keys = vm.own_keys(pid);
+    let keys = vm.own_property_keys(pid, false);
     vm.charge(Work::Elements(keys.len()));
     let mut descriptors = Vec::with_capacity(keys.len());
     for key in keys {
@@ -426,7 +426,7 @@ fn get_own_property_descriptors(
     let o = arg(args, 0);
     let out = vm.new_object()?;
     let Value::Obj(id) = o else { return Ok(Step::Return(out)) };
-    let keys = vm.own_string_keys(id, true);
+    let keys = vm.own_property_keys(id, true);
     vm.charge(Work::Elements(keys.len()));
     for key in keys {
         let d = descriptor_of(vm, o, key)?;

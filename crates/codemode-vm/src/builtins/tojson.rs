@@ -292,7 +292,9 @@ enum Produced {
 
 fn leaf_or_level(vm: &mut Vm, walk: &Walk, value: Value) -> Result<Produced, Throw> {
     Ok(Produced::Leaf(Some(match value {
-        Value::Undefined | Value::Uninit | Value::Cell(_) => return Ok(Produced::Leaf(None)),
+        Value::Undefined | Value::Uninit | Value::Cell(_) | Value::Symbol(_) => {
+            return Ok(Produced::Leaf(None));
+        }
         Value::Null => Json::Null,
         Value::Bool(b) => Json::Bool(b),
         Value::Number(n) => json_number(n),
