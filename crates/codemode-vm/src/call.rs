@@ -284,6 +284,11 @@ impl Vm {
                 }
                 ReturnTo::Settle(p) => self.resolve_promise(p, value)?,
                 ReturnTo::Discard | ReturnTo::RejectOnThrow(_) | ReturnTo::Generator(_) => {}
+                ReturnTo::Iterator(dst) => {
+                    let it = self.wrap_user_iterator(value)?;
+                    pending = Some((ReturnTo::Reg(dst), it));
+                }
+                ReturnTo::IterStep { dst, target } => self.deliver_iter_step(value, dst, target)?,
                 ReturnTo::JumpUnless(target) => {
                     let holds = self.to_boolean(value);
                     if !holds && let Some(Frame::Js(f)) = self.frames.last_mut() {

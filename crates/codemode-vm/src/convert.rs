@@ -185,7 +185,10 @@ impl Vm {
                     }
                     ObjKind::Map { set: false, .. } => "[object Map]".into(),
                     ObjKind::Map { set: true, .. } => "[object Set]".into(),
-                    _ => "[object Object]".into(),
+                    _ => match self.get_value(v, Key::Atom(self.realm.symbols.to_string_tag))? {
+                        Value::Str(tag) => format!("[object {}]", self.heap.str(tag)),
+                        _ => "[object Object]".into(),
+                    },
                 }
             }
         })

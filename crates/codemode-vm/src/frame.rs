@@ -40,6 +40,12 @@ pub enum ReturnTo {
     /// The frame of this running generator: a return finishes it (`{ value, done: true }` to
     /// whoever resumed it), a throw finishes it and goes on to that caller.
     Generator(ObjId),
+    /// `[Symbol.iterator]()` of a for-of or destructuring: the iterator, once checked
+    /// (`user_iter.rs`), goes into this register of the JavaScript frame below.
+    Iterator(Reg),
+    /// A program-defined iterator's `next()`: its value goes into `dst` of the JavaScript frame
+    /// below, or, when done, that frame jumps to `target`.
+    IterStep { dst: Reg, target: u32 },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

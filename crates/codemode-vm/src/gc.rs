@@ -276,7 +276,9 @@ fn push_ret(ret: ReturnTo, m: &mut Marks) {
         | ReturnTo::SuperResult(_)
         | ReturnTo::Native
         | ReturnTo::Discard
-        | ReturnTo::JumpUnless(_) => {}
+        | ReturnTo::JumpUnless(_)
+        | ReturnTo::Iterator(_)
+        | ReturnTo::IterStep { .. } => {}
     }
 }
 

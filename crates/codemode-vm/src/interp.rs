@@ -426,6 +426,12 @@ impl Vm {
                         let step = self.drain_generator(g, crate::generator::DrainInto::Array(array));
                         switch_after!(self.apply_step(step, ReturnTo::Discard).and_then(|p| self.deliver(p)));
                     }
+                    if let (Some(method), Value::Obj(array)) = (tri!(self.user_iterator_method(s)), a) {
+                        let then =
+                            crate::user_iter::DrainThen::Into(crate::generator::DrainInto::Array(array));
+                        let step = self.drain_user_iterable(s, method, then);
+                        switch_after!(self.apply_step(step, ReturnTo::Discard).and_then(|p| self.deliver(p)));
+                    }
                     let items = tri!(self.collect_iterable(s));
                     self.charge(Work::Elements(items.len()));
                     for v in items {
@@ -655,7 +661,7 @@ impl Vm {
                 Op::IterClose { iter } => {
                     let it = reg!(iter);
                     save_pc!();
-                    if tri!(self.iter_close(it)) {
+                    if tri!(self.iter_close(it)) || tri!(self.user_iter_close(it)) {
                         return Exit::Switch;
                     }
                 }
@@ -669,12 +675,21 @@ impl Vm {
                 }
                 Op::GetIterator { dst, src } => {
                     let v = reg!(src);
-                    reg!(dst) = tri!(self.get_iterator(v));
+                    match tri!(self.start_iteration(v)) {
+                        crate::user_iter::IterStart::Ready(it) => reg!(dst) = it,
+                        crate::user_iter::IterStart::Call(method) => switch_after!(
+                            self.call_value(method, v, &[], ReturnTo::Iterator(dst))
+                                .and_then(|p| self.deliver(p))
+                        ),
+                    }
                 }
                 Op::IterNext { dst, iter, target } => {
                     let it = reg!(iter);
                     if let Some(g) = tri!(self.as_sync_generator(it)) {
                         switch_after!(self.generator_iter_next(g, dst, target));
+                    }
+                    if self.is_user_iterator(it) {
+                        switch_after!(self.user_iter_next(it, ReturnTo::IterStep { dst, target }));
                     }
                     match tri!(self.iter_next(it)) {
                         Some(v) => reg!(dst) = v,
@@ -694,6 +709,18 @@ impl Vm {
                             let step = self.drain_generator(g, crate::generator::DrainInto::Array(array));
                             switch_after!(
                                 self.apply_step(step, ReturnTo::Discard).and_then(|p| self.deliver(p))
+                            );
+                        }
+                    }
+                    if self.is_user_iterator(it) {
+                        let array = tri!(self.new_array(Vec::new()));
+                        reg!(dst) = array;
+                        if let Value::Obj(array) = array {
+                            let into = crate::generator::DrainInto::Array(array);
+                            switch_after!(
+                                self.drain_user_iterator(it, into)
+                                    .and_then(|step| self.apply_step(step, ReturnTo::Discard))
+                                    .and_then(|p| self.deliver(p))
                             );
                         }
                     }

@@ -1,8 +1,7 @@
 //! Iteration as the VM drives it natively: for-of, spread, destructuring and for-in over arrays,
 //! strings, Maps, Sets and iterator objects the built-ins create.
 //!
-//! User-defined iterables (`[Symbol.iterator]`) are not supported: iterating anything else is a
-//! `TypeError: x is not iterable`.
+//! Program-defined iterables (`[Symbol.iterator]`) are driven by `user_iter.rs`.
 
 use crate::meter::Work;
 use codemode_bytecode::ErrorKind;

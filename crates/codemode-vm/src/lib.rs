@@ -43,6 +43,7 @@ mod restore;
 mod snapshot;
 mod to_primitive;
 mod toolroot;
+mod user_iter;
 mod value;
 
 use std::collections::VecDeque;

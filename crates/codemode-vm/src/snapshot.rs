@@ -268,7 +268,8 @@ impl Vm {
             return Err("the snapshot's names and their kinds differ in number".into());
         }
         for (name, &kind) in h.names.iter().zip(&h.kinds) {
-            let kind = crate::heap::AtomKind::from_byte(kind).ok_or("the snapshot names an unknown kind of atom")?;
+            let kind =
+                crate::heap::AtomKind::from_byte(kind).ok_or("the snapshot names an unknown kind of atom")?;
             atoms.insert_kind(name, kind);
         }
         let c = h.counters;

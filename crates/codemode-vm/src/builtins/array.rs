@@ -98,6 +98,17 @@ fn is_array(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Resul
 
 pub(crate) fn from(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let source = arg(args, 0);
+    if let Some(method) = vm.user_iterator_method(source)? {
+        let Value::Obj(array) = vm.new_array(Vec::new())? else {
+            return Ok(Step::Return(Value::Undefined));
+        };
+        let map = arg(args, 1);
+        if map != Value::Undefined {
+            require_callable(vm, map)?;
+        }
+        let then = crate::user_iter::DrainThen::Into(crate::generator::DrainInto::ArrayFrom { array, map });
+        return Ok(vm.drain_user_iterable(source, method, then));
+    }
     let items = match source {
         Value::Obj(id)
             if !matches!(

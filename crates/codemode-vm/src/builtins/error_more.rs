@@ -131,7 +131,10 @@ fn aggregate_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
         let msg = format!("{desc} is not iterable");
         return Err(vm.make_error(ErrorKind::TypeError, &msg));
     }
-    let items = vm.collect_iterable(source)?;
+    let items = match vm.collect_or_reenter(".AggregateError", true, Value::Undefined, args, 0)? {
+        Ok(items) => items,
+        Err(step) => return Ok(step),
+    };
     vm.charge(Work::Elements(items.len()));
     let errors = vm.new_array(items)?;
     if let Value::Obj(id) = e {

@@ -48,7 +48,11 @@ fn group_by(vm: &mut Vm, args: &[Value], map: bool) -> Result<Step, Throw> {
     }
     let callback = arg(args, 1);
     require_callable(vm, callback)?;
-    let items = vm.collect_iterable(source)?;
+    let name = if map { "Map.groupBy" } else { "Object.groupBy" };
+    let items = match vm.collect_or_reenter(name, false, Value::Undefined, args, 0)? {
+        Ok(items) => items,
+        Err(step) => return Ok(step),
+    };
     vm.charge(Work::Elements(items.len()));
     let out = if map { map_set::new_collection(vm, false)? } else { vm.alloc(ObjKind::Plain, None)? };
     next(Box::new(GroupByState { items, callback, out, map, index: 0 }))

@@ -10,7 +10,28 @@ use crate::props::Key;
 use crate::value::Value;
 use codemode_bytecode::ErrorKind;
 
-pub const DEFS: &[NativeDef] = &[NativeDef::new("Iterator.prototype", "next", 0, next)];
+pub const DEFS: &[NativeDef] = &[
+    NativeDef::new("Iterator.prototype", "next", 0, next),
+    NativeDef::new("Iterator.prototype", "@@iterator", 0, return_this),
+    NativeDef::new("AsyncGenerator.prototype", "@@asyncIterator", 0, return_this),
+    NativeDef::new("String.prototype", "@@iterator", 0, string_iterator),
+];
+
+/// `[Symbol.iterator]()` of an iterator (and `[Symbol.asyncIterator]()` of an async generator):
+/// itself.
+fn return_this(_vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    Ok(Step::Return(this))
+}
+
+/// `String.prototype[Symbol.iterator]`: the string's code points.
+fn string_iterator(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    if this.is_nullish() {
+        let msg = "String.prototype[Symbol.iterator] called on null or undefined";
+        return Err(vm.make_error(ErrorKind::TypeError, msg));
+    }
+    let s = vm.to_string_value(this)?;
+    Ok(Step::Return(vm.get_iterator(s)?))
+}
 
 /// `it.next()`: `{ value, done }`.
 fn next(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {

@@ -309,10 +309,17 @@ fn set_call(vm: &mut Vm, _this: Value, _args: &[Value], _data: &[Value]) -> Resu
 }
 
 fn map_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
-    let id = new_collection(vm, false)?;
     let source = arg(args, 0);
-    if !source.is_nullish() {
-        let items = vm.collect_iterable(source)?;
+    let items = if source.is_nullish() {
+        Vec::new()
+    } else {
+        match vm.collect_or_reenter(".Map", true, Value::Undefined, args, 0)? {
+            Ok(items) => items,
+            Err(step) => return Ok(step),
+        }
+    };
+    let id = new_collection(vm, false)?;
+    {
         vm.charge(Work::Elements(items.len()));
         for item in items {
             if !matches!(item, Value::Obj(_)) {
@@ -329,10 +336,17 @@ fn map_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
 }
 
 fn set_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
-    let id = new_collection(vm, true)?;
     let source = arg(args, 0);
-    if !source.is_nullish() {
-        let items = vm.collect_iterable(source)?;
+    let items = if source.is_nullish() {
+        Vec::new()
+    } else {
+        match vm.collect_or_reenter(".Set", true, Value::Undefined, args, 0)? {
+            Ok(items) => items,
+            Err(step) => return Ok(step),
+        }
+    };
+    let id = new_collection(vm, true)?;
+    {
         vm.charge(Work::Elements(items.len()));
         for item in items {
             insert(vm, id, item, item)?;

@@ -120,7 +120,7 @@ impl Native {
         }
     }
 
-    fn by_stable_name(name: &str) -> Option<Native> {
+    pub(crate) fn by_stable_name(name: &str) -> Option<Native> {
         static BY_NAME: LazyLock<std::collections::HashMap<String, u16>> = LazyLock::new(|| {
             table().iter().enumerate().map(|(i, d)| (format!("{}.{}", d.owner, d.name), i as u16)).collect()
         });
@@ -189,6 +189,8 @@ pub enum Cont {
     GroupBy(Box<group_by::GroupByState>),
     /// Collecting a generator's values (`[...gen]`, `Array.from(gen)`).
     GenDrain(Box<crate::generator::GenDrain>),
+    /// Collecting a program-defined iterable's values (`user_iter.rs`).
+    IterDrain(Box<crate::user_iter::IterDrain>),
 }
 
 impl Cont {
@@ -206,6 +208,7 @@ impl Cont {
             Cont::GroupBy(s) => s.trace(out),
             Cont::Revive(r) => r.trace(out),
             Cont::GenDrain(d) => d.trace(out),
+            Cont::IterDrain(d) => d.trace(out),
         }
     }
 }
@@ -297,6 +300,7 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
         Cont::GroupBy(s) => group_by::resume(vm, s, result),
         Cont::Revive(r) => json_revive::resume(vm, *r, result),
         Cont::GenDrain(d) => crate::generator::resume_drain(vm, *d, result),
+        Cont::IterDrain(d) => crate::user_iter::resume_drain(vm, *d, result),
     }
 }
 

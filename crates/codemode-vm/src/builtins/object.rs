@@ -131,7 +131,10 @@ fn assign(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<
 }
 
 fn from_entries(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    let pairs = vm.collect_iterable(arg(args, 0))?;
+    let pairs = match vm.collect_or_reenter("Object.fromEntries", false, Value::Undefined, args, 0)? {
+        Ok(items) => items,
+        Err(step) => return Ok(step),
+    };
     let o = vm.new_object()?;
     for pair in pairs {
         let k = vm.get_value(pair, Key::Index(0))?;

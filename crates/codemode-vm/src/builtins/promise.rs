@@ -57,7 +57,16 @@ fn reject(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<
 }
 
 fn combinator(vm: &mut Vm, args: &[Value], kind: Combinator) -> Result<Step, Throw> {
-    let items = vm.collect_iterable(arg(args, 0))?;
+    let name = match kind {
+        Combinator::All => "Promise.all",
+        Combinator::AllSettled => "Promise.allSettled",
+        Combinator::Any => "Promise.any",
+        Combinator::Race => "Promise.race",
+    };
+    let items = match vm.collect_or_reenter(name, false, Value::Undefined, args, 0)? {
+        Ok(items) => items,
+        Err(step) => return Ok(step),
+    };
     let result = vm.new_promise()?;
     vm.charge(Work::Elements(items.len()));
     if items.is_empty() {
@@ -82,7 +91,10 @@ fn combinator(vm: &mut Vm, args: &[Value], kind: Combinator) -> Result<Step, Thr
 }
 
 fn race(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    let items = vm.collect_iterable(arg(args, 0))?;
+    let items = match vm.collect_or_reenter("Promise.race", false, Value::Undefined, args, 0)? {
+        Ok(items) => items,
+        Err(step) => return Ok(step),
+    };
     let result = vm.new_promise()?;
     for item in items {
         let p = vm.promise_resolve(item)?;

@@ -142,6 +142,16 @@ pub(crate) fn install_values(vm: &mut Vm) -> Result<(), Throw> {
     for (owner, name) in tagged {
         set_tag(vm, owner, name)?;
     }
+    // `Array.prototype[Symbol.iterator] === Array.prototype.values`, and so on.
+    let r = &vm.realm;
+    let aliases = [(r.array_proto, "values"), (r.map_proto, "entries"), (r.set_proto, "values")];
+    let iterator = r.symbols.iterator;
+    for (owner, name) in aliases {
+        let atom = vm.heap.atoms.intern(name);
+        if let Some(slot) = vm.heap.obj(owner).props.get(atom).copied() {
+            vm.heap.obj_mut(owner).props.set(iterator, slot.value, HIDDEN);
+        }
+    }
     for namespace in ["Math", "JSON"] {
         let owner = vm.owner_object(namespace)?;
         set_tag(vm, owner, namespace)?;

@@ -1,0 +1,342 @@
+//! The iteration protocol for program-defined iterables: an object whose `[Symbol.iterator]()`
+//! returns an object with `next()`.
+//!
+//! Native iterables (arrays, strings, Maps, Sets, the built-ins' iterators, generators) keep
+//! their native paths in `iter.rs` and `generator.rs`. Everything else is driven here without
+//! Rust recursion: `[Symbol.iterator]()` and `next()` are ordinary calls whose results come
+//! back through [`ReturnTo::Iterator`] and [`ReturnTo::IterStep`] (for-of, destructuring), or
+//! through the resumable [`IterDrain`] continuation (spread, rest elements, `Array.from`, and
+//! the built-ins that take an iterable).
+
+use codemode_bytecode::ErrorKind;
+use serde::{Deserialize, Serialize};
+
+use crate::Vm;
+use crate::builtins::{Cont, Native, Step};
+use crate::call::Throw;
+use crate::frame::{Frame, ReturnTo};
+use crate::generator::DrainInto;
+use crate::meter::Work;
+use crate::object::ObjKind;
+use crate::props::Key;
+use crate::value::{ObjId, Value};
+
+/// How iteration over a value starts.
+pub(crate) enum IterStart {
+    /// A native iterator (or generator), ready to step.
+    Ready(Value),
+    /// Call this `[Symbol.iterator]` method with the iterable as `this`.
+    Call(Value),
+}
+
+/// What an [`IterDrain`] does when the iterable is used up.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum DrainThen {
+    /// Finish as [`DrainInto`] says (spread, `IterRest`, `Array.from`).
+    Into(DrainInto),
+    /// Call built-in `native` again with the collected array in place of argument `index`
+    /// (`new Map(iterable)`, `Promise.all(iterable)`, ...).
+    /// `construct`: the built-in was called with `new`.
+    Reenter { native: Native, construct: bool, this: Value, args: Vec<Value>, index: usize, array: ObjId },
+}
+
+/// A built-in collecting every value of a program-defined iterator.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct IterDrain {
+    /// The iterator, once `[Symbol.iterator]()` returned it (`Undefined` before).
+    pub iterator: Value,
+    pub next: Value,
+    pub then: DrainThen,
+}
+
+impl IterDrain {
+    pub fn trace(&self, out: &mut Vec<Value>) {
+        out.push(self.iterator);
+        out.push(self.next);
+        match &self.then {
+            DrainThen::Into(DrainInto::Array(a)) => out.push(Value::Obj(*a)),
+            DrainThen::Into(DrainInto::ArrayFrom { array, map }) => {
+                out.push(Value::Obj(*array));
+                out.push(*map);
+            }
+            DrainThen::Reenter { this, args, array, .. } => {
+                out.push(*this);
+                out.extend(args.iter().copied());
+                out.push(Value::Obj(*array));
+            }
+        }
+    }
+
+    fn array(&self) -> ObjId {
+        match &self.then {
+            DrainThen::Into(DrainInto::Array(array) | DrainInto::ArrayFrom { array, .. }) => *array,
+            DrainThen::Reenter { array, .. } => *array,
+        }
+    }
+}
+
+impl Vm {
+    /// `GetIterator(v)`: a native iterator when `v` has one, else the `[Symbol.iterator]`
+    /// method to call.
+    pub(crate) fn start_iteration(&mut self, v: Value) -> Result<IterStart, Throw> {
+        if let Some(method) = self.user_iterator_method(v)? {
+            return Ok(IterStart::Call(method));
+        }
+        Ok(IterStart::Ready(self.get_iterator(v)?))
+    }
+
+    /// The `[Symbol.iterator]` method of a value the native paths do not iterate; `None` for
+    /// arrays, strings, Maps, Sets, native iterators and generators.
+    pub(crate) fn user_iterator_method(&mut self, v: Value) -> Result<Option<Value>, Throw> {
+        let Value::Obj(id) = v else { return Ok(None) };
+        if matches!(
+            self.heap.obj(id).kind,
+            ObjKind::Array(_) | ObjKind::Map { .. } | ObjKind::Iterator(_) | ObjKind::Generator(_)
+        ) {
+            return Ok(None);
+        }
+        let method = self.get_value(v, Key::Atom(self.realm.symbols.iterator))?;
+        if method.is_nullish() {
+            return Ok(None);
+        }
+        if !self.is_callable(method) {
+            let desc = self.describe_for_error(v);
+            let msg = format!("{desc} is not iterable (its [Symbol.iterator] is not a function)");
+            return Err(self.make_error(ErrorKind::TypeError, &msg));
+        }
+        Ok(Some(method))
+    }
+
+    /// Checks the iterator `[Symbol.iterator]()` returned. It stays as it is in the register
+    /// (`yield*` reads its `next`, `throw` and `return` like any object's); `next` is read at each
+    /// step.
+    pub(crate) fn wrap_user_iterator(&mut self, iterator: Value) -> Result<Value, Throw> {
+        if !matches!(iterator, Value::Obj(_)) {
+            let msg = "Result of the Symbol.iterator method is not an object";
+            return Err(self.make_error(ErrorKind::TypeError, msg));
+        }
+        Ok(iterator)
+    }
+
+    /// Whether the iterator in a register is a program's object (not a native iterator or a
+    /// generator).
+    pub(crate) fn is_user_iterator(&self, it: Value) -> bool {
+        match it {
+            Value::Obj(id) => !matches!(self.heap.obj(id).kind, ObjKind::Iterator(_) | ObjKind::Generator(_)),
+            _ => false,
+        }
+    }
+
+    /// The program iterator in a register and its `next` method.
+    fn as_user_iterator(&mut self, it: Value) -> Result<Option<(Value, Value)>, Throw> {
+        if !self.is_user_iterator(it) {
+            return Ok(None);
+        }
+        let next = self.get_named(it, "next")?;
+        Ok(Some((it, next)))
+    }
+
+    /// Calls the program iterator's `next()`; the result goes to `ret`.
+    pub(crate) fn user_iter_next(&mut self, it: Value, ret: ReturnTo) -> Result<(), Throw> {
+        let Some((iterator, next)) = self.as_user_iterator(it)? else { return Ok(()) };
+        if !self.is_callable(next) {
+            return Err(self.not_a_function(next));
+        }
+        let pending = self.call_value(next, iterator, &[], ret)?;
+        self.deliver(pending)
+    }
+
+    /// `(done, value)` of an iterator result a program's `next()` returned.
+    pub(crate) fn user_iter_result(&mut self, result: Value) -> Result<(bool, Value), Throw> {
+        if !matches!(result, Value::Obj(_)) {
+            let desc = self.describe_for_error(result);
+            let msg = format!("Iterator result {desc} is not an object");
+            return Err(self.make_error(ErrorKind::TypeError, &msg));
+        }
+        let done = self.get_value(result, Key::Atom(self.realm.atoms.done))?;
+        if self.to_boolean(done) {
+            return Ok((true, Value::Undefined));
+        }
+        let value = self.get_value(result, Key::Atom(self.realm.atoms.value))?;
+        Ok((false, value))
+    }
+
+    /// [`ReturnTo::IterStep`]: the next value into `dst` of the frame below, or a jump to
+    /// `target` when the iterator is done.
+    pub(crate) fn deliver_iter_step(&mut self, result: Value, dst: u16, target: u32) -> Result<(), Throw> {
+        let (done, value) = self.user_iter_result(result)?;
+        if let Some(Frame::Js(f)) = self.frames.last_mut() {
+            if done {
+                f.pc = target;
+            } else {
+                let i = f.base as usize + dst as usize;
+                if let Some(slot) = self.stack.get_mut(i) {
+                    *slot = value;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `IterClose` of a wrapped iterator: calls its `return()` when it has one. Returns whether a
+    /// frame was pushed.
+    pub(crate) fn user_iter_close(&mut self, it: Value) -> Result<bool, Throw> {
+        if !self.is_user_iterator(it) {
+            return Ok(false);
+        }
+        let iterator = it;
+        let method = self.get_named(iterator, "return")?;
+        if method.is_nullish() {
+            return Ok(false);
+        }
+        let frames = self.frames.len();
+        let pending = self.call_value(method, iterator, &[], ReturnTo::Discard)?;
+        self.deliver(pending)?;
+        Ok(self.frames.len() > frames)
+    }
+
+    /// A step collecting every value of the iterable `v` (whose `[Symbol.iterator]` is
+    /// `method`) and then finishing as `then` says.
+    pub(crate) fn drain_user_iterable(&mut self, v: Value, method: Value, then: DrainThen) -> Step {
+        let drain = IterDrain { iterator: Value::Undefined, next: Value::Undefined, then };
+        Step::Call { callee: method, this: v, args: Vec::new(), cont: Cont::IterDrain(Box::new(drain)) }
+    }
+
+    /// A step collecting the remaining values of the wrapped iterator `it`.
+    pub(crate) fn drain_user_iterator(&mut self, it: Value, into: DrainInto) -> Result<Step, Throw> {
+        let Some((iterator, next)) = self.as_user_iterator(it)? else {
+            return Ok(Step::Return(Value::Undefined));
+        };
+        if !self.is_callable(next) {
+            return Err(self.not_a_function(next));
+        }
+        let drain = IterDrain { iterator, next, then: DrainThen::Into(into) };
+        Ok(Step::Call {
+            callee: next,
+            this: iterator,
+            args: Vec::new(),
+            cont: Cont::IterDrain(Box::new(drain)),
+        })
+    }
+
+    /// Native iterables for a built-in that takes one: their values at once, or the step that
+    /// collects a program-defined iterable (or a generator) and calls built-in `native` again with
+    /// the array in place of argument `index`.
+    pub(crate) fn collect_or_reenter(
+        &mut self,
+        native: &str,
+        construct: bool,
+        this: Value,
+        args: &[Value],
+        index: usize,
+    ) -> Result<Result<Vec<Value>, Step>, Throw> {
+        let v = args.get(index).copied().unwrap_or(Value::Undefined);
+        let generator = self.as_sync_generator(v)?;
+        let method = if generator.is_some() { None } else { self.user_iterator_method(v)? };
+        if generator.is_none() && method.is_none() {
+            return self.collect_iterable(v).map(Ok);
+        }
+        let Some(native) = Native::by_stable_name(native) else {
+            return Err(self.make_error(ErrorKind::TypeError, "unknown built-in"));
+        };
+        let Value::Obj(array) = self.new_array(Vec::new())? else { return Ok(Ok(Vec::new())) };
+        let then = DrainThen::Reenter { native, construct, this, args: args.to_vec(), index, array };
+        Ok(Err(match (generator, method) {
+            (Some(g), _) => {
+                let drain = IterDrain { iterator: Value::Obj(g), next: Value::Undefined, then };
+                let cont = Some(Cont::IterDrain(Box::new(drain)));
+                Step::Resume {
+                    generator: g,
+                    mode: crate::generator::ResumeMode::Next,
+                    value: Value::Undefined,
+                    cont,
+                }
+            }
+            (None, Some(method)) => self.drain_user_iterable(v, method, then),
+            (None, None) => return Ok(Ok(Vec::new())),
+        }))
+    }
+}
+
+/// Resumes an [`IterDrain`] with what the last call returned: the iterator (first), then each
+/// iterator result.
+pub(crate) fn resume_drain(vm: &mut Vm, mut drain: IterDrain, result: Value) -> Result<Step, Throw> {
+    if drain.iterator == Value::Undefined {
+        let iterator = vm.wrap_user_iterator(result)?;
+        if let Some(g) = vm.as_sync_generator(iterator)? {
+            drain.iterator = Value::Obj(g);
+            let cont = Some(Cont::IterDrain(Box::new(drain)));
+            return Ok(Step::Resume {
+                generator: g,
+                mode: crate::generator::ResumeMode::Next,
+                value: Value::Undefined,
+                cont,
+            });
+        }
+        match vm.as_user_iterator(iterator)? {
+            Some((iterator, next)) => {
+                if !vm.is_callable(next) {
+                    return Err(vm.not_a_function(next));
+                }
+                drain.iterator = iterator;
+                drain.next = next;
+            }
+            None => {
+                // A native iterator: its values at once.
+                let array = Value::Obj(drain.array());
+                while let Some(v) = vm.iter_next(iterator)? {
+                    vm.charge(Work::Elements(1));
+                    vm.array_push(array, v)?;
+                }
+                return finish(vm, drain.then);
+            }
+        }
+    } else {
+        let (done, value) = match vm.as_generator(drain.iterator) {
+            // A generator's results are plain objects the VM made.
+            Some(_) => {
+                let done = vm.get_value(result, Key::Atom(vm.realm.atoms.done))?;
+                let value = vm.get_value(result, Key::Atom(vm.realm.atoms.value))?;
+                (vm.to_boolean(done), value)
+            }
+            None => vm.user_iter_result(result)?,
+        };
+        if done {
+            return finish(vm, drain.then);
+        }
+        vm.charge(Work::Elements(1));
+        vm.array_push(Value::Obj(drain.array()), value)?;
+        if let Some(g) = vm.as_generator(drain.iterator) {
+            let cont = Some(Cont::IterDrain(Box::new(drain)));
+            return Ok(Step::Resume {
+                generator: g,
+                mode: crate::generator::ResumeMode::Next,
+                value: Value::Undefined,
+                cont,
+            });
+        }
+    }
+    let (callee, this) = (drain.next, drain.iterator);
+    Ok(Step::Call { callee, this, args: Vec::new(), cont: Cont::IterDrain(Box::new(drain)) })
+}
+
+fn finish(vm: &mut Vm, then: DrainThen) -> Result<Step, Throw> {
+    match then {
+        DrainThen::Into(DrainInto::Array(array)) => Ok(Step::Return(Value::Obj(array))),
+        DrainThen::Into(DrainInto::ArrayFrom { array, map: Value::Undefined }) => {
+            Ok(Step::Return(Value::Obj(array)))
+        }
+        DrainThen::Into(DrainInto::ArrayFrom { array, map }) => {
+            crate::builtins::array_from(vm, Value::Undefined, &[Value::Obj(array), map], &[])
+        }
+        DrainThen::Reenter { native, construct, this, mut args, index, array } => {
+            if let Some(slot) = args.get_mut(index) {
+                *slot = Value::Obj(array);
+            }
+            if construct {
+                return crate::builtins::construct_native(vm, native, &args);
+            }
+            crate::builtins::call_native(vm, native, this, &args, &[])
+        }
+    }
+}
