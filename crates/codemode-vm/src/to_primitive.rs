@@ -24,6 +24,8 @@ pub enum ConvertOp {
     Unary(UnOp),
     /// ToString (template literals).
     ToString,
+    /// ToBoolean of what a `[Symbol.hasInstance]` method returned (`instanceof`).
+    Truthy,
 }
 
 /// Which method ToPrimitive tries first.
@@ -59,6 +61,9 @@ impl Conversion {
     }
 }
 
+/// `tried` once the operand's `[Symbol.toPrimitive]` method was called: its result is final.
+const EXOTIC: u8 = u8::MAX;
+
 fn method_names(hint: Hint) -> [&'static str; 2] {
     match hint {
         Hint::Number => ["valueOf", "toString"],
@@ -77,7 +82,10 @@ impl Vm {
         count: u8,
         ret: ReturnTo,
     ) -> Result<bool, Throw> {
-        if let ConvertOp::Binary(BinOp::StrictEq | BinOp::StrictNotEq | BinOp::In | BinOp::InstanceOf) = op {
+        if let ConvertOp::Binary(BinOp::InstanceOf) = op {
+            return self.has_instance_call(operands, ret);
+        }
+        if let ConvertOp::Binary(BinOp::StrictEq | BinOp::StrictNotEq | BinOp::In) = op {
             return Ok(false);
         }
         // `==` between two objects compares identity.
@@ -119,6 +127,11 @@ impl Vm {
         while conv.index < conv.count {
             let v = conv.operands[conv.index as usize];
             if let Value::Obj(_) = v {
+                if conv.tried == 0
+                    && let Some(step) = self.exotic_to_primitive(&mut conv, v)?
+                {
+                    return Ok(Some(step));
+                }
                 while (conv.tried as usize) < names.len() {
                     let name = names[conv.tried as usize];
                     conv.tried += 1;
@@ -141,6 +154,53 @@ impl Vm {
         Ok(None)
     }
 
+    /// `v instanceof C` where `C[Symbol.hasInstance]` is a program function: calls it, and its
+    /// result's truthiness goes to `ret`. `Ok(false)`: the ordinary prototype walk decides.
+    fn has_instance_call(&mut self, [v, c]: [Value; 2], ret: ReturnTo) -> Result<bool, Throw> {
+        if !matches!(c, Value::Obj(_)) {
+            return Ok(false);
+        }
+        let method = self.get_value(c, crate::props::Key::Atom(self.realm.symbols.has_instance))?;
+        if method.is_nullish() || !matches!(self.user_method(method), MethodKind::User) {
+            return Ok(false);
+        }
+        let conv = Conversion {
+            op: ConvertOp::Truthy,
+            operands: [Value::Undefined; 2],
+            count: 1,
+            index: 0,
+            tried: EXOTIC,
+        };
+        let step = Step::Call { callee: method, this: c, args: vec![v], cont: Cont::Convert(Box::new(conv)) };
+        let pending = self.apply_step(step, ret)?;
+        self.deliver(pending)?;
+        Ok(true)
+    }
+
+    /// The call of `v[Symbol.toPrimitive](hint)` when it is a program function.
+    fn exotic_to_primitive(&mut self, conv: &mut Conversion, v: Value) -> Result<Option<Step>, Throw> {
+        let key = crate::props::Key::Atom(self.realm.symbols.to_primitive);
+        let method = self.get_value(v, key)?;
+        if method.is_nullish() {
+            return Ok(None);
+        }
+        if !self.is_callable(method) {
+            return Err(self.make_error(ErrorKind::TypeError, "Symbol.toPrimitive is not a function"));
+        }
+        if !matches!(self.user_method(method), MethodKind::User) {
+            return Ok(None);
+        }
+        let hint = match conv.op {
+            ConvertOp::ToString => "string",
+            ConvertOp::Binary(BinOp::Add | BinOp::Eq | BinOp::NotEq) => "default",
+            _ => "number",
+        };
+        let hint = self.intern_string(hint)?;
+        conv.tried = EXOTIC;
+        let cont = Cont::Convert(Box::new(conv.clone()));
+        Ok(Some(Step::Call { callee: method, this: v, args: vec![hint], cont }))
+    }
+
     /// The operator on the converted operands.
     fn finish_conversion(&mut self, conv: &Conversion) -> Result<Value, Throw> {
         let [a, b] = conv.operands;
@@ -148,12 +208,18 @@ impl Vm {
             ConvertOp::Binary(op) => self.binary(op, a, b),
             ConvertOp::Unary(op) => self.unary(op, a),
             ConvertOp::ToString => self.to_string_value(a),
+            ConvertOp::Truthy => Ok(Value::Bool(self.to_boolean(a))),
         }
     }
 
     /// A user method returned `result` for the operand being converted.
     pub(crate) fn resume_conversion(&mut self, mut conv: Conversion, result: Value) -> Result<Step, Throw> {
-        if let Value::Obj(_) = result {
+        if let Value::Obj(_) = result
+            && conv.op != ConvertOp::Truthy
+        {
+            if conv.tried == EXOTIC {
+                return Err(self.make_error(ErrorKind::TypeError, "Cannot convert object to primitive value"));
+            }
             // An object does not count: try the other method, if it is a function.
             let v = conv.operands[conv.index as usize];
             if let Some(name) = method_names(conv.hint()).get(conv.tried as usize) {
