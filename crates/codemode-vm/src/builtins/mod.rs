@@ -44,6 +44,7 @@ mod object_model;
 mod promise;
 mod promise_more;
 pub(crate) mod prop_walk;
+mod reflect;
 mod regexp;
 mod set_algebra;
 mod string;
@@ -191,6 +192,8 @@ pub enum Cont {
     GenDrain(Box<crate::generator::GenDrain>),
     /// Collecting a program-defined iterable's values (`user_iter.rs`).
     IterDrain(Box<crate::user_iter::IterDrain>),
+    /// Whatever the callback returns, the built-in returns this (`Reflect.set` through a setter).
+    ReturnValue(Value),
 }
 
 impl Cont {
@@ -209,6 +212,7 @@ impl Cont {
             Cont::Revive(r) => r.trace(out),
             Cont::GenDrain(d) => d.trace(out),
             Cont::IterDrain(d) => d.trace(out),
+            Cont::ReturnValue(v) => out.push(*v),
         }
     }
 }
@@ -235,6 +239,7 @@ pub fn table() -> &'static [NativeDef] {
             string::DEFS,
             symbol::DEFS,
             regexp::DEFS,
+            reflect::DEFS,
             number::DEFS,
             date::DEFS,
             map_set::DEFS,
@@ -301,6 +306,7 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
         Cont::Revive(r) => json_revive::resume(vm, *r, result),
         Cont::GenDrain(d) => crate::generator::resume_drain(vm, *d, result),
         Cont::IterDrain(d) => crate::user_iter::resume_drain(vm, *d, result),
+        Cont::ReturnValue(v) => Ok(Step::Return(v)),
     }
 }
 

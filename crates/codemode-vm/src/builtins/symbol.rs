@@ -152,7 +152,7 @@ pub(crate) fn install_values(vm: &mut Vm) -> Result<(), Throw> {
             vm.heap.obj_mut(owner).props.set(iterator, slot.value, HIDDEN);
         }
     }
-    for namespace in ["Math", "JSON"] {
+    for namespace in ["Math", "JSON", "Reflect"] {
         let owner = vm.owner_object(namespace)?;
         set_tag(vm, owner, namespace)?;
     }

@@ -1,0 +1,11 @@
+// Reflect: the object operations as functions, false instead of a TypeError where the spec says so.
+const s = Symbol("s");
+const o = { a: 1, get g() { return this.a * 10 }, set g(v) { this.a = v }, [s]: 2 };
+Object.defineProperty(o, "ro", { value: 5, writable: false, configurable: false });
+const out = [Reflect.ownKeys(o).map(String), Reflect.has(o, "a"), Reflect.has(o, "zz"), Reflect.get(o, "g"), Reflect.get(o, "g", { a: 7 }),
+  Reflect.set(o, "g", 3), o.a, Reflect.set(o, "ro", 9), o.ro, Reflect.defineProperty(o, "ro", { value: 1 }), Reflect.defineProperty(o, "n", { value: 1 }),
+  Reflect.deleteProperty(o, "ro"), Reflect.deleteProperty(o, "a"), "a" in o, Reflect.getPrototypeOf(o) === Object.prototype,
+  Reflect.setPrototypeOf(o, null), Reflect.getPrototypeOf(o), Reflect.isExtensible(o), Reflect.preventExtensions(o), Reflect.isExtensible(o),
+  Reflect.apply(Math.max, null, [1, 5, 2]), Reflect.getOwnPropertyDescriptor(o, "ro").writable, Object.prototype.toString.call(Reflect)];
+try { Reflect.get(1, "a") } catch (e) { out.push(e.constructor.name) }
+return out;
