@@ -56,6 +56,7 @@
 //! | `Throw` | src | throw src | 0 |
 //! | `ThrowError` | kind, k | throw a new kind Error with message pool[k] | 0 |
 //! | `GetIterator` | dst, src | dst = iterator over src (for-of, spread, destructuring) | 0 |
+//! | `GetAsyncIterator` | dst, src | dst = iterator of `for await` over src: its `[Symbol.asyncIterator]()`, else as `GetIterator` | 0 |
 //! | `IterNext` | dst, iter, t | dst = next value, or jump to t when done | 0 |
 //! | `ForInKeys` | dst, src | dst = iterator over src's enumerable string keys | n |
 //! | `IterRest` | dst, iter | dst = array of the remaining values | n |
@@ -163,6 +164,7 @@ pub enum Op {
     Throw { src: Reg },
     ThrowError { kind: ErrorKind, k: ConstIdx },
     GetIterator { dst: Reg, src: Reg },
+    GetAsyncIterator { dst: Reg, src: Reg },
     IterNext { dst: Reg, iter: Reg, target: Target },
     ForInKeys { dst: Reg, src: Reg },
     IterRest { dst: Reg, iter: Reg },

@@ -115,6 +115,7 @@ impl Op {
             Op::Throw { .. } => "Throw",
             Op::ThrowError { .. } => "ThrowError",
             Op::GetIterator { .. } => "GetIterator",
+            Op::GetAsyncIterator { .. } => "GetAsyncIterator",
             Op::IterNext { .. } => "IterNext",
             Op::ForInKeys { .. } => "ForInKeys",
             Op::IterRest { .. } => "IterRest",
@@ -384,7 +385,7 @@ impl Op {
                 f("kind", Operand::Error(kind));
                 f("k", Operand::Str(k));
             }
-            Op::GetIterator { dst, src } => {
+            Op::GetIterator { dst, src } | Op::GetAsyncIterator { dst, src } => {
                 f("dst", Operand::Reg(dst));
                 f("src", Operand::Reg(src));
             }
@@ -533,7 +534,7 @@ impl Op {
             Op::Yield { .. } | Op::IterClose { .. } => Fuel::Call,
             Op::Throw { .. } => Fuel::Free,
             Op::ThrowError { .. } => Fuel::Free,
-            Op::GetIterator { .. } => Fuel::Free,
+            Op::GetIterator { .. } | Op::GetAsyncIterator { .. } => Fuel::Free,
             Op::IterNext { .. } => Fuel::Free,
             Op::ForInKeys { .. } => Fuel::PerElement,
             Op::IterRest { .. } => Fuel::PerElement,
@@ -613,6 +614,7 @@ pub const OPCODE_NAMES: &[&str] = &[
     "Throw",
     "ThrowError",
     "GetIterator",
+    "GetAsyncIterator",
     "IterNext",
     "ForInKeys",
     "IterRest",

@@ -675,7 +675,17 @@ impl Vm {
                 }
                 Op::GetIterator { dst, src } => {
                     let v = reg!(src);
-                    match tri!(self.start_iteration(v)) {
+                    match tri!(self.start_iteration(v, false)) {
+                        crate::user_iter::IterStart::Ready(it) => reg!(dst) = it,
+                        crate::user_iter::IterStart::Call(method) => switch_after!(
+                            self.call_value(method, v, &[], ReturnTo::Iterator(dst))
+                                .and_then(|p| self.deliver(p))
+                        ),
+                    }
+                }
+                Op::GetAsyncIterator { dst, src } => {
+                    let v = reg!(src);
+                    match tri!(self.start_iteration(v, true)) {
                         crate::user_iter::IterStart::Ready(it) => reg!(dst) = it,
                         crate::user_iter::IterStart::Call(method) => switch_after!(
                             self.call_value(method, v, &[], ReturnTo::Iterator(dst))

@@ -77,8 +77,25 @@ impl IterDrain {
 
 impl Vm {
     /// `GetIterator(v)`: a native iterator when `v` has one, else the `[Symbol.iterator]`
-    /// method to call.
-    pub(crate) fn start_iteration(&mut self, v: Value) -> Result<IterStart, Throw> {
+    /// method to call. `is_async` (`for await`): a `[Symbol.asyncIterator]` method comes first
+    /// (the loop awaits what `next()` returns, and each value).
+    pub(crate) fn start_iteration(&mut self, v: Value, is_async: bool) -> Result<IterStart, Throw> {
+        if is_async
+            && let Value::Obj(id) = v
+            && !matches!(self.heap.obj(id).kind, ObjKind::Generator(_))
+        {
+            let method = self.get_value(v, Key::Atom(self.realm.symbols.async_iterator))?;
+            if !method.is_nullish() {
+                if !self.is_callable(method) {
+                    let desc = self.describe_for_error(v);
+                    let msg = format!(
+                        "{desc} is not async iterable (its [Symbol.asyncIterator] is not a function)"
+                    );
+                    return Err(self.make_error(ErrorKind::TypeError, &msg));
+                }
+                return Ok(IterStart::Call(method));
+            }
+        }
         if let Some(method) = self.user_iterator_method(v)? {
             return Ok(IterStart::Call(method));
         }

@@ -127,7 +127,9 @@ impl<'a> FnCompiler<'a> {
                 // The head's bindings are in TDZ while the iterable is evaluated.
                 self.enter_scope(scope)?;
                 let src = self.expr_any(iterable)?;
-                if is_of {
+                if is_await {
+                    self.emit(Op::GetAsyncIterator { dst: iter, src })?;
+                } else if is_of {
                     self.emit(Op::GetIterator { dst: iter, src })?;
                 } else {
                     self.emit(Op::ForInKeys { dst: iter, src })?;
