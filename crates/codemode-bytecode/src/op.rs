@@ -66,7 +66,7 @@
 //! | `Regex` | dst, k | dst = new RegExp(pool[k]) | 0 |
 //! | `TemplateToString` | dst, src | dst = ToString(src) for template literals | 0 |
 //! | `Class` | dst, f, parent, fields | dst = new class with constructor f, extending parent (uninit: none), instance field initializer fields (undefined: none) | 0 |
-//! | `DefineMethod` | obj, key, func, kind | define a non-enumerable method (kind 0), getter (1) or setter (2) on obj | 0 |
+//! | `DefineMethod` | obj, key, func, kind | define a non-enumerable method (kind 0), getter (1) or setter (2) on obj, or half of private accessor key (3 getter, 4 setter) | 0 |
 //! | `SuperCall` / `SuperCallSpread` | dst, args, argc / arr | construct the parent class with this `new.target`; binds `this`; dst = this | 1 (+ n) |
 //! | `GetSuper` | dst, home, key | dst = property key of home's prototype, getters called with `this` | 0 |
 //! | `GetPrivate` / `SetPrivate` / `DefinePrivate` | dst, obj, key / obj, key, src | read / write / add obj's private name key (TypeError if absent / present) | 0 |
@@ -192,6 +192,9 @@ pub mod method_kind {
     pub const METHOD: u8 = 0;
     pub const GETTER: u8 = 1;
     pub const SETTER: u8 = 2;
+    /// Half of a private accessor (`get #x() {}`), defined on the instance being initialized.
+    pub const PRIVATE_GETTER: u8 = 3;
+    pub const PRIVATE_SETTER: u8 = 4;
 }
 
 /// A constant-pool entry.

@@ -503,10 +503,12 @@ pub enum ExprKind {
         object: Box<Expr>,
     },
     /// Defines an own property of `this` (a class field): `key` named or computed, or a
-    /// private name.
+    /// private name. `kind` is `Method` for a field or private method, `Getter`/`Setter` for
+    /// half of a private accessor (`get #x() {}`).
     DefineField {
         key: Box<Property>,
         value: Box<Expr>,
+        kind: MethodKind,
     },
     /// `new.target`: the constructor `new` was applied to, `undefined` in a plain call.
     NewTarget,

@@ -641,8 +641,12 @@ impl Dumper<'_> {
                 self.expr(function, object);
                 self.text(")");
             }
-            ExprKind::DefineField { key, value } => {
-                self.text("(define-field this");
+            ExprKind::DefineField { key, value, kind } => {
+                self.text(match kind {
+                    codemode_ir::MethodKind::Method => "(define-field this",
+                    codemode_ir::MethodKind::Getter => "(define-getter this",
+                    codemode_ir::MethodKind::Setter => "(define-setter this",
+                });
                 self.property(function, key, false);
                 self.text(" ");
                 self.expr(function, value);

@@ -21,6 +21,9 @@ impl Vm {
     /// one half of an accessor, non-enumerable either way.
     pub(crate) fn define_method(&mut self, o: Value, key: Key, f: Value, kind: u8) -> Result<(), Throw> {
         let Value::Obj(id) = o else { return Ok(()) };
+        if let method_kind::PRIVATE_GETTER | method_kind::PRIVATE_SETTER = kind {
+            return self.private_define_accessor(id, key, f, kind == method_kind::PRIVATE_GETTER);
+        }
         match kind {
             method_kind::GETTER => self.define_accessor(o, key, Some(f), None)?,
             method_kind::SETTER => self.define_accessor(o, key, None, Some(f))?,
@@ -85,16 +88,55 @@ impl Vm {
         Ok(Got::Value(slot.value))
     }
 
-    /// `o.#x = v`: `TypeError` when `o` does not have it.
-    pub(crate) fn private_set(&mut self, o: Value, key: Value, v: Value) -> Result<(), Throw> {
+    /// Half of the private accessor `key` on the instance `id` (`get #x() {}`): the getter and
+    /// setter of one name share a slot; a name already used otherwise is a `TypeError`.
+    fn private_define_accessor(
+        &mut self,
+        id: crate::value::ObjId,
+        key: Key,
+        f: Value,
+        getter: bool,
+    ) -> Result<(), Throw> {
+        let atom = self.key_atom(key)?;
+        let existing = self.heap.obj(id).props.get(atom).copied();
+        match existing {
+            Some(slot) if slot.flags & ACCESSOR != 0 && slot.flags & PRIVATE != 0 => {}
+            Some(_) => {
+                let msg =
+                    format!("Cannot initialize {} twice on the same object", self.private_display(atom));
+                return Err(self.make_error(ErrorKind::TypeError, &msg));
+            }
+            None => {}
+        }
+        let (get, set) = if getter { (Some(f), None) } else { (None, Some(f)) };
+        self.define_accessor(Value::Obj(id), Key::Atom(atom), get, set)?;
+        let props = &mut self.heap.obj_mut(id).props;
+        if let Some(slot) = props.find(atom).and_then(|i| props.slot_mut(i)) {
+            slot.flags |= HIDDEN | PRIVATE;
+        }
+        Ok(())
+    }
+
+    /// `o.#x = v`: `TypeError` when `o` does not have it, or when it is an accessor without a
+    /// setter. A setter is handed back for the interpreter to call.
+    pub(crate) fn private_set(&mut self, o: Value, key: Value, v: Value) -> Result<Option<Value>, Throw> {
         let atom = self.private_atom(key)?;
         if let Value::Obj(id) = o
             && let Some(slot) = self.heap.obj(id).props.get(atom).copied()
             && slot.flags & PRIVATE != 0
-            && slot.flags & ACCESSOR == 0
         {
-            self.heap.obj_mut(id).props.set(atom, v, slot.flags);
-            return Ok(());
+            if slot.flags & ACCESSOR == 0 {
+                self.heap.obj_mut(id).props.set(atom, v, slot.flags);
+                return Ok(None);
+            }
+            if let Value::Obj(acc) = slot.value
+                && let ObjKind::Accessor { set, .. } = self.heap.obj(acc).kind
+                && set != Value::Undefined
+            {
+                return Ok(Some(set));
+            }
+            let msg = format!("'{}' was defined without a setter", self.private_display(atom));
+            return Err(self.make_error(ErrorKind::TypeError, &msg));
         }
         let msg = format!(
             "Cannot write private member {} to an object whose class did not declare it",

@@ -847,7 +847,11 @@ impl Vm {
                 }
                 Op::SetPrivate { obj, key, src } => {
                     let (o, kv, v) = (reg!(obj), reg!(key), reg!(src));
-                    tri!(self.private_set(o, kv, v));
+                    if let Some(setter) = tri!(self.private_set(o, kv, v)) {
+                        switch_after!(
+                            self.call_value(setter, o, &[v], ReturnTo::Discard).and_then(|p| self.deliver(p))
+                        );
+                    }
                 }
                 Op::DefinePrivate { obj, key, src } => {
                     let (o, kv, v) = (reg!(obj), reg!(key), reg!(src));

@@ -9,7 +9,7 @@ use codemode_ir::{
 };
 
 use super::{CompileError, FnCompiler};
-use crate::bytecode::{BinOp, Constant, ErrorKind, Op, Reg};
+use crate::bytecode::{BinOp, Constant, ErrorKind, Op, Reg, method_kind};
 
 impl<'a> FnCompiler<'a> {
     /// Evaluates `e` into any register, preferring the one a local already lives in.
@@ -311,13 +311,20 @@ impl<'a> FnCompiler<'a> {
                 self.emit(Op::LoadConst { dst: key, k })?;
                 self.emit(Op::HasPrivate { dst, obj, key })?;
             }
-            ExprKind::DefineField { key, value } => {
+            ExprKind::DefineField { key, value, kind } => {
                 let obj = self.alloc_reg()?;
                 self.emit(Op::LoadThis { dst: obj })?;
                 let kr = self.property_key(key)?;
                 self.expr(value, dst)?;
                 self.mark(e.span);
-                if matches!(&**key, Property::Private(_)) {
+                let accessor = match kind {
+                    codemode_ir::MethodKind::Method => None,
+                    codemode_ir::MethodKind::Getter => Some(method_kind::PRIVATE_GETTER),
+                    codemode_ir::MethodKind::Setter => Some(method_kind::PRIVATE_SETTER),
+                };
+                if let Some(kind) = accessor {
+                    self.emit(Op::DefineMethod { obj, key: kr, func: dst, kind })?;
+                } else if matches!(&**key, Property::Private(_)) {
                     self.emit(Op::DefinePrivate { obj, key: kr, src: dst })?;
                 } else {
                     self.emit(Op::DefineIndex { obj, key: kr, src: dst })?;
@@ -859,7 +866,7 @@ pub(super) fn writes_locals(e: &Expr, depth: usize) -> bool {
         K::SuperCall(args) => elems(args),
         K::SuperMember { home, property } => w(home) || matches!(&**property, Property::Computed(p) if w(p)),
         K::PrivateIn { object, .. } => w(object),
-        K::DefineField { key, value } => w(value) || matches!(&**key, Property::Computed(p) if w(p)),
+        K::DefineField { key, value, .. } => w(value) || matches!(&**key, Property::Computed(p) if w(p)),
         K::Template { exprs, .. } | K::Sequence(exprs) => exprs.iter().any(w),
         K::Unary { arg, .. } | K::Await(arg) | K::OptionalChain(arg) => w(arg),
         K::Yield { arg, .. } => arg.as_deref().is_some_and(w),

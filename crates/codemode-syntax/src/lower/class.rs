@@ -47,6 +47,7 @@ enum Initializer<'a> {
     Method {
         key: Property,
         function: &'a ast::Function,
+        kind: MethodKind,
         span: swc_common::Span,
     },
     Block(&'a ast::StaticBlock),
@@ -164,14 +165,10 @@ impl<'a> Lowerer<'a> {
                     if method.function.body.is_none() {
                         continue;
                     }
-                    if method.kind != ast::MethodKind::Method {
-                        return Err(self.unsupported(
-                            "private getters and setters are not supported; use a private field and a method",
-                            method.span,
-                        ));
-                    }
                     let key = self.private_property(&method.key)?;
-                    let init = Initializer::Method { key, function: &method.function, span: method.span };
+                    let kind = method_kind(method.kind);
+                    let init =
+                        Initializer::Method { key, function: &method.function, kind, span: method.span };
                     if method.is_static { statics.push(init) } else { instance.push(init) }
                 }
                 ast::ClassMember::ClassProp(prop) => {
@@ -364,7 +361,7 @@ impl<'a> Lowerer<'a> {
         self.lower_function_with(FunctionSource::from_function(None, None, &shell), |lowerer, _| {
             let mut body = Vec::new();
             for init in inits {
-                let (key, value, span) = match init {
+                let (key, value, span, kind) = match init {
                     Initializer::Field { key, temp, value, name, span } => {
                         let key = match temp {
                             Some(temp) => {
@@ -378,27 +375,29 @@ impl<'a> Lowerer<'a> {
                             Some(value) => lowerer.lower_named_expr(value, name.as_deref())?,
                             None => ir::Expr { kind: ExprKind::Undefined, span: lowerer.span(*span) },
                         };
-                        (key, value, *span)
+                        (key, value, *span, MethodKind::Method)
                     }
-                    Initializer::Method { key, function, span } => {
+                    Initializer::Method { key, function, kind, span } => {
                         lowerer.next_method = Some(MethodSetup {
                             home: Some(home),
                             class_kind: ClassKind::None,
                             param_props: Vec::new(),
                         });
                         let name = match key {
-                            Property::Private(name) => Some(crate::lower::class::display(name).to_owned()),
+                            Property::Private(name) => {
+                                Some(accessor_name(crate::lower::class::display(name), *kind))
+                            }
                             _ => None,
                         };
                         let id =
                             lowerer.lower_function(FunctionSource::from_function(name, None, function))?;
                         let value = ir::Expr { kind: ExprKind::Function(id), span: lowerer.span(*span) };
-                        (key.clone(), value, *span)
+                        (key.clone(), value, *span, *kind)
                     }
                     Initializer::Block(_) => continue,
                 };
                 let span = lowerer.span(span);
-                let define = ExprKind::DefineField { key: Box::new(key), value: Box::new(value) };
+                let define = ExprKind::DefineField { key: Box::new(key), value: Box::new(value), kind };
                 body.push(ir::Stmt { kind: ir::StmtKind::Expr(ir::Expr { kind: define, span }), span });
             }
             Ok((Vec::new(), None, body))
