@@ -184,6 +184,11 @@ impl Vm {
                 IterState::String { string, .. } => m.push(Value::Str(*string)),
                 IterState::List { items, .. } => m.work.extend(items.iter().copied()),
                 IterState::Map { map, .. } => m.push_obj(*map),
+                IterState::Helper(h) => {
+                    let mut out = Vec::new();
+                    h.trace(&mut out);
+                    m.work.extend(out);
+                }
                 IterState::Done => {}
             },
             ObjKind::Coroutine(saved) => {

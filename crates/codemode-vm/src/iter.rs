@@ -106,6 +106,10 @@ impl Vm {
             }
             // Lists advanced in place above.
             IterState::List { .. } | IterState::Done => (None, IterState::Done),
+            IterState::Helper(_) => {
+                let msg = "an iterator helper cannot be stepped here; spread it into an array first";
+                return Err(self.make_error(ErrorKind::TypeError, msg));
+            }
         };
         if let ObjKind::Iterator(s) = &mut self.heap.obj_mut(id).kind {
             *s = next_state;

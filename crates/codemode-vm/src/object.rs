@@ -268,6 +268,8 @@ pub enum IterState {
         next: u32,
         mode: MapIterMode,
     },
+    /// An iterator helper (`it.map(f)`, ...): stepped by calls, never natively.
+    Helper(Box<crate::builtins::Helper>),
     Done,
 }
 

@@ -17,7 +17,7 @@ use crate::call::Throw;
 use crate::frame::{Frame, ReturnTo};
 use crate::generator::DrainInto;
 use crate::meter::Work;
-use crate::object::ObjKind;
+use crate::object::{IterState, ObjKind};
 use crate::props::Key;
 use crate::value::{ObjId, Value};
 
@@ -106,10 +106,9 @@ impl Vm {
     /// arrays, strings, Maps, Sets, native iterators and generators.
     pub(crate) fn user_iterator_method(&mut self, v: Value) -> Result<Option<Value>, Throw> {
         let Value::Obj(id) = v else { return Ok(None) };
-        if matches!(
-            self.heap.obj(id).kind,
-            ObjKind::Array(_) | ObjKind::Map { .. } | ObjKind::Iterator(_) | ObjKind::Generator(_)
-        ) {
+        if matches!(self.heap.obj(id).kind, ObjKind::Array(_) | ObjKind::Map { .. } | ObjKind::Generator(_))
+            || matches!(self.heap.obj(id).kind, ObjKind::Iterator(ref s) if !matches!(s, IterState::Helper(_)))
+        {
             return Ok(None);
         }
         let method = self.get_value(v, Key::Atom(self.realm.symbols.iterator))?;
@@ -139,7 +138,12 @@ impl Vm {
     /// generator).
     pub(crate) fn is_user_iterator(&self, it: Value) -> bool {
         match it {
-            Value::Obj(id) => !matches!(self.heap.obj(id).kind, ObjKind::Iterator(_) | ObjKind::Generator(_)),
+            Value::Obj(id) => match &self.heap.obj(id).kind {
+                // Helpers are stepped through their `next()` like a program's iterator.
+                ObjKind::Iterator(IterState::Helper(_)) => true,
+                ObjKind::Iterator(_) | ObjKind::Generator(_) => false,
+                _ => true,
+            },
             _ => false,
         }
     }

@@ -1,6 +1,6 @@
 //! Built-ins newer than Node 20 (the conformance oracle), with expectations written by hand from
 //! the specification (not run through a newer Node here): `Promise.withResolvers`, the Set
-//! algebra methods, `Object.groupBy` and `Map.groupBy`. Also what the oracle cannot show
+//! algebra methods, `Object.groupBy` and `Map.groupBy`, the iterator helpers. Also what the oracle cannot show
 //! (`queueMicrotask`'s uncaught throw) and resource behaviour of `structuredClone` (deep
 //! nesting, memory limit).
 
@@ -203,4 +203,63 @@ fn structured_clone_is_held_to_the_memory_limit() {
         Limits::default().timeout(Duration::from_secs(30)).memory_limit(32 << 20),
     );
     assert_eq!(r.value, Some(json!(["RangeError", true])), "{r:?}");
+}
+
+#[test]
+fn iterator_helpers_are_lazy_and_close_what_they_stop_early() {
+    let r = run(r#"
+        function* nat() { let i = 0; while (true) yield i++; }
+        const out = [];
+        out.push(nat().map(x => x * 2).filter(x => x % 3 === 0).take(4).toArray());
+        out.push([...nat().drop(5).take(3)]);
+        for (const x of [1, 2, 3].values().map(x => x + 10)) out.push(x);
+        out.push(nat().take(5).reduce((a, b) => a + b), nat().take(3).reduce((a, b) => a + b, 100));
+        out.push(nat().some(x => x > 3), nat().take(3).every(x => x < 3), nat().find(x => x * x > 50));
+        const seen = []; nat().take(3).forEach((x, i) => seen.push([x, i])); out.push(seen);
+        out.push(["a", "b"].values().flatMap(s => [s, s.toUpperCase()]).toArray());
+        out.push(new Map([[1, "x"]]).entries().map(([k, v]) => k + v).toArray());
+        let closed = false;
+        function* g() { try { yield 1; yield 2; yield 3 } finally { closed = true } }
+        out.push(g().take(1).toArray(), closed);
+        let pulled = 0;
+        const counting = { __proto__: Iterator.prototype, next() { pulled++; return { value: pulled, done: false } } };
+        const lazy = counting.map(x => x * 10);
+        out.push(pulled, lazy.next().value, pulled);
+        try { nat().take(-1) } catch (e) { out.push(e.constructor.name) }
+        try { nat().map(5) } catch (e) { out.push(e.constructor.name) }
+        try { [].values().reduce((a, b) => a) } catch (e) { out.push(e.constructor.name) }
+        try { new Iterator() } catch (e) { out.push(e.constructor.name) }
+        out.push(nat() instanceof Iterator, Object.prototype.toString.call(Iterator.prototype));
+        return out;
+    "#);
+    assert_eq!(
+        r.value,
+        Some(json!([
+            [0, 6, 12, 18],
+            [5, 6, 7],
+            11,
+            12,
+            13,
+            10,
+            103,
+            true,
+            true,
+            8,
+            [[0, 0], [1, 1], [2, 2]],
+            ["a", "A", "b", "B"],
+            ["1x"],
+            [1],
+            true,
+            0,
+            10,
+            1,
+            "RangeError",
+            "TypeError",
+            "TypeError",
+            "TypeError",
+            true,
+            "[object Iterator]"
+        ])),
+        "{r:?}"
+    );
 }

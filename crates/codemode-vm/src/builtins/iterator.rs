@@ -38,6 +38,11 @@ fn next(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<St
     if !matches!(this, Value::Obj(id) if matches!(vm.heap.obj(id).kind, ObjKind::Iterator(_))) {
         return Err(vm.make_error(ErrorKind::TypeError, "next method called on an incompatible receiver"));
     }
+    if let Value::Obj(id) = this
+        && matches!(vm.heap.obj(id).kind, ObjKind::Iterator(crate::object::IterState::Helper(_)))
+    {
+        return super::helper_next(vm, id);
+    }
     let item = vm.iter_next(this)?;
     let result = vm.new_object()?;
     let (value, done) = match item {

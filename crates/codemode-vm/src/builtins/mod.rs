@@ -33,6 +33,7 @@ mod group_by;
 mod internal;
 mod intl;
 mod iterator;
+mod iterator_helpers;
 mod json;
 mod json_parse;
 mod json_revive;
@@ -65,6 +66,8 @@ use crate::object::ObjKind;
 use crate::value::{ObjId, Value};
 
 pub(crate) use array::{ArrayLoop, from as array_from};
+pub use iterator_helpers::Helper;
+pub(crate) use iterator_helpers::helper_next;
 
 /// A built-in function's Rust side: `(vm, this, args, data)` where `data` are the values the
 /// function object was bound to.
@@ -194,6 +197,10 @@ pub enum Cont {
     IterDrain(Box<crate::user_iter::IterDrain>),
     /// Whatever the callback returns, the built-in returns this (`Reflect.set` through a setter).
     ReturnValue(Value),
+    /// An iterator helper's `next()` waiting for a call (`iterator_helpers.rs`).
+    Helper { helper: ObjId, phase: iterator_helpers::Phase },
+    /// `toArray`, `forEach`, `reduce`, `some`, `every`, `find` of an iterator.
+    Consume(Box<iterator_helpers::Consume>),
 }
 
 impl Cont {
@@ -213,6 +220,13 @@ impl Cont {
             Cont::GenDrain(d) => d.trace(out),
             Cont::IterDrain(d) => d.trace(out),
             Cont::ReturnValue(v) => out.push(*v),
+            Cont::Helper { helper, phase } => {
+                out.push(Value::Obj(*helper));
+                if let iterator_helpers::Phase::Callback { value } = phase {
+                    out.push(*value);
+                }
+            }
+            Cont::Consume(c) => c.trace(out),
         }
     }
 }
@@ -247,6 +261,7 @@ pub fn table() -> &'static [NativeDef] {
             group_by::DEFS,
             intl::DEFS,
             iterator::DEFS,
+            iterator_helpers::DEFS,
             crate::generator::DEFS,
             crate::async_generator::DEFS,
             thenable::DEFS,
@@ -307,6 +322,8 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
         Cont::GenDrain(d) => crate::generator::resume_drain(vm, *d, result),
         Cont::IterDrain(d) => crate::user_iter::resume_drain(vm, *d, result),
         Cont::ReturnValue(v) => Ok(Step::Return(v)),
+        Cont::Helper { helper, phase } => iterator_helpers::resume_helper(vm, helper, phase, result),
+        Cont::Consume(c) => iterator_helpers::resume_consume(vm, c, result),
     }
 }
 

@@ -138,6 +138,7 @@ pub(crate) fn install_values(vm: &mut Vm) -> Result<(), Throw> {
         (r.promise_proto, "Promise"),
         (r.generator_proto, "Generator"),
         (r.async_generator_proto, "AsyncGenerator"),
+        (r.iterator_proto, "Iterator"),
     ];
     for (owner, name) in tagged {
         set_tag(vm, owner, name)?;

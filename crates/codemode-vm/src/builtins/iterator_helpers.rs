@@ -1,0 +1,401 @@
+//! Iterator helpers: `Iterator.prototype.{map, filter, take, drop, flatMap}` (lazy: each returns
+//! a helper iterator) and `{toArray, forEach, reduce, some, every, find}` (they consume), for
+//! every iterator that inherits from `Iterator.prototype` (generators, the built-ins' iterators,
+//! and program iterators whose class extends it).
+//!
+//! The underlying iterator's `next` and the program's callbacks are JavaScript calls, so both
+//! kinds run as resumable steps ([`Cont::Helper`], [`Cont::Consume`]): a helper's state lives in
+//! its object ([`IterState::Helper`]), a consumer's in its continuation.
+
+use codemode_bytecode::ErrorKind;
+use serde::{Deserialize, Serialize};
+
+use super::{Cont, NativeDef, Step, arg};
+use crate::Vm;
+use crate::call::Throw;
+use crate::meter::Work;
+use crate::object::{IterState, ObjKind};
+use crate::value::{ObjId, Value};
+
+pub const DEFS: &[NativeDef] = &[
+    NativeDef::ctor("Iterator", 0, iterator_call, iterator_construct),
+    NativeDef::new("Iterator.prototype", "map", 1, |vm, t, a, _| lazy(vm, t, a, HelperOp::Map)),
+    NativeDef::new("Iterator.prototype", "filter", 1, |vm, t, a, _| lazy(vm, t, a, HelperOp::Filter)),
+    NativeDef::new("Iterator.prototype", "take", 1, |vm, t, a, _| lazy(vm, t, a, HelperOp::Take)),
+    NativeDef::new("Iterator.prototype", "drop", 1, |vm, t, a, _| lazy(vm, t, a, HelperOp::Drop)),
+    NativeDef::new("Iterator.prototype", "flatMap", 1, |vm, t, a, _| lazy(vm, t, a, HelperOp::FlatMap)),
+    NativeDef::new("Iterator.prototype", "toArray", 0, |vm, t, a, _| consume(vm, t, a, ConsumeOp::ToArray)),
+    NativeDef::new("Iterator.prototype", "forEach", 1, |vm, t, a, _| consume(vm, t, a, ConsumeOp::ForEach)),
+    NativeDef::new("Iterator.prototype", "reduce", 1, |vm, t, a, _| consume(vm, t, a, ConsumeOp::Reduce)),
+    NativeDef::new("Iterator.prototype", "some", 1, |vm, t, a, _| consume(vm, t, a, ConsumeOp::Some)),
+    NativeDef::new("Iterator.prototype", "every", 1, |vm, t, a, _| consume(vm, t, a, ConsumeOp::Every)),
+    NativeDef::new("Iterator.prototype", "find", 1, |vm, t, a, _| consume(vm, t, a, ConsumeOp::Find)),
+];
+
+/// `Iterator` is abstract: it names `Iterator.prototype` (for `instanceof` and the helpers) and
+/// cannot be called or constructed directly.
+fn iterator_call(vm: &mut Vm, _this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    Err(vm.make_error(ErrorKind::TypeError, "Constructor Iterator requires 'new'"))
+}
+
+fn iterator_construct(vm: &mut Vm, _args: &[Value]) -> Result<Step, Throw> {
+    Err(vm.make_error(ErrorKind::TypeError, "Abstract class Iterator not directly constructable"))
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HelperOp {
+    Map,
+    Filter,
+    Take,
+    Drop,
+    FlatMap,
+}
+
+/// A lazy helper iterator's state (in its object).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Helper {
+    op: HelperOp,
+    iterator: Value,
+    next: Value,
+    /// The mapper or predicate (`Undefined` for `take`/`drop`).
+    func: Value,
+    /// What `take`/`drop` have left.
+    #[serde(with = "crate::value::f64_bits")]
+    remaining: f64,
+    #[serde(with = "crate::value::f64_bits")]
+    counter: f64,
+    /// `flatMap`'s current inner iterator and its `next`.
+    inner: Option<(Value, Value)>,
+    done: bool,
+}
+
+impl Helper {
+    pub fn trace(&self, out: &mut Vec<Value>) {
+        out.extend([self.iterator, self.next, self.func]);
+        if let Some((it, next)) = self.inner {
+            out.extend([it, next]);
+        }
+    }
+}
+
+/// Where a helper's `next()` is waiting.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Phase {
+    /// For the underlying iterator's result.
+    Outer,
+    /// For the mapper's (or predicate's) result about `value`.
+    Callback { value: Value },
+    /// For `[Symbol.iterator]()` of what `flatMap`'s mapper returned.
+    InnerIterator,
+    /// For the inner iterator's result (`flatMap`).
+    Inner,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ConsumeOp {
+    ToArray,
+    ForEach,
+    Reduce,
+    Some,
+    Every,
+    Find,
+}
+
+/// A consuming method between calls.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Consume {
+    op: ConsumeOp,
+    iterator: Value,
+    next: Value,
+    func: Value,
+    /// The array (`toArray`) or the accumulator (`reduce`; `Uninit` before the first value).
+    acc: Value,
+    #[serde(with = "crate::value::f64_bits")]
+    counter: f64,
+    /// The value the callback is judging (`Undefined` while waiting for `next`).
+    pending: Option<Value>,
+}
+
+impl Consume {
+    pub fn trace(&self, out: &mut Vec<Value>) {
+        out.extend([self.iterator, self.next, self.func, self.acc]);
+        if let Some(v) = self.pending {
+            out.push(v);
+        }
+    }
+}
+
+/// `this` as an iterator (an object) and its `next` method.
+fn direct(vm: &mut Vm, this: Value, method: &str) -> Result<(Value, Value), Throw> {
+    if !matches!(this, Value::Obj(_)) {
+        let msg = format!("Iterator.prototype.{method} called on non-object");
+        return Err(vm.make_error(ErrorKind::TypeError, &msg));
+    }
+    let next = vm.get_named(this, "next")?;
+    Ok((this, next))
+}
+
+fn op_name(op: HelperOp) -> &'static str {
+    match op {
+        HelperOp::Map => "map",
+        HelperOp::Filter => "filter",
+        HelperOp::Take => "take",
+        HelperOp::Drop => "drop",
+        HelperOp::FlatMap => "flatMap",
+    }
+}
+
+fn lazy(vm: &mut Vm, this: Value, args: &[Value], op: HelperOp) -> Result<Step, Throw> {
+    let name = op_name(op);
+    if !matches!(this, Value::Obj(_)) {
+        let msg = format!("Iterator.prototype.{name} called on non-object");
+        return Err(vm.make_error(ErrorKind::TypeError, &msg));
+    }
+    let (mut func, mut remaining) = (Value::Undefined, 0.0);
+    match op {
+        HelperOp::Take | HelperOp::Drop => {
+            let n = vm.to_number(arg(args, 0))?;
+            if n.is_nan() {
+                let msg = format!("{} must be a number", arg_display(name));
+                return Err(vm.make_error(ErrorKind::RangeError, &msg));
+            }
+            let n = n.trunc();
+            if n < 0.0 {
+                return Err(
+                    vm.make_error(ErrorKind::RangeError, &format!("{} must be positive", arg_display(name)))
+                );
+            }
+            remaining = n;
+        }
+        _ => {
+            func = arg(args, 0);
+            if !vm.is_callable(func) {
+                return Err(vm.not_a_function(func));
+            }
+        }
+    }
+    let (iterator, next) = direct(vm, this, name)?;
+    let helper = Helper { op, iterator, next, func, remaining, counter: 0.0, inner: None, done: false };
+    let proto = Some(vm.realm.iterator_proto);
+    Ok(Step::Return(Value::Obj(vm.alloc(ObjKind::Iterator(IterState::Helper(Box::new(helper))), proto)?)))
+}
+
+fn arg_display(name: &str) -> &'static str {
+    if name == "take" { "take limit" } else { "drop count" }
+}
+
+/// Closes `iterator` (calls its `return()`, if it has one, as a step) and then answers `answer`.
+fn close_then(vm: &mut Vm, iterator: Value, answer: Value) -> Result<Step, Throw> {
+    let method = vm.get_named(iterator, "return")?;
+    if method.is_nullish() {
+        return Ok(Step::Return(answer));
+    }
+    Ok(Step::Call { callee: method, this: iterator, args: Vec::new(), cont: Cont::ReturnValue(answer) })
+}
+
+fn helper_state(vm: &mut Vm, id: ObjId) -> Option<&mut Helper> {
+    match &mut vm.heap.obj_mut(id).kind {
+        ObjKind::Iterator(IterState::Helper(h)) => Some(h),
+        _ => None,
+    }
+}
+
+/// `next()` of a helper iterator.
+pub(crate) fn helper_next(vm: &mut Vm, id: ObjId) -> Result<Step, Throw> {
+    let Some(h) = helper_state(vm, id) else { return Ok(Step::Return(Value::Undefined)) };
+    if h.done {
+        return Ok(Step::Return(vm.iter_result(Value::Undefined, true)?));
+    }
+    let h = h.clone();
+    if let Some((it, next)) = h.inner {
+        return Ok(call(next, it, Vec::new(), id, Phase::Inner));
+    }
+    match h.op {
+        HelperOp::Take if h.remaining <= 0.0 => {
+            finish(vm, id);
+            let done = vm.iter_result(Value::Undefined, true)?;
+            return close_then(vm, h.iterator, done);
+        }
+        HelperOp::Take => {
+            if let Some(h) = helper_state(vm, id) {
+                h.remaining -= 1.0;
+            }
+        }
+        _ => {}
+    }
+    Ok(call(h.next, h.iterator, Vec::new(), id, Phase::Outer))
+}
+
+fn call(callee: Value, this: Value, args: Vec<Value>, helper: ObjId, phase: Phase) -> Step {
+    Step::Call { callee, this, args, cont: Cont::Helper { helper, phase } }
+}
+
+fn finish(vm: &mut Vm, id: ObjId) {
+    if let Some(h) = helper_state(vm, id) {
+        h.done = true;
+        h.inner = None;
+    }
+}
+
+/// Resumes a helper's `next()` with what the call it waited for returned.
+pub(crate) fn resume_helper(vm: &mut Vm, id: ObjId, phase: Phase, result: Value) -> Result<Step, Throw> {
+    let Some(h) = helper_state(vm, id).map(|h| h.clone()) else { return Ok(Step::Return(Value::Undefined)) };
+    match phase {
+        Phase::Outer => {
+            let (done, value) = match vm.user_iter_result(result) {
+                Ok(r) => r,
+                Err(e) => {
+                    finish(vm, id);
+                    return Err(e);
+                }
+            };
+            if done {
+                finish(vm, id);
+                return Ok(Step::Return(vm.iter_result(Value::Undefined, true)?));
+            }
+            vm.charge(Work::Elements(1));
+            match h.op {
+                HelperOp::Take => Ok(Step::Return(vm.iter_result(value, false)?)),
+                HelperOp::Drop if h.remaining > 0.0 => {
+                    if let Some(h) = helper_state(vm, id) {
+                        h.remaining -= 1.0;
+                    }
+                    Ok(call(h.next, h.iterator, Vec::new(), id, Phase::Outer))
+                }
+                HelperOp::Drop => Ok(Step::Return(vm.iter_result(value, false)?)),
+                HelperOp::Map | HelperOp::Filter | HelperOp::FlatMap => {
+                    let counter = h.counter;
+                    if let Some(h) = helper_state(vm, id) {
+                        h.counter += 1.0;
+                    }
+                    Ok(call(
+                        h.func,
+                        Value::Undefined,
+                        vec![value, Value::Number(counter)],
+                        id,
+                        Phase::Callback { value },
+                    ))
+                }
+            }
+        }
+        Phase::Callback { value } => match h.op {
+            HelperOp::Map => Ok(Step::Return(vm.iter_result(result, false)?)),
+            HelperOp::Filter if vm.to_boolean(result) => Ok(Step::Return(vm.iter_result(value, false)?)),
+            HelperOp::Filter => Ok(call(h.next, h.iterator, Vec::new(), id, Phase::Outer)),
+            _ => {
+                // flatMap: iterate what the mapper returned (an iterable or an iterator; not a
+                // string primitive).
+                if !matches!(result, Value::Obj(_)) {
+                    finish(vm, id);
+                    let msg = "flatMap mapper must return an iterator or an iterable object";
+                    return Err(vm.make_error(ErrorKind::TypeError, msg));
+                }
+                let method = vm.get_value(result, crate::props::Key::Atom(vm.realm.symbols.iterator))?;
+                if method.is_nullish() {
+                    return resume_helper(vm, id, Phase::InnerIterator, result);
+                }
+                Ok(call(method, result, Vec::new(), id, Phase::InnerIterator))
+            }
+        },
+        Phase::InnerIterator => {
+            let inner = vm.wrap_user_iterator(result)?;
+            let next = vm.get_named(inner, "next")?;
+            if let Some(h) = helper_state(vm, id) {
+                h.inner = Some((inner, next));
+            }
+            Ok(call(next, inner, Vec::new(), id, Phase::Inner))
+        }
+        Phase::Inner => {
+            let (done, value) = vm.user_iter_result(result)?;
+            if !done {
+                return Ok(Step::Return(vm.iter_result(value, false)?));
+            }
+            if let Some(h) = helper_state(vm, id) {
+                h.inner = None;
+            }
+            Ok(call(h.next, h.iterator, Vec::new(), id, Phase::Outer))
+        }
+    }
+}
+
+fn consume(vm: &mut Vm, this: Value, args: &[Value], op: ConsumeOp) -> Result<Step, Throw> {
+    let name = match op {
+        ConsumeOp::ToArray => "toArray",
+        ConsumeOp::ForEach => "forEach",
+        ConsumeOp::Reduce => "reduce",
+        ConsumeOp::Some => "some",
+        ConsumeOp::Every => "every",
+        ConsumeOp::Find => "find",
+    };
+    if !matches!(this, Value::Obj(_)) {
+        let msg = format!("Iterator.prototype.{name} called on non-object");
+        return Err(vm.make_error(ErrorKind::TypeError, &msg));
+    }
+    let func = arg(args, 0);
+    if op != ConsumeOp::ToArray && !vm.is_callable(func) {
+        return Err(vm.not_a_function(func));
+    }
+    let (iterator, next) = direct(vm, this, name)?;
+    let acc = match op {
+        ConsumeOp::ToArray => vm.new_array(Vec::new())?,
+        ConsumeOp::Reduce if args.len() >= 2 => arg(args, 1),
+        ConsumeOp::Reduce => Value::Uninit,
+        _ => Value::Undefined,
+    };
+    let state = Consume { op, iterator, next, func, acc, counter: 0.0, pending: None };
+    Ok(Step::Call { callee: next, this: iterator, args: Vec::new(), cont: Cont::Consume(Box::new(state)) })
+}
+
+/// Resumes a consuming method with the result of `next()` (or of its callback).
+pub(crate) fn resume_consume(vm: &mut Vm, mut c: Box<Consume>, result: Value) -> Result<Step, Throw> {
+    if let Some(value) = c.pending.take() {
+        // The callback about `value` returned `result`.
+        let stop = match c.op {
+            ConsumeOp::Reduce => {
+                c.acc = result;
+                None
+            }
+            ConsumeOp::Some if vm.to_boolean(result) => Some(Value::Bool(true)),
+            ConsumeOp::Every if !vm.to_boolean(result) => Some(Value::Bool(false)),
+            ConsumeOp::Find if vm.to_boolean(result) => Some(value),
+            _ => None,
+        };
+        if let Some(answer) = stop {
+            return close_then(vm, c.iterator, answer);
+        }
+    } else {
+        let (done, value) = vm.user_iter_result(result)?;
+        if done {
+            return Ok(Step::Return(match c.op {
+                ConsumeOp::ToArray => c.acc,
+                ConsumeOp::Reduce if c.acc == Value::Uninit => {
+                    return Err(
+                        vm.make_error(ErrorKind::TypeError, "Reduce of empty iterator with no initial value")
+                    );
+                }
+                ConsumeOp::Reduce => c.acc,
+                ConsumeOp::Some => Value::Bool(false),
+                ConsumeOp::Every => Value::Bool(true),
+                ConsumeOp::ForEach | ConsumeOp::Find => Value::Undefined,
+            }));
+        }
+        vm.charge(Work::Elements(1));
+        let counter = Value::Number(c.counter);
+        c.counter += 1.0;
+        match c.op {
+            ConsumeOp::ToArray => vm.array_push(c.acc, value)?,
+            ConsumeOp::Reduce if c.acc == Value::Uninit => c.acc = value,
+            _ => {
+                let args = match c.op {
+                    ConsumeOp::Reduce => vec![c.acc, value, counter],
+                    _ => vec![value, counter],
+                };
+                let callee = c.func;
+                c.pending = Some(value);
+                return Ok(Step::Call { callee, this: Value::Undefined, args, cont: Cont::Consume(c) });
+            }
+        }
+    }
+    let (callee, this) = (c.next, c.iterator);
+    Ok(Step::Call { callee, this, args: Vec::new(), cont: Cont::Consume(c) })
+}
