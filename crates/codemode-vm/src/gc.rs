@@ -219,6 +219,11 @@ impl Vm {
                 }
             }
             ObjKind::Boxed(v) => m.push(*v),
+            ObjKind::Weak(w) => {
+                let mut out = Vec::new();
+                w.trace(&mut out);
+                m.work.extend(out);
+            }
         }
     }
 

@@ -318,6 +318,8 @@ pub enum ObjKind {
         entries: Vec<Option<(Value, Value)>>,
         set: bool,
     },
+    /// `WeakMap`, `WeakSet`, `WeakRef` (`builtins/weak.rs`).
+    Weak(Box<crate::builtins::WeakState>),
     /// Boxed primitives (`new String("x")` is not supported; used for `Object(1)`-style wrappers).
     Boxed(Value),
 }
@@ -370,6 +372,7 @@ impl Object {
             ObjKind::Function(Callable::Tool { path }) => path.len(),
             ObjKind::Iterator(IterState::List { items, .. }) => items.capacity() * VALUE_SIZE,
             ObjKind::RegExp { source, flags, .. } => source.len() + flags.len(),
+            ObjKind::Weak(w) => w.extra_bytes(),
             _ => 0,
         };
         self.props.capacity() * size_of::<Slot>() + self.props.index_bytes() + kind

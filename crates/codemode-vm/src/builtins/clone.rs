@@ -90,6 +90,7 @@ fn shell(vm: &mut Vm, walk: &mut Walk, src: ObjId) -> Result<ObjId, Throw> {
             let set = *set;
             map_set::new_collection(vm, set)?
         }
+        ObjKind::Boxed(Value::Symbol(_)) => return Err(not_cloneable(vm, src)),
         ObjKind::Boxed(inner) => {
             let inner = *inner;
             let proto = match inner {
@@ -106,6 +107,7 @@ fn shell(vm: &mut Vm, walk: &mut Walk, src: ObjId) -> Result<ObjId, Throw> {
         | ObjKind::Iterator(_)
         | ObjKind::Coroutine(_)
         | ObjKind::Generator(_)
+        | ObjKind::Weak(_)
         | ObjKind::Accessor { .. } => return Err(not_cloneable(vm, src)),
     };
     walk.copies.insert(src, copy);

@@ -54,6 +54,7 @@ mod thenable;
 pub(crate) mod tojson;
 mod uri;
 mod utf16;
+mod weak;
 
 use std::sync::LazyLock;
 
@@ -68,6 +69,7 @@ use crate::value::{ObjId, Value};
 pub(crate) use array::{ArrayLoop, from as array_from};
 pub use iterator_helpers::Helper;
 pub(crate) use iterator_helpers::helper_next;
+pub use weak::WeakState;
 
 /// A built-in function's Rust side: `(vm, this, args, data)` where `data` are the values the
 /// function object was bound to.
@@ -267,6 +269,7 @@ pub fn table() -> &'static [NativeDef] {
             thenable::DEFS,
             extension::DEFS,
             uri::DEFS,
+            weak::DEFS,
         ];
         lists.iter().flat_map(|l| l.iter()).map(copy_def).collect()
     });
@@ -397,6 +400,9 @@ impl Vm {
             "Date" => r.date_proto,
             "Map" => r.map_proto,
             "Set" => r.set_proto,
+            "WeakMap" => r.weak_protos[0],
+            "WeakSet" => r.weak_protos[1],
+            "WeakRef" => r.weak_protos[2],
             "Error" => r.error_protos[0],
             "TypeError" => r.error_protos[1],
             "RangeError" => r.error_protos[2],

@@ -139,6 +139,9 @@ pub(crate) fn install_values(vm: &mut Vm) -> Result<(), Throw> {
         (r.generator_proto, "Generator"),
         (r.async_generator_proto, "AsyncGenerator"),
         (r.iterator_proto, "Iterator"),
+        (r.weak_protos[0], "WeakMap"),
+        (r.weak_protos[1], "WeakSet"),
+        (r.weak_protos[2], "WeakRef"),
     ];
     for (owner, name) in tagged {
         set_tag(vm, owner, name)?;
