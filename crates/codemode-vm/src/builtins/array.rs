@@ -116,21 +116,7 @@ pub(crate) fn from(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -
                 ObjKind::Array(_) | ObjKind::Iterator(_) | ObjKind::Map { .. } | ObjKind::Generator(_)
             ) =>
         {
-            // Array-like: { length: n }.
-            let len = vm.get_named(source, "length")?;
-            let len = vm.to_number(len)?;
-            let len = if len.is_nan() || len < 0.0 {
-                0
-            } else {
-                len.min(crate::heap::MAX_ARRAY_LENGTH as f64) as usize
-            };
-            vm.charge_memory(len * crate::heap::VALUE_SIZE)?;
-            vm.charge(Work::Elements(len));
-            let mut out = Vec::with_capacity(len);
-            for i in 0..len {
-                out.push(vm.get_value(source, crate::props::Key::Index(i as u32))?);
-            }
-            out
+            vm.array_like_to_vec(source)?
         }
         Value::Undefined | Value::Null => {
             return Err(vm.make_error(ErrorKind::TypeError, "undefined is not iterable"));
@@ -455,6 +441,32 @@ pub enum LoopOp {
     Reduce,
     ReduceRight,
     FlatMap,
+}
+
+impl Vm {
+    /// `CreateListFromArrayLike`: an array's elements, or `o[0..o.length]` of another object
+    /// (`{ length: n }`, `arguments`); getters read as `undefined`.
+    pub(crate) fn array_like_to_vec(&mut self, source: Value) -> Result<Vec<Value>, Throw> {
+        if let Value::Obj(id) = source
+            && let ObjKind::Array(items) = &self.heap.obj(id).kind
+        {
+            return Ok(items.clone());
+        }
+        let len = self.get_named(source, "length")?;
+        let len = self.to_number(len)?;
+        let len = if len.is_nan() || len < 0.0 {
+            0
+        } else {
+            len.min(crate::heap::MAX_ARRAY_LENGTH as f64) as usize
+        };
+        self.charge_memory(len * crate::heap::VALUE_SIZE)?;
+        self.charge(Work::Elements(len));
+        let mut out = Vec::with_capacity(len);
+        for i in 0..len {
+            out.push(self.get_value(source, crate::props::Key::Index(i as u32))?);
+        }
+        Ok(out)
+    }
 }
 
 /// The state of an iteration method between callback calls.

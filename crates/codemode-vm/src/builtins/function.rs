@@ -6,6 +6,7 @@ use crate::Vm;
 use crate::call::Throw;
 use crate::object::{Callable, ObjKind};
 use crate::value::Value;
+use codemode_bytecode::ErrorKind;
 
 pub const DEFS: &[NativeDef] = &[
     NativeDef::ctor("Function", 1, function_call, |vm, args| function_call(vm, Value::Undefined, args, &[])),
@@ -31,7 +32,8 @@ fn apply(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<St
     require_callable(vm, this)?;
     let list = match arg(args, 1) {
         Value::Undefined | Value::Null => Vec::new(),
-        v => vm.collect_iterable(v)?,
+        v @ Value::Obj(_) => vm.array_like_to_vec(v)?,
+        _ => return Err(vm.make_error(ErrorKind::TypeError, "CreateListFromArrayLike called on non-object")),
     };
     Ok(Step::TailCall { callee: this, this: arg(args, 0), args: list })
 }

@@ -61,7 +61,7 @@ fn apply(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<S
     let f = arg(args, 0);
     super::require_callable(vm, f)?;
     let list = match arg(args, 2) {
-        v @ Value::Obj(_) => vm.collect_iterable(v)?,
+        v @ Value::Obj(_) => vm.array_like_to_vec(v)?,
         _ => return Err(vm.make_error(ErrorKind::TypeError, "CreateListFromArrayLike called on non-object")),
     };
     Ok(Step::TailCall { callee: f, this: arg(args, 1), args: list })
