@@ -534,6 +534,12 @@ impl Vm {
         match &self.heap.obj(callee).kind {
             ObjKind::Function(Callable::Native { native, .. }) => {
                 let native = *native;
+                if new_target == callee && builtins::is_abstract(native) {
+                    let name = native.stable_name();
+                    let msg =
+                        format!("Abstract class {} not directly constructable", name.trim_start_matches('.'));
+                    return Err(self.make_error(codemode_bytecode::ErrorKind::TypeError, &msg));
+                }
                 let step = builtins::construct_native(self, native, args)?;
                 let ret = if new_target == callee {
                     into

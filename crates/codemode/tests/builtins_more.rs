@@ -263,3 +263,19 @@ fn iterator_helpers_are_lazy_and_close_what_they_stop_early() {
         "{r:?}"
     );
 }
+
+#[test]
+fn iterator_is_abstract_but_subclassable() {
+    let r = run(r#"
+        class Count extends Iterator {
+            #i = 0;
+            next() { return this.#i < 3 ? { value: this.#i++, done: false } : { value: undefined, done: true } }
+        }
+        const c = new Count();
+        const out = [c instanceof Iterator, c.map(x => x * 2).toArray()];
+        try { new Iterator() } catch (e) { out.push(e.constructor.name) }
+        try { Iterator() } catch (e) { out.push(e.constructor.name) }
+        return out;
+    "#);
+    assert_eq!(r.value, Some(json!([true, [0, 2, 4], "TypeError", "TypeError"])), "{r:?}");
+}

@@ -38,8 +38,11 @@ fn iterator_call(vm: &mut Vm, _this: Value, _args: &[Value], _data: &[Value]) ->
     Err(vm.make_error(ErrorKind::TypeError, "Constructor Iterator requires 'new'"))
 }
 
+/// `super()` of a subclass (`new Iterator()` itself is refused before this runs): a plain
+/// object, which then gets the subclass's prototype.
 fn iterator_construct(vm: &mut Vm, _args: &[Value]) -> Result<Step, Throw> {
-    Err(vm.make_error(ErrorKind::TypeError, "Abstract class Iterator not directly constructable"))
+    let proto = Some(vm.realm.iterator_proto);
+    Ok(Step::Return(Value::Obj(vm.alloc(ObjKind::Plain, proto)?)))
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -293,6 +293,12 @@ pub(crate) fn call_native(
     }
 }
 
+/// Whether the built-in is an abstract class: `new` of it alone is a `TypeError`, a subclass's
+/// `super()` makes a plain object (`Iterator`).
+pub(crate) fn is_abstract(native: Native) -> bool {
+    table().get(native.0 as usize).is_some_and(|def| def.owner.is_empty() && def.name == "Iterator")
+}
+
 /// Whether the built-in can be called with `new`.
 pub(crate) fn is_constructor(native: Native) -> bool {
     table().get(native.0 as usize).is_some_and(|def| def.construct.is_some())
