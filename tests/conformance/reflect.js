@@ -8,4 +8,10 @@ const out = [Reflect.ownKeys(o).map(String), Reflect.has(o, "a"), Reflect.has(o,
   Reflect.setPrototypeOf(o, null), Reflect.getPrototypeOf(o), Reflect.isExtensible(o), Reflect.preventExtensions(o), Reflect.isExtensible(o),
   Reflect.apply(Math.max, null, [1, 5, 2]), Reflect.getOwnPropertyDescriptor(o, "ro").writable, Object.prototype.toString.call(Reflect)];
 try { Reflect.get(1, "a") } catch (e) { out.push(e.constructor.name) }
+function P(x) { this.x = x }
+function Q() {}
+const a = Reflect.construct(P, [1]), b = Reflect.construct(P, [2], Q), c = Reflect.construct(Date, [0]);
+const out2 = [a.x, a instanceof P, b.x, b instanceof Q, b instanceof P, c.getTime(), Reflect.construct(function () { return { r: 1 } }, []).r];
+for (const f of [() => 1, Math.max, 5]) { try { Reflect.construct(function () {}, [], f); out2.push("ok") } catch (e) { out2.push(e.constructor.name) } }
+out.push(out2);
 return out;

@@ -199,6 +199,9 @@ pub enum Cont {
     IterDrain(Box<crate::user_iter::IterDrain>),
     /// Whatever the callback returns, the built-in returns this (`Reflect.set` through a setter).
     ReturnValue(Value),
+    /// `Reflect.construct` of an ordinary function: its result if that is an object, else this
+    /// (the object made for it).
+    Constructed(Value),
     /// An iterator helper's `next()` waiting for a call (`iterator_helpers.rs`).
     Helper { helper: ObjId, phase: iterator_helpers::Phase },
     /// `toArray`, `forEach`, `reduce`, `some`, `every`, `find` of an iterator.
@@ -221,7 +224,7 @@ impl Cont {
             Cont::Revive(r) => r.trace(out),
             Cont::GenDrain(d) => d.trace(out),
             Cont::IterDrain(d) => d.trace(out),
-            Cont::ReturnValue(v) => out.push(*v),
+            Cont::ReturnValue(v) | Cont::Constructed(v) => out.push(*v),
             Cont::Helper { helper, phase } => {
                 out.push(Value::Obj(*helper));
                 if let iterator_helpers::Phase::Callback { value } = phase {
@@ -331,6 +334,9 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
         Cont::GenDrain(d) => crate::generator::resume_drain(vm, *d, result),
         Cont::IterDrain(d) => crate::user_iter::resume_drain(vm, *d, result),
         Cont::ReturnValue(v) => Ok(Step::Return(v)),
+        Cont::Constructed(this) => {
+            Ok(Step::Return(if matches!(result, Value::Obj(_)) { result } else { this }))
+        }
         Cont::Helper { helper, phase } => iterator_helpers::resume_helper(vm, helper, phase, result),
         Cont::Consume(c) => iterator_helpers::resume_consume(vm, c, result),
     }

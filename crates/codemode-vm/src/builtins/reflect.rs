@@ -3,19 +3,22 @@
 //! answer `false` instead of throwing (`defineProperty`, `set`, `setPrototypeOf`) turn a
 //! `TypeError` of the operation into `false`.
 //!
-//! `Reflect.construct` is not provided (built-ins cannot start a `new` yet): calling it is a
-//! `TypeError: Reflect.construct is not a function`.
+//! `Reflect.construct(F, args, newTarget)` constructs ordinary functions with any `newTarget`,
+//! and built-in constructors with themselves as `newTarget`; a class, or a built-in with another
+//! `newTarget`, is a `TypeError` saying so (built-ins cannot start a class's `new` yet).
 
 use codemode_bytecode::{BinOp, ErrorKind};
 
 use super::{Cont, NativeDef, Step, arg};
 use crate::Vm;
 use crate::call::Throw;
+use crate::object::{Callable, ObjKind};
 use crate::props::{Got, Key};
 use crate::value::Value;
 
 pub const DEFS: &[NativeDef] = &[
     NativeDef::new("Reflect", "apply", 3, apply),
+    NativeDef::new("Reflect", "construct", 2, construct),
     NativeDef::new("Reflect", "defineProperty", 3, define_property),
     NativeDef::new("Reflect", "deleteProperty", 2, delete_property),
     NativeDef::new("Reflect", "get", 2, get),
@@ -65,6 +68,39 @@ fn apply(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<S
         _ => return Err(vm.make_error(ErrorKind::TypeError, "CreateListFromArrayLike called on non-object")),
     };
     Ok(Step::TailCall { callee: f, this: arg(args, 1), args: list })
+}
+
+fn construct(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let target = arg(args, 0);
+    let new_target = if args.len() > 2 { arg(args, 2) } else { target };
+    for f in [target, new_target] {
+        if !matches!(f, Value::Obj(id) if vm.is_constructor(id)) {
+            let desc = vm.describe_for_error(f);
+            return Err(vm.make_error(ErrorKind::TypeError, &format!("{desc} is not a constructor")));
+        }
+    }
+    let list = match arg(args, 1) {
+        v @ Value::Obj(_) => vm.array_like_to_vec(v)?,
+        _ => return Err(vm.make_error(ErrorKind::TypeError, "CreateListFromArrayLike called on non-object")),
+    };
+    let (Value::Obj(target_id), Value::Obj(new_target_id)) = (target, new_target) else {
+        return Ok(Step::Return(Value::Undefined));
+    };
+    match vm.heap.obj(target_id).kind {
+        ObjKind::Function(Callable::Closure { .. }) => {
+            // OrdinaryCreateFromConstructor, then the call; an object it returns wins.
+            let proto = vm.prototype_of_target(new_target_id)?;
+            let this = Value::Obj(vm.alloc(ObjKind::Plain, Some(proto))?);
+            Ok(Step::Call { callee: target, this, args: list, cont: Cont::Constructed(this) })
+        }
+        ObjKind::Function(Callable::Native { native, .. }) if target == new_target => {
+            super::construct_native(vm, native, &list)
+        }
+        _ => {
+            let msg = "Reflect.construct of a class, a bound function, or a built-in with another newTarget is not supported";
+            Err(vm.make_error(ErrorKind::TypeError, msg))
+        }
+    }
 }
 
 fn define_property(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
