@@ -154,16 +154,11 @@ fn create(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<
         }
     };
     let o = Value::Obj(vm.alloc(ObjKind::Plain, proto)?);
-    if let v @ Value::Obj(_) = arg(args, 1) {
-        // Only plain `{ key: { value } }` descriptors.
-        let Value::Obj(id) = v else { return Ok(Step::Return(o)) };
-        for key in vm.own_property_keys(id, false) {
-            let desc = vm.get_value(v, key)?;
-            let value = vm.get_named(desc, "value")?;
-            vm.define(o, key, value)?;
-        }
+    match arg(args, 1) {
+        Value::Undefined => Ok(Step::Return(o)),
+        // `Object.defineProperties(o, props)`: full descriptors (attributes, accessors).
+        props => super::object_model::define_properties(vm, Value::Undefined, &[o, props], &[]),
     }
-    Ok(Step::Return(o))
 }
 
 fn get_prototype_of(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {

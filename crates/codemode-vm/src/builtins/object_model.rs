@@ -276,13 +276,23 @@ fn define_property(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -
     Ok(Step::Return(o))
 }
 
-fn define_properties(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+pub(super) fn define_properties(
+    vm: &mut Vm,
+    _this: Value,
+    args: &[Value],
+    _data: &[Value],
+) -> Result<Step, Throw> {
     let o = arg(args, 0);
     if !matches!(o, Value::Obj(_)) {
         return Err(vm.make_error(ErrorKind::TypeError, "Object.defineProperties called on non-object"));
     }
     let props = arg(args, 1);
-    let Value::Obj(pid) = props else { return Ok(Step::Return(o)) };
+    let Value::Obj(pid) = props else {
+        if props.is_nullish() {
+            return Err(vm.make_error(ErrorKind::TypeError, "Cannot convert undefined or null to object"));
+        }
+        return Ok(Step::Return(o));
+    };
     let keys = vm.own_property_keys(pid, false);
     vm.charge(Work::Elements(keys.len()));
     let mut descriptors = Vec::with_capacity(keys.len());
