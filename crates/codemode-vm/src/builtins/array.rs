@@ -142,7 +142,7 @@ pub(crate) fn from(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -
     }
     require_callable(vm, f)?;
     let Value::Obj(src) = arr else { return Ok(Step::Return(arr)) };
-    start_loop(vm, LoopOp::Map, src, f, arg(args, 2))
+    start_loop(vm, LoopOp::Map, src, Value::Obj(src), f, arg(args, 2))
 }
 
 fn of(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
@@ -474,6 +474,8 @@ impl Vm {
 pub struct ArrayLoop {
     op: LoopOp,
     array: ObjId,
+    /// The callbacks' third argument: the array, or the array-like it was copied from.
+    receiver: Value,
     callback: Value,
     this_arg: Value,
     /// The index whose callback is running.
@@ -486,7 +488,7 @@ pub struct ArrayLoop {
 
 impl ArrayLoop {
     pub fn trace(&self, out: &mut Vec<Value>) {
-        out.extend([Value::Obj(self.array), self.callback, self.this_arg, self.acc]);
+        out.extend([Value::Obj(self.array), self.receiver, self.callback, self.this_arg, self.acc]);
     }
 }
 
@@ -494,6 +496,7 @@ fn start_loop(
     vm: &mut Vm,
     op: LoopOp,
     array: ObjId,
+    receiver: Value,
     callback: Value,
     this_arg: Value,
 ) -> Result<Step, Throw> {
@@ -505,7 +508,8 @@ fn start_loop(
         _ => Value::Undefined,
     };
     let backwards = matches!(op, LoopOp::FindLast | LoopOp::FindLastIndex | LoopOp::ReduceRight);
-    let state = ArrayLoop { op, array, callback, this_arg, index: if backwards { len } else { 0 }, len, acc };
+    let index = if backwards { len } else { 0 };
+    let state = ArrayLoop { op, array, receiver, callback, this_arg, index, len, acc };
     next_call(vm, Box::new(state))
 }
 
@@ -529,9 +533,9 @@ fn next_call(vm: &mut Vm, mut s: Box<ArrayLoop>) -> Result<Step, Throw> {
     let element = items_of(vm, s.array).get(s.index as usize).copied().unwrap_or(Value::Undefined);
     let args = match s.op {
         LoopOp::Reduce | LoopOp::ReduceRight => {
-            vec![s.acc, element, Value::Number(s.index as f64), Value::Obj(s.array)]
+            vec![s.acc, element, Value::Number(s.index as f64), s.receiver]
         }
-        _ => vec![element, Value::Number(s.index as f64), Value::Obj(s.array)],
+        _ => vec![element, Value::Number(s.index as f64), s.receiver],
     };
     let (callback, this) = (s.callback, s.this_arg);
     Ok(Step::Call { callee: callback, this, args, cont: Cont::ArrayLoop(s) })
@@ -588,7 +592,8 @@ macro_rules! loop_method {
     ($name:ident, $op:expr, $label:literal) => {
         fn $name(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
             let id = this_array(vm, this, $label)?;
-            start_loop(vm, $op, id, arg(args, 0), arg(args, 1))
+            let receiver = if matches!(this, Value::Obj(_)) { this } else { Value::Obj(id) };
+            start_loop(vm, $op, id, receiver, arg(args, 0), arg(args, 1))
         }
     };
 }
@@ -606,6 +611,7 @@ loop_method!(flat_map, LoopOp::FlatMap, "flatMap");
 
 fn reduce_impl(vm: &mut Vm, this: Value, args: &[Value], right: bool) -> Result<Step, Throw> {
     let id = this_array(vm, this, if right { "reduceRight" } else { "reduce" })?;
+    let receiver = if matches!(this, Value::Obj(_)) { this } else { Value::Obj(id) };
     let callback = arg(args, 0);
     require_callable(vm, callback)?;
     let len = items_of(vm, id).len() as u32;
@@ -620,7 +626,16 @@ fn reduce_impl(vm: &mut Vm, this: Value, args: &[Value], right: bool) -> Result<
     };
     next_call(
         vm,
-        Box::new(ArrayLoop { op, array: id, callback, this_arg: Value::Undefined, index, len, acc }),
+        Box::new(ArrayLoop {
+            op,
+            array: id,
+            receiver,
+            callback,
+            this_arg: Value::Undefined,
+            index,
+            len,
+            acc,
+        }),
     )
 }
 

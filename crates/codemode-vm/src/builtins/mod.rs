@@ -487,7 +487,30 @@ pub(crate) fn this_array(vm: &mut Vm, this: Value, method: &str) -> Result<ObjId
         }
         return Ok(id);
     }
-    let msg = format!("Array.prototype.{method} called on a non-array");
+    // The methods that only read are generic: another object (`arguments`, `{ length, 0: .. }`,
+    // a string) is read as an array-like into a copy they work on.
+    const MUTATING: &[&str] =
+        &["push", "pop", "shift", "unshift", "splice", "reverse", "fill", "sort", "copyWithin"];
+    if !MUTATING.contains(&method) && !this.is_nullish() {
+        let items = match this {
+            Value::Str(_) => {
+                let s = vm.to_string_value(this)?;
+                vm.collect_iterable(s)?
+            }
+            Value::Obj(_) => vm.array_like_to_vec(this)?,
+            _ => Vec::new(),
+        };
+        if let Value::Obj(copy) = vm.new_array(items)? {
+            return Ok(copy);
+        }
+    }
+    let msg = if this.is_nullish() {
+        format!("Array.prototype.{method} called on null or undefined")
+    } else {
+        format!(
+            "Array.prototype.{method} called on a non-array (only the methods that do not change the array take array-likes)"
+        )
+    };
     Err(vm.make_error(ErrorKind::TypeError, &msg))
 }
 
