@@ -18,21 +18,33 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::new("Array", "isArray", 1, is_array),
     NativeDef::new("Array", "from", 1, from),
     NativeDef::new("Array", "of", 0, of),
-    NativeDef::new("Array.prototype", "push", 1, push),
-    NativeDef::new("Array.prototype", "pop", 0, pop),
-    NativeDef::new("Array.prototype", "shift", 0, shift),
-    NativeDef::new("Array.prototype", "unshift", 1, unshift),
+    NativeDef::new("Array.prototype", "push", 1, |vm, t, a, d| {
+        super::array_generic::mutate(vm, t, a, d, push)
+    }),
+    NativeDef::new("Array.prototype", "pop", 0, |vm, t, a, d| super::array_generic::mutate(vm, t, a, d, pop)),
+    NativeDef::new("Array.prototype", "shift", 0, |vm, t, a, d| {
+        super::array_generic::mutate(vm, t, a, d, shift)
+    }),
+    NativeDef::new("Array.prototype", "unshift", 1, |vm, t, a, d| {
+        super::array_generic::mutate(vm, t, a, d, unshift)
+    }),
     NativeDef::new("Array.prototype", "slice", 2, slice),
-    NativeDef::new("Array.prototype", "splice", 2, splice),
+    NativeDef::new("Array.prototype", "splice", 2, |vm, t, a, d| {
+        super::array_generic::mutate(vm, t, a, d, splice)
+    }),
     NativeDef::new("Array.prototype", "concat", 1, concat),
     NativeDef::new("Array.prototype", "join", 1, join),
     NativeDef::new("Array.prototype", "toString", 0, to_string),
-    NativeDef::new("Array.prototype", "reverse", 0, reverse),
+    NativeDef::new("Array.prototype", "reverse", 0, |vm, t, a, d| {
+        super::array_generic::mutate(vm, t, a, d, reverse)
+    }),
     NativeDef::new("Array.prototype", "indexOf", 1, index_of),
     NativeDef::new("Array.prototype", "lastIndexOf", 1, last_index_of),
     NativeDef::new("Array.prototype", "includes", 1, includes),
     NativeDef::new("Array.prototype", "at", 1, at),
-    NativeDef::new("Array.prototype", "fill", 1, fill),
+    NativeDef::new("Array.prototype", "fill", 1, |vm, t, a, d| {
+        super::array_generic::mutate(vm, t, a, d, fill)
+    }),
     NativeDef::new("Array.prototype", "flat", 0, flat),
     NativeDef::new("Array.prototype", "keys", 0, keys),
     NativeDef::new("Array.prototype", "values", 0, values),

@@ -13,7 +13,9 @@ use crate::value::{ObjId, Value};
 pub const DEFS: &[NativeDef] = &[
     NativeDef::new("Array.prototype", "with", 2, with),
     NativeDef::new("Array.prototype", "toSpliced", 2, to_spliced),
-    NativeDef::new("Array.prototype", "copyWithin", 2, copy_within),
+    NativeDef::new("Array.prototype", "copyWithin", 2, |vm, t, a, d| {
+        super::array_generic::mutate(vm, t, a, d, copy_within)
+    }),
 ];
 
 fn items_of(vm: &Vm, id: ObjId) -> &[Value] {

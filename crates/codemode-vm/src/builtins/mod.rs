@@ -18,6 +18,7 @@
 //! for `new`.
 
 mod array;
+mod array_generic;
 mod array_more;
 mod clone;
 mod collation;
@@ -489,8 +490,8 @@ pub(crate) fn this_array(vm: &mut Vm, this: Value, method: &str) -> Result<ObjId
     }
     // The methods that only read are generic: another object (`arguments`, `{ length, 0: .. }`,
     // a string) is read as an array-like into a copy they work on.
-    const MUTATING: &[&str] =
-        &["push", "pop", "shift", "unshift", "splice", "reverse", "fill", "sort", "copyWithin"];
+    // (`array_generic.rs` runs the mutating ones, but `sort`, on a copy and writes it back.)
+    const MUTATING: &[&str] = &["sort"];
     if !MUTATING.contains(&method) && !this.is_nullish() {
         let items = match this {
             Value::Str(_) => {
@@ -507,9 +508,7 @@ pub(crate) fn this_array(vm: &mut Vm, this: Value, method: &str) -> Result<ObjId
     let msg = if this.is_nullish() {
         format!("Array.prototype.{method} called on null or undefined")
     } else {
-        format!(
-            "Array.prototype.{method} called on a non-array (only the methods that do not change the array take array-likes)"
-        )
+        format!("Array.prototype.{method} called on a non-array (sort takes arrays only)")
     };
     Err(vm.make_error(ErrorKind::TypeError, &msg))
 }
