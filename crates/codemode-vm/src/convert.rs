@@ -183,6 +183,7 @@ impl Vm {
                     }
                     ObjKind::Map { set: false, .. } => "[object Map]".into(),
                     ObjKind::Map { set: true, .. } => "[object Set]".into(),
+                    ObjKind::TypedArray(_) => crate::builtins::typed_join(self, id, ",")?,
                     _ => "[object Object]".into(),
                 }
             }
@@ -440,6 +441,11 @@ impl Vm {
             match (&obj.kind, key) {
                 (ObjKind::Array(items), Key::Index(i)) if (i as usize) < items.len() => return true,
                 (ObjKind::Array(_), Key::Atom(a)) if a == self.realm.atoms.length => return true,
+                (ObjKind::TypedArray(t), key) => {
+                    if let Some(present) = crate::builtins::indexed_has(&self.heap, t, key) {
+                        return present;
+                    }
+                }
                 _ => {}
             }
             let atom = match key {

@@ -51,6 +51,8 @@ pub struct Realm {
     pub set_proto: ObjId,
     /// Error.prototype and the native error prototypes, indexed by [`ErrorKind`] order.
     pub error_protos: [ObjId; 5],
+    /// `ArrayBuffer`, typed arrays, `DataView`, `TextEncoder`/`TextDecoder`.
+    pub binary: builtins::BinaryProtos,
     pub atoms: CommonAtoms,
     /// Pre-made values of every constant of every function (strings allocated once).
     pub consts: Vec<Vec<Value>>,
@@ -87,6 +89,7 @@ impl Realm {
             obj(ep, ObjKind::Plain)?,
         ];
         let global = obj(p, ObjKind::Plain)?;
+        let binary = builtins::BinaryProtos::new(object_proto, &mut obj)?;
         let atoms = &mut heap.atoms;
         let atoms = CommonAtoms {
             length: atoms.intern("length"),
@@ -117,6 +120,7 @@ impl Realm {
             map_proto,
             set_proto,
             error_protos,
+            binary,
             atoms,
             consts: Vec::new(),
             const_atoms: Vec::new(),

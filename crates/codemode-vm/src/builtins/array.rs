@@ -102,7 +102,11 @@ pub(crate) fn from(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -
         Value::Obj(id)
             if !matches!(
                 vm.heap.obj(id).kind,
-                ObjKind::Array(_) | ObjKind::Iterator(_) | ObjKind::Map { .. } | ObjKind::Generator(_)
+                ObjKind::Array(_)
+                    | ObjKind::Iterator(_)
+                    | ObjKind::Map { .. }
+                    | ObjKind::Generator(_)
+                    | ObjKind::TypedArray(_)
             ) =>
         {
             // Array-like: { length: n }.

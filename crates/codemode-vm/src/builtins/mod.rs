@@ -18,10 +18,12 @@
 //! for `new`.
 
 mod array;
+mod array_buffer;
 mod array_more;
 mod clone;
 mod collation;
 mod console;
+mod data_view;
 mod date;
 mod date_math;
 mod error;
@@ -47,8 +49,12 @@ pub(crate) mod prop_walk;
 mod regexp;
 mod set_algebra;
 mod string;
+mod text_codec;
 mod thenable;
 pub(crate) mod tojson;
+mod typed_array;
+mod typed_array_loop;
+mod typed_array_methods;
 mod uri;
 mod utf16;
 
@@ -63,6 +69,12 @@ use crate::object::ObjKind;
 use crate::value::{ObjId, Value};
 
 pub(crate) use array::{ArrayLoop, from as array_from};
+pub use array_buffer::BufferData;
+pub use data_view::ViewData;
+pub use text_codec::Codec;
+pub use typed_array::{BinaryProtos, TypedArrayData};
+pub(crate) use typed_array::{index_keys, indexed_get, indexed_has, indexed_set};
+pub(crate) use typed_array_methods::join_numbers as typed_join;
 
 /// A built-in function's Rust side: `(vm, this, args, data)` where `data` are the values the
 /// function object was bound to.
@@ -106,7 +118,7 @@ impl Native {
         }
     }
 
-    fn by_stable_name(name: &str) -> Option<Native> {
+    pub(crate) fn by_stable_name(name: &str) -> Option<Native> {
         static BY_NAME: LazyLock<std::collections::HashMap<String, u16>> = LazyLock::new(|| {
             table().iter().enumerate().map(|(i, d)| (format!("{}.{}", d.owner, d.name), i as u16)).collect()
         });
@@ -175,6 +187,10 @@ pub enum Cont {
     GroupBy(Box<group_by::GroupByState>),
     /// Collecting a generator's values (`[...gen]`, `Array.from(gen)`).
     GenDrain(Box<crate::generator::GenDrain>),
+    /// Typed array methods that call back (`typed_array_loop.rs`).
+    TypedLoop(Box<typed_array_loop::TypedLoop>),
+    /// A typed array sorted with a comparator: the sorted copy is written back into `target`.
+    TypedSorted { target: ObjId },
 }
 
 impl Cont {
@@ -192,6 +208,8 @@ impl Cont {
             Cont::GroupBy(s) => s.trace(out),
             Cont::Revive(r) => r.trace(out),
             Cont::GenDrain(d) => d.trace(out),
+            Cont::TypedLoop(l) => l.trace(out),
+            Cont::TypedSorted { target } => out.push(Value::Obj(*target)),
         }
     }
 }
@@ -229,6 +247,12 @@ pub fn table() -> &'static [NativeDef] {
             thenable::DEFS,
             extension::DEFS,
             uri::DEFS,
+            array_buffer::DEFS,
+            typed_array::DEFS,
+            typed_array_methods::DEFS,
+            typed_array_loop::DEFS,
+            data_view::DEFS,
+            text_codec::DEFS,
         ];
         lists.iter().flat_map(|l| l.iter()).map(copy_def).collect()
     });
@@ -282,6 +306,8 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
         Cont::GroupBy(s) => group_by::resume(vm, s, result),
         Cont::Revive(r) => json_revive::resume(vm, *r, result),
         Cont::GenDrain(d) => crate::generator::resume_drain(vm, *d, result),
+        Cont::TypedLoop(l) => typed_array_loop::resume_loop(vm, l, result),
+        Cont::TypedSorted { target } => typed_array_loop::resume_sorted(vm, target, result),
     }
 }
 
@@ -323,6 +349,7 @@ pub(crate) fn install(vm: &mut Vm) -> Result<(), Throw> {
     global::install_values(vm)?;
     number::install_values(vm)?;
     error_more::install_values(vm)?;
+    typed_array::install_values(vm)?;
     Ok(())
 }
 
@@ -350,7 +377,7 @@ impl Vm {
             "Iterator" => r.iterator_proto,
             "Generator" => r.generator_proto,
             "AsyncGenerator" => r.async_generator_proto,
-            _ => return None,
+            _ => return r.binary.named(name),
         })
     }
 

@@ -203,6 +203,11 @@ fn own_property(vm: &mut Vm, o: Value, k: Value) -> Result<bool, Throw> {
     if let (ObjKind::Array(items), Key::Index(i)) = (&vm.heap.obj(id).kind, key) {
         return Ok((i as usize) < items.len());
     }
+    if let ObjKind::TypedArray(t) = &vm.heap.obj(id).kind
+        && let Some(present) = super::indexed_has(&vm.heap, t, key)
+    {
+        return Ok(present);
+    }
     if let (ObjKind::Array(_), Key::Atom(a)) = (&vm.heap.obj(id).kind, key)
         && a == vm.realm.atoms.length
     {
@@ -232,6 +237,21 @@ fn to_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Resu
             ObjKind::RegExp { .. } => "[object RegExp]",
             ObjKind::Map { set: false, .. } => "[object Map]",
             ObjKind::Map { set: true, .. } => "[object Set]",
+            ObjKind::ArrayBuffer(_) => "[object ArrayBuffer]",
+            ObjKind::TypedArray(t) => match t.kind.name() {
+                "Int8Array" => "[object Int8Array]",
+                "Uint8Array" => "[object Uint8Array]",
+                "Uint8ClampedArray" => "[object Uint8ClampedArray]",
+                "Int16Array" => "[object Int16Array]",
+                "Uint16Array" => "[object Uint16Array]",
+                "Int32Array" => "[object Int32Array]",
+                "Uint32Array" => "[object Uint32Array]",
+                "Float32Array" => "[object Float32Array]",
+                _ => "[object Float64Array]",
+            },
+            ObjKind::DataView(_) => "[object DataView]",
+            ObjKind::TextCodec(c) if c.decoder => "[object TextDecoder]",
+            ObjKind::TextCodec(_) => "[object TextEncoder]",
             _ => "[object Object]",
         },
         Value::Number(_) => "[object Number]",
