@@ -359,7 +359,9 @@ impl Vm {
             // Assignments to primitives are silently ignored (sloppy-mode semantics).
             _ => return Ok(None),
         };
-        if matches!(self.heap.obj(id).kind, ObjKind::TypedArray(_)) && crate::builtins::indexed_set(self, id, key, v)? {
+        if matches!(self.heap.obj(id).kind, ObjKind::TypedArray(_))
+            && crate::builtins::indexed_set(self, id, key, v)?
+        {
             return Ok(None);
         }
         // Setter on the chain?
@@ -400,7 +402,9 @@ impl Vm {
     /// Defines (or overwrites) an own data property.
     pub(crate) fn define(&mut self, o: Value, key: Key, v: Value) -> Result<(), Throw> {
         let Value::Obj(id) = o else { return Ok(()) };
-        if matches!(self.heap.obj(id).kind, ObjKind::TypedArray(_)) && crate::builtins::indexed_set(self, id, key, v)? {
+        if matches!(self.heap.obj(id).kind, ObjKind::TypedArray(_))
+            && crate::builtins::indexed_set(self, id, key, v)?
+        {
             return Ok(());
         }
         let length = self.realm.atoms.length;

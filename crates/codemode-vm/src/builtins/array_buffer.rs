@@ -72,7 +72,12 @@ pub(crate) fn to_index(vm: &mut Vm, v: Value, what: &str) -> Result<usize, Throw
 
 /// A new zero-filled buffer of `len` bytes (resizable up to `max`), checked against the memory
 /// limit before the bytes exist.
-pub(crate) fn new_buffer(vm: &mut Vm, len: usize, max: Option<usize>, proto: Option<ObjId>) -> Result<ObjId, Throw> {
+pub(crate) fn new_buffer(
+    vm: &mut Vm,
+    len: usize,
+    max: Option<usize>,
+    proto: Option<ObjId>,
+) -> Result<ObjId, Throw> {
     if len > MAX_BYTE_LENGTH || max.is_some_and(|m| m > MAX_BYTE_LENGTH) {
         return Err(vm.make_error(ErrorKind::RangeError, "Array buffer allocation failed"));
     }
@@ -97,6 +102,11 @@ fn buffer_call(vm: &mut Vm, _this: Value, _args: &[Value], _data: &[Value]) -> R
 }
 
 fn buffer_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
+    let first = args.get(..1).unwrap_or(&[]);
+    if let Some(step) = super::prim_args::convert_args(vm, ".ArrayBuffer", true, Value::Undefined, first, 0)?
+    {
+        return Ok(step);
+    }
     let len = to_index(vm, arg(args, 0), "array buffer length")?;
     let mut max = None;
     if let options @ Value::Obj(_) = arg(args, 1) {
@@ -165,6 +175,11 @@ fn detached_error(vm: &mut Vm, method: &str) -> Throw {
 
 fn slice(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let id = this_buffer(vm, this, "slice")?;
+    if let Some(step) =
+        super::prim_args::convert_args(vm, "ArrayBuffer.prototype.slice", false, this, args, 0)?
+    {
+        return Ok(step);
+    }
     let Some(len) = bytes_of(&vm.heap, id).map(<[u8]>::len) else {
         return Err(detached_error(vm, "slice"));
     };
@@ -174,7 +189,8 @@ fn slice(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<St
     let out = new_buffer(vm, n, None, None)?;
     // The conversions above ran program code in JavaScript; here they cannot detach the buffer,
     // but a shrunk resizable one is read within its current bounds.
-    let copied: Vec<u8> = bytes_of(&vm.heap, id).and_then(|b| b.get(start..end.min(b.len()))).unwrap_or(&[]).to_vec();
+    let copied: Vec<u8> =
+        bytes_of(&vm.heap, id).and_then(|b| b.get(start..end.min(b.len()))).unwrap_or(&[]).to_vec();
     vm.charge(Work::Bytes(copied.len()));
     if let Some(dst) = bytes_mut(&mut vm.heap, out) {
         let k = copied.len().min(dst.len());
@@ -189,12 +205,19 @@ fn resize(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<S
         let msg = "Method ArrayBuffer.prototype.resize called on incompatible receiver #<ArrayBuffer>";
         return Err(vm.make_error(ErrorKind::TypeError, msg));
     };
+    if let Some(step) =
+        super::prim_args::convert_args(vm, "ArrayBuffer.prototype.resize", false, this, args, 0)?
+    {
+        return Ok(step);
+    }
     let len = to_index(vm, arg(args, 0), "length")?;
     if data(vm, id).is_some_and(|b| b.detached) {
         return Err(detached_error(vm, "resize"));
     }
     if len > max {
-        return Err(vm.make_error(ErrorKind::RangeError, "ArrayBuffer.prototype.resize: Invalid length parameter"));
+        return Err(
+            vm.make_error(ErrorKind::RangeError, "ArrayBuffer.prototype.resize: Invalid length parameter")
+        );
     }
     let old = bytes_of(&vm.heap, id).map_or(0, <[u8]>::len);
     if len > old {

@@ -72,6 +72,9 @@ fn view_call(vm: &mut Vm, _this: Value, _args: &[Value], _data: &[Value]) -> Res
 }
 
 fn view_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
+    if let Some(step) = super::prim_args::convert_args(vm, ".DataView", true, Value::Undefined, args, 1)? {
+        return Ok(step);
+    }
     let buffer = match arg(args, 0) {
         Value::Obj(id) if matches!(vm.heap.obj(id).kind, ObjKind::ArrayBuffer(_)) => id,
         _ => {
@@ -82,7 +85,12 @@ fn view_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
     let offset = to_index(vm, arg(args, 1), "DataView offset")?;
     let (total, resizable) = match &vm.heap.obj(buffer).kind {
         ObjKind::ArrayBuffer(b) if !b.detached => (b.bytes.len(), b.max.is_some()),
-        _ => return Err(vm.make_error(ErrorKind::TypeError, "Cannot perform DataView constructor on a detached ArrayBuffer")),
+        _ => {
+            return Err(vm.make_error(
+                ErrorKind::TypeError,
+                "Cannot perform DataView constructor on a detached ArrayBuffer",
+            ));
+        }
     };
     if offset > total {
         let msg = format!("Start offset {offset} is outside the bounds of the buffer");
@@ -150,6 +158,10 @@ fn range(vm: &mut Vm, d: &ViewData, index: usize, size: usize, method: &str) -> 
 }
 
 fn get(vm: &mut Vm, this: Value, args: &[Value], kind: ElemKind, method: &str) -> Result<Step, Throw> {
+    let name = format!("DataView.prototype.{method}");
+    if let Some(step) = super::prim_args::convert_args(vm, &name, false, this, args, 0)? {
+        return Ok(step);
+    }
     let d = this_view(vm, this, method)?;
     let index = to_index(vm, arg(args, 0), "offset")?;
     let little = vm.to_boolean(arg(args, 1));
@@ -161,6 +173,10 @@ fn get(vm: &mut Vm, this: Value, args: &[Value], kind: ElemKind, method: &str) -
 }
 
 fn set(vm: &mut Vm, this: Value, args: &[Value], kind: ElemKind, method: &str) -> Result<Step, Throw> {
+    let name = format!("DataView.prototype.{method}");
+    if let Some(step) = super::prim_args::convert_args(vm, &name, false, this, args, 0)? {
+        return Ok(step);
+    }
     let d = this_view(vm, this, method)?;
     let index = to_index(vm, arg(args, 0), "offset")?;
     let n = vm.to_number(arg(args, 1))?;

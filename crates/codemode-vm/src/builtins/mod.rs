@@ -43,6 +43,7 @@ mod math;
 mod number;
 mod object;
 mod object_model;
+mod prim_args;
 mod promise;
 mod promise_more;
 pub(crate) mod prop_walk;
@@ -191,6 +192,8 @@ pub enum Cont {
     TypedLoop(Box<typed_array_loop::TypedLoop>),
     /// A typed array sorted with a comparator: the sorted copy is written back into `target`.
     TypedSorted { target: ObjId },
+    /// A built-in's arguments converted by program `valueOf`/`toString` first (`prim_args.rs`).
+    PrimArgs(Box<prim_args::PrimArgs>),
 }
 
 impl Cont {
@@ -210,6 +213,7 @@ impl Cont {
             Cont::GenDrain(d) => d.trace(out),
             Cont::TypedLoop(l) => l.trace(out),
             Cont::TypedSorted { target } => out.push(Value::Obj(*target)),
+            Cont::PrimArgs(p) => p.trace(out),
         }
     }
 }
@@ -308,6 +312,7 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
         Cont::GenDrain(d) => crate::generator::resume_drain(vm, *d, result),
         Cont::TypedLoop(l) => typed_array_loop::resume_loop(vm, l, result),
         Cont::TypedSorted { target } => typed_array_loop::resume_sorted(vm, target, result),
+        Cont::PrimArgs(p) => prim_args::resume(vm, p, result),
     }
 }
 

@@ -159,8 +159,12 @@ fn define_own(vm: &mut Vm, o: Value, key: Key, d: Descriptor) -> Result<(), Thro
     if let ObjKind::TypedArray(t) = &vm.heap.obj(id).kind
         && let Some(present) = super::indexed_has(&vm.heap, t, key)
     {
-        if !present || d.get.is_some() || d.set.is_some() || d.configurable == Some(false)
-            || d.enumerable == Some(false) || d.writable == Some(false)
+        if !present
+            || d.get.is_some()
+            || d.set.is_some()
+            || d.configurable == Some(false)
+            || d.enumerable == Some(false)
+            || d.writable == Some(false)
         {
             let name = match key {
                 Key::Index(i) => i.to_string(),

@@ -55,12 +55,15 @@ fn new_codec(vm: &mut Vm, codec: Codec) -> Result<Value, Throw> {
 }
 
 fn encoder_construct(vm: &mut Vm, _args: &[Value]) -> Result<Step, Throw> {
-    let codec = Codec { decoder: false, fatal: false, ignore_bom: false, pending: Vec::new(), started: false };
+    let codec =
+        Codec { decoder: false, fatal: false, ignore_bom: false, pending: Vec::new(), started: false };
     Ok(Step::Return(new_codec(vm, codec)?))
 }
 
 fn decoder_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
-    if let label @ (Value::Str(_) | Value::Number(_) | Value::Obj(_) | Value::Bool(_) | Value::Null) = arg(args, 0) {
+    if let label @ (Value::Str(_) | Value::Number(_) | Value::Obj(_) | Value::Bool(_) | Value::Null) =
+        arg(args, 0)
+    {
         let text = vm.to_rust_string(label)?;
         let name = text.trim_matches(|c: char| c.is_ascii_whitespace()).to_ascii_lowercase();
         let utf8 = matches!(
@@ -84,7 +87,12 @@ fn decoder_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
     Ok(Step::Return(new_codec(vm, codec)?))
 }
 
-fn this_codec(vm: &mut Vm, this: Value, decoder: Option<bool>, method: &str) -> Result<(ObjId, Codec), Throw> {
+fn this_codec(
+    vm: &mut Vm,
+    this: Value,
+    decoder: Option<bool>,
+    method: &str,
+) -> Result<(ObjId, Codec), Throw> {
     if let Value::Obj(id) = this
         && let ObjKind::TextCodec(c) = &vm.heap.obj(id).kind
         && decoder.is_none_or(|d| d == c.decoder)
@@ -169,7 +177,11 @@ fn encode_into(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Res
 fn input_bytes(vm: &mut Vm, v: Value) -> Result<Vec<u8>, Throw> {
     let bad = "The \"input\" argument must be an instance of ArrayBuffer or ArrayBufferView";
     let Value::Obj(id) = v else {
-        return if v == Value::Undefined { Ok(Vec::new()) } else { Err(vm.make_error(ErrorKind::TypeError, bad)) };
+        return if v == Value::Undefined {
+            Ok(Vec::new())
+        } else {
+            Err(vm.make_error(ErrorKind::TypeError, bad))
+        };
     };
     let (buffer, start, len) = match &vm.heap.obj(id).kind {
         ObjKind::ArrayBuffer(_) => (id, 0, bytes_of(&vm.heap, id).map_or(0, <[u8]>::len)),

@@ -12,7 +12,7 @@
 use codemode_bytecode::ErrorKind;
 use serde::{Deserialize, Serialize};
 
-use super::array_buffer::{self, bytes_of, bytes_mut, new_buffer, to_index};
+use super::array_buffer::{self, bytes_mut, bytes_of, new_buffer, to_index};
 use super::{NativeDef, Step, arg};
 use crate::Vm;
 use crate::call::Throw;
@@ -217,9 +217,16 @@ impl BinaryProtos {
     }
 
     pub fn ids(&self) -> impl Iterator<Item = ObjId> + '_ {
-        [self.array_buffer, self.typed_array, self.typed_array_ctor, self.data_view, self.text_encoder, self.text_decoder]
-            .into_iter()
-            .chain(self.kinds.iter().copied())
+        [
+            self.array_buffer,
+            self.typed_array,
+            self.typed_array_ctor,
+            self.data_view,
+            self.text_encoder,
+            self.text_decoder,
+        ]
+        .into_iter()
+        .chain(self.kinds.iter().copied())
     }
 
     /// The prototype of the constructor `name`, if it is one of these.
@@ -354,6 +361,12 @@ pub(crate) fn numbers(vm: &mut Vm, id: ObjId) -> Vec<f64> {
 
 fn construct(vm: &mut Vm, kind: ElemKind, args: &[Value]) -> Result<Step, Throw> {
     let first = arg(args, 0);
+    // An object first argument is a source, never converted; the offset and length are.
+    let skip = usize::from(matches!(first, Value::Obj(_)));
+    let name = format!(".{}", kind.name());
+    if let Some(step) = super::prim_args::convert_args(vm, &name, true, Value::Undefined, args, skip)? {
+        return Ok(step);
+    }
     let Value::Obj(src) = first else {
         let what = format!("typed array length: {}", describe_number(vm, first));
         let len = to_index(vm, first, &what)?;
@@ -407,7 +420,13 @@ pub(crate) fn array_like(vm: &mut Vm, v: Value) -> Result<Vec<Value>, Throw> {
 }
 
 /// `new Int16Array(buffer, byteOffset, length)`.
-fn construct_view(vm: &mut Vm, kind: ElemKind, buffer: ObjId, offset: Value, length: Value) -> Result<Step, Throw> {
+fn construct_view(
+    vm: &mut Vm,
+    kind: ElemKind,
+    buffer: ObjId,
+    offset: Value,
+    length: Value,
+) -> Result<Step, Throw> {
     let size = kind.size();
     let name = kind.name();
     let offset = to_index(vm, offset, "typed array offset")?;
@@ -422,7 +441,9 @@ fn construct_view(vm: &mut Vm, kind: ElemKind, buffer: ObjId, offset: Value, len
     let (total, resizable) = match &vm.heap.obj(buffer).kind {
         ObjKind::ArrayBuffer(b) if !b.detached => (b.bytes.len(), b.max.is_some()),
         _ => {
-            return Err(vm.make_error(ErrorKind::TypeError, "Cannot perform Construct on a detached ArrayBuffer"));
+            return Err(
+                vm.make_error(ErrorKind::TypeError, "Cannot perform Construct on a detached ArrayBuffer")
+            );
         }
     };
     let length = match new_length {
@@ -457,7 +478,11 @@ fn construct_view(vm: &mut Vm, kind: ElemKind, buffer: ObjId, offset: Value, len
 
 /// The typed array behind `this` and its current length, or a `TypeError` naming the method
 /// (also when its buffer is detached or it is out of bounds).
-pub(crate) fn this_typed(vm: &mut Vm, this: Value, method: &str) -> Result<(ObjId, TypedArrayData, usize), Throw> {
+pub(crate) fn this_typed(
+    vm: &mut Vm,
+    this: Value,
+    method: &str,
+) -> Result<(ObjId, TypedArrayData, usize), Throw> {
     let Value::Obj(id) = this else { return Err(not_typed(vm, method)) };
     let Some(t) = data_of(vm, id) else { return Err(not_typed(vm, method)) };
     match t.len(&vm.heap) {
@@ -470,7 +495,10 @@ pub(crate) fn this_typed(vm: &mut Vm, this: Value, method: &str) -> Result<(ObjI
 }
 
 fn not_typed(vm: &mut Vm, method: &str) -> Throw {
-    vm.make_error(ErrorKind::TypeError, &format!("this is not a typed array (in %TypedArray%.prototype.{method})"))
+    vm.make_error(
+        ErrorKind::TypeError,
+        &format!("this is not a typed array (in %TypedArray%.prototype.{method})"),
+    )
 }
 
 fn getter_target(vm: &mut Vm, this: Value, name: &str) -> Result<TypedArrayData, Throw> {
@@ -579,8 +607,22 @@ pub(crate) fn install_values(vm: &mut Vm) -> Result<(), Throw> {
         vm.heap.obj_mut(owner).props.set(atom, Value::Obj(acc), ACCESSOR | HIDDEN);
     }
     let global = vm.realm.global;
+    // The constructors' `prototype` is neither writable nor configurable.
+    let prototype = vm.realm.atoms.prototype;
+    let names = ["ArrayBuffer", "DataView", "TextEncoder", "TextDecoder", "TypedArray"];
+    for name in names.into_iter().chain(ElemKind::ALL.iter().map(|k| k.name())) {
+        let atom = vm.heap.atoms.intern(name);
+        if let Some(Value::Obj(c)) = vm.heap.obj(global).props.get(atom).map(|s| s.value)
+            && let Some(i) = vm.heap.obj(c).props.find(prototype)
+            && let Some(slot) = vm.heap.obj_mut(c).props.slot_mut(i)
+        {
+            slot.flags |= READONLY | FIXED;
+        }
+    }
     let ta_atom = vm.heap.atoms.intern("TypedArray");
-    let Some(Value::Obj(ctor)) = vm.heap.obj(global).props.get(ta_atom).map(|s| s.value) else { return Ok(()) };
+    let Some(Value::Obj(ctor)) = vm.heap.obj(global).props.get(ta_atom).map(|s| s.value) else {
+        return Ok(());
+    };
     vm.heap.obj_mut(global).props.remove(ta_atom);
     vm.realm.binary.typed_array_ctor = ctor;
     for kind in ElemKind::ALL {

@@ -107,7 +107,17 @@ pub(crate) fn start_loop(
         _ => 0,
     } as u32;
     let index = if op.backwards() { len } else { 0 };
-    let state = TypedLoop { op, source, target, callback, this_arg, index, len, acc: Value::Undefined, kept: Vec::new() };
+    let state = TypedLoop {
+        op,
+        source,
+        target,
+        callback,
+        this_arg,
+        index,
+        len,
+        acc: Value::Undefined,
+        kept: Vec::new(),
+    };
     next_call(vm, Box::new(state))
 }
 
@@ -238,8 +248,17 @@ fn reduce_impl(vm: &mut Vm, this: Value, args: &[Value], right: bool) -> Result<
         let v = t.get(&vm.heap, first as usize).map_or(Value::Undefined, Value::Number);
         (v, if right { len - 1 } else { 1 })
     };
-    let state =
-        TypedLoop { op, source: id, target: Value::Undefined, callback, this_arg: Value::Undefined, index, len, acc, kept: Vec::new() };
+    let state = TypedLoop {
+        op,
+        source: id,
+        target: Value::Undefined,
+        callback,
+        this_arg: Value::Undefined,
+        index,
+        len,
+        acc,
+        kept: Vec::new(),
+    };
     next_call(vm, Box::new(state))
 }
 

@@ -107,6 +107,9 @@ fn from(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Ste
 
 fn at(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let (_, t, len) = this_typed(vm, this, "at")?;
+    if let Some(step) = super::prim_args::convert_args(vm, "TypedArray.prototype.at", false, this, args, 0)? {
+        return Ok(step);
+    }
     let n = vm.to_number(arg(args, 0))?;
     let n = if n.is_nan() { 0.0 } else { n.trunc() };
     let i = if n < 0.0 { len as f64 + n } else { n };
@@ -118,6 +121,10 @@ fn at(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step,
 
 fn set(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let (_, t, len) = this_typed(vm, this, "set")?;
+    if let Some(step) = super::prim_args::convert_args(vm, "TypedArray.prototype.set", false, this, args, 1)?
+    {
+        return Ok(step);
+    }
     let offset = vm.to_number(arg(args, 1))?;
     let offset = if offset.is_nan() { 0.0 } else { offset.trunc() };
     if offset < 0.0 {
@@ -143,7 +150,14 @@ fn set(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step
 
 fn subarray(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let Value::Obj(id) = this else { return Err(vm.make_error(ErrorKind::TypeError, "not a typed array")) };
-    let Some(t) = data_of(vm, id) else { return Err(vm.make_error(ErrorKind::TypeError, "not a typed array")) };
+    let Some(t) = data_of(vm, id) else {
+        return Err(vm.make_error(ErrorKind::TypeError, "not a typed array"));
+    };
+    if let Some(step) =
+        super::prim_args::convert_args(vm, "TypedArray.prototype.subarray", false, this, args, 0)?
+    {
+        return Ok(step);
+    }
     let len = t.len(&vm.heap).unwrap_or(0);
     let begin = relative_index(vm, arg(args, 0), len, 0)?;
     let tracking = t.length.is_none() && arg(args, 1) == Value::Undefined;
@@ -158,6 +172,11 @@ fn subarray(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result
 
 fn slice(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let (id, t, len) = this_typed(vm, this, "slice")?;
+    if let Some(step) =
+        super::prim_args::convert_args(vm, "TypedArray.prototype.slice", false, this, args, 0)?
+    {
+        return Ok(step);
+    }
     let start = relative_index(vm, arg(args, 0), len, 0)?;
     let end = relative_index(vm, arg(args, 1), len, len)?;
     let count = end.saturating_sub(start);
@@ -173,6 +192,10 @@ fn slice(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<St
 
 fn fill(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let (_, t, len) = this_typed(vm, this, "fill")?;
+    if let Some(step) = super::prim_args::convert_args(vm, "TypedArray.prototype.fill", false, this, args, 0)?
+    {
+        return Ok(step);
+    }
     let n = vm.to_number(arg(args, 0))?;
     let start = relative_index(vm, arg(args, 1), len, 0)?;
     let end = relative_index(vm, arg(args, 2), len, len)?;
@@ -240,7 +263,9 @@ fn search(vm: &mut Vm, this: Value, args: &[Value], method: &str) -> Result<Opti
     let Value::Number(target) = arg(args, 0) else { return Ok(None) };
     let nums = numbers(vm, id);
     vm.charge(Work::Scan(nums.len()));
-    let hit = |n: f64| if method == "includes" { n == target || (n.is_nan() && target.is_nan()) } else { n == target };
+    let hit = |n: f64| {
+        if method == "includes" { n == target || (n.is_nan() && target.is_nan()) } else { n == target }
+    };
     if last {
         if from < 0.0 {
             return Ok(None);
@@ -251,16 +276,34 @@ fn search(vm: &mut Vm, this: Value, args: &[Value], method: &str) -> Result<Opti
 }
 
 fn index_of(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    this_typed(vm, this, "indexOf")?;
+    if let Some(step) =
+        super::prim_args::convert_args(vm, "TypedArray.prototype.indexOf", false, this, args, 1)?
+    {
+        return Ok(step);
+    }
     let found = search(vm, this, args, "indexOf")?;
     Ok(Step::Return(Value::Number(found.map_or(-1.0, |i| i as f64))))
 }
 
 fn last_index_of(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    this_typed(vm, this, "lastIndexOf")?;
+    if let Some(step) =
+        super::prim_args::convert_args(vm, "TypedArray.prototype.lastIndexOf", false, this, args, 1)?
+    {
+        return Ok(step);
+    }
     let found = search(vm, this, args, "lastIndexOf")?;
     Ok(Step::Return(Value::Number(found.map_or(-1.0, |i| i as f64))))
 }
 
 fn includes(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    this_typed(vm, this, "includes")?;
+    if let Some(step) =
+        super::prim_args::convert_args(vm, "TypedArray.prototype.includes", false, this, args, 1)?
+    {
+        return Ok(step);
+    }
     Ok(Step::Return(Value::Bool(search(vm, this, args, "includes")?.is_some())))
 }
 
@@ -283,6 +326,10 @@ fn to_reversed(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Re
 
 fn with(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let (id, t, len) = this_typed(vm, this, "with")?;
+    if let Some(step) = super::prim_args::convert_args(vm, "TypedArray.prototype.with", false, this, args, 0)?
+    {
+        return Ok(step);
+    }
     let n = vm.to_number(arg(args, 0))?;
     let n = if n.is_nan() { 0.0 } else { n.trunc() };
     let i = if n < 0.0 { len as f64 + n } else { n };
@@ -302,6 +349,11 @@ fn with(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Ste
 
 fn copy_within(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let (id, t, len) = this_typed(vm, this, "copyWithin")?;
+    if let Some(step) =
+        super::prim_args::convert_args(vm, "TypedArray.prototype.copyWithin", false, this, args, 0)?
+    {
+        return Ok(step);
+    }
     let to = relative_index(vm, arg(args, 0), len, 0)?;
     let from = relative_index(vm, arg(args, 1), len, 0)?;
     let end = relative_index(vm, arg(args, 2), len, len)?;
