@@ -119,7 +119,7 @@ fn shell(vm: &mut Vm, walk: &mut Walk, src: ObjId) -> Result<ObjId, Throw> {
             let d = d.clone();
             let buffer = shell(vm, walk, d.buffer)?;
             let proto = Some(vm.realm.binary.data_view);
-            vm.alloc(ObjKind::DataView(super::ViewData { buffer: buffer, ..d }), proto)?
+            vm.alloc(ObjKind::DataView(super::ViewData { buffer, ..d }), proto)?
         }
         ObjKind::TextCodec(_)
         | ObjKind::Function(_)

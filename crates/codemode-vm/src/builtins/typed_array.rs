@@ -299,7 +299,7 @@ fn abstract_construct(vm: &mut Vm, _args: &[Value]) -> Result<Step, Throw> {
 
 /// A new typed array of `len` zeroed elements over a new buffer.
 pub(crate) fn new_typed(vm: &mut Vm, kind: ElemKind, len: usize) -> Result<ObjId, Throw> {
-    let bytes = len.checked_mul(kind.size()).unwrap_or(usize::MAX);
+    let bytes = len.saturating_mul(kind.size());
     if bytes > array_buffer::MAX_BYTE_LENGTH {
         let msg = format!("Invalid typed array length: {len}");
         return Err(vm.make_error(ErrorKind::RangeError, &msg));
