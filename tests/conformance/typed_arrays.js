@@ -99,4 +99,16 @@ rab.resize(2);
 out.resizable = [rab.resizable, rab.maxByteLength, grown, tracking.length, rab.byteLength];
 try { rab.resize(9); } catch (e) { out.resizeTooBig = e.name; }
 try { new ArrayBuffer(-1); } catch (e) { out.negativeBuffer = e.name; }
+// A program's valueOf/toString converts arguments; other objects convert as built-ins do.
+let conversions = 0;
+const two = { valueOf() { conversions++; return 2; } };
+out.userConversions = [
+  new Uint8Array([1, 2, 3]).at({ valueOf() { return -1; } }),
+  Array.from(new Uint8Array(4).fill({ valueOf() { return 5; } }, two)),
+  new DataView(new ArrayBuffer(4)).getUint8({ toString() { return "1"; } }),
+  new Uint8Array(new ArrayBuffer(8), two).length,
+  new Int8Array([7, 8]).at([]), new Int8Array([7, 8]).at(function () {}),
+  conversions,
+];
+try { new Uint8Array(2).fill(0, { valueOf() { throw new RangeError("from valueOf"); } }); } catch (e) { out.throwingValueOf = e.message; }
 return out;

@@ -56,6 +56,7 @@ pub(crate) mod tojson;
 mod typed_array;
 mod typed_array_loop;
 mod typed_array_methods;
+mod uint8_base64;
 mod uri;
 mod utf16;
 
@@ -257,6 +258,7 @@ pub fn table() -> &'static [NativeDef] {
             typed_array_loop::DEFS,
             data_view::DEFS,
             text_codec::DEFS,
+            uint8_base64::DEFS,
         ];
         lists.iter().flat_map(|l| l.iter()).map(copy_def).collect()
     });

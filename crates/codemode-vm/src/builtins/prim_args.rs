@@ -92,7 +92,16 @@ pub(crate) fn convert_args(
     args: &[Value],
     skip: usize,
 ) -> Result<Option<Step>, Throw> {
-    if !args.iter().skip(skip).any(|a| matches!(a, Value::Obj(_))) {
+    // Only when some argument needs program code: the built-in runs again afterwards, and must
+    // then find nothing to convert (else it would recurse).
+    let mut needed = false;
+    for &a in args.iter().skip(skip) {
+        if method_for(vm, a).is_some() {
+            needed = true;
+            break;
+        }
+    }
+    if !needed {
         return Ok(None);
     }
     let Some(native) = Native::by_stable_name(name) else { return Ok(None) };
