@@ -65,6 +65,7 @@ accessors!(
     (Uint32, get_uint32, set_uint32, "getUint32", "setUint32"),
     (Float32, get_float32, set_float32, "getFloat32", "setFloat32"),
     (Float64, get_float64, set_float64, "getFloat64", "setFloat64"),
+    (Float16, get_float16, set_float16, "getFloat16", "setFloat16"),
 );
 
 fn view_call(vm: &mut Vm, _this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
@@ -72,6 +73,12 @@ fn view_call(vm: &mut Vm, _this: Value, _args: &[Value], _data: &[Value]) -> Res
 }
 
 fn view_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
+    // The buffer, then the offset, are checked before the length converts.
+    if matches!(arg(args, 0), Value::Obj(id) if matches!(vm.heap.obj(id).kind, ObjKind::ArrayBuffer(_)))
+        && !matches!(arg(args, 1), Value::Obj(_))
+    {
+        to_index(vm, arg(args, 1), "DataView offset")?;
+    }
     if let Some(step) = super::prim_args::convert_args(vm, ".DataView", true, Value::Undefined, args, 1)? {
         return Ok(step);
     }
@@ -173,6 +180,11 @@ fn get(vm: &mut Vm, this: Value, args: &[Value], kind: ElemKind, method: &str) -
 }
 
 fn set(vm: &mut Vm, this: Value, args: &[Value], kind: ElemKind, method: &str) -> Result<Step, Throw> {
+    // The index is checked before the value converts (by a program's valueOf, maybe).
+    this_view(vm, this, method)?;
+    if !matches!(arg(args, 0), Value::Obj(_)) {
+        to_index(vm, arg(args, 0), "offset")?;
+    }
     let name = format!("DataView.prototype.{method}");
     if let Some(step) = super::prim_args::convert_args(vm, &name, false, this, args, 0)? {
         return Ok(step);
