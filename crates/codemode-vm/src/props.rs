@@ -576,10 +576,12 @@ impl Vm {
             }
             return Ok(true);
         };
+        // A typed array's elements cannot be deleted (a TypeError, as in strict mode); other
+        // numeric keys are never there.
         if let ObjKind::TypedArray(t) = &self.heap.obj(id).kind
             && let Some(present) = crate::builtins::indexed_has(&self.heap, t, key)
         {
-            return Ok(!present);
+            return if present { Err(self.cannot_delete(key)) } else { Ok(true) };
         }
         let sealed = self.heap.obj(id).props.integrity & crate::object::integrity::SEALED_ELEMENTS != 0;
         if let (ObjKind::Array(items), Key::Index(i)) = (&mut self.heap.obj_mut(id).kind, key) {
