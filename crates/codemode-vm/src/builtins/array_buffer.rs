@@ -237,6 +237,10 @@ fn resize(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<S
 fn transfer_impl(vm: &mut Vm, this: Value, args: &[Value], fixed: bool) -> Result<Step, Throw> {
     let method = if fixed { "transferToFixedLength" } else { "transfer" };
     let id = this_buffer(vm, this, method)?;
+    let name = format!("ArrayBuffer.prototype.{method}");
+    if let Some(step) = super::prim_args::convert_args(vm, &name, false, this, args, 0)? {
+        return Ok(step);
+    }
     let len = match arg(args, 0) {
         Value::Undefined => bytes_of(&vm.heap, id).map_or(0, <[u8]>::len),
         v => to_index(vm, v, "array buffer length")?,

@@ -74,9 +74,11 @@ fn view_call(vm: &mut Vm, _this: Value, _args: &[Value], _data: &[Value]) -> Res
 
 fn view_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
     // The buffer, then the offset, are checked before the length converts.
-    if matches!(arg(args, 0), Value::Obj(id) if matches!(vm.heap.obj(id).kind, ObjKind::ArrayBuffer(_)))
-        && !matches!(arg(args, 1), Value::Obj(_))
-    {
+    if !matches!(arg(args, 0), Value::Obj(id) if matches!(vm.heap.obj(id).kind, ObjKind::ArrayBuffer(_))) {
+        let msg = "First argument to DataView constructor must be an ArrayBuffer";
+        return Err(vm.make_error(ErrorKind::TypeError, msg));
+    }
+    if !matches!(arg(args, 1), Value::Obj(_)) {
         to_index(vm, arg(args, 1), "DataView offset")?;
     }
     if let Some(step) = super::prim_args::convert_args(vm, ".DataView", true, Value::Undefined, args, 1)? {
