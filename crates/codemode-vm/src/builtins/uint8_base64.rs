@@ -171,7 +171,7 @@ fn from_base64_bytes(s: &[u8], url: bool, last: &str, max: usize) -> Decoded {
 
 fn from_hex_bytes(s: &[u8], max: usize) -> Decoded {
     let mut d = Decoded { bytes: Vec::new(), read: 0, error: None };
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         d.error = Some("Invalid hex: odd length");
         return d;
     }
