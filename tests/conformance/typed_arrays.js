@@ -111,4 +111,8 @@ out.userConversions = [
   conversions,
 ];
 try { new Uint8Array(2).fill(0, { valueOf() { throw new RangeError("from valueOf"); } }); } catch (e) { out.throwingValueOf = e.message; }
+const savedToLocale = Number.prototype.toLocaleString;
+Number.prototype.toLocaleString = function () { return "<" + this + ">"; };
+out.toLocaleString = [new Float64Array([1, 2.5]).toLocaleString(), new Uint8Array(0).toLocaleString()];
+Number.prototype.toLocaleString = savedToLocale;
 return out;

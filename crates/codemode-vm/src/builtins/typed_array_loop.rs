@@ -32,6 +32,7 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::new("TypedArray.prototype", "reduceRight", 1, reduce_right),
     NativeDef::new("TypedArray.prototype", "sort", 1, sort),
     NativeDef::new("TypedArray.prototype", "toSorted", 1, to_sorted),
+    NativeDef::new("TypedArray.prototype", "toLocaleString", 0, to_locale_string),
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,6 +50,8 @@ pub enum LoopOp {
     ReduceRight,
     /// `TypedArray.from(source, mapFn)`: `source` is a plain array of the source's values.
     FromMap,
+    /// `toLocaleString`: each element's own `toLocaleString()`, joined with commas.
+    ToLocale,
 }
 
 impl LoopOp {
@@ -131,6 +134,11 @@ fn next_call(vm: &mut Vm, mut s: Box<TypedLoop>) -> Result<Step, Throw> {
     }
     vm.charge(Work::Elements(1));
     let value = element(vm, s.source, s.index);
+    if s.op == LoopOp::ToLocale {
+        let method = vm.get_named(value, "toLocaleString")?;
+        require_callable(vm, method)?;
+        return Ok(Step::Call { callee: method, this: value, args: Vec::new(), cont: Cont::TypedLoop(s) });
+    }
     let index = Value::Number(f64::from(s.index));
     let args = match s.op {
         LoopOp::Reduce | LoopOp::ReduceRight => vec![s.acc, value, index, Value::Obj(s.source)],
@@ -144,6 +152,19 @@ fn next_call(vm: &mut Vm, mut s: Box<TypedLoop>) -> Result<Step, Throw> {
 fn finish(vm: &mut Vm, s: TypedLoop) -> Result<Step, Throw> {
     Ok(Step::Return(match s.op {
         LoopOp::Map | LoopOp::FromMap => s.target,
+        LoopOp::ToLocale => {
+            let mut out = String::new();
+            for (i, part) in s.kept.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                if let Value::Str(p) = part {
+                    out.push_str(vm.heap.str(*p));
+                }
+            }
+            vm.ensure_fits(out.len())?;
+            vm.new_string_owned(out)?
+        }
         LoopOp::Filter => {
             let kind = data_of(vm, s.source).map_or(super::typed_array::ElemKind::Uint8, |t| t.kind);
             let id = from_values(vm, kind, &s.kept)?;
@@ -169,6 +190,11 @@ pub(super) fn resume_loop(vm: &mut Vm, mut s: Box<TypedLoop>, result: Value) -> 
             {
                 t.put(&mut vm.heap, s.index as usize, n);
             }
+        }
+        LoopOp::ToLocale => {
+            let text = vm.to_string_value(result)?;
+            vm.charge_memory(crate::heap::VALUE_SIZE)?;
+            s.kept.push(text);
         }
         LoopOp::Filter => {
             if vm.to_boolean(result) {
@@ -335,4 +361,20 @@ fn sort(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Ste
 
 fn to_sorted(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     sort_impl(vm, this, args, true)
+}
+
+fn to_locale_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let (id, _, len) = this_typed(vm, this, "toLocaleString")?;
+    let state = TypedLoop {
+        op: LoopOp::ToLocale,
+        source: id,
+        target: Value::Undefined,
+        callback: Value::Undefined,
+        this_arg: Value::Undefined,
+        index: 0,
+        len: len as u32,
+        acc: Value::Undefined,
+        kept: Vec::new(),
+    };
+    next_call(vm, Box::new(state))
 }

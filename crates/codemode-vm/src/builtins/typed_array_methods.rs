@@ -26,7 +26,6 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::new("TypedArray.prototype", "fill", 1, fill),
     NativeDef::new("TypedArray.prototype", "join", 1, join),
     NativeDef::new("TypedArray.prototype", "toString", 0, to_string),
-    NativeDef::new("TypedArray.prototype", "toLocaleString", 0, to_string),
     NativeDef::new("TypedArray.prototype", "indexOf", 1, index_of),
     NativeDef::new("TypedArray.prototype", "lastIndexOf", 1, last_index_of),
     NativeDef::new("TypedArray.prototype", "includes", 1, includes),
