@@ -391,16 +391,18 @@ pub(crate) fn data_of(vm: &Vm, id: ObjId) -> Option<TypedArrayData> {
     }
 }
 
-/// The elements of typed array `id` as numbers (empty when out of bounds).
-pub(crate) fn numbers(vm: &mut Vm, id: ObjId) -> Vec<f64> {
-    let Some(t) = data_of(vm, id) else { return Vec::new() };
+/// The elements of typed array `id` as numbers (empty when out of bounds), checked against the
+/// memory limit before the copy is made.
+pub(crate) fn numbers(vm: &mut Vm, id: ObjId) -> Result<Vec<f64>, Throw> {
+    let Some(t) = data_of(vm, id) else { return Ok(Vec::new()) };
     let len = t.len(&vm.heap).unwrap_or(0);
+    vm.ensure_fits(len.saturating_mul(std::mem::size_of::<f64>()))?;
     vm.charge(Work::Elements(len));
     let size = t.kind.size();
-    match bytes_of(&vm.heap, t.buffer).and_then(|b| b.get(t.offset..t.offset + len * size)) {
+    Ok(match bytes_of(&vm.heap, t.buffer).and_then(|b| b.get(t.offset..t.offset + len * size)) {
         Some(b) => b.chunks_exact(size).map(|c| t.kind.decode(c, true)).collect(),
         None => Vec::new(),
-    }
+    })
 }
 
 fn construct(vm: &mut Vm, kind: ElemKind, args: &[Value]) -> Result<Step, Throw> {
@@ -419,7 +421,7 @@ fn construct(vm: &mut Vm, kind: ElemKind, args: &[Value]) -> Result<Step, Throw>
     let values: Vec<Value> = match &vm.heap.obj(src).kind {
         ObjKind::ArrayBuffer(_) => return construct_view(vm, kind, src, arg(args, 1), arg(args, 2)),
         ObjKind::TypedArray(_) => {
-            let nums = numbers(vm, src);
+            let nums = numbers(vm, src)?;
             let id = new_typed(vm, kind, nums.len())?;
             if let Some(t) = data_of(vm, id) {
                 for (i, n) in nums.into_iter().enumerate() {

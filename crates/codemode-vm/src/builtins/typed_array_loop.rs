@@ -315,7 +315,7 @@ fn sort_impl(vm: &mut Vm, this: Value, args: &[Value], copy: bool) -> Result<Ste
         require_callable(vm, comparator)?;
     }
     let (id, t, _) = this_typed(vm, this, if copy { "toSorted" } else { "sort" })?;
-    let mut nums = numbers(vm, id);
+    let mut nums = numbers(vm, id)?;
     let target = if copy {
         let values: Vec<Value> = nums.iter().map(|n| Value::Number(*n)).collect();
         from_values(vm, t.kind, &values)?

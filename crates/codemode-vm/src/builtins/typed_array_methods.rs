@@ -74,7 +74,11 @@ fn of(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step,
 pub(crate) fn source_values(vm: &mut Vm, source: Value) -> Result<Vec<Value>, Throw> {
     match source {
         Value::Obj(id) => match &vm.heap.obj(id).kind {
-            ObjKind::TypedArray(_) => Ok(numbers(vm, id).into_iter().map(Value::Number).collect()),
+            ObjKind::TypedArray(_) => {
+                let nums = numbers(vm, id)?;
+                vm.ensure_fits(nums.len().saturating_mul(crate::heap::VALUE_SIZE))?;
+                Ok(nums.into_iter().map(Value::Number).collect())
+            }
             ObjKind::Array(items) => Ok(items.clone()),
             ObjKind::Map { .. } | ObjKind::Iterator(_) | ObjKind::Generator(_) => vm.collect_iterable(source),
             _ => typed_array::array_like(vm, source),
@@ -180,7 +184,7 @@ fn slice(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<St
     let end = relative_index(vm, arg(args, 1), len, len)?;
     let count = end.saturating_sub(start);
     let out = new_typed(vm, t.kind, count)?;
-    let all = numbers(vm, id);
+    let all = numbers(vm, id)?;
     if let Some(o) = data_of(vm, out) {
         for (i, n) in all.into_iter().skip(start).take(count).enumerate() {
             o.put(&mut vm.heap, i, n);
@@ -218,7 +222,7 @@ fn join(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Ste
 /// The elements of typed array `id` as text, separated by `sep` (checked against the memory
 /// limit as it grows).
 pub(crate) fn join_numbers(vm: &mut Vm, id: ObjId, sep: &str) -> Result<String, Throw> {
-    let nums = numbers(vm, id);
+    let nums = numbers(vm, id)?;
     let mut out = String::new();
     for (i, n) in nums.iter().enumerate() {
         if i > 0 {
@@ -260,7 +264,7 @@ fn search(vm: &mut Vm, this: Value, args: &[Value], method: &str) -> Result<Opti
         relative_index(vm, arg(args, 1), len, 0)? as f64
     };
     let Value::Number(target) = arg(args, 0) else { return Ok(None) };
-    let nums = numbers(vm, id);
+    let nums = numbers(vm, id)?;
     vm.charge(Work::Scan(nums.len()));
     let hit = |n: f64| {
         if method == "includes" { n == target || (n.is_nan() && target.is_nan()) } else { n == target }
@@ -308,7 +312,7 @@ fn includes(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result
 
 fn reverse(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let (id, t, _) = this_typed(vm, this, "reverse")?;
-    let nums = numbers(vm, id);
+    let nums = numbers(vm, id)?;
     for (i, n) in nums.into_iter().rev().enumerate() {
         t.put(&mut vm.heap, i, n);
     }
@@ -317,7 +321,7 @@ fn reverse(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result
 
 fn to_reversed(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let (id, t, _) = this_typed(vm, this, "toReversed")?;
-    let mut nums = numbers(vm, id);
+    let mut nums = numbers(vm, id)?;
     nums.reverse();
     let values: Vec<Value> = nums.into_iter().map(Value::Number).collect();
     Ok(Step::Return(Value::Obj(from_values(vm, t.kind, &values)?)))
@@ -337,7 +341,7 @@ fn with(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Ste
     if i < 0.0 || i >= now as f64 {
         return Err(vm.make_error(ErrorKind::RangeError, "Invalid typed array index"));
     }
-    let mut nums = numbers(vm, id);
+    let mut nums = numbers(vm, id)?;
     nums.truncate(len);
     if let Some(slot) = nums.get_mut(i as usize) {
         *slot = value;
@@ -357,7 +361,7 @@ fn copy_within(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Res
     let from = relative_index(vm, arg(args, 1), len, 0)?;
     let end = relative_index(vm, arg(args, 2), len, len)?;
     let count = end.saturating_sub(from).min(len - to);
-    let nums = numbers(vm, id);
+    let nums = numbers(vm, id)?;
     let moved: Vec<f64> = nums.into_iter().skip(from).take(count).collect();
     for (i, n) in moved.into_iter().enumerate() {
         t.put(&mut vm.heap, to + i, n);
@@ -380,7 +384,7 @@ fn values(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<
 
 fn entries(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let (id, _, _) = this_typed(vm, this, "entries")?;
-    let nums = numbers(vm, id);
+    let nums = numbers(vm, id)?;
     let mut pairs = Vec::with_capacity(nums.len());
     for (i, n) in nums.into_iter().enumerate() {
         pairs.push(vm.new_array(vec![Value::Number(i as f64), Value::Number(n)])?);
