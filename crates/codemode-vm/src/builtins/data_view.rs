@@ -28,7 +28,7 @@ impl ViewData {
         let total = bytes_of(heap, self.buffer)?.len();
         match self.length {
             None => (self.offset <= total).then(|| total - self.offset),
-            Some(n) => (self.offset + n <= total).then_some(n),
+            Some(n) => n.checked_add(self.offset).filter(|end| *end <= total).map(|_| n),
         }
     }
 }

@@ -188,12 +188,16 @@ fn input_bytes(vm: &mut Vm, v: Value) -> Result<Vec<u8>, Throw> {
         ObjKind::TypedArray(t) => (t.buffer, t.offset, t.len(&vm.heap).unwrap_or(0) * t.kind.size()),
         ObjKind::DataView(d) => {
             let total = bytes_of(&vm.heap, d.buffer).map_or(0, <[u8]>::len);
-            (d.buffer, d.offset, d.length.unwrap_or(total.saturating_sub(d.offset)))
+            let len = d.length.unwrap_or(total.saturating_sub(d.offset));
+            (d.buffer, d.offset, len.min(total.saturating_sub(d.offset)))
         }
         _ => return Err(vm.make_error(ErrorKind::TypeError, bad)),
     };
     vm.ensure_fits(len)?;
-    Ok(bytes_of(&vm.heap, buffer).and_then(|b| b.get(start..start + len)).unwrap_or(&[]).to_vec())
+    Ok(bytes_of(&vm.heap, buffer)
+        .and_then(|b| b.get(start..start.saturating_add(len)))
+        .unwrap_or(&[])
+        .to_vec())
 }
 
 fn decode(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {

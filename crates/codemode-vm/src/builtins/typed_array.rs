@@ -188,13 +188,13 @@ pub struct TypedArrayData {
 
 impl TypedArrayData {
     /// The current length, or `None` when the view is out of bounds (its buffer detached or
-    /// shrunk below it).
+    /// shrunk below it). Checked arithmetic: restored state is not trusted.
     pub fn len(&self, heap: &Heap) -> Option<usize> {
         let total = bytes_of(heap, self.buffer)?.len();
         let size = self.kind.size();
         match self.length {
             None => (self.offset <= total).then(|| (total - self.offset) / size),
-            Some(n) => (self.offset + n * size <= total).then_some(n),
+            Some(n) => n.checked_mul(size)?.checked_add(self.offset).filter(|end| *end <= total).map(|_| n),
         }
     }
 
