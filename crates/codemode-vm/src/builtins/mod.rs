@@ -54,6 +54,7 @@ mod text_codec;
 mod thenable;
 pub(crate) mod tojson;
 mod typed_array;
+mod typed_array_kind;
 mod typed_array_loop;
 mod typed_array_methods;
 mod uint8_base64;
