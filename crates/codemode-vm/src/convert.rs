@@ -185,6 +185,7 @@ impl Vm {
                     }
                     ObjKind::Map { set: false, .. } => "[object Map]".into(),
                     ObjKind::Map { set: true, .. } => "[object Set]".into(),
+                    ObjKind::TypedArray(_) => crate::builtins::typed_join(self, id, ",")?,
                     _ => match self.get_value(v, Key::Atom(self.realm.symbols.to_string_tag))? {
                         Value::Str(tag) => format!("[object {}]", self.heap.str(tag)),
                         _ => "[object Object]".into(),
@@ -459,6 +460,11 @@ impl Vm {
             match (&obj.kind, key) {
                 (ObjKind::Array(items), Key::Index(i)) if (i as usize) < items.len() => return true,
                 (ObjKind::Array(_), Key::Atom(a)) if a == self.realm.atoms.length => return true,
+                (ObjKind::TypedArray(t), key) => {
+                    if let Some(present) = crate::builtins::indexed_has(&self.heap, t, key) {
+                        return present;
+                    }
+                }
                 _ => {}
             }
             let atom = match key {

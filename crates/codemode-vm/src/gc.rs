@@ -95,7 +95,7 @@ impl Vm {
         ] {
             m.push_obj(id);
         }
-        for id in r.error_protos {
+        for id in r.error_protos.into_iter().chain(r.binary.ids()) {
             m.push_obj(id);
         }
         for values in &r.consts {
@@ -153,6 +153,9 @@ impl Vm {
         match &obj.kind {
             ObjKind::Plain | ObjKind::Error(_) | ObjKind::RegExp { .. } | ObjKind::Date(_) => {}
             ObjKind::Array(items) => m.work.extend(items.iter().copied()),
+            ObjKind::ArrayBuffer(_) | ObjKind::TextCodec(_) => {}
+            ObjKind::TypedArray(t) => m.push_obj(t.buffer),
+            ObjKind::DataView(d) => m.push_obj(d.buffer),
             ObjKind::Function(c) => match c {
                 Callable::Closure { captures, this, .. } => {
                     m.work.extend(captures.iter().map(|c| Value::Cell(*c)));

@@ -22,7 +22,7 @@ impl Vm {
         let state = match v {
             Value::Str(s) => IterState::String { string: s, next: 0 },
             Value::Obj(id) => match &self.heap.obj(id).kind {
-                ObjKind::Array(_) => IterState::Array { array: id, next: 0 },
+                ObjKind::Array(_) | ObjKind::TypedArray(_) => IterState::Array { array: id, next: 0 },
                 ObjKind::Map { set, .. } => IterState::Map {
                     map: id,
                     next: 0,
@@ -62,6 +62,10 @@ impl Vm {
             IterState::Array { array, next } => match &self.heap.obj(array).kind {
                 ObjKind::Array(items) => match items.get(next as usize) {
                     Some(v) => (Some(*v), IterState::Array { array, next: next + 1 }),
+                    None => (None, IterState::Done),
+                },
+                ObjKind::TypedArray(t) => match t.get(&self.heap, next as usize) {
+                    Some(n) => (Some(Value::Number(n)), IterState::Array { array, next: next + 1 }),
                     None => (None, IterState::Done),
                 },
                 _ => (None, IterState::Done),

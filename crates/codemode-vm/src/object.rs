@@ -322,6 +322,14 @@ pub enum ObjKind {
     Weak(Box<crate::builtins::WeakState>),
     /// Boxed primitives (`new String("x")` is not supported; used for `Object(1)`-style wrappers).
     Boxed(Value),
+    /// An `ArrayBuffer`: its bytes (`builtins/array_buffer.rs`).
+    ArrayBuffer(Box<crate::builtins::BufferData>),
+    /// A typed array: a view of a buffer (`builtins/typed_array.rs`).
+    TypedArray(crate::builtins::TypedArrayData),
+    /// A `DataView` (`builtins/data_view.rs`).
+    DataView(crate::builtins::ViewData),
+    /// A `TextEncoder` or `TextDecoder` (`builtins/text_codec.rs`).
+    TextCodec(crate::builtins::Codec),
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -373,6 +381,7 @@ impl Object {
             ObjKind::Iterator(IterState::List { items, .. }) => items.capacity() * VALUE_SIZE,
             ObjKind::RegExp { source, flags, .. } => source.len() + flags.len(),
             ObjKind::Weak(w) => w.extra_bytes(),
+            ObjKind::ArrayBuffer(b) => size_of::<crate::builtins::BufferData>() + b.bytes.capacity(),
             _ => 0,
         };
         self.props.capacity() * size_of::<Slot>() + self.props.index_bytes() + kind

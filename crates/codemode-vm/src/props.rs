@@ -259,6 +259,12 @@ impl Vm {
                 (ObjKind::Array(items), Key::Atom(a)) if a == self.realm.atoms.length => {
                     return Got::Value(Value::Number(items.len() as f64));
                 }
+                // Typed arrays: numeric keys are the buffer's elements, never inherited.
+                (ObjKind::TypedArray(t), key) => {
+                    if let Some(v) = crate::builtins::indexed_get(&self.heap, t, key) {
+                        return Got::Value(v);
+                    }
+                }
                 // Map and Set `size` (a getter on the prototypes in JavaScript).
                 (ObjKind::Map { .. }, Key::Atom(a)) if self.heap.atoms.name(a) == "size" => {
                     return Got::Value(Value::Number(crate::builtins::map_size(self, id) as f64));
@@ -361,6 +367,11 @@ impl Vm {
             // Assignments to primitives are silently ignored (sloppy-mode semantics).
             _ => return Ok(None),
         };
+        if matches!(self.heap.obj(id).kind, ObjKind::TypedArray(_))
+            && crate::builtins::indexed_set(self, id, key, v)?
+        {
+            return Ok(None);
+        }
         // Setter on the chain?
         if let Some(setter) = self.find_setter(id, key) {
             return Ok(Some(setter));
@@ -399,6 +410,11 @@ impl Vm {
     /// Defines (or overwrites) an own data property.
     pub(crate) fn define(&mut self, o: Value, key: Key, v: Value) -> Result<(), Throw> {
         let Value::Obj(id) = o else { return Ok(()) };
+        if matches!(self.heap.obj(id).kind, ObjKind::TypedArray(_))
+            && crate::builtins::indexed_set(self, id, key, v)?
+        {
+            return Ok(());
+        }
         let length = self.realm.atoms.length;
         let sealing = self.heap.obj(id).props.integrity;
         if sealing != 0 {
@@ -579,6 +595,13 @@ impl Vm {
             }
             return Ok(true);
         };
+        // A typed array's elements cannot be deleted (a TypeError, as in strict mode); other
+        // numeric keys are never there.
+        if let ObjKind::TypedArray(t) = &self.heap.obj(id).kind
+            && let Some(present) = crate::builtins::indexed_has(&self.heap, t, key)
+        {
+            return if present { Err(self.cannot_delete(key)) } else { Ok(true) };
+        }
         let sealed = self.heap.obj(id).props.integrity & crate::object::integrity::SEALED_ELEMENTS != 0;
         if let (ObjKind::Array(items), Key::Index(i)) = (&mut self.heap.obj_mut(id).kind, key) {
             if sealed && (i as usize) < items.len() {
@@ -620,6 +643,7 @@ impl Vm {
         let mut keys = Vec::new();
         match &obj.kind {
             ObjKind::Array(items) => keys.extend((0..items.len() as u32).map(Key::Index)),
+            ObjKind::TypedArray(t) => keys.extend(crate::builtins::index_keys(&self.heap, t)),
             ObjKind::Boxed(Value::Str(s)) => {
                 let n = self.heap.string(*s).utf16_len() as u32;
                 keys.extend((0..n).map(Key::Index));

@@ -118,6 +118,8 @@ pub struct Realm {
     pub weak_protos: [ObjId; 3],
     /// Error.prototype and the native error prototypes, indexed by [`ErrorKind`] order.
     pub error_protos: [ObjId; 5],
+    /// `ArrayBuffer`, typed arrays, `DataView`, `TextEncoder`/`TextDecoder`.
+    pub binary: builtins::BinaryProtos,
     pub atoms: CommonAtoms,
     pub symbols: WellKnownSymbols,
     /// Pre-made values of every constant of every function (strings allocated once).
@@ -157,6 +159,7 @@ impl Realm {
             obj(ep, ObjKind::Plain)?,
         ];
         let global = obj(p, ObjKind::Plain)?;
+        let binary = builtins::BinaryProtos::new(object_proto, &mut obj)?;
         let atoms = &mut heap.atoms;
         let atoms = CommonAtoms {
             length: atoms.intern("length"),
@@ -190,6 +193,7 @@ impl Realm {
             set_proto,
             weak_protos,
             error_protos,
+            binary,
             atoms,
             symbols,
             consts: Vec::new(),

@@ -125,7 +125,11 @@ pub(crate) fn from(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -
         Value::Obj(id)
             if !matches!(
                 vm.heap.obj(id).kind,
-                ObjKind::Array(_) | ObjKind::Iterator(_) | ObjKind::Map { .. } | ObjKind::Generator(_)
+                ObjKind::Array(_)
+                    | ObjKind::Iterator(_)
+                    | ObjKind::Map { .. }
+                    | ObjKind::Generator(_)
+                    | ObjKind::TypedArray(_)
             ) =>
         {
             vm.array_like_to_vec(source)?

@@ -102,7 +102,28 @@ fn shell(vm: &mut Vm, walk: &mut Walk, src: ObjId) -> Result<ObjId, Throw> {
             vm.alloc(ObjKind::Boxed(inner), Some(proto))?
         }
         ObjKind::Error(_) => error_shell(vm, src)?,
-        ObjKind::Function(_)
+        // Binary data: a buffer's bytes are copied; a view gets the copy of its buffer.
+        ObjKind::ArrayBuffer(b) => {
+            let (bytes, max) = (b.bytes.clone(), b.max);
+            let copy = super::array_buffer::buffer_from(vm, &bytes)?;
+            if let ObjKind::ArrayBuffer(c) = &mut vm.heap.obj_mut(copy).kind {
+                c.max = max;
+            }
+            copy
+        }
+        ObjKind::TypedArray(t) => {
+            let t = t.clone();
+            let buffer = shell(vm, walk, t.buffer)?;
+            super::typed_array::view(vm, t.kind, buffer, t.offset, t.length)?
+        }
+        ObjKind::DataView(d) => {
+            let d = d.clone();
+            let buffer = shell(vm, walk, d.buffer)?;
+            let proto = Some(vm.realm.binary.data_view);
+            vm.alloc(ObjKind::DataView(super::ViewData { buffer, ..d }), proto)?
+        }
+        ObjKind::TextCodec(_)
+        | ObjKind::Function(_)
         | ObjKind::Promise(_)
         | ObjKind::Iterator(_)
         | ObjKind::Coroutine(_)
@@ -174,7 +195,12 @@ fn fill(vm: &mut Vm, walk: &mut Walk, src: ObjId, dst: ObjId) -> Result<(), Thro
             }
             Ok(())
         }
-        ObjKind::Date(_) | ObjKind::RegExp { .. } | ObjKind::Boxed(_) => Ok(()),
+        ObjKind::Date(_)
+        | ObjKind::RegExp { .. }
+        | ObjKind::Boxed(_)
+        | ObjKind::ArrayBuffer(_)
+        | ObjKind::TypedArray(_)
+        | ObjKind::DataView(_) => Ok(()),
         // Plain objects and arrays: own enumerable properties (array elements included).
         _ => {
             let keys = vm.own_keys(src);

@@ -18,11 +18,13 @@
 //! for `new`.
 
 mod array;
+mod array_buffer;
 mod array_generic;
 mod array_more;
 mod clone;
 mod collation;
 mod console;
+mod data_view;
 mod date;
 mod date_math;
 mod error;
@@ -43,6 +45,7 @@ mod math;
 mod number;
 mod object;
 mod object_model;
+mod prim_args;
 mod promise;
 mod promise_more;
 pub(crate) mod prop_walk;
@@ -51,8 +54,14 @@ mod regexp;
 mod set_algebra;
 mod string;
 mod symbol;
+mod text_codec;
 mod thenable;
 pub(crate) mod tojson;
+mod typed_array;
+mod typed_array_kind;
+mod typed_array_loop;
+mod typed_array_methods;
+mod uint8_base64;
 mod uri;
 mod utf16;
 mod weak;
@@ -68,8 +77,14 @@ use crate::object::ObjKind;
 use crate::value::{ObjId, Value};
 
 pub(crate) use array::{ArrayLoop, from as array_from};
+pub use array_buffer::BufferData;
+pub use data_view::ViewData;
 pub use iterator_helpers::Helper;
 pub(crate) use iterator_helpers::helper_next;
+pub use text_codec::Codec;
+pub use typed_array::{BinaryProtos, TypedArrayData};
+pub(crate) use typed_array::{index_keys, indexed_get, indexed_has, indexed_set};
+pub(crate) use typed_array_methods::join_numbers as typed_join;
 pub use weak::WeakState;
 
 /// A built-in function's Rust side: `(vm, this, args, data)` where `data` are the values the
@@ -207,6 +222,12 @@ pub enum Cont {
     Helper { helper: ObjId, phase: iterator_helpers::Phase },
     /// `toArray`, `forEach`, `reduce`, `some`, `every`, `find` of an iterator.
     Consume(Box<iterator_helpers::Consume>),
+    /// Typed array methods that call back (`typed_array_loop.rs`).
+    TypedLoop(Box<typed_array_loop::TypedLoop>),
+    /// A typed array sorted with a comparator: the sorted copy is written back into `target`.
+    TypedSorted { target: ObjId },
+    /// A built-in's arguments converted by program `valueOf`/`toString` first (`prim_args.rs`).
+    PrimArgs(Box<prim_args::PrimArgs>),
 }
 
 impl Cont {
@@ -233,6 +254,9 @@ impl Cont {
                 }
             }
             Cont::Consume(c) => c.trace(out),
+            Cont::TypedLoop(l) => l.trace(out),
+            Cont::TypedSorted { target } => out.push(Value::Obj(*target)),
+            Cont::PrimArgs(p) => p.trace(out),
         }
     }
 }
@@ -274,6 +298,13 @@ pub fn table() -> &'static [NativeDef] {
             extension::DEFS,
             uri::DEFS,
             weak::DEFS,
+            array_buffer::DEFS,
+            typed_array::DEFS,
+            typed_array_methods::DEFS,
+            typed_array_loop::DEFS,
+            data_view::DEFS,
+            text_codec::DEFS,
+            uint8_base64::DEFS,
         ];
         lists.iter().flat_map(|l| l.iter()).map(copy_def).collect()
     });
@@ -340,6 +371,9 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
         }
         Cont::Helper { helper, phase } => iterator_helpers::resume_helper(vm, helper, phase, result),
         Cont::Consume(c) => iterator_helpers::resume_consume(vm, c, result),
+        Cont::TypedLoop(l) => typed_array_loop::resume_loop(vm, l, result),
+        Cont::TypedSorted { target } => typed_array_loop::resume_sorted(vm, target, result),
+        Cont::PrimArgs(p) => prim_args::resume(vm, p, result),
     }
 }
 
@@ -393,6 +427,7 @@ pub(crate) fn install(vm: &mut Vm) -> Result<(), Throw> {
     number::install_values(vm)?;
     error_more::install_values(vm)?;
     symbol::install_values(vm)?;
+    typed_array::install_values(vm)?;
     Ok(())
 }
 
@@ -424,7 +459,7 @@ impl Vm {
             "Iterator" => r.iterator_proto,
             "Generator" => r.generator_proto,
             "AsyncGenerator" => r.async_generator_proto,
-            _ => return None,
+            _ => return r.binary.named(name),
         })
     }
 

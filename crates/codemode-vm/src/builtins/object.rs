@@ -205,6 +205,11 @@ fn own_property(vm: &mut Vm, o: Value, k: Value) -> Result<bool, Throw> {
     if let (ObjKind::Array(items), Key::Index(i)) = (&vm.heap.obj(id).kind, key) {
         return Ok((i as usize) < items.len());
     }
+    if let ObjKind::TypedArray(t) = &vm.heap.obj(id).kind
+        && let Some(present) = super::indexed_has(&vm.heap, t, key)
+    {
+        return Ok(present);
+    }
     if let (ObjKind::Array(_), Key::Atom(a)) = (&vm.heap.obj(id).kind, key)
         && a == vm.realm.atoms.length
     {
@@ -239,6 +244,11 @@ fn to_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Resu
             ObjKind::Boxed(Value::Number(_)) => "Number",
             ObjKind::Boxed(Value::Str(_)) => "String",
             ObjKind::Boxed(Value::Bool(_)) => "Boolean",
+            ObjKind::ArrayBuffer(_) => "ArrayBuffer",
+            ObjKind::TypedArray(t) => t.kind.name(),
+            ObjKind::DataView(_) => "DataView",
+            ObjKind::TextCodec(c) if c.decoder => "TextDecoder",
+            ObjKind::TextCodec(_) => "TextEncoder",
             _ => "Object",
         },
         Value::Number(_) => "Number",

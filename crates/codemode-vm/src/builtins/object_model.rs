@@ -155,6 +155,29 @@ fn define_own(vm: &mut Vm, o: Value, key: Key, d: Descriptor) -> Result<(), Thro
         return Err(vm.make_error(ErrorKind::TypeError, "Object.defineProperty called on non-object"));
     };
     vm.own_function_props(id)?;
+    // Typed array elements: writable, enumerable, configurable data; only their value changes.
+    if let ObjKind::TypedArray(t) = &vm.heap.obj(id).kind
+        && let Some(present) = super::indexed_has(&vm.heap, t, key)
+    {
+        if !present
+            || d.get.is_some()
+            || d.set.is_some()
+            || d.configurable == Some(false)
+            || d.enumerable == Some(false)
+            || d.writable == Some(false)
+        {
+            let name = match key {
+                Key::Index(i) => i.to_string(),
+                Key::Atom(a) => vm.heap.atoms.name(a).to_string(),
+            };
+            let msg = format!("Cannot redefine property: {name}");
+            return Err(vm.make_error(ErrorKind::TypeError, &msg));
+        }
+        if let Some(value) = d.value {
+            vm.define(o, key, value)?;
+        }
+        return Ok(());
+    }
     if let (ObjKind::Array(_), Key::Index(_)) = (&vm.heap.obj(id).kind, key) {
         if let Some(value) = d.value {
             vm.define(o, key, value)?;
@@ -339,6 +362,15 @@ fn descriptor_of(vm: &mut Vm, o: Value, key: Key) -> Result<Value, Throw> {
         (ObjKind::Array(items), Key::Atom(a)) if a == vm.realm.atoms.length => {
             let n = Value::Number(items.len() as f64);
             return make_data_descriptor(vm, n, integrity & FROZEN_ELEMENTS == 0, false, false);
+        }
+        (ObjKind::TypedArray(t), key) => {
+            if let Some(v) = super::indexed_get(&vm.heap, t, key) {
+                return if v == Value::Undefined {
+                    Ok(Value::Undefined)
+                } else {
+                    make_data_descriptor(vm, v, true, true, true)
+                };
+            }
         }
         _ => {}
     }

@@ -148,7 +148,12 @@ pub(crate) fn install_values(vm: &mut Vm) -> Result<(), Throw> {
     }
     // `Array.prototype[Symbol.iterator] === Array.prototype.values`, and so on.
     let r = &vm.realm;
-    let aliases = [(r.array_proto, "values"), (r.map_proto, "entries"), (r.set_proto, "values")];
+    let aliases = [
+        (r.array_proto, "values"),
+        (r.map_proto, "entries"),
+        (r.set_proto, "values"),
+        (r.binary.typed_array, "values"),
+    ];
     let iterator = r.symbols.iterator;
     for (owner, name) in aliases {
         let atom = vm.heap.atoms.intern(name);
