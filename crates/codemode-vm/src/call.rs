@@ -192,6 +192,25 @@ impl Vm {
         Ok(base)
     }
 
+    /// Copies `n` argument registers from `from` to a new frame's window at `to` (the interpreter's
+    /// inline call). One or two arguments, the common case, are moved without a `memmove` call.
+    #[inline(always)]
+    pub(crate) fn copy_args(&mut self, from: usize, to: usize, n: usize) {
+        match n {
+            0 => {}
+            1 => {
+                let v = self.stack[from];
+                self.stack[to] = v;
+            }
+            2 => {
+                let (a, b) = (self.stack[from], self.stack[from + 1]);
+                self.stack[to] = a;
+                self.stack[to + 1] = b;
+            }
+            _ => self.stack.copy_within(from..from + n, to),
+        }
+    }
+
     /// `RangeError: Maximum call stack size exceeded` when another frame would pass
     /// `max_call_depth`. Native and JavaScript frames count alike.
     pub(crate) fn check_call_depth(&mut self) -> Result<(), Throw> {

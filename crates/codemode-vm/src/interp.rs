@@ -537,38 +537,36 @@ impl Vm {
                         && callee_code.arguments.is_none()
                         && self.frames.len() < self.config.max_call_depth
                     {
-                        self.charge(Work::Call { args: argc as usize });
-                        let count = callee_code.register_count as usize;
+                        self.charge_call(argc);
+                        let this = if callee_code.is_arrow { arrow_this } else { t };
                         save_pc!();
-                        {
-                            let new_base = tri!(self.grow_stack(count));
-                            let passed = (argc as usize).min(callee_code.param_count as usize);
-                            let from = base + args as usize;
-                            self.stack.copy_within(from..from + passed, new_base);
-                            let this = if callee_code.is_arrow { arrow_this } else { t };
-                            self.frames.push(Frame::Js(crate::frame::JsFrame {
-                                func: target,
-                                pc: 0,
-                                base: new_base as u32,
-                                this,
-                                closure: Some(id),
-                                ret: ReturnTo::Reg(dst),
-                                async_promise: None,
-                            }));
-                            func = callee_code;
-                            code = &func.code[..];
-                            fi = target;
-                            base = new_base;
-                            closure = Some(id);
-                            pc = 0;
-                            if self.fuel <= 0 {
-                                return Exit::OutOfFuel;
-                            }
-                            if self.heap.wants_collection() {
-                                return Exit::Switch;
-                            }
-                            continue;
+                        let new_base = tri!(self.grow_stack(callee_code.register_count as usize));
+                        let passed = (argc as usize).min(callee_code.param_count as usize);
+                        self.copy_args(base + args as usize, new_base, passed);
+                        self.frames.push(Frame::Js(crate::frame::JsFrame {
+                            func: target,
+                            pc: 0,
+                            base: new_base as u32,
+                            this,
+                            closure: Some(id),
+                            ret: ReturnTo::Reg(dst),
+                            async_promise: None,
+                        }));
+                        func = callee_code;
+                        code = &func.code[..];
+                        fi = target;
+                        base = new_base;
+                        closure = Some(id);
+                        pc = 0;
+                        // Fuel and the collector, checked at every call (the new frame's pc is
+                        // saved: it is the top frame).
+                        if self.fuel <= 0 {
+                            return Exit::OutOfFuel;
                         }
+                        if self.heap.wants_collection() {
+                            return Exit::Switch;
+                        }
+                        continue;
                     }
                     if !self.is_callable(f) {
                         throw!(self.not_a_function_at(f, func, pc - 1));
