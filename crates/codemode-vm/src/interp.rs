@@ -120,7 +120,7 @@ impl Vm {
     fn execute(&mut self) -> Exit {
         let module = self.module.clone();
         let Some(Frame::Js(frame)) = self.frames.last() else { return Exit::Switch };
-        let Some(mut func) = module.functions.get(frame.func as usize) else {
+        let Some(func) = module.functions.get(frame.func as usize) else {
             return Exit::Throw(Value::Undefined);
         };
         // The running frame, cached in locals. Calls to plain closures and returns to a
@@ -525,7 +525,6 @@ impl Vm {
                 }
                 Op::Call { dst, callee, this, args, argc } => {
                     let f = reg!(callee);
-                    let t = reg!(this);
                     // Fast path: a synchronous closure without rest or `arguments` gets its frame
                     // here, and the loop goes on in it.
                     if let Value::Obj(id) = f
@@ -538,7 +537,7 @@ impl Vm {
                         && self.frames.len() < self.config.max_call_depth
                     {
                         self.charge_call(argc);
-                        let this = if callee_code.is_arrow { arrow_this } else { t };
+                        let this = if callee_code.is_arrow { arrow_this } else { reg!(this) };
                         save_pc!();
                         let new_base = tri!(self.grow_stack(callee_code.register_count as usize));
                         let passed = (argc as usize).min(callee_code.param_count as usize);
@@ -552,8 +551,7 @@ impl Vm {
                             ret: ReturnTo::Reg(dst),
                             async_promise: None,
                         }));
-                        func = callee_code;
-                        code = &func.code[..];
+                        code = &callee_code.code[..];
                         fi = target;
                         base = new_base;
                         closure = Some(id);
@@ -568,8 +566,9 @@ impl Vm {
                         }
                         continue;
                     }
+                    let t = reg!(this);
                     if !self.is_callable(f) {
-                        throw!(self.not_a_function_at(f, func, pc - 1));
+                        throw!(self.not_a_function_in(f, &module, fi, pc - 1));
                     }
                     let start = base + args as usize;
                     let argv: smallvec::SmallVec<[Value; 8]> =
@@ -589,7 +588,7 @@ impl Vm {
                     self.charge(Work::Units(1));
                     let (f, t, a) = (reg!(callee), reg!(this), reg!(arr));
                     if !self.is_callable(f) {
-                        throw!(self.not_a_function_at(f, func, pc - 1));
+                        throw!(self.not_a_function_in(f, &module, fi, pc - 1));
                     }
                     let argv = self.array_items(a);
                     self.charge(Work::Elements(argv.len()));
@@ -630,8 +629,7 @@ impl Vm {
                         if let Some(slot) = self.stack.get_mut(caller_base + dst as usize) {
                             *slot = v;
                         }
-                        func = caller_code;
-                        code = &func.code[..];
+                        code = &caller_code.code[..];
                         fi = caller_func;
                         base = caller_base;
                         closure = caller_closure;

@@ -82,7 +82,8 @@ impl Vm {
     /// count is a `u16`: the same fuel, without the general path's clamping.
     #[inline(always)]
     pub(crate) fn charge_call(&mut self, argc: u16) {
-        self.fuel = self.fuel.saturating_sub(call_fuel(argc));
+        // The cost is positive: saturating means clamping at the bottom only.
+        self.fuel = self.fuel.checked_sub(call_fuel(argc)).unwrap_or(i64::MIN);
     }
 
     /// Charges `bytes` of growth to the memory limit before it is built; a charge that does not fit
