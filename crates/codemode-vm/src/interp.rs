@@ -129,9 +129,18 @@ impl Vm {
         let mut code = &func.code[..];
         let mut fi = frame.func;
         let mut base = frame.base as usize;
-        let mut closure = frame.closure;
         let mut pc = frame.pc as usize;
 
+        // The running closure is read from the top frame when needed (fewer locals live across
+        // the loop leaves its hot ones in registers).
+        macro_rules! closure {
+            () => {
+                match self.frames.last() {
+                    Some(Frame::Js(f)) => f.closure,
+                    _ => None,
+                }
+            };
+        }
         macro_rules! reg {
             ($r:expr) => {
                 self.stack[base + $r as usize]
@@ -190,12 +199,14 @@ impl Vm {
         }
 
         loop {
-            let Some(&op) = code.get(pc) else {
+            let Some(op) = code.get(pc) else {
                 // Falling off the end returns undefined (the compiler always emits a Return).
                 switch_after!(self.return_from_frame(Value::Undefined));
             };
             pc += 1;
-            match op {
+            // Matched in place: each arm reads only its own operands (copying the instruction
+            // out first loads every operand field into registers at the dispatch).
+            match *op {
                 Op::LoadUndef { dst } => reg!(dst) = Value::Undefined,
                 Op::LoadNull { dst } => reg!(dst) = Value::Null,
                 Op::LoadTrue { dst } => reg!(dst) = Value::Bool(true),
@@ -243,13 +254,13 @@ impl Vm {
                     }
                 }
                 Op::LoadCapture { dst, capture } => {
-                    reg!(dst) = match self.capture_cell(closure, capture) {
+                    reg!(dst) = match self.capture_cell(closure!(), capture) {
                         Some(c) => self.heap.cell(c),
                         None => Value::Undefined,
                     };
                 }
                 Op::StoreCapture { capture, src } => {
-                    if let Some(c) = self.capture_cell(closure, capture) {
+                    if let Some(c) = self.capture_cell(closure!(), capture) {
                         let v = reg!(src);
                         self.heap.set_cell(c, v);
                     }
@@ -259,7 +270,7 @@ impl Vm {
                         Some(Frame::Js(f)) => f.this,
                         _ => Value::Undefined,
                     };
-                    let v = tri!(self.make_closure(func, closure, base, this));
+                    let v = tri!(self.make_closure(func, closure!(), base, this));
                     reg!(dst) = v;
                 }
                 Op::Binary { op, dst, a, b } => {
@@ -554,7 +565,6 @@ impl Vm {
                         code = &callee_code.code[..];
                         fi = target;
                         base = new_base;
-                        closure = Some(id);
                         pc = 0;
                         // Fuel and the collector, checked at every call (the new frame's pc is
                         // saved: it is the top frame).
@@ -622,8 +632,7 @@ impl Vm {
                         && let Some(Frame::Js(caller)) = self.frames.get(len - 2)
                         && let Some(caller_code) = module.functions.get(caller.func as usize)
                     {
-                        let (caller_func, caller_pc, caller_base, caller_closure) =
-                            (caller.func, caller.pc, caller.base as usize, caller.closure);
+                        let (caller_func, caller_pc, caller_base) = (caller.func, caller.pc, caller.base as usize);
                         self.frames.pop();
                         self.stack.truncate(base);
                         if let Some(slot) = self.stack.get_mut(caller_base + dst as usize) {
@@ -632,7 +641,6 @@ impl Vm {
                         code = &caller_code.code[..];
                         fi = caller_func;
                         base = caller_base;
-                        closure = caller_closure;
                         pc = caller_pc as usize;
                         continue;
                     }
@@ -723,7 +731,7 @@ impl Vm {
                     reg!(dst) = this;
                 }
                 Op::LoadCallee { dst } => {
-                    reg!(dst) = closure.map_or(Value::Undefined, Value::Obj);
+                    reg!(dst) = closure!().map_or(Value::Undefined, Value::Obj);
                 }
                 Op::Regex { dst, k } => {
                     let f = fi;
@@ -752,7 +760,7 @@ impl Vm {
                 }
                 Op::Class { dst, func: f, parent, fields } => {
                     let (p, fl) = (reg!(parent), reg!(fields));
-                    let v = tri!(self.make_class(f, closure, base, p, fl));
+                    let v = tri!(self.make_class(f, closure!(), base, p, fl));
                     reg!(dst) = v;
                 }
                 Op::DefineMethod { obj, key, func: f, kind } => {
