@@ -632,7 +632,8 @@ impl Vm {
                         && let Some(Frame::Js(caller)) = self.frames.get(len - 2)
                         && let Some(caller_code) = module.functions.get(caller.func as usize)
                     {
-                        let (caller_func, caller_pc, caller_base) = (caller.func, caller.pc, caller.base as usize);
+                        let (caller_func, caller_pc, caller_base) =
+                            (caller.func, caller.pc, caller.base as usize);
                         self.frames.pop();
                         self.stack.truncate(base);
                         if let Some(slot) = self.stack.get_mut(caller_base + dst as usize) {
