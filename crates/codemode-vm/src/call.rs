@@ -113,7 +113,11 @@ impl Vm {
             }
             ObjKind::Function(Callable::Native { native, data }) => {
                 let (native, data) = (*native, data.clone());
-                builtins::call_native(self, native, this, args, &data)?
+                match builtins::call_native(self, native, this, args, &data)? {
+                    // Most built-ins return a value: no hop to plan.
+                    Step::Return(v) => return Ok(Next::Done(Some((ret, v)))),
+                    step => step,
+                }
             }
             ObjKind::Function(Callable::Tool { path }) => {
                 let path = path.clone();
@@ -192,6 +196,25 @@ impl Vm {
         Ok(base)
     }
 
+    /// Copies `n` argument registers from `from` to a new frame's window at `to` (the interpreter's
+    /// inline call). One or two arguments, the common case, are moved without a `memmove` call.
+    #[inline(always)]
+    pub(crate) fn copy_args(&mut self, from: usize, to: usize, n: usize) {
+        match n {
+            0 => {}
+            1 => {
+                let v = self.stack[from];
+                self.stack[to] = v;
+            }
+            2 => {
+                let (a, b) = (self.stack[from], self.stack[from + 1]);
+                self.stack[to] = a;
+                self.stack[to + 1] = b;
+            }
+            _ => self.stack.copy_within(from..from + n, to),
+        }
+    }
+
     /// `RangeError: Maximum call stack size exceeded` when another frame would pass
     /// `max_call_depth`. Native and JavaScript frames count alike.
     pub(crate) fn check_call_depth(&mut self) -> Result<(), Throw> {
@@ -210,31 +233,27 @@ impl Vm {
         ret: ReturnTo,
     ) -> Result<(), Throw> {
         self.check_call_depth()?;
-        let module = self.module.clone();
-        let Some(code) = module.functions.get(func as usize) else {
+        let Some(code) = self.module.functions.get(func as usize) else {
             return Err(self.make_error(ErrorKind::TypeError, "invalid function"));
         };
-        let count = code.register_count as usize;
+        let (count, params, rest, arguments) =
+            (code.register_count as usize, code.param_count as usize, code.rest, code.arguments);
+        let is_async = code.is_async && !code.is_generator;
         let base = self.grow_stack(count)?;
-        let params = code.param_count as usize;
-        for (i, a) in args.iter().take(params).enumerate() {
-            self.stack[base + i] = *a;
+        let passed = args.len().min(params);
+        if let Some(window) = self.stack.get_mut(base..base + passed) {
+            window.copy_from_slice(&args[..passed]);
         }
-        if let Some(rest) = code.rest {
+        if let Some(rest) = rest {
             let extra = args.get(params..).unwrap_or(&[]).to_vec();
             let arr = self.new_array(extra)?;
             self.stack[base + rest as usize] = arr;
         }
-        if let Some(reg) = code.arguments {
+        if let Some(reg) = arguments {
             let arr = self.new_array(args.to_vec())?;
             self.stack[base + reg as usize] = arr;
         }
-        let (ret, async_promise) = if code.is_async && !code.is_generator {
-            let p = self.new_promise()?;
-            (ret, Some(p))
-        } else {
-            (ret, None)
-        };
+        let async_promise = if is_async { Some(self.new_promise()?) } else { None };
         self.frames.push(Frame::Js(JsFrame {
             func,
             pc: 0,
@@ -519,6 +538,23 @@ impl Vm {
                 let msg = format!("{name} is not a function");
                 self.make_error(ErrorKind::TypeError, &msg)
             }
+            None => self.not_a_function(v),
+        }
+    }
+
+    /// [`Vm::not_a_function_at`] in function `fi` of `module` (the interpreter's slow path: the
+    /// running function's code is not kept in a local).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn not_a_function_in(
+        &mut self,
+        v: Value,
+        module: &codemode_bytecode::VerifiedModule,
+        fi: u32,
+        pc: usize,
+    ) -> Throw {
+        match module.functions.get(fi as usize) {
+            Some(code) => self.not_a_function_at(v, code, pc),
             None => self.not_a_function(v),
         }
     }

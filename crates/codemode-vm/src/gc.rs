@@ -272,6 +272,7 @@ impl Vm {
         // Collect again after the heap doubles (at least 16 MiB later; close to the limit,
         // `wants_collection` collects sooner).
         self.heap.gc_threshold = bytes.max(16 << 20);
+        self.heap.retrigger();
     }
 }
 

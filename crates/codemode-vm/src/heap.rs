@@ -300,6 +300,12 @@ pub struct Heap {
     /// Where writes through a dangling id land (see [`Heap::obj_mut`]).
     #[serde(skip)]
     scratch: Object,
+    /// `allocated_since_gc` at which [`Heap::wants_collection`] turns true: its conditions folded
+    /// into one threshold (see [`Heap::retrigger`]), so the checks at calls and backward jumps
+    /// are one comparison. Derived state, recomputed whenever an input changes other than by
+    /// [`Heap::charge`] (which moves `bytes_used` and `allocated_since_gc` together).
+    #[serde(skip)]
+    gc_trigger: usize,
 }
 
 /// Per-thing overheads used for accounting: the arena slot (objects take 120 bytes, strings 32,
@@ -316,7 +322,7 @@ pub const MAX_ARRAY_LENGTH: usize = 64 << 20;
 
 impl Heap {
     pub fn new(memory_limit: usize) -> Self {
-        Heap {
+        let mut heap = Heap {
             strings: Arena::default(),
             objects: Arena::default(),
             cells: Arena::default(),
@@ -329,14 +335,17 @@ impl Heap {
             collect_soon: false,
             map_deletes: 0,
             scratch: Object::plain(None),
-        }
+            gc_trigger: 0,
+        };
+        heap.retrigger();
+        heap
     }
 
     /// Charges `bytes` to the budget; a charge that does not fit is refused and not recorded.
     pub fn charge(&mut self, bytes: usize) -> Result<(), OutOfMemory> {
         let used = self.bytes_used.saturating_add(bytes);
         if used > self.memory_limit {
-            self.collect_soon = true;
+            self.set_collect_soon();
             return Err(OutOfMemory);
         }
         self.bytes_used = used;
@@ -353,13 +362,43 @@ impl Heap {
 
     /// Whether enough was allocated since the last collection to collect again: after the heap
     /// doubles, or, close to the limit, after every sixteenth of it, so that an out-of-memory
-    /// `RangeError` is raised with little garbage in the heap.
-    #[inline]
+    /// `RangeError` is raised with little garbage in the heap. One comparison against the
+    /// threshold [`Heap::retrigger`] derived (checked against the full rule in debug builds).
+    #[inline(always)]
     pub fn wants_collection(&self) -> bool {
+        let wants = self.allocated_since_gc >= self.gc_trigger;
+        debug_assert_eq!(wants, self.wants_collection_by_rule(), "stale gc_trigger");
+        wants
+    }
+
+    /// The collection rule [`Heap::wants_collection`] folds into `gc_trigger`.
+    fn wants_collection_by_rule(&self) -> bool {
         self.collect_soon
             || self.allocated_since_gc > self.gc_threshold
             || (self.bytes_used > self.memory_limit / 4 * 3
                 && self.allocated_since_gc > self.memory_limit / 16)
+    }
+
+    /// Recomputes `gc_trigger` after `collect_soon`, `gc_threshold`, `memory_limit` or
+    /// `bytes_used` changed other than through [`Heap::charge`]. A charge adds the same bytes to
+    /// `bytes_used` and `allocated_since_gc`, so `base = bytes_used - allocated_since_gc` stays put
+    /// between these calls and the rule is a threshold on `allocated_since_gc` alone:
+    /// `a > gc_threshold || (a + base > limit*3/4 && a > limit/16)`, that is
+    /// `a > min(gc_threshold, max(limit*3/4 - base, limit/16))`.
+    pub fn retrigger(&mut self) {
+        if self.collect_soon {
+            self.gc_trigger = 0;
+            return;
+        }
+        let base = self.bytes_used.saturating_sub(self.allocated_since_gc);
+        let near_limit = (self.memory_limit / 4 * 3).saturating_sub(base).max(self.memory_limit / 16);
+        self.gc_trigger = self.gc_threshold.min(near_limit).saturating_add(1);
+    }
+
+    /// Asks for a collection at the next safe point (a refused charge).
+    pub fn set_collect_soon(&mut self) {
+        self.collect_soon = true;
+        self.gc_trigger = 0;
     }
 
     pub fn alloc_string(&mut self, s: JsString) -> Result<StrId, OutOfMemory> {

@@ -120,7 +120,7 @@ impl Vm {
     fn execute(&mut self) -> Exit {
         let module = self.module.clone();
         let Some(Frame::Js(frame)) = self.frames.last() else { return Exit::Switch };
-        let Some(mut func) = module.functions.get(frame.func as usize) else {
+        let Some(func) = module.functions.get(frame.func as usize) else {
             return Exit::Throw(Value::Undefined);
         };
         // The running frame, cached in locals. Calls to plain closures and returns to a
@@ -129,9 +129,18 @@ impl Vm {
         let mut code = &func.code[..];
         let mut fi = frame.func;
         let mut base = frame.base as usize;
-        let mut closure = frame.closure;
         let mut pc = frame.pc as usize;
 
+        // The running closure is read from the top frame when needed (fewer locals live across
+        // the loop leaves its hot ones in registers).
+        macro_rules! closure {
+            () => {
+                match self.frames.last() {
+                    Some(Frame::Js(f)) => f.closure,
+                    _ => None,
+                }
+            };
+        }
         macro_rules! reg {
             ($r:expr) => {
                 self.stack[base + $r as usize]
@@ -190,12 +199,14 @@ impl Vm {
         }
 
         loop {
-            let Some(&op) = code.get(pc) else {
+            let Some(op) = code.get(pc) else {
                 // Falling off the end returns undefined (the compiler always emits a Return).
                 switch_after!(self.return_from_frame(Value::Undefined));
             };
             pc += 1;
-            match op {
+            // Matched in place: each arm reads only its own operands (copying the instruction
+            // out first loads every operand field into registers at the dispatch).
+            match *op {
                 Op::LoadUndef { dst } => reg!(dst) = Value::Undefined,
                 Op::LoadNull { dst } => reg!(dst) = Value::Null,
                 Op::LoadTrue { dst } => reg!(dst) = Value::Bool(true),
@@ -243,13 +254,13 @@ impl Vm {
                     }
                 }
                 Op::LoadCapture { dst, capture } => {
-                    reg!(dst) = match self.capture_cell(closure, capture) {
+                    reg!(dst) = match self.capture_cell(closure!(), capture) {
                         Some(c) => self.heap.cell(c),
                         None => Value::Undefined,
                     };
                 }
                 Op::StoreCapture { capture, src } => {
-                    if let Some(c) = self.capture_cell(closure, capture) {
+                    if let Some(c) = self.capture_cell(closure!(), capture) {
                         let v = reg!(src);
                         self.heap.set_cell(c, v);
                     }
@@ -259,7 +270,7 @@ impl Vm {
                         Some(Frame::Js(f)) => f.this,
                         _ => Value::Undefined,
                     };
-                    let v = tri!(self.make_closure(func, closure, base, this));
+                    let v = tri!(self.make_closure(func, closure!(), base, this));
                     reg!(dst) = v;
                 }
                 Op::Binary { op, dst, a, b } => {
@@ -531,7 +542,6 @@ impl Vm {
                 }
                 Op::Call { dst, callee, this, args, argc } => {
                     let f = reg!(callee);
-                    let t = reg!(this);
                     // Fast path: a synchronous closure without rest or `arguments` gets its frame
                     // here, and the loop goes on in it.
                     if let Value::Obj(id) = f
@@ -543,41 +553,38 @@ impl Vm {
                         && callee_code.arguments.is_none()
                         && self.frames.len() < self.config.max_call_depth
                     {
-                        self.charge(Work::Call { args: argc as usize });
-                        let count = callee_code.register_count as usize;
+                        self.charge_call(argc);
+                        let this = if callee_code.is_arrow { arrow_this } else { reg!(this) };
                         save_pc!();
-                        {
-                            let new_base = tri!(self.grow_stack(count));
-                            let passed = (argc as usize).min(callee_code.param_count as usize);
-                            let from = base + args as usize;
-                            self.stack.copy_within(from..from + passed, new_base);
-                            let this = if callee_code.is_arrow { arrow_this } else { t };
-                            self.frames.push(Frame::Js(crate::frame::JsFrame {
-                                func: target,
-                                pc: 0,
-                                base: new_base as u32,
-                                this,
-                                closure: Some(id),
-                                ret: ReturnTo::Reg(dst),
-                                async_promise: None,
-                            }));
-                            func = callee_code;
-                            code = &func.code[..];
-                            fi = target;
-                            base = new_base;
-                            closure = Some(id);
-                            pc = 0;
-                            if self.fuel <= 0 {
-                                return Exit::OutOfFuel;
-                            }
-                            if self.heap.wants_collection() {
-                                return Exit::Switch;
-                            }
-                            continue;
+                        let new_base = tri!(self.grow_stack(callee_code.register_count as usize));
+                        let passed = (argc as usize).min(callee_code.param_count as usize);
+                        self.copy_args(base + args as usize, new_base, passed);
+                        self.frames.push(Frame::Js(crate::frame::JsFrame {
+                            func: target,
+                            pc: 0,
+                            base: new_base as u32,
+                            this,
+                            closure: Some(id),
+                            ret: ReturnTo::Reg(dst),
+                            async_promise: None,
+                        }));
+                        code = &callee_code.code[..];
+                        fi = target;
+                        base = new_base;
+                        pc = 0;
+                        // Fuel and the collector, checked at every call (the new frame's pc is
+                        // saved: it is the top frame).
+                        if self.fuel <= 0 {
+                            return Exit::OutOfFuel;
                         }
+                        if self.heap.wants_collection() {
+                            return Exit::Switch;
+                        }
+                        continue;
                     }
+                    let t = reg!(this);
                     if !self.is_callable(f) {
-                        throw!(self.not_a_function_at(f, func, pc - 1));
+                        throw!(self.not_a_function_in(f, &module, fi, pc - 1));
                     }
                     let start = base + args as usize;
                     let argv: smallvec::SmallVec<[Value; 8]> =
@@ -597,7 +604,7 @@ impl Vm {
                     self.charge(Work::Units(1));
                     let (f, t, a) = (reg!(callee), reg!(this), reg!(arr));
                     if !self.is_callable(f) {
-                        throw!(self.not_a_function_at(f, func, pc - 1));
+                        throw!(self.not_a_function_in(f, &module, fi, pc - 1));
                     }
                     let argv = self.array_items(a);
                     self.charge(Work::Elements(argv.len()));
@@ -631,18 +638,16 @@ impl Vm {
                         && let Some(Frame::Js(caller)) = self.frames.get(len - 2)
                         && let Some(caller_code) = module.functions.get(caller.func as usize)
                     {
-                        let (caller_func, caller_pc, caller_base, caller_closure) =
-                            (caller.func, caller.pc, caller.base as usize, caller.closure);
+                        let (caller_func, caller_pc, caller_base) =
+                            (caller.func, caller.pc, caller.base as usize);
                         self.frames.pop();
                         self.stack.truncate(base);
                         if let Some(slot) = self.stack.get_mut(caller_base + dst as usize) {
                             *slot = v;
                         }
-                        func = caller_code;
-                        code = &func.code[..];
+                        code = &caller_code.code[..];
                         fi = caller_func;
                         base = caller_base;
-                        closure = caller_closure;
                         pc = caller_pc as usize;
                         continue;
                     }
@@ -764,7 +769,7 @@ impl Vm {
                     reg!(dst) = this;
                 }
                 Op::LoadCallee { dst } => {
-                    reg!(dst) = closure.map_or(Value::Undefined, Value::Obj);
+                    reg!(dst) = closure!().map_or(Value::Undefined, Value::Obj);
                 }
                 Op::Regex { dst, k } => {
                     let f = fi;
@@ -793,7 +798,7 @@ impl Vm {
                 }
                 Op::Class { dst, func: f, parent, fields } => {
                     let (p, fl) = (reg!(parent), reg!(fields));
-                    let v = tri!(self.make_class(f, closure, base, p, fl));
+                    let v = tri!(self.make_class(f, closure!(), base, p, fl));
                     reg!(dst) = v;
                 }
                 Op::DefineMethod { obj, key, func: f, kind } => {

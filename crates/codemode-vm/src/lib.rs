@@ -201,6 +201,7 @@ impl Vm {
         };
         let (mut heap, realm) = (heap.clone(), realm.clone());
         heap.memory_limit = config.memory_limit;
+        heap.retrigger();
         if heap.bytes_used > heap.memory_limit {
             return Err("memory limit too small for the global environment".into());
         }

@@ -65,11 +65,25 @@ impl Work {
     }
 }
 
+/// [`Work::Call`]'s fuel for a `u16` argument count.
+#[inline(always)]
+fn call_fuel(argc: u16) -> i64 {
+    1 + (i64::from(argc) + 15) / 16
+}
+
 impl Vm {
     /// Charges `work` to this slice's fuel.
     #[inline(always)]
     pub(crate) fn charge(&mut self, work: Work) {
         self.fuel = self.fuel.saturating_sub(work.fuel());
+    }
+
+    /// [`Vm::charge`] of [`Work::Call`] for the interpreter's call instructions, whose argument
+    /// count is a `u16`: the same fuel, without the general path's clamping.
+    #[inline(always)]
+    pub(crate) fn charge_call(&mut self, argc: u16) {
+        // The cost is positive: saturating means clamping at the bottom only.
+        self.fuel = self.fuel.checked_sub(call_fuel(argc)).unwrap_or(i64::MIN);
     }
 
     /// Charges `bytes` of growth to the memory limit before it is built; a charge that does not fit
@@ -87,7 +101,7 @@ impl Vm {
     /// process never holds more than the limit allows.
     pub(crate) fn ensure_fits(&mut self, bytes: usize) -> Result<(), Throw> {
         if self.heap.bytes_used.saturating_add(bytes) > self.heap.memory_limit {
-            self.heap.collect_soon = true;
+            self.heap.set_collect_soon();
             return Err(self.out_of_memory());
         }
         Ok(())
@@ -148,5 +162,12 @@ mod tests {
         assert!(Work::Sort(1 << 20).fuel() > Work::Elements(1 << 20).fuel());
         assert_eq!(Work::Units(u64::MAX).fuel(), i64::MAX / 2);
         assert!(Work::Elements(usize::MAX).fuel() > 0);
+    }
+
+    #[test]
+    fn charge_call_is_work_call() {
+        for argc in 0..=u16::MAX {
+            assert_eq!(super::call_fuel(argc), Work::Call { args: argc as usize }.fuel(), "argc {argc}");
+        }
     }
 }

@@ -355,6 +355,7 @@ impl Object {
     }
 
     /// Bytes beyond the fixed overhead, for memory accounting.
+    #[inline]
     pub fn extra_bytes(&self) -> usize {
         use crate::heap::VALUE_SIZE;
         use std::mem::size_of;

@@ -54,11 +54,14 @@ impl TryFrom<SavedVm> for Vm {
         if s.format != FORMAT_VERSION {
             return Err(format!("snapshot format {} is not this build's format {FORMAT_VERSION}", s.format));
         }
+        let mut heap = s.heap;
+        // Derived state the serialized form does not carry.
+        heap.retrigger();
         let vm = Vm {
             format: s.format,
             module: s.module,
             config: s.config,
-            heap: s.heap,
+            heap,
             realm: s.realm,
             stack_charged: s.stack.len(),
             stack: s.stack,

@@ -284,6 +284,7 @@ impl Vm {
         heap.retained = c.retained;
         heap.collect_soon = c.collect_soon;
         heap.map_deletes = c.map_deletes;
+        heap.retrigger();
         Vm::try_from(SavedVm {
             format,
             module: wire.module,
