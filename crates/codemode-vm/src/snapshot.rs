@@ -285,7 +285,7 @@ impl Vm {
         heap.collect_soon = c.collect_soon;
         heap.map_deletes = c.map_deletes;
         heap.retrigger();
-        Vm::try_from(SavedVm {
+        let mut vm = Vm::try_from(SavedVm {
             format,
             module: wire.module,
             config: wire.config,
@@ -304,6 +304,11 @@ impl Vm {
             throw_location: wire.throw_location,
             finished: wire.finished,
             result_json_value: wire.result_json_value,
-        })
+        })?;
+        // Decoded arrays hold exactly their elements (no spare capacity), so the saved byte
+        // count overstates the heap: count it again, so that a restored run has the room it
+        // really has (and the same room however often it was saved).
+        vm.collect_garbage();
+        Ok(vm)
     }
 }
