@@ -469,12 +469,19 @@ impl Vm {
             return Ok(items.clone());
         }
         let len = self.get_named(source, "length")?;
+        if matches!(len, Value::Obj(_)) {
+            let msg = "the length of an array-like must be a number here (an object's valueOf is not called)";
+            return Err(self.make_error(ErrorKind::TypeError, msg));
+        }
         let len = self.to_number(len)?;
-        let len = if len.is_nan() || len < 0.0 {
-            0
-        } else {
-            len.min(crate::heap::MAX_ARRAY_LENGTH as f64) as usize
-        };
+        if len > crate::heap::MAX_ARRAY_LENGTH as f64 {
+            let msg = format!(
+                "an array-like of length {len} is longer than the longest array ({})",
+                crate::heap::MAX_ARRAY_LENGTH
+            );
+            return Err(self.make_error(ErrorKind::TypeError, &msg));
+        }
+        let len = if len.is_nan() || len < 0.0 { 0 } else { len as usize };
         self.charge_memory(len * crate::heap::VALUE_SIZE)?;
         self.charge(Work::Elements(len));
         let mut out = Vec::with_capacity(len);

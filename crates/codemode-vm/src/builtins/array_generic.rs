@@ -53,7 +53,10 @@ pub(crate) fn mutate(
         }
     }
     for i in after.len()..old_len {
-        vm.delete(this, Key::Index(i as u32))?;
+        if !vm.delete(this, Key::Index(i as u32))? {
+            let msg = format!("Cannot delete property '{i}' of the array-like object");
+            return Err(vm.make_error(ErrorKind::TypeError, &msg));
+        }
     }
     let length = Key::Atom(vm.realm.atoms.length);
     vm.set(this, length, Value::Number(after.len() as f64))?;

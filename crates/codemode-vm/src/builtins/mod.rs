@@ -525,9 +525,12 @@ pub(crate) fn this_array(vm: &mut Vm, this: Value, method: &str) -> Result<ObjId
     }
     // The methods that only read are generic: another object (`arguments`, `{ length, 0: .. }`,
     // a string) is read as an array-like into a copy they work on.
-    // (`array_generic.rs` runs the mutating ones, but `sort`, on a copy and writes it back.)
-    const MUTATING: &[&str] = &["sort"];
-    if !MUTATING.contains(&method) && !this.is_nullish() {
+    // (`array_generic.rs` runs the mutating ones but `sort` on a copy of an array-like object and
+    // writes it back; a string cannot be changed.)
+    const MUTATING: &[&str] =
+        &["push", "pop", "shift", "unshift", "splice", "reverse", "fill", "sort", "copyWithin"];
+    let refused = method == "sort" || (MUTATING.contains(&method) && !matches!(this, Value::Obj(_)));
+    if !refused && !this.is_nullish() {
         let items = match this {
             Value::Str(_) => {
                 let s = vm.to_string_value(this)?;
