@@ -264,14 +264,7 @@ impl Vm {
         let then = DrainThen::Reenter { native, construct, this, args: args.to_vec(), index, array };
         Ok(Err(match (generator, method) {
             (Some(g), _) => {
-                let drain = IterDrain { iterator: Value::Obj(g), next: Value::Undefined, then };
-                let cont = Some(Cont::IterDrain(Box::new(drain)));
-                Step::Resume {
-                    generator: g,
-                    mode: crate::generator::ResumeMode::Next,
-                    value: Value::Undefined,
-                    cont,
-                }
+                next_of_generator(g, IterDrain { iterator: Value::Obj(g), next: Value::Undefined, then })
             }
             (None, Some(method)) => self.drain_user_iterable(v, method, then),
             (None, None) => return Ok(Ok(Vec::new())),
@@ -286,13 +279,7 @@ pub(crate) fn resume_drain(vm: &mut Vm, mut drain: IterDrain, result: Value) -> 
         let iterator = vm.wrap_user_iterator(result)?;
         if let Some(g) = vm.as_sync_generator(iterator)? {
             drain.iterator = Value::Obj(g);
-            let cont = Some(Cont::IterDrain(Box::new(drain)));
-            return Ok(Step::Resume {
-                generator: g,
-                mode: crate::generator::ResumeMode::Next,
-                value: Value::Undefined,
-                cont,
-            });
+            return Ok(next_of_generator(g, drain));
         }
         match vm.as_user_iterator(iterator)? {
             Some((iterator, next)) => {
@@ -313,32 +300,24 @@ pub(crate) fn resume_drain(vm: &mut Vm, mut drain: IterDrain, result: Value) -> 
             }
         }
     } else {
-        let (done, value) = match vm.as_generator(drain.iterator) {
-            // A generator's results are plain objects the VM made.
-            Some(_) => {
-                let done = vm.get_value(result, Key::Atom(vm.realm.atoms.done))?;
-                let value = vm.get_value(result, Key::Atom(vm.realm.atoms.value))?;
-                (vm.to_boolean(done), value)
-            }
-            None => vm.user_iter_result(result)?,
-        };
+        let (done, value) = vm.user_iter_result(result)?;
         if done {
             return finish(vm, drain.then);
         }
         vm.charge(Work::Elements(1));
         vm.array_push(Value::Obj(drain.array()), value)?;
         if let Some(g) = vm.as_generator(drain.iterator) {
-            let cont = Some(Cont::IterDrain(Box::new(drain)));
-            return Ok(Step::Resume {
-                generator: g,
-                mode: crate::generator::ResumeMode::Next,
-                value: Value::Undefined,
-                cont,
-            });
+            return Ok(next_of_generator(g, drain));
         }
     }
     let (callee, this) = (drain.next, drain.iterator);
     Ok(Step::Call { callee, this, args: Vec::new(), cont: Cont::IterDrain(Box::new(drain)) })
+}
+
+/// The step resuming generator `g` with `next()`, its result going to `drain`.
+fn next_of_generator(g: ObjId, drain: IterDrain) -> Step {
+    let cont = Some(Cont::IterDrain(Box::new(drain)));
+    Step::Resume { generator: g, mode: crate::generator::ResumeMode::Next, value: Value::Undefined, cont }
 }
 
 fn finish(vm: &mut Vm, then: DrainThen) -> Result<Step, Throw> {
