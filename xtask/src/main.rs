@@ -14,6 +14,7 @@
 
 mod bench;
 mod test262;
+mod test262_source;
 mod tidy;
 
 use std::path::{Path, PathBuf};

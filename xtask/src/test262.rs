@@ -19,7 +19,11 @@ use std::time::{Duration, Instant, SystemTime};
 use serde_json::Value;
 
 use crate::bench::target_dir;
+use crate::test262_source::calls_source_text_eval;
 use crate::{cargo, root, status};
+
+/// The exclusion reason of tests that call `eval` or `Function` with source text.
+const SOURCE_TEXT_EVAL: &str = "calls `eval` or `Function` with source text";
 
 /// Features whose tests are out of scope, besides the proposals listed in the "Proposed language
 /// features" section of the checkout's `features.txt` (stage-3 proposals), which are read from it.
@@ -77,6 +81,7 @@ usage: cargo xtask test262 <test262-dir> [PATH...] [--jobs N] [--timeout-ms MS] 
   --timeout-ms MS   codemode's time limit per test (default 2000; the process is killed after 5x that)
   --pass-list FILE  where to write the passing test paths (default: test262-pass.txt next to the checkout)
   --no-build        use the existing target/release/codemode
+  --failures FILE   also write every failing test and its message (tab-separated), on any run
 ";
 
 #[derive(Debug)]
@@ -86,6 +91,7 @@ struct Options {
     jobs: usize,
     timeout_ms: u64,
     pass_list: PathBuf,
+    failures: Option<PathBuf>,
     build: bool,
     /// No paths were given: the whole suite runs, and the results are written down.
     whole: bool,
@@ -97,6 +103,7 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
     let mut jobs = 2;
     let mut timeout_ms = 2000;
     let mut pass_list = None;
+    let mut failures = None;
     let mut build = true;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -113,6 +120,7 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
                 timeout_ms = value("--timeout-ms")?.parse().map_err(|e| format!("--timeout-ms: {e}"))?;
             }
             "--pass-list" => pass_list = Some(PathBuf::from(value("--pass-list")?)),
+            "--failures" => failures = Some(PathBuf::from(value("--failures")?)),
             "--no-build" => build = false,
             "-h" | "--help" => return Err(USAGE.into()),
             other if other.starts_with("--") => {
@@ -134,7 +142,7 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
         let parent = dir.canonicalize().ok().and_then(|d| d.parent().map(Path::to_path_buf));
         parent.unwrap_or_else(|| PathBuf::from(".")).join("test262-pass.txt")
     });
-    Ok(Options { dir, paths, jobs, timeout_ms, pass_list, build, whole })
+    Ok(Options { dir, paths, jobs, timeout_ms, pass_list, failures, build, whole })
 }
 
 /// The front matter fields the runner uses.
@@ -236,7 +244,13 @@ fn proposal_features(dir: &Path) -> Vec<String> {
 }
 
 /// Why a test is not run, or `None` when it is.
-fn exclusion(rel: &str, meta: &Meta, text_uses_262: bool, proposals: &[String]) -> Option<String> {
+fn exclusion(
+    rel: &str,
+    meta: &Meta,
+    source: &str,
+    text_uses_262: bool,
+    proposals: &[String],
+) -> Option<String> {
     for (dir, _) in EXCLUDED_DIRS {
         if rel.split('/').any(|c| c == *dir) || rel.starts_with(&format!("{dir}/")) {
             return Some(format!("directory {dir}"));
@@ -261,6 +275,9 @@ fn exclusion(rel: &str, meta: &Meta, text_uses_262: bool, proposals: &[String]) 
     }
     if text_uses_262 {
         return Some("uses $262 host hooks".into());
+    }
+    if meta.negative.is_none() && calls_source_text_eval(source) {
+        return Some(SOURCE_TEXT_EVAL.into());
     }
     None
 }
@@ -326,6 +343,11 @@ fn program(meta: &Meta, source: &str, harness: &Harness) -> Result<String, Strin
         program.push_str(&text);
         program.push('\n');
     }
+    if meta.flag("async") {
+        // A codemode program is one body whose declarations are not properties of the global
+        // object (docs/language.md); `asyncTest` looks for `$DONE` there.
+        program.push_str("globalThis.$DONE = $DONE;\n");
+    }
     program.push_str(source);
     if meta.flag("async") {
         program.push_str(ASYNC_SUFFIX);
@@ -379,7 +401,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         let meta = parse_meta(&source);
         let uses_262 = source.contains("$262")
             || meta.includes.iter().any(|i| harness.get(i).is_some_and(|t| t.contains("$262.")));
-        if let Some(reason) = exclusion(&rel, &meta, uses_262, &proposals) {
+        if let Some(reason) = exclusion(&rel, &meta, &source, uses_262, &proposals) {
             *excluded.entry(reason).or_default() += 1;
             *excluded_by_dir.entry(group_of(&rel)).or_default() += 1;
             continue;
@@ -416,6 +438,17 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let passing: Vec<&str> =
         results.iter().filter(|(_, o)| matches!(o, Outcome::Pass)).map(|(r, _)| r.as_str()).collect();
     compare_with_previous(&options.pass_list, &results, &passing);
+    if let Some(path) = &options.failures {
+        let list: String = results
+            .iter()
+            .filter_map(|(rel, o)| match o {
+                Outcome::Fail(message) => Some(format!("{rel}\t{}\n", message.replace(['\n', '\t'], " "))),
+                _ => None,
+            })
+            .collect();
+        fs::write(path, list).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        println!("wrote {}", path.display());
+    }
     // A run over some paths is a check, not a measurement: the pass list and the page describe
     // whole runs only.
     if !options.whole {
@@ -859,6 +892,12 @@ name is a `ReferenceError`), so every other test runs once, in strict mode."
             doc,
             "- tests that mention `$262` (in the test or an included harness file): host hooks codemode does not \
 provide (`createRealm`, `evalScript`, `detachArrayBuffer`, `gc`, `agent`, `IsHTMLDDA`)."
+        );
+        let _ = writeln!(
+            doc,
+            "- {SOURCE_TEXT_EVAL} (outside comments; not declarations or methods named `eval`; never a negative \
+test): codemode compiles one program ahead of time and has neither, by design. Such tests would otherwise count \
+as failures, or as passes when they expect the `ReferenceError` of a missing `eval` (`test262_source.rs`)."
         );
 
         doc.push_str(RUNNING);
