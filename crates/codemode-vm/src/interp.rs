@@ -77,6 +77,12 @@ impl Vm {
             if self.heap.wants_collection() {
                 self.collect_garbage();
             }
+            // Every switch is a checkpoint: a built-in that calls back in a loop (draining an
+            // iterator, `Array.from`, sorting) returns here between calls whose callees may have
+            // neither a call nor a backward jump of their own.
+            if self.fuel <= 0 && !self.frames.is_empty() {
+                return Status::OutOfFuel;
+            }
         }
     }
 

@@ -11,6 +11,7 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::new("#internal", "finallyPass", 0, finally_pass),
     NativeDef::new("#internal", "resolve", 1, resolve_function),
     NativeDef::new("#internal", "reject", 1, reject_function),
+    NativeDef::new("#internal", "combinatorRun", 2, super::promise::combinator_run),
 ];
 
 /// After `finally`'s callback settled: data = [original value, rejected?].

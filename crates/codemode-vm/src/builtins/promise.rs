@@ -17,7 +17,7 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::new("Promise", "all", 1, |vm, _t, a, _d| combinator(vm, a, Combinator::All)),
     NativeDef::new("Promise", "allSettled", 1, |vm, _t, a, _d| combinator(vm, a, Combinator::AllSettled)),
     NativeDef::new("Promise", "any", 1, |vm, _t, a, _d| combinator(vm, a, Combinator::Any)),
-    NativeDef::new("Promise", "race", 1, race),
+    NativeDef::new("Promise", "race", 1, |vm, _t, a, _d| combinator(vm, a, Combinator::Race)),
     NativeDef::new("Promise.prototype", "then", 2, then),
     NativeDef::new("Promise.prototype", "catch", 1, catch),
     NativeDef::new("Promise.prototype", "finally", 1, finally),
@@ -56,19 +56,53 @@ fn reject(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<
     Ok(Step::Return(Value::Obj(p)))
 }
 
+/// `Promise.all`/`allSettled`/`any`/`race`: the returned promise is made first, and the work runs
+/// in the internal `#internal.combinatorRun` under a [`super::Cont::PromiseExecutor`], so that
+/// anything thrown while the iterable is read (a missing `[Symbol.iterator]`, a throwing `next()`
+/// or `value` getter, a throwing `then` of an item) rejects it instead of escaping the call, as
+/// `IfAbruptRejectPromise` says.
 fn combinator(vm: &mut Vm, args: &[Value], kind: Combinator) -> Result<Step, Throw> {
-    let name = match kind {
-        Combinator::All => "Promise.all",
-        Combinator::AllSettled => "Promise.allSettled",
-        Combinator::Any => "Promise.any",
-        Combinator::Race => "Promise.race",
+    let result = vm.new_promise()?;
+    let Some(run) = Native::by_stable_name("#internal.combinatorRun") else {
+        return Err(vm.make_error(ErrorKind::TypeError, "unknown built-in"));
     };
-    let items = match vm.collect_or_reenter(name, false, Value::Undefined, args, 0)? {
+    let run = vm.alloc_native(run, Vec::new())?;
+    Ok(Step::Call {
+        callee: run,
+        this: Value::Obj(result),
+        args: vec![arg(args, 0), Value::Number(f64::from(kind as u8))],
+        cont: super::Cont::PromiseExecutor { promise: result },
+    })
+}
+
+/// The body of a combinator: `this` is the promise it settles, `args` the iterable and the
+/// [`Combinator`] as a number. Called again with the items collected when the iterable is a
+/// program's (`collect_or_reenter`).
+pub(super) fn combinator_run(
+    vm: &mut Vm,
+    this: Value,
+    args: &[Value],
+    _data: &[Value],
+) -> Result<Step, Throw> {
+    let Value::Obj(result) = this else { return Ok(Step::Return(Value::Undefined)) };
+    let kind = match arg(args, 1) {
+        Value::Number(n) if n == 1.0 => Combinator::AllSettled,
+        Value::Number(n) if n == 2.0 => Combinator::Any,
+        Value::Number(n) if n == 3.0 => Combinator::Race,
+        _ => Combinator::All,
+    };
+    let items = match vm.collect_or_reenter("#internal.combinatorRun", false, this, args, 0)? {
         Ok(items) => items,
         Err(step) => return Ok(step),
     };
-    let result = vm.new_promise()?;
     vm.charge(Work::Elements(items.len()));
+    if kind == Combinator::Race {
+        for item in items {
+            let p = vm.promise_resolve(item)?;
+            vm.add_reaction(p, Reaction::Combinator { kind: Combinator::Race, state: result, index: 0 })?;
+        }
+        return Ok(Step::Return(Value::Undefined));
+    }
     if items.is_empty() {
         if kind == Combinator::Any {
             let errors = vm.new_array(Vec::new())?;
@@ -78,29 +112,16 @@ fn combinator(vm: &mut Vm, args: &[Value], kind: Combinator) -> Result<Step, Thr
             let empty = vm.new_array(Vec::new())?;
             vm.resolve_promise(result, empty)?;
         }
-        return Ok(Step::Return(Value::Obj(result)));
+        return Ok(Step::Return(Value::Undefined));
     }
     let values = vm.new_array(vec![Value::Undefined; items.len()])?;
     let state = vm.new_array(vec![Value::Obj(result), values, Value::Number(items.len() as f64)])?;
-    let Value::Obj(state) = state else { return Ok(Step::Return(Value::Obj(result))) };
+    let Value::Obj(state) = state else { return Ok(Step::Return(Value::Undefined)) };
     for (i, item) in items.into_iter().enumerate() {
         let p = vm.promise_resolve(item)?;
         vm.add_reaction(p, Reaction::Combinator { kind, state, index: i as u32 })?;
     }
-    Ok(Step::Return(Value::Obj(result)))
-}
-
-fn race(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    let items = match vm.collect_or_reenter("Promise.race", false, Value::Undefined, args, 0)? {
-        Ok(items) => items,
-        Err(step) => return Ok(step),
-    };
-    let result = vm.new_promise()?;
-    for item in items {
-        let p = vm.promise_resolve(item)?;
-        vm.add_reaction(p, Reaction::Combinator { kind: Combinator::Race, state: result, index: 0 })?;
-    }
-    Ok(Step::Return(Value::Obj(result)))
+    Ok(Step::Return(Value::Undefined))
 }
 
 fn this_promise(vm: &mut Vm, this: Value, method: &str) -> Result<ObjId, Throw> {
