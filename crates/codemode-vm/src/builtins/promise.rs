@@ -86,9 +86,9 @@ pub(super) fn combinator_run(
 ) -> Result<Step, Throw> {
     let Value::Obj(result) = this else { return Ok(Step::Return(Value::Undefined)) };
     let kind = match arg(args, 1) {
-        Value::Number(n) if n == 1.0 => Combinator::AllSettled,
-        Value::Number(n) if n == 2.0 => Combinator::Any,
-        Value::Number(n) if n == 3.0 => Combinator::Race,
+        Value::Number(1.0) => Combinator::AllSettled,
+        Value::Number(2.0) => Combinator::Any,
+        Value::Number(3.0) => Combinator::Race,
         _ => Combinator::All,
     };
     let items = match vm.collect_or_reenter("#internal.combinatorRun", false, this, args, 0)? {
