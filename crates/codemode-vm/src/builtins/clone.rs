@@ -154,7 +154,7 @@ fn error_shell(vm: &mut Vm, src: ObjId) -> Result<ObjId, Throw> {
         "RangeError" => vm.make_error(ErrorKind::RangeError, text),
         "ReferenceError" => vm.make_error(ErrorKind::ReferenceError, text),
         "SyntaxError" => vm.make_error(ErrorKind::SyntaxError, text),
-        "URIError" => error_more::uri_error(vm, text),
+        "URIError" | "EvalError" => error_more::intrinsic_error(vm, &name, text),
         _ => vm.make_error(ErrorKind::Error, text),
     };
     let Value::Obj(id) = e else { return Err(vm.out_of_memory()) };

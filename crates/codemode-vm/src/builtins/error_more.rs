@@ -1,7 +1,8 @@
-//! `AggregateError` and `URIError`, and errors known only by name (`DataCloneError`,
+//! `AggregateError`, `URIError` and `EvalError` (which nothing throws: codemode has no `eval`,
+//! but programs and test suites construct and check it), and errors known only by name (`DataCloneError`,
 //! `InvalidCharacterError`: DOMExceptions in Node, plain Errors with that `name` here).
 //!
-//! [`ErrorKind`] has no variants for these two constructors, so their prototypes are ordinary
+//! [`ErrorKind`] has no variants for these constructors, so their prototypes are ordinary
 //! objects made at install time (inheriting `Error.prototype`, with their own `name`), kept in a
 //! hidden object on the global ([`INTRINSICS`]) where [`aggregate_error`] finds them even when a
 //! program reassigns the global `AggregateError`. Their instances are Error objects
@@ -19,13 +20,14 @@ use crate::value::{ObjId, Value};
 pub const DEFS: &[NativeDef] = &[
     NativeDef::ctor("AggregateError", 2, aggregate_call, aggregate_construct),
     NativeDef::ctor("URIError", 1, uri_error_call, uri_error_construct),
+    NativeDef::ctor("EvalError", 1, eval_error_call, eval_error_construct),
 ];
 
 /// The hidden global property holding the prototypes this module made.
 const INTRINSICS: &str = "\u{1}intrinsics";
 
 /// The constructors whose prototypes live in [`INTRINSICS`].
-const NAMES: [&str; 2] = ["AggregateError", "URIError"];
+const NAMES: [&str; 3] = ["AggregateError", "URIError", "EvalError"];
 
 /// Makes the prototypes and links them with their constructors (run once, at install).
 pub(super) fn install_values(vm: &mut Vm) -> Result<(), Throw> {
@@ -96,7 +98,12 @@ pub(crate) fn named_error(vm: &mut Vm, name: &str, message: &str) -> Throw {
 
 /// A `URIError` with `message`.
 pub(crate) fn uri_error(vm: &mut Vm, message: &str) -> Throw {
-    let proto = proto_of(vm, "URIError");
+    intrinsic_error(vm, "URIError", message)
+}
+
+/// An error of one of this module's constructors ([`NAMES`]) with `message`.
+pub(crate) fn intrinsic_error(vm: &mut Vm, name: &str, message: &str) -> Throw {
+    let proto = proto_of(vm, name);
     let message = match vm.new_string(message) {
         Ok(m) => m,
         Err(oom) => return oom,
@@ -149,5 +156,14 @@ fn uri_error_call(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) ->
 
 fn uri_error_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
     let proto = proto_of(vm, "URIError");
+    Ok(Step::Return(error_with_proto(vm, proto, arg(args, 0), arg(args, 1))?))
+}
+
+fn eval_error_call(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    eval_error_construct(vm, args)
+}
+
+fn eval_error_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
+    let proto = proto_of(vm, "EvalError");
     Ok(Step::Return(error_with_proto(vm, proto, arg(args, 0), arg(args, 1))?))
 }

@@ -52,6 +52,7 @@ pub(crate) mod prop_walk;
 mod reflect;
 mod regexp;
 mod set_algebra;
+mod species;
 mod string;
 mod symbol;
 mod text_codec;
@@ -305,6 +306,7 @@ pub fn table() -> &'static [NativeDef] {
             data_view::DEFS,
             text_codec::DEFS,
             uint8_base64::DEFS,
+            species::DEFS,
         ];
         lists.iter().flat_map(|l| l.iter()).map(copy_def).collect()
     });
