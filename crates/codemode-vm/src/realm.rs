@@ -114,8 +114,8 @@ pub struct Realm {
     pub date_proto: ObjId,
     pub map_proto: ObjId,
     pub set_proto: ObjId,
-    /// `WeakMap.prototype`, `WeakSet.prototype`, `WeakRef.prototype`.
-    pub weak_protos: [ObjId; 3],
+    /// `WeakMap.prototype`, `WeakSet.prototype`, `WeakRef.prototype`, `FinalizationRegistry.prototype`.
+    pub weak_protos: [ObjId; 4],
     /// Error.prototype and the native error prototypes, indexed by [`ErrorKind`] order.
     pub error_protos: [ObjId; 5],
     /// `ArrayBuffer`, typed arrays, `DataView`, `TextEncoder`/`TextDecoder`.
@@ -148,7 +148,12 @@ impl Realm {
         let date_proto = obj(p, ObjKind::Plain)?;
         let map_proto = obj(p, ObjKind::Plain)?;
         let set_proto = obj(p, ObjKind::Plain)?;
-        let weak_protos = [obj(p, ObjKind::Plain)?, obj(p, ObjKind::Plain)?, obj(p, ObjKind::Plain)?];
+        let weak_protos = [
+            obj(p, ObjKind::Plain)?,
+            obj(p, ObjKind::Plain)?,
+            obj(p, ObjKind::Plain)?,
+            obj(p, ObjKind::Plain)?,
+        ];
         let error_proto = obj(p, ObjKind::Plain)?;
         let ep = Some(error_proto);
         let error_protos = [

@@ -453,6 +453,7 @@ impl Vm {
             "WeakMap" => r.weak_protos[0],
             "WeakSet" => r.weak_protos[1],
             "WeakRef" => r.weak_protos[2],
+            "FinalizationRegistry" => r.weak_protos[3],
             "Error" => r.error_protos[0],
             "TypeError" => r.error_protos[1],
             "RangeError" => r.error_protos[2],

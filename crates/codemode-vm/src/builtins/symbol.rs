@@ -142,6 +142,7 @@ pub(crate) fn install_values(vm: &mut Vm) -> Result<(), Throw> {
         (r.weak_protos[0], "WeakMap"),
         (r.weak_protos[1], "WeakSet"),
         (r.weak_protos[2], "WeakRef"),
+        (r.weak_protos[3], "FinalizationRegistry"),
     ];
     for (owner, name) in tagged {
         set_tag(vm, owner, name)?;

@@ -1,11 +1,14 @@
-//! `WeakMap`, `WeakSet` and `WeakRef`.
+//! `WeakMap`, `WeakSet`, `WeakRef` and `FinalizationRegistry`.
 //!
 //! Keys are objects and symbols that are not registered (`Symbol.for`). A run is short and its
 //! heap is bounded by the memory limit, so the references are held strongly: an entry lives as
 //! long as its collection, and `deref()` always finds its target. JavaScript allows exactly
 //! this (collection is never guaranteed); what programs can observe — which keys are present —
 //! is the same. Entries are ordered by key identity (a `BTreeMap`), so the state stays plain,
-//! deterministic data and every operation is O(log n).
+//! deterministic data and every operation is O(log n). For the same reason a
+//! `FinalizationRegistry` never calls its cleanup callback (no target is ever collected during a
+//! run); it keeps each registration's held value and unregister token, so `unregister` answers
+//! truthfully.
 
 use std::collections::BTreeMap;
 
@@ -31,6 +34,9 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::new("WeakSet.prototype", "has", 1, |vm, t, a, _| has(vm, t, a, WeakKind::Set)),
     NativeDef::new("WeakSet.prototype", "delete", 1, |vm, t, a, _| delete(vm, t, a, WeakKind::Set)),
     NativeDef::new("WeakRef.prototype", "deref", 0, deref),
+    NativeDef::ctor("FinalizationRegistry", 1, requires_new, registry_construct),
+    NativeDef::new("FinalizationRegistry.prototype", "register", 2, register),
+    NativeDef::new("FinalizationRegistry.prototype", "unregister", 1, unregister),
 ];
 
 /// Bytes an entry adds (key, value, the tree's node share).
@@ -41,6 +47,8 @@ pub enum WeakKind {
     Map,
     Set,
     Ref,
+    /// A `FinalizationRegistry`: entries are registration number → (held value, token).
+    Registry,
 }
 
 impl WeakKind {
@@ -49,6 +57,7 @@ impl WeakKind {
             WeakKind::Map => "WeakMap",
             WeakKind::Set => "WeakSet",
             WeakKind::Ref => "WeakRef",
+            WeakKind::Registry => "FinalizationRegistry",
         }
     }
 }
@@ -94,6 +103,9 @@ fn invalid_key(vm: &mut Vm, kind: WeakKind, v: Value) -> Throw {
         WeakKind::Map => "Invalid value used as weak map key",
         WeakKind::Set => "Invalid value used in weak set",
         WeakKind::Ref => "WeakRef: target must be an object",
+        WeakKind::Registry => {
+            "FinalizationRegistry: target and token must be objects or non-registered symbols"
+        }
     };
     vm.make_error(ErrorKind::TypeError, &format!("{what} ({desc})"))
 }
@@ -104,6 +116,7 @@ fn new_weak(vm: &mut Vm, kind: WeakKind) -> Result<ObjId, Throw> {
         WeakKind::Map => r.weak_protos[0],
         WeakKind::Set => r.weak_protos[1],
         WeakKind::Ref => r.weak_protos[2],
+        WeakKind::Registry => r.weak_protos[3],
     });
     let state = WeakState { kind, entries: BTreeMap::new() };
     vm.alloc(ObjKind::Weak(Box::new(state)), proto)
@@ -218,4 +231,56 @@ fn deref(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<S
     let id = this_weak(vm, this, WeakKind::Ref, "deref")?;
     let target = entries(vm, id).and_then(|e| e.values().next().map(|&(t, _)| t));
     Ok(Step::Return(target.unwrap_or(Value::Undefined)))
+}
+
+/// `new FinalizationRegistry(cleanup)`: the callback must be callable (it is never called).
+fn registry_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
+    let cleanup = arg(args, 0);
+    if !vm.is_callable(cleanup) {
+        let desc = vm.describe_for_error(cleanup);
+        let msg = format!("FinalizationRegistry: cleanup must be callable ({desc})");
+        return Err(vm.make_error(ErrorKind::TypeError, &msg));
+    }
+    Ok(Step::Return(Value::Obj(new_weak(vm, WeakKind::Registry)?)))
+}
+
+/// `register(target, held, token?)`: the target is not kept (it is never collected, so the
+/// callback would never run for it); the held value and the token are.
+fn register(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let id = this_weak(vm, this, WeakKind::Registry, "register")?;
+    let (target, held, token) = (arg(args, 0), arg(args, 1), arg(args, 2));
+    if weak_key(vm, target).is_none() {
+        return Err(invalid_key(vm, WeakKind::Registry, target));
+    }
+    if vm.same_value_zero(target, held) {
+        let msg = "FinalizationRegistry.prototype.register: target and holdings must not be the same";
+        return Err(vm.make_error(ErrorKind::TypeError, msg));
+    }
+    if token != Value::Undefined && weak_key(vm, token).is_none() {
+        return Err(invalid_key(vm, WeakKind::Registry, token));
+    }
+    vm.charge_memory(ENTRY_BYTES)?;
+    if let Some(e) = entries(vm, id) {
+        let next = e.last_key_value().map_or(0, |(k, _)| k.saturating_add(1));
+        e.insert(next, (held, token));
+    }
+    Ok(Step::Return(Value::Undefined))
+}
+
+/// `unregister(token)`: removes every registration made with `token`; whether there was one.
+fn unregister(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let id = this_weak(vm, this, WeakKind::Registry, "unregister")?;
+    let token = arg(args, 0);
+    if weak_key(vm, token).is_none() {
+        return Err(invalid_key(vm, WeakKind::Registry, token));
+    }
+    let count = entries(vm, id).map_or(0, |e| e.len());
+    vm.charge(crate::meter::Work::Elements(count));
+    // A valid token is an object or a symbol, so identity is `==` on the value.
+    let removed = entries(vm, id).is_some_and(|e| {
+        let before = e.len();
+        e.retain(|_, (_, t)| *t != token);
+        e.len() != before
+    });
+    Ok(Step::Return(Value::Bool(removed)))
 }
