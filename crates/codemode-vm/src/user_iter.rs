@@ -18,7 +18,7 @@ use crate::frame::{Frame, ReturnTo};
 use crate::generator::DrainInto;
 use crate::meter::Work;
 use crate::object::{IterState, ObjKind};
-use crate::props::Key;
+use crate::props::{Got, Key};
 use crate::value::{ObjId, Value};
 
 /// How iteration over a value starts.
@@ -47,12 +47,28 @@ pub struct IterDrain {
     pub iterator: Value,
     pub next: Value,
     pub then: DrainThen,
+    /// What the call being waited for returns.
+    pub reading: Reading,
+}
+
+/// Which call an [`IterDrain`] waits for: `next()`, or a getter of the iterator result it
+/// returned (`done`, then `value`), which the protocol reads with `Get` like any property.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Reading {
+    Next,
+    /// The `done` getter of this iterator result.
+    Done(Value),
+    /// The `value` getter.
+    Value,
 }
 
 impl IterDrain {
     pub fn trace(&self, out: &mut Vec<Value>) {
         out.push(self.iterator);
         out.push(self.next);
+        if let Reading::Done(result) = self.reading {
+            out.push(result);
+        }
         match &self.then {
             DrainThen::Into(DrainInto::Array(a)) => out.push(Value::Obj(*a)),
             DrainThen::Into(DrainInto::ArrayFrom { array, map }) => {
@@ -169,11 +185,7 @@ impl Vm {
 
     /// `(done, value)` of an iterator result a program's `next()` returned.
     pub(crate) fn user_iter_result(&mut self, result: Value) -> Result<(bool, Value), Throw> {
-        if !matches!(result, Value::Obj(_)) {
-            let desc = self.describe_for_error(result);
-            let msg = format!("Iterator result {desc} is not an object");
-            return Err(self.make_error(ErrorKind::TypeError, &msg));
-        }
+        self.require_iter_result(result)?;
         let done = self.get_value(result, Key::Atom(self.realm.atoms.done))?;
         if self.to_boolean(done) {
             return Ok((true, Value::Undefined));
@@ -182,10 +194,43 @@ impl Vm {
         Ok((false, value))
     }
 
+    /// An iterator result with a `done` or `value` getter, for [`Self::deliver_iter_step`]: read
+    /// by `#internal.readIterResult`, whose plain copy comes back to the same step.
+    fn read_through_getters(&mut self, result: Value, dst: u16, target: u32) -> Result<(), Throw> {
+        let Some(native) = Native::by_stable_name("#internal.readIterResult") else { return Ok(()) };
+        let reader = self.alloc_native(native, Vec::new())?;
+        let pending =
+            self.call_value(reader, Value::Undefined, &[result], ReturnTo::IterStep { dst, target })?;
+        self.deliver(pending)
+    }
+
+    /// An iterator result must be an object.
+    fn require_iter_result(&mut self, result: Value) -> Result<(), Throw> {
+        if !matches!(result, Value::Obj(_)) {
+            let desc = self.describe_for_error(result);
+            let msg = format!("Iterator result {desc} is not an object");
+            return Err(self.make_error(ErrorKind::TypeError, &msg));
+        }
+        Ok(())
+    }
+
     /// [`ReturnTo::IterStep`]: the next value into `dst` of the frame below, or a jump to
     /// `target` when the iterator is done.
     pub(crate) fn deliver_iter_step(&mut self, result: Value, dst: u16, target: u32) -> Result<(), Throw> {
-        let (done, value) = self.user_iter_result(result)?;
+        self.require_iter_result(result)?;
+        let (done_atom, value_atom) = (self.realm.atoms.done, self.realm.atoms.value);
+        let done = match self.get(result, Key::Atom(done_atom))? {
+            Got::Getter(_) => return self.read_through_getters(result, dst, target),
+            Got::Value(done) => self.to_boolean(done),
+        };
+        let value = if done {
+            Value::Undefined
+        } else {
+            match self.get(result, Key::Atom(value_atom))? {
+                Got::Getter(_) => return self.read_through_getters(result, dst, target),
+                Got::Value(v) => v,
+            }
+        };
         if let Some(Frame::Js(f)) = self.frames.last_mut() {
             if done {
                 f.pc = target;
@@ -219,7 +264,8 @@ impl Vm {
     /// A step collecting every value of the iterable `v` (whose `[Symbol.iterator]` is
     /// `method`) and then finishing as `then` says.
     pub(crate) fn drain_user_iterable(&mut self, v: Value, method: Value, then: DrainThen) -> Step {
-        let drain = IterDrain { iterator: Value::Undefined, next: Value::Undefined, then };
+        let drain =
+            IterDrain { iterator: Value::Undefined, next: Value::Undefined, then, reading: Reading::Next };
         Step::Call { callee: method, this: v, args: Vec::new(), cont: Cont::IterDrain(Box::new(drain)) }
     }
 
@@ -231,7 +277,7 @@ impl Vm {
         if !self.is_callable(next) {
             return Err(self.not_a_function(next));
         }
-        let drain = IterDrain { iterator, next, then: DrainThen::Into(into) };
+        let drain = IterDrain { iterator, next, then: DrainThen::Into(into), reading: Reading::Next };
         Ok(Step::Call {
             callee: next,
             this: iterator,
@@ -264,7 +310,13 @@ impl Vm {
         let then = DrainThen::Reenter { native, construct, this, args: args.to_vec(), index, array };
         Ok(Err(match (generator, method) {
             (Some(g), _) => {
-                next_of_generator(g, IterDrain { iterator: Value::Obj(g), next: Value::Undefined, then })
+                let drain = IterDrain {
+                    iterator: Value::Obj(g),
+                    next: Value::Undefined,
+                    then,
+                    reading: Reading::Next,
+                };
+                next_of_generator(g, drain)
             }
             (None, Some(method)) => self.drain_user_iterable(v, method, then),
             (None, None) => return Ok(Ok(Vec::new())),
@@ -300,10 +352,12 @@ pub(crate) fn resume_drain(vm: &mut Vm, mut drain: IterDrain, result: Value) -> 
             }
         }
     } else {
-        let (done, value) = vm.user_iter_result(result)?;
-        if done {
-            return finish(vm, drain.then);
-        }
+        let value = match read_iter_result(vm, &mut drain, result)? {
+            ResultRead::Call(getter, of) => return Ok(call_getter(getter, of, drain)),
+            ResultRead::Done => return finish(vm, drain.then),
+            ResultRead::Value(v) => v,
+        };
+        drain.reading = Reading::Next;
         vm.charge(Work::Elements(1));
         vm.array_push(Value::Obj(drain.array()), value)?;
         if let Some(g) = vm.as_generator(drain.iterator) {
@@ -312,6 +366,58 @@ pub(crate) fn resume_drain(vm: &mut Vm, mut drain: IterDrain, result: Value) -> 
     }
     let (callee, this) = (drain.next, drain.iterator);
     Ok(Step::Call { callee, this, args: Vec::new(), cont: Cont::IterDrain(Box::new(drain)) })
+}
+
+/// Where reading an iterator result got to.
+enum ResultRead {
+    /// Call this getter with the result object as `this`; its value comes back to the drain.
+    Call(Value, Value),
+    Done,
+    Value(Value),
+}
+
+/// Reads `done`, then `value`, of the iterator result being drained, each through its getter
+/// when it has one; `returned` is what the call the drain waited for returned.
+fn read_iter_result(vm: &mut Vm, drain: &mut IterDrain, returned: Value) -> Result<ResultRead, Throw> {
+    let (done_atom, value_atom) = (vm.realm.atoms.done, vm.realm.atoms.value);
+    let result = match drain.reading {
+        Reading::Value => {
+            drain.reading = Reading::Next;
+            return Ok(ResultRead::Value(returned));
+        }
+        Reading::Done(result) => {
+            if vm.to_boolean(returned) {
+                return Ok(ResultRead::Done);
+            }
+            result
+        }
+        Reading::Next => {
+            vm.require_iter_result(returned)?;
+            match vm.get(returned, Key::Atom(done_atom))? {
+                Got::Getter(getter) => {
+                    drain.reading = Reading::Done(returned);
+                    return Ok(ResultRead::Call(getter, returned));
+                }
+                Got::Value(done) if vm.to_boolean(done) => return Ok(ResultRead::Done),
+                Got::Value(_) => returned,
+            }
+        }
+    };
+    match vm.get(result, Key::Atom(value_atom))? {
+        Got::Getter(getter) => {
+            drain.reading = Reading::Value;
+            Ok(ResultRead::Call(getter, result))
+        }
+        Got::Value(v) => {
+            drain.reading = Reading::Next;
+            Ok(ResultRead::Value(v))
+        }
+    }
+}
+
+/// The step calling an iterator result's getter for `drain`.
+fn call_getter(getter: Value, result: Value, drain: IterDrain) -> Step {
+    Step::Call { callee: getter, this: result, args: Vec::new(), cont: Cont::IterDrain(Box::new(drain)) }
 }
 
 /// The step resuming generator `g` with `next()`, its result going to `drain`.
@@ -339,4 +445,46 @@ fn finish(vm: &mut Vm, then: DrainThen) -> Result<Step, Throw> {
             crate::builtins::call_native(vm, native, this, &args, &[])
         }
     }
+}
+
+/// `#internal.readIterResult(result)`: a plain `{ done, value }` copy of an iterator result whose
+/// `done` or `value` is a getter, read as the protocol does (`done` first; `value` only when not
+/// done), each getter through the trampoline.
+pub(crate) fn read_iter_result_native(
+    vm: &mut Vm,
+    _this: Value,
+    args: &[Value],
+    _data: &[Value],
+) -> Result<Step, Throw> {
+    let result = crate::builtins::arg(args, 0);
+    match vm.get(result, Key::Atom(vm.realm.atoms.done))? {
+        Got::Getter(getter) => Ok(result_getter_call(getter, result, result)),
+        Got::Value(done) => after_done(vm, result, done),
+    }
+}
+
+/// Resumes [`read_iter_result_native`] with what a getter returned.
+pub(crate) fn resume_iter_result(vm: &mut Vm, done_of: Value, returned: Value) -> Result<Step, Throw> {
+    match done_of {
+        Value::Undefined => plain_result(vm, false, returned),
+        result => after_done(vm, result, returned),
+    }
+}
+
+fn after_done(vm: &mut Vm, result: Value, done: Value) -> Result<Step, Throw> {
+    if vm.to_boolean(done) {
+        return plain_result(vm, true, Value::Undefined);
+    }
+    match vm.get(result, Key::Atom(vm.realm.atoms.value))? {
+        Got::Getter(getter) => Ok(result_getter_call(getter, result, Value::Undefined)),
+        Got::Value(v) => plain_result(vm, false, v),
+    }
+}
+
+fn result_getter_call(getter: Value, result: Value, done_of: Value) -> Step {
+    Step::Call { callee: getter, this: result, args: Vec::new(), cont: Cont::IterResult { done_of } }
+}
+
+fn plain_result(vm: &mut Vm, done: bool, value: Value) -> Result<Step, Throw> {
+    Ok(Step::Return(vm.iter_result(value, done)?))
 }

@@ -12,6 +12,7 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::new("#internal", "resolve", 1, resolve_function),
     NativeDef::new("#internal", "reject", 1, reject_function),
     NativeDef::new("#internal", "combinatorRun", 2, super::promise::combinator_run),
+    NativeDef::new("#internal", "readIterResult", 1, crate::user_iter::read_iter_result_native),
 ];
 
 /// After `finally`'s callback settled: data = [original value, rejected?].

@@ -229,6 +229,9 @@ pub enum Cont {
     TypedSorted { target: ObjId },
     /// A built-in's arguments converted by program `valueOf`/`toString` first (`prim_args.rs`).
     PrimArgs(Box<prim_args::PrimArgs>),
+    /// Reading an iterator result whose `done` or `value` is a getter (`user_iter.rs`):
+    /// `done_of` is the result while its `done` getter runs, `Undefined` while `value`'s does.
+    IterResult { done_of: Value },
 }
 
 impl Cont {
@@ -258,6 +261,7 @@ impl Cont {
             Cont::TypedLoop(l) => l.trace(out),
             Cont::TypedSorted { target } => out.push(Value::Obj(*target)),
             Cont::PrimArgs(p) => p.trace(out),
+            Cont::IterResult { done_of } => out.push(*done_of),
         }
     }
 }
@@ -376,6 +380,7 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
         Cont::TypedLoop(l) => typed_array_loop::resume_loop(vm, l, result),
         Cont::TypedSorted { target } => typed_array_loop::resume_sorted(vm, target, result),
         Cont::PrimArgs(p) => prim_args::resume(vm, p, result),
+        Cont::IterResult { done_of } => crate::user_iter::resume_iter_result(vm, done_of, result),
     }
 }
 
