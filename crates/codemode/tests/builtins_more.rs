@@ -279,3 +279,66 @@ fn iterator_is_abstract_but_subclassable() {
     "#);
     assert_eq!(r.value, Some(json!([true, [0, 2, 4], "TypeError", "TypeError"])), "{r:?}");
 }
+
+/// Iterator chunking (ES2026 `iterator-chunking`) and `Iterator.prototype.includes`
+/// (`iterator-includes`), expectations from the proposals' specification text.
+#[test]
+fn iterator_chunks_windows_includes() {
+    let r = run(r#"
+        function* g(n) { for (let i = 0; i < n; i++) yield i; }
+        const out = [];
+        out.push(g(7).chunks(3).toArray());
+        out.push(g(6).chunks(3).toArray());
+        out.push(g(2).chunks(5).toArray());
+        out.push(g(5).windows(3).toArray());
+        out.push(g(2).windows(3).toArray());
+        out.push(g(2).windows(3, "allow-partial").toArray());
+        out.push(g(4).windows(3, "allow-partial").toArray());
+        const chunks = g(4).chunks(2);
+        const a = chunks.next().value, b = chunks.next().value;
+        out.push(a !== b, chunks.next().done);
+        out.push(g(5).includes(3), g(5).includes(9), g(5).includes(1, 2), g(5).includes(2, 2),
+          [NaN].values().includes(NaN), [-0].values().includes(0), g(5).includes(0, Infinity));
+        for (const bad of [() => g(1).chunks(0), () => g(1).chunks(1.5), () => g(1).chunks("2"),
+            () => g(1).windows(2, "partial"), () => g(1).includes(1, -1), () => g(1).includes(1, 0.5)]) {
+          try { bad(); out.push("no error"); } catch (e) { out.push(e.constructor.name); }
+        }
+        let closed = 0;
+        const it = { next() { return { done: false, value: 1 }; }, return() { closed++; return {}; },
+          __proto__: Iterator.prototype };
+        try { it.chunks(0); } catch {}
+        out.push(closed, it.includes(1), closed);
+        return out;
+    "#);
+    assert_eq!(
+        r.value,
+        Some(json!([
+            [[0, 1, 2], [3, 4, 5], [6]],
+            [[0, 1, 2], [3, 4, 5]],
+            [[0, 1]],
+            [[0, 1, 2], [1, 2, 3], [2, 3, 4]],
+            [],
+            [[0, 1]],
+            [[0, 1, 2], [1, 2, 3]],
+            true,
+            true,
+            true,
+            false,
+            false,
+            true,
+            true,
+            true,
+            false,
+            "RangeError",
+            "TypeError",
+            "TypeError",
+            "TypeError",
+            "RangeError",
+            "TypeError",
+            1,
+            true,
+            2
+        ])),
+        "{r:?}"
+    );
+}

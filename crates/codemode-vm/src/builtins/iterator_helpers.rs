@@ -1,5 +1,6 @@
-//! Iterator helpers: `Iterator.prototype.{map, filter, take, drop, flatMap}` (lazy: each returns
-//! a helper iterator) and `{toArray, forEach, reduce, some, every, find}` (they consume), for
+//! Iterator helpers: `Iterator.prototype.{map, filter, take, drop, flatMap, chunks, windows}`
+//! (lazy: each returns a helper iterator) and `{toArray, forEach, reduce, some, every, find,
+//! includes}` (they consume), for
 //! every iterator that inherits from `Iterator.prototype` (generators, the built-ins' iterators,
 //! and program iterators whose class extends it).
 //!
@@ -30,6 +31,9 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::new("Iterator.prototype", "some", 1, |vm, t, a, _| consume(vm, t, a, ConsumeOp::Some)),
     NativeDef::new("Iterator.prototype", "every", 1, |vm, t, a, _| consume(vm, t, a, ConsumeOp::Every)),
     NativeDef::new("Iterator.prototype", "find", 1, |vm, t, a, _| consume(vm, t, a, ConsumeOp::Find)),
+    NativeDef::new("Iterator.prototype", "includes", 1, includes),
+    NativeDef::new("Iterator.prototype", "chunks", 1, |vm, t, a, _| sized(vm, t, a, HelperOp::Chunks)),
+    NativeDef::new("Iterator.prototype", "windows", 1, |vm, t, a, _| sized(vm, t, a, HelperOp::Windows)),
 ];
 
 /// `Iterator` is abstract: it names `Iterator.prototype` (for `instanceof` and the helpers) and
@@ -52,6 +56,10 @@ pub enum HelperOp {
     Take,
     Drop,
     FlatMap,
+    /// Arrays of `remaining` consecutive values; the last may be shorter.
+    Chunks,
+    /// Sliding arrays of `remaining` values (`partial`: one shorter array when fewer came).
+    Windows,
 }
 
 /// A lazy helper iterator's state (in its object).
@@ -70,11 +78,15 @@ pub struct Helper {
     /// `flatMap`'s current inner iterator and its `next`.
     inner: Option<(Value, Value)>,
     done: bool,
+    /// `chunks`/`windows`: the array of values gathered so far (`Undefined` for the others).
+    buffer: Value,
+    /// `windows(n, "allow-partial")`.
+    partial: bool,
 }
 
 impl Helper {
     pub fn trace(&self, out: &mut Vec<Value>) {
-        out.extend([self.iterator, self.next, self.func]);
+        out.extend([self.iterator, self.next, self.func, self.buffer]);
         if let Some((it, next)) = self.inner {
             out.extend([it, next]);
         }
@@ -102,6 +114,9 @@ pub enum ConsumeOp {
     Some,
     Every,
     Find,
+    /// `includes(search, skipped)`: `acc` is the value searched for, `counter` how many values
+    /// are still to be skipped.
+    Includes,
 }
 
 /// A consuming method between calls.
@@ -145,6 +160,8 @@ fn op_name(op: HelperOp) -> &'static str {
         HelperOp::Take => "take",
         HelperOp::Drop => "drop",
         HelperOp::FlatMap => "flatMap",
+        HelperOp::Chunks => "chunks",
+        HelperOp::Windows => "windows",
     }
 }
 
@@ -178,7 +195,18 @@ fn lazy(vm: &mut Vm, this: Value, args: &[Value], op: HelperOp) -> Result<Step, 
         }
     }
     let (iterator, next) = direct(vm, this, name)?;
-    let helper = Helper { op, iterator, next, func, remaining, counter: 0.0, inner: None, done: false };
+    let helper = Helper {
+        op,
+        iterator,
+        next,
+        func,
+        remaining,
+        counter: 0.0,
+        inner: None,
+        done: false,
+        buffer: Value::Undefined,
+        partial: false,
+    };
     let proto = Some(vm.realm.iterator_proto);
     Ok(Step::Return(Value::Obj(vm.alloc(ObjKind::Iterator(IterState::Helper(Box::new(helper))), proto)?)))
 }
@@ -254,10 +282,17 @@ pub(crate) fn resume_helper(vm: &mut Vm, id: ObjId, phase: Phase, result: Value)
             };
             if done {
                 finish(vm, id);
+                if let Some(last) = last_chunk(vm, &h) {
+                    return Ok(Step::Return(vm.iter_result(last, false)?));
+                }
                 return Ok(Step::Return(vm.iter_result(Value::Undefined, true)?));
             }
             vm.charge(Work::Elements(1));
             match h.op {
+                HelperOp::Chunks | HelperOp::Windows => match gather(vm, &h, value)? {
+                    Some(array) => Ok(Step::Return(vm.iter_result(array, false)?)),
+                    None => Ok(call(h.next, h.iterator, Vec::new(), id, Phase::Outer)),
+                },
                 HelperOp::Take => Ok(Step::Return(vm.iter_result(value, false)?)),
                 HelperOp::Drop if h.remaining > 0.0 => {
                     if let Some(h) = helper_state(vm, id) {
@@ -329,13 +364,14 @@ fn consume(vm: &mut Vm, this: Value, args: &[Value], op: ConsumeOp) -> Result<St
         ConsumeOp::Some => "some",
         ConsumeOp::Every => "every",
         ConsumeOp::Find => "find",
+        ConsumeOp::Includes => "includes",
     };
     if !matches!(this, Value::Obj(_)) {
         let msg = format!("Iterator.prototype.{name} called on non-object");
         return Err(vm.make_error(ErrorKind::TypeError, &msg));
     }
     let func = arg(args, 0);
-    if op != ConsumeOp::ToArray && !vm.is_callable(func) {
+    if !matches!(op, ConsumeOp::ToArray | ConsumeOp::Includes) && !vm.is_callable(func) {
         return Err(vm.not_a_function(func));
     }
     let (iterator, next) = direct(vm, this, name)?;
@@ -377,16 +413,23 @@ pub(crate) fn resume_consume(vm: &mut Vm, mut c: Box<Consume>, result: Value) ->
                     );
                 }
                 ConsumeOp::Reduce => c.acc,
-                ConsumeOp::Some => Value::Bool(false),
+                ConsumeOp::Some | ConsumeOp::Includes => Value::Bool(false),
                 ConsumeOp::Every => Value::Bool(true),
                 ConsumeOp::ForEach | ConsumeOp::Find => Value::Undefined,
             }));
         }
         vm.charge(Work::Elements(1));
         let counter = Value::Number(c.counter);
-        c.counter += 1.0;
+        if c.op != ConsumeOp::Includes {
+            c.counter += 1.0;
+        }
         match c.op {
             ConsumeOp::ToArray => vm.array_push(c.acc, value)?,
+            ConsumeOp::Includes if c.counter > 0.0 => c.counter -= 1.0,
+            ConsumeOp::Includes if vm.same_value_zero(value, c.acc) => {
+                return close_then(vm, c.iterator, Value::Bool(true));
+            }
+            ConsumeOp::Includes => {}
             ConsumeOp::Reduce if c.acc == Value::Uninit => c.acc = value,
             _ => {
                 let args = match c.op {
@@ -401,4 +444,143 @@ pub(crate) fn resume_consume(vm: &mut Vm, mut c: Box<Consume>, result: Value) ->
     }
     let (callee, this) = (c.next, c.iterator);
     Ok(Step::Call { callee, this, args: Vec::new(), cont: Cont::Consume(c) })
+}
+
+/// Throws `error` after closing `iterator` (`IteratorClose` with a throw completion: the
+/// argument checks of `includes`, `chunks` and `windows` close the iterator they refuse).
+fn close_and_throw(vm: &mut Vm, iterator: Value, error: Throw) -> Result<Step, Throw> {
+    let method = vm.get_named(iterator, "return")?;
+    if !vm.is_callable(method) {
+        return Err(error);
+    }
+    Ok(Step::Call { callee: method, this: iterator, args: Vec::new(), cont: Cont::ThrowAfter(error) })
+}
+
+/// `includes(searchElement, skippedElements = 0)`.
+fn includes(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    if !matches!(this, Value::Obj(_)) {
+        return Err(vm.make_error(ErrorKind::TypeError, "Iterator.prototype.includes called on non-object"));
+    }
+    let skipped = match arg(args, 1) {
+        Value::Undefined => 0.0,
+        Value::Number(n) if n.is_nan() || (n.is_finite() && n.fract() != 0.0) => {
+            let e = vm.make_error(ErrorKind::TypeError, "skippedElements must be an integral number");
+            return close_and_throw(vm, this, e);
+        }
+        Value::Number(n) if n < 0.0 || (n.is_finite() && n > 9_007_199_254_740_991.0) => {
+            let e = vm.make_error(ErrorKind::RangeError, "skippedElements must be between 0 and 2^53 - 1");
+            return close_and_throw(vm, this, e);
+        }
+        Value::Number(n) => n,
+        _ => {
+            let e = vm.make_error(ErrorKind::TypeError, "skippedElements must be a number");
+            return close_and_throw(vm, this, e);
+        }
+    };
+    let (iterator, next) = direct(vm, this, "includes")?;
+    let state = Consume {
+        op: ConsumeOp::Includes,
+        iterator,
+        next,
+        func: Value::Undefined,
+        acc: arg(args, 0),
+        counter: skipped,
+        pending: None,
+    };
+    Ok(Step::Call { callee: next, this: iterator, args: Vec::new(), cont: Cont::Consume(Box::new(state)) })
+}
+
+/// `chunks(chunkSize)` and `windows(windowSize, undersized = "only-full")`.
+fn sized(vm: &mut Vm, this: Value, args: &[Value], op: HelperOp) -> Result<Step, Throw> {
+    let name = op_name(op);
+    if !matches!(this, Value::Obj(_)) {
+        let msg = format!("Iterator.prototype.{name} called on non-object");
+        return Err(vm.make_error(ErrorKind::TypeError, &msg));
+    }
+    let what = if op == HelperOp::Chunks { "chunkSize" } else { "windowSize" };
+    let size = match arg(args, 0) {
+        Value::Number(n) if !n.is_finite() || n.fract() != 0.0 => {
+            let e = vm.make_error(ErrorKind::TypeError, &format!("{what} must be an integral number"));
+            return close_and_throw(vm, this, e);
+        }
+        Value::Number(n) if !(1.0..=4_294_967_295.0).contains(&n) => {
+            let e = vm.make_error(ErrorKind::RangeError, &format!("{what} must be between 1 and 2^32 - 1"));
+            return close_and_throw(vm, this, e);
+        }
+        Value::Number(n) => n,
+        _ => {
+            let e = vm.make_error(ErrorKind::TypeError, &format!("{what} must be a number"));
+            return close_and_throw(vm, this, e);
+        }
+    };
+    let mut partial = false;
+    if op == HelperOp::Windows {
+        let undersized = arg(args, 1);
+        let text = match undersized {
+            Value::Undefined => Some("only-full".to_string()),
+            Value::Str(_) => Some(vm.to_rust_string(undersized)?),
+            _ => None,
+        };
+        match text.as_deref() {
+            Some("only-full") => {}
+            Some("allow-partial") => partial = true,
+            _ => {
+                let msg = "undersized must be \"only-full\" or \"allow-partial\"";
+                let e = vm.make_error(ErrorKind::TypeError, msg);
+                return close_and_throw(vm, this, e);
+            }
+        }
+    }
+    let (iterator, next) = direct(vm, this, name)?;
+    let buffer = vm.new_array(Vec::new())?;
+    let helper = Helper {
+        op,
+        iterator,
+        next,
+        func: Value::Undefined,
+        remaining: size,
+        counter: 0.0,
+        inner: None,
+        done: false,
+        buffer,
+        partial,
+    };
+    let proto = Some(vm.realm.iterator_proto);
+    Ok(Step::Return(Value::Obj(vm.alloc(ObjKind::Iterator(IterState::Helper(Box::new(helper))), proto)?)))
+}
+
+/// Adds `value` to a `chunks`/`windows` buffer; the array to yield when one is complete.
+fn gather(vm: &mut Vm, h: &Helper, value: Value) -> Result<Option<Value>, Throw> {
+    let size = h.remaining as usize;
+    if h.op == HelperOp::Windows
+        && let Value::Obj(b) = h.buffer
+        && let ObjKind::Array(items) = &mut vm.heap.obj_mut(b).kind
+        && items.len() >= size
+        && !items.is_empty()
+    {
+        items.remove(0);
+    }
+    vm.array_push(h.buffer, value)?;
+    let Value::Obj(b) = h.buffer else { return Ok(None) };
+    let ObjKind::Array(items) = &mut vm.heap.obj_mut(b).kind else { return Ok(None) };
+    if items.len() < size {
+        return Ok(None);
+    }
+    // A chunk hands its buffer over; a window copies it (the next window shares all but one).
+    let out = if h.op == HelperOp::Chunks { std::mem::take(items) } else { items.clone() };
+    vm.charge(Work::Elements(out.len()));
+    Ok(Some(vm.new_array(out)?))
+}
+
+/// At exhaustion: the last, shorter chunk, or the one partial window, if there is one.
+fn last_chunk(vm: &mut Vm, h: &Helper) -> Option<Value> {
+    let items = match h.op {
+        HelperOp::Chunks => vm.array_items(h.buffer),
+        HelperOp::Windows if h.partial => vm.array_items(h.buffer),
+        _ => return None,
+    };
+    if items.is_empty() || items.len() >= h.remaining as usize {
+        return None;
+    }
+    vm.new_array(items).ok()
 }

@@ -232,6 +232,9 @@ pub enum Cont {
     /// Reading an iterator result whose `done` or `value` is a getter (`user_iter.rs`):
     /// `done_of` is the result while its `done` getter runs, `Undefined` while `value`'s does.
     IterResult { done_of: Value },
+    /// Whatever the call returns, the built-in throws this (an iterator closed before an
+    /// argument error is thrown).
+    ThrowAfter(Value),
 }
 
 impl Cont {
@@ -262,6 +265,7 @@ impl Cont {
             Cont::TypedSorted { target } => out.push(Value::Obj(*target)),
             Cont::PrimArgs(p) => p.trace(out),
             Cont::IterResult { done_of } => out.push(*done_of),
+            Cont::ThrowAfter(v) => out.push(*v),
         }
     }
 }
@@ -381,6 +385,7 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
         Cont::TypedSorted { target } => typed_array_loop::resume_sorted(vm, target, result),
         Cont::PrimArgs(p) => prim_args::resume(vm, p, result),
         Cont::IterResult { done_of } => crate::user_iter::resume_iter_result(vm, done_of, result),
+        Cont::ThrowAfter(error) => Err(error),
     }
 }
 
