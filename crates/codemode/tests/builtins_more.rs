@@ -342,3 +342,49 @@ fn iterator_chunks_windows_includes() {
         "{r:?}"
     );
 }
+
+/// `Map`/`WeakMap` `getOrInsert` and `getOrInsertComputed` (ES2026 `upsert`), expectations from
+/// the specification text.
+#[test]
+fn map_get_or_insert() {
+    let r = run(r#"
+        const m = new Map([["a", 1]]);
+        const out = [m.getOrInsert("a", 9), m.getOrInsert("b", 2), [...m]];
+        const calls = [];
+        out.push(m.getOrInsertComputed("c", (k) => { calls.push(k); return 3; }));
+        out.push(m.getOrInsertComputed("c", () => { calls.push("again"); return 4; }));
+        // The callback inserted the key itself: the value it returns wins.
+        out.push(m.getOrInsertComputed("d", (k) => { m.set(k, "inner"); return "outer"; }), m.get("d"));
+        out.push(m.getOrInsert(-0, "zero"), Object.is([...m.keys()].at(-1), 0), calls);
+        const w = new WeakMap(), key = {};
+        out.push(w.getOrInsert(key, 1), w.getOrInsert(key, 2), w.getOrInsertComputed({}, () => 5));
+        for (const bad of [() => m.getOrInsertComputed("x", 1), () => w.getOrInsert(1, 1),
+            () => w.getOrInsertComputed(Symbol.for("s"), () => 1), () => Map.prototype.getOrInsert.call({}, 1, 1)]) {
+          try { bad(); out.push("no error"); } catch (e) { out.push(e.constructor.name); }
+        }
+        return out;
+    "#);
+    assert_eq!(
+        r.value,
+        Some(json!([
+            1,
+            2,
+            [["a", 1], ["b", 2]],
+            3,
+            3,
+            "outer",
+            "outer",
+            "zero",
+            true,
+            ["c"],
+            1,
+            1,
+            5,
+            "TypeError",
+            "TypeError",
+            "TypeError",
+            "TypeError"
+        ])),
+        "{r:?}"
+    );
+}

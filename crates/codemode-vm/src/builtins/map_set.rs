@@ -357,7 +357,7 @@ fn set_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
 
 // ---- methods ----
 
-fn this_collection(vm: &mut Vm, this: Value, set: bool, method: &str) -> Result<ObjId, Throw> {
+pub(super) fn this_collection(vm: &mut Vm, this: Value, set: bool, method: &str) -> Result<ObjId, Throw> {
     if let Value::Obj(id) = this
         && let ObjKind::Map { set: s, .. } = vm.heap.obj(id).kind
         && s == set

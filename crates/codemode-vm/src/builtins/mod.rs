@@ -63,6 +63,7 @@ mod typed_array_kind;
 mod typed_array_loop;
 mod typed_array_methods;
 mod uint8_base64;
+mod upsert;
 mod uri;
 mod utf16;
 mod weak;
@@ -235,6 +236,8 @@ pub enum Cont {
     /// Whatever the call returns, the built-in throws this (an iterator closed before an
     /// argument error is thrown).
     ThrowAfter(Value),
+    /// `getOrInsertComputed` waiting for its callback (`upsert.rs`).
+    Upsert { map: ObjId, key: Value },
 }
 
 impl Cont {
@@ -266,6 +269,7 @@ impl Cont {
             Cont::PrimArgs(p) => p.trace(out),
             Cont::IterResult { done_of } => out.push(*done_of),
             Cont::ThrowAfter(v) => out.push(*v),
+            Cont::Upsert { map, key } => out.extend([Value::Obj(*map), *key]),
         }
     }
 }
@@ -315,6 +319,7 @@ pub fn table() -> &'static [NativeDef] {
             text_codec::DEFS,
             uint8_base64::DEFS,
             species::DEFS,
+            upsert::DEFS,
         ];
         lists.iter().flat_map(|l| l.iter()).map(copy_def).collect()
     });
@@ -386,6 +391,7 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
         Cont::PrimArgs(p) => prim_args::resume(vm, p, result),
         Cont::IterResult { done_of } => crate::user_iter::resume_iter_result(vm, done_of, result),
         Cont::ThrowAfter(error) => Err(error),
+        Cont::Upsert { map, key } => upsert::resume(vm, map, key, result),
     }
 }
 

@@ -87,7 +87,7 @@ fn requires_new(vm: &mut Vm, _this: Value, _args: &[Value], _data: &[Value]) -> 
 
 /// The identity of a value that can be held weakly: an object, or a symbol that is not
 /// registered.
-fn weak_key(vm: &Vm, v: Value) -> Option<u64> {
+pub(super) fn weak_key(vm: &Vm, v: Value) -> Option<u64> {
     match v {
         Value::Obj(id) => Some(u64::from(id.0)),
         Value::Symbol(a) if vm.heap.atoms.kind(a) != AtomKind::RegisteredSymbol => {
@@ -97,7 +97,7 @@ fn weak_key(vm: &Vm, v: Value) -> Option<u64> {
     }
 }
 
-fn invalid_key(vm: &mut Vm, kind: WeakKind, v: Value) -> Throw {
+pub(super) fn invalid_key(vm: &mut Vm, kind: WeakKind, v: Value) -> Throw {
     let desc = vm.describe_for_error(v);
     let what = match kind {
         WeakKind::Map => "Invalid value used as weak map key",
@@ -165,7 +165,7 @@ fn weak_ref_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
 }
 
 /// `this` as a weak collection of `kind`, or a `TypeError` naming the method.
-fn this_weak(vm: &mut Vm, this: Value, kind: WeakKind, method: &str) -> Result<ObjId, Throw> {
+pub(super) fn this_weak(vm: &mut Vm, this: Value, kind: WeakKind, method: &str) -> Result<ObjId, Throw> {
     if let Value::Obj(id) = this
         && matches!(&vm.heap.obj(id).kind, ObjKind::Weak(s) if s.kind == kind)
     {
@@ -176,14 +176,14 @@ fn this_weak(vm: &mut Vm, this: Value, kind: WeakKind, method: &str) -> Result<O
     Err(vm.make_error(ErrorKind::TypeError, &msg))
 }
 
-fn entries(vm: &mut Vm, id: ObjId) -> Option<&mut BTreeMap<u64, (Value, Value)>> {
+pub(super) fn entries(vm: &mut Vm, id: ObjId) -> Option<&mut BTreeMap<u64, (Value, Value)>> {
     match &mut vm.heap.obj_mut(id).kind {
         ObjKind::Weak(state) => Some(&mut state.entries),
         _ => None,
     }
 }
 
-fn insert(vm: &mut Vm, id: ObjId, kind: WeakKind, k: Value, v: Value) -> Result<(), Throw> {
+pub(super) fn insert(vm: &mut Vm, id: ObjId, kind: WeakKind, k: Value, v: Value) -> Result<(), Throw> {
     let Some(key) = weak_key(vm, k) else { return Err(invalid_key(vm, kind, k)) };
     let present = entries(vm, id).is_some_and(|e| e.contains_key(&key));
     if !present {
