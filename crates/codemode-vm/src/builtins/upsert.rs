@@ -26,10 +26,8 @@ fn canonical(key: Value) -> Value {
 }
 
 fn map_value(vm: &mut Vm, id: ObjId, key: Value) -> Result<Option<Value>, Throw> {
-    Ok(match find(vm, id, key)? {
-        Some(p) => Some(entries_of(vm, id).get(p).copied().flatten().map_or(Value::Undefined, |(_, v)| v)),
-        None => None,
-    })
+    let at = find(vm, id, key)?;
+    Ok(at.map(|p| entries_of(vm, id).get(p).copied().flatten().map_or(Value::Undefined, |(_, v)| v)))
 }
 
 fn weak_value(vm: &mut Vm, id: ObjId, key: Value) -> Option<Value> {
