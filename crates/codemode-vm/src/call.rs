@@ -460,6 +460,19 @@ impl Vm {
                 }
                 Frame::Native(_) => {
                     let Some(Frame::Native(nf)) = self.frames.pop() else { return Err(exc) };
+                    // `DisposableStack.prototype.dispose` catches a disposer's throw and goes on.
+                    if let Cont::Dispose(state) = nf.cont {
+                        let next = builtins::disposable::caught(self, *state, exc)
+                            .and_then(|step| self.apply_step(step, nf.ret))
+                            .and_then(|pending| self.deliver(pending));
+                        match next {
+                            Ok(()) => return Ok(()),
+                            Err(e) => {
+                                exc = e;
+                                continue;
+                            }
+                        }
+                    }
                     if let Cont::PromiseExecutor { promise } = nf.cont {
                         self.reject_promise(promise, exc)?;
                         return match self.deliver(Some((nf.ret, Value::Obj(promise)))) {

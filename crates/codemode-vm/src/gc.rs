@@ -227,6 +227,11 @@ impl Vm {
                 w.trace(&mut out);
                 m.work.extend(out);
             }
+            ObjKind::Disposable(d) => {
+                let mut out = Vec::new();
+                d.trace(&mut out);
+                m.work.extend(out);
+            }
         }
     }
 

@@ -320,6 +320,8 @@ pub enum ObjKind {
     },
     /// `WeakMap`, `WeakSet`, `WeakRef` (`builtins/weak.rs`).
     Weak(Box<crate::builtins::WeakState>),
+    /// `DisposableStack` (`builtins/disposable.rs`).
+    Disposable(Box<crate::builtins::disposable::DisposableState>),
     /// Boxed primitives (`new String("x")` is not supported; used for `Object(1)`-style wrappers).
     Boxed(Value),
     /// An `ArrayBuffer`: its bytes (`builtins/array_buffer.rs`).
@@ -382,6 +384,7 @@ impl Object {
             ObjKind::Iterator(IterState::List { items, .. }) => items.capacity() * VALUE_SIZE,
             ObjKind::RegExp { source, flags, .. } => source.len() + flags.len(),
             ObjKind::Weak(w) => w.extra_bytes(),
+            ObjKind::Disposable(d) => d.extra_bytes(),
             ObjKind::ArrayBuffer(b) => size_of::<crate::builtins::BufferData>() + b.bytes.capacity(),
             _ => 0,
         };

@@ -33,7 +33,9 @@ pub struct CommonAtoms {
 /// The well-known symbols (`Symbol.iterator`, ...), made with the realm.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct WellKnownSymbols {
+    pub async_dispose: Atom,
     pub async_iterator: Atom,
+    pub dispose: Atom,
     pub has_instance: Atom,
     pub is_concat_spreadable: Atom,
     pub iterator: Atom,
@@ -50,9 +52,11 @@ pub struct WellKnownSymbols {
 
 impl WellKnownSymbols {
     /// Every well-known symbol with its name (`Symbol.<name>`).
-    pub fn all(&self) -> [(&'static str, Atom); 13] {
+    pub fn all(&self) -> [(&'static str, Atom); 15] {
         [
+            ("asyncDispose", self.async_dispose),
             ("asyncIterator", self.async_iterator),
+            ("dispose", self.dispose),
             ("hasInstance", self.has_instance),
             ("isConcatSpreadable", self.is_concat_spreadable),
             ("iterator", self.iterator),
@@ -77,7 +81,9 @@ impl WellKnownSymbols {
         let mut make =
             |name: &str| atoms.insert_kind(&format!("Symbol.{name}"), crate::heap::AtomKind::DescribedSymbol);
         WellKnownSymbols {
+            async_dispose: make("asyncDispose"),
             async_iterator: make("asyncIterator"),
+            dispose: make("dispose"),
             has_instance: make("hasInstance"),
             is_concat_spreadable: make("isConcatSpreadable"),
             iterator: make("iterator"),
@@ -116,6 +122,8 @@ pub struct Realm {
     pub set_proto: ObjId,
     /// `WeakMap.prototype`, `WeakSet.prototype`, `WeakRef.prototype`, `FinalizationRegistry.prototype`.
     pub weak_protos: [ObjId; 4],
+    /// `DisposableStack.prototype`, `AsyncDisposableStack.prototype`.
+    pub disposable_protos: [ObjId; 2],
     /// Error.prototype and the native error prototypes, indexed by [`ErrorKind`] order.
     pub error_protos: [ObjId; 5],
     /// `ArrayBuffer`, typed arrays, `DataView`, `TextEncoder`/`TextDecoder`.
@@ -154,6 +162,7 @@ impl Realm {
             obj(p, ObjKind::Plain)?,
             obj(p, ObjKind::Plain)?,
         ];
+        let disposable_protos = [obj(p, ObjKind::Plain)?, obj(p, ObjKind::Plain)?];
         let error_proto = obj(p, ObjKind::Plain)?;
         let ep = Some(error_proto);
         let error_protos = [
@@ -197,6 +206,7 @@ impl Realm {
             map_proto,
             set_proto,
             weak_protos,
+            disposable_protos,
             error_protos,
             binary,
             atoms,

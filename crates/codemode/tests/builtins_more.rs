@@ -388,3 +388,65 @@ fn map_get_or_insert() {
         "{r:?}"
     );
 }
+
+/// `DisposableStack`, `SuppressedError` and `Error.isError` (ES2026 explicit resource
+/// management; ES2026 `Error.isError`), expectations from the specification text: disposers run
+/// last added first, every one runs, and a later error wraps the earlier as `suppressed`.
+#[test]
+fn disposable_stack() {
+    let r = run(r#"
+        const log = [];
+        const s = new DisposableStack();
+        s.defer(() => log.push("defer1"));
+        s.use({ [Symbol.dispose]() { log.push("use"); throw new Error("e1"); } });
+        s.adopt(42, (v) => { log.push("adopt " + v); throw new Error("e2"); });
+        s.use(null);
+        log.push(s.disposed);
+        try { s.dispose(); } catch (e) { log.push(e.constructor.name, e.error.message, e.suppressed.message); }
+        log.push(s.disposed, s.dispose());
+        try { s.use({}); } catch (e) { log.push(e.constructor.name); }
+        try { new DisposableStack().use({}); } catch (e) { log.push(e.constructor.name); }
+        const t = new DisposableStack();
+        t.defer(() => log.push("moved"));
+        const u = t.move();
+        log.push(t.disposed, u.disposed);
+        u[Symbol.dispose]();
+        log.push(DisposableStack.prototype[Symbol.dispose] === DisposableStack.prototype.dispose,
+          Object.prototype.toString.call(u), typeof Symbol.dispose, typeof Symbol.asyncDispose);
+        const se = new SuppressedError(1, 2, "m");
+        log.push(se.error, se.suppressed, se.message, se instanceof Error);
+        log.push(Error.isError(se), Error.isError(new TypeError()), Error.isError({ __proto__: Error.prototype }));
+        return log;
+    "#);
+    assert_eq!(
+        r.value,
+        Some(json!([
+            false,
+            "adopt 42",
+            "use",
+            "defer1",
+            "SuppressedError",
+            "e1",
+            "e2",
+            true,
+            null,
+            "ReferenceError",
+            "TypeError",
+            true,
+            false,
+            "moved",
+            true,
+            "[object DisposableStack]",
+            "symbol",
+            "symbol",
+            1,
+            2,
+            "m",
+            true,
+            true,
+            true,
+            false
+        ])),
+        "{r:?}"
+    );
+}

@@ -129,6 +129,7 @@ fn shell(vm: &mut Vm, walk: &mut Walk, src: ObjId) -> Result<ObjId, Throw> {
         | ObjKind::Coroutine(_)
         | ObjKind::Generator(_)
         | ObjKind::Weak(_)
+        | ObjKind::Disposable(_)
         | ObjKind::Accessor { .. } => return Err(not_cloneable(vm, src)),
     };
     walk.copies.insert(src, copy);

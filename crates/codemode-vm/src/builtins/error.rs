@@ -16,6 +16,7 @@ pub const DEFS: &[NativeDef] = &[
     }),
     NativeDef::ctor("SyntaxError", 1, syntax_error_call, |vm, args| make(vm, ErrorKind::SyntaxError, args)),
     NativeDef::new("Error.prototype", "toString", 0, to_string),
+    NativeDef::new("Error", "isError", 1, is_error),
 ];
 
 fn make(vm: &mut Vm, kind: ErrorKind, args: &[Value]) -> Result<Step, Throw> {
@@ -72,4 +73,11 @@ pub(super) fn install_names(vm: &mut Vm) -> Result<(), Throw> {
         vm.define_hidden(proto, "message", empty);
     }
     Ok(())
+}
+
+/// `Error.isError(v)`: whether `v` is an Error object (made by an error constructor, whatever
+/// its prototype now is).
+fn is_error(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let yes = matches!(arg(args, 0), Value::Obj(id) if matches!(vm.heap.obj(id).kind, crate::object::ObjKind::Error(_)));
+    Ok(Step::Return(Value::Bool(yes)))
 }

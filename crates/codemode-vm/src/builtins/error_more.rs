@@ -21,13 +21,14 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::ctor("AggregateError", 2, aggregate_call, aggregate_construct),
     NativeDef::ctor("URIError", 1, uri_error_call, uri_error_construct),
     NativeDef::ctor("EvalError", 1, eval_error_call, eval_error_construct),
+    NativeDef::ctor("SuppressedError", 3, suppressed_call, suppressed_construct),
 ];
 
 /// The hidden global property holding the prototypes this module made.
 const INTRINSICS: &str = "\u{1}intrinsics";
 
 /// The constructors whose prototypes live in [`INTRINSICS`].
-const NAMES: [&str; 3] = ["AggregateError", "URIError", "EvalError"];
+const NAMES: [&str; 4] = ["AggregateError", "URIError", "EvalError", "SuppressedError"];
 
 /// Makes the prototypes and links them with their constructors (run once, at install).
 pub(super) fn install_values(vm: &mut Vm) -> Result<(), Throw> {
@@ -166,4 +167,31 @@ fn eval_error_call(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -
 fn eval_error_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
     let proto = proto_of(vm, "EvalError");
     Ok(Step::Return(error_with_proto(vm, proto, arg(args, 0), arg(args, 1))?))
+}
+
+fn suppressed_call(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    suppressed_construct(vm, args)
+}
+
+/// `new SuppressedError(error, suppressed, message)`.
+fn suppressed_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
+    let proto = proto_of(vm, "SuppressedError");
+    let e = error_with_proto(vm, proto, arg(args, 2), Value::Undefined)?;
+    if let Value::Obj(id) = e {
+        vm.define_hidden(id, "error", arg(args, 0));
+        vm.define_hidden(id, "suppressed", arg(args, 1));
+    }
+    Ok(Step::Return(e))
+}
+
+/// The `SuppressedError` disposal throws when `error` is thrown after `suppressed`.
+pub(crate) fn suppressed_error(vm: &mut Vm, error: Value, suppressed: Value) -> Result<Value, Throw> {
+    let proto = proto_of(vm, "SuppressedError");
+    let message = vm.new_string("An error was suppressed during disposal.")?;
+    let e = error_with_proto(vm, proto, message, Value::Undefined)?;
+    if let Value::Obj(id) = e {
+        vm.define_hidden(id, "error", error);
+        vm.define_hidden(id, "suppressed", suppressed);
+    }
+    Ok(e)
 }

@@ -27,6 +27,7 @@ mod console;
 mod data_view;
 mod date;
 mod date_math;
+pub(crate) mod disposable;
 mod error;
 mod error_more;
 pub(crate) mod extension;
@@ -238,6 +239,9 @@ pub enum Cont {
     ThrowAfter(Value),
     /// `getOrInsertComputed` waiting for its callback (`upsert.rs`).
     Upsert { map: ObjId, key: Value },
+    /// `DisposableStack.prototype.dispose` calling the disposers (`disposable.rs`); a throw
+    /// out of one is caught here by the unwinder and disposal goes on.
+    Dispose(Box<disposable::DisposeLoop>),
 }
 
 impl Cont {
@@ -270,6 +274,7 @@ impl Cont {
             Cont::IterResult { done_of } => out.push(*done_of),
             Cont::ThrowAfter(v) => out.push(*v),
             Cont::Upsert { map, key } => out.extend([Value::Obj(*map), *key]),
+            Cont::Dispose(d) => d.trace(out),
         }
     }
 }
@@ -320,6 +325,7 @@ pub fn table() -> &'static [NativeDef] {
             uint8_base64::DEFS,
             species::DEFS,
             upsert::DEFS,
+            disposable::DEFS,
         ];
         lists.iter().flat_map(|l| l.iter()).map(copy_def).collect()
     });
@@ -392,6 +398,7 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
         Cont::IterResult { done_of } => crate::user_iter::resume_iter_result(vm, done_of, result),
         Cont::ThrowAfter(error) => Err(error),
         Cont::Upsert { map, key } => upsert::resume(vm, map, key, result),
+        Cont::Dispose(d) => disposable::next_disposal(vm, *d),
     }
 }
 
@@ -470,6 +477,8 @@ impl Vm {
             "WeakSet" => r.weak_protos[1],
             "WeakRef" => r.weak_protos[2],
             "FinalizationRegistry" => r.weak_protos[3],
+            "DisposableStack" => r.disposable_protos[0],
+            "AsyncDisposableStack" => r.disposable_protos[1],
             "Error" => r.error_protos[0],
             "TypeError" => r.error_protos[1],
             "RangeError" => r.error_protos[2],

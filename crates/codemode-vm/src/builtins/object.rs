@@ -26,6 +26,7 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::new("Object", "hasOwn", 2, has_own),
     NativeDef::new("Object.prototype", "toString", 0, to_string),
     NativeDef::new("Object.prototype", "valueOf", 0, value_of),
+    NativeDef::new("Object.prototype", "isPrototypeOf", 1, is_prototype_of),
 ];
 
 fn object_call(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
@@ -221,6 +222,29 @@ fn own_property(vm: &mut Vm, o: Value, k: Value) -> Result<bool, Throw> {
 
 fn has_own_property(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     Ok(Step::Return(Value::Bool(own_property(vm, this, arg(args, 0))?)))
+}
+
+/// `proto.isPrototypeOf(v)`: whether `proto` is on `v`'s prototype chain (a primitive `v`:
+/// false, before `this` is checked, as the specification orders it).
+fn is_prototype_of(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let Value::Obj(mut cur) = arg(args, 0) else { return Ok(Step::Return(Value::Bool(false))) };
+    let Value::Obj(proto) = this else {
+        let msg = "Object.prototype.isPrototypeOf called on null, undefined or a primitive";
+        return Err(vm.make_error(ErrorKind::TypeError, msg));
+    };
+    let mut steps = 0usize;
+    while let Some(next) = vm.heap.obj(cur).proto {
+        if next == proto {
+            return Ok(Step::Return(Value::Bool(true)));
+        }
+        steps += 1;
+        vm.charge(crate::meter::Work::Units(1));
+        if steps > 100_000 {
+            break;
+        }
+        cur = next;
+    }
+    Ok(Step::Return(Value::Bool(false)))
 }
 
 fn has_own(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {

@@ -143,6 +143,8 @@ pub(crate) fn install_values(vm: &mut Vm) -> Result<(), Throw> {
         (r.weak_protos[1], "WeakSet"),
         (r.weak_protos[2], "WeakRef"),
         (r.weak_protos[3], "FinalizationRegistry"),
+        (r.disposable_protos[0], "DisposableStack"),
+        (r.disposable_protos[1], "AsyncDisposableStack"),
     ];
     for (owner, name) in tagged {
         set_tag(vm, owner, name)?;
@@ -156,10 +158,15 @@ pub(crate) fn install_values(vm: &mut Vm) -> Result<(), Throw> {
         (r.binary.typed_array, "values"),
     ];
     let iterator = r.symbols.iterator;
-    for (owner, name) in aliases {
+    let aliases = aliases.into_iter().map(|(owner, name)| (owner, name, iterator)).chain([(
+        r.disposable_protos[0],
+        "dispose",
+        r.symbols.dispose,
+    )]);
+    for (owner, name, symbol) in aliases.collect::<Vec<_>>() {
         let atom = vm.heap.atoms.intern(name);
         if let Some(slot) = vm.heap.obj(owner).props.get(atom).copied() {
-            vm.heap.obj_mut(owner).props.set(iterator, slot.value, HIDDEN);
+            vm.heap.obj_mut(owner).props.set(symbol, slot.value, HIDDEN);
         }
     }
     for namespace in ["Math", "JSON", "Reflect"] {
