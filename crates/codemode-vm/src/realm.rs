@@ -145,8 +145,9 @@ impl Realm {
         let function_proto = obj(p, ObjKind::Plain)?;
         let array_proto = obj(p, ObjKind::Array(Vec::new()))?;
         let string_proto = obj(p, ObjKind::Plain)?;
-        let number_proto = obj(p, ObjKind::Plain)?;
-        let boolean_proto = obj(p, ObjKind::Plain)?;
+        // `Number.prototype` and `Boolean.prototype` are themselves wrappers of 0 and false.
+        let number_proto = obj(p, ObjKind::Boxed(Value::Number(0.0)))?;
+        let boolean_proto = obj(p, ObjKind::Boxed(Value::Bool(false)))?;
         let symbol_proto = obj(p, ObjKind::Plain)?;
         let promise_proto = obj(p, ObjKind::Plain)?;
         let iterator_proto = obj(p, ObjKind::Plain)?;
