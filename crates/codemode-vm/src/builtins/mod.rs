@@ -49,6 +49,7 @@ mod prim_args;
 mod promise;
 mod promise_more;
 pub(crate) mod prop_walk;
+mod proxy;
 mod reflect;
 mod regexp;
 mod set_algebra;
@@ -81,6 +82,8 @@ pub use array_buffer::BufferData;
 pub use data_view::ViewData;
 pub use iterator_helpers::Helper;
 pub(crate) use iterator_helpers::helper_next;
+pub(crate) use object_model::{Descriptor, descriptor_of, read_descriptor};
+pub(crate) use reflect::reflect_ordinary;
 pub use text_codec::Codec;
 pub use typed_array::{BinaryProtos, TypedArrayData};
 pub(crate) use typed_array::{index_keys, indexed_get, indexed_has, indexed_set};
@@ -114,6 +117,10 @@ impl NativeDef {
     /// The function's `name`: `"@@iterator"` is `"[Symbol.iterator]"`, `"get size"` a getter's
     /// `"get size"` as written.
     pub fn function_name(&self) -> String {
+        // Internal functions (resolving functions, `revoke`, ...) are anonymous.
+        if self.owner == "#internal" {
+            return String::new();
+        }
         let (prefix, name) = match self.name.strip_prefix("get ") {
             Some(rest) => ("get ", rest),
             None => ("", self.name),
@@ -228,6 +235,18 @@ pub enum Cont {
     TypedSorted { target: ObjId },
     /// A built-in's arguments converted by program `valueOf`/`toString` first (`prim_args.rs`).
     PrimArgs(Box<prim_args::PrimArgs>),
+    /// A proxy operation waiting for its trap or the trap's result (`proxy.rs`).
+    Proxy(Box<crate::proxy::ProxyCall>),
+    /// A strict operation on a proxy waiting for its `true`/`false` (`proxy.rs`).
+    ProxyRefusal(Box<crate::proxy::Refusal>),
+    /// `instanceof` with a proxy involved (`proxy_ops.rs`).
+    InstanceOf(Box<crate::proxy_ops::InstanceOf>),
+    /// The callee's result, as a boolean.
+    Truthy,
+    /// The callee's result is a property descriptor or `undefined`: whether it is enumerable.
+    Enumerable,
+    /// Listing a proxy's keys through its traps (`proxy_keys.rs`).
+    ProxyKeys(Box<crate::proxy_keys::KeysWalk>),
 }
 
 impl Cont {
@@ -257,6 +276,11 @@ impl Cont {
             Cont::TypedLoop(l) => l.trace(out),
             Cont::TypedSorted { target } => out.push(Value::Obj(*target)),
             Cont::PrimArgs(p) => p.trace(out),
+            Cont::Proxy(p) => p.trace(out),
+            Cont::ProxyRefusal(r) => out.push(r.value),
+            Cont::InstanceOf(i) => i.trace(out),
+            Cont::Truthy | Cont::Enumerable => {}
+            Cont::ProxyKeys(w) => w.trace(out),
         }
     }
 }
@@ -284,6 +308,7 @@ pub fn table() -> &'static [NativeDef] {
             symbol::DEFS,
             regexp::DEFS,
             reflect::DEFS,
+            proxy::DEFS,
             number::DEFS,
             date::DEFS,
             map_set::DEFS,
@@ -374,6 +399,18 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
         Cont::TypedLoop(l) => typed_array_loop::resume_loop(vm, l, result),
         Cont::TypedSorted { target } => typed_array_loop::resume_sorted(vm, target, result),
         Cont::PrimArgs(p) => prim_args::resume(vm, p, result),
+        Cont::Proxy(p) => crate::proxy::resume(vm, *p, result),
+        Cont::ProxyRefusal(r) => crate::proxy::resume_refusal(vm, *r, result),
+        Cont::InstanceOf(i) => crate::proxy_ops::resume_instance_of(vm, *i, result),
+        Cont::Truthy => Ok(Step::Return(Value::Bool(vm.to_boolean(result)))),
+        Cont::Enumerable => {
+            let enumerable = match result {
+                Value::Obj(_) => vm.get_named(result, "enumerable")?,
+                _ => Value::Bool(false),
+            };
+            Ok(Step::Return(Value::Bool(vm.to_boolean(enumerable))))
+        }
+        Cont::ProxyKeys(w) => crate::proxy_keys::resume(vm, *w, result),
     }
 }
 
@@ -553,11 +590,7 @@ pub(crate) fn this_array(vm: &mut Vm, this: Value, method: &str) -> Result<ObjId
 
 /// Checks that `f` is callable, else `TypeError: <desc> is not a function`.
 pub(crate) fn require_callable(vm: &mut Vm, f: Value) -> Result<(), Throw> {
-    if matches!(f, Value::Obj(id) if matches!(vm.heap.obj(id).kind, ObjKind::Function(_))) {
-        Ok(())
-    } else {
-        Err(vm.not_a_function(f))
-    }
+    if vm.is_callable(f) { Ok(()) } else { Err(vm.not_a_function(f)) }
 }
 
 /// Relative index as `slice`/`at` interpret it (negative counts from the end), clamped to `0..=len`.
