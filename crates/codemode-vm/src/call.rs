@@ -130,6 +130,10 @@ impl Vm {
                     format!("Class constructor {} cannot be invoked without 'new'", name.unwrap_or_default());
                 return Err(self.make_error(ErrorKind::TypeError, &msg));
             }
+            ObjKind::Proxy { callable: true, .. } => {
+                let args = args.to_vec();
+                crate::proxy::ProxyOp::Apply { this, args }.run_on(self, id)?
+            }
             _ => return Err(self.not_a_function(callee)),
         };
         self.next_hop(step, ret)

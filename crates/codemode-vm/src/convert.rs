@@ -235,7 +235,7 @@ impl Vm {
             Value::Obj(id) => match &self.heap.obj(id).kind {
                 // The `tools` root is a namespace object, as in the reference runtime.
                 ObjKind::Function(Callable::Tool { path }) if path.is_empty() => "object",
-                ObjKind::Function(_) => "function",
+                ObjKind::Function(_) | ObjKind::Proxy { callable: true, .. } => "function",
                 _ => "object",
             },
         }
@@ -453,18 +453,26 @@ impl Vm {
         self.new_string_owned(out)
     }
 
+    /// `key in o` for built-ins (a proxy on the chain answers `false`: see [`Vm::has_found`]).
     pub(crate) fn has_property(&mut self, o: Value, key: Key) -> bool {
-        let Value::Obj(mut id) = o else { return false };
+        matches!(self.has_found(o, key), crate::proxy::HasFound::Yes)
+    }
+
+    /// `key in o`, or the proxy the chain ends at (whose `has` trap answers: `proxy.rs`).
+    pub(crate) fn has_found(&mut self, o: Value, key: Key) -> crate::proxy::HasFound {
+        use crate::proxy::HasFound;
+        let Value::Obj(mut id) = o else { return HasFound::No };
         for _ in 0..10_000 {
             let obj = self.heap.obj(id);
             match (&obj.kind, key) {
-                (ObjKind::Array(items), Key::Index(i)) if (i as usize) < items.len() => return true,
-                (ObjKind::Array(_), Key::Atom(a)) if a == self.realm.atoms.length => return true,
+                (ObjKind::Array(items), Key::Index(i)) if (i as usize) < items.len() => return HasFound::Yes,
+                (ObjKind::Array(_), Key::Atom(a)) if a == self.realm.atoms.length => return HasFound::Yes,
                 (ObjKind::TypedArray(t), key) => {
                     if let Some(present) = crate::builtins::indexed_has(&self.heap, t, key) {
-                        return present;
+                        return if present { HasFound::Yes } else { HasFound::No };
                     }
                 }
+                (ObjKind::Proxy { .. }, _) => return HasFound::Proxy(id),
                 _ => {}
             }
             let atom = match key {
@@ -473,14 +481,14 @@ impl Vm {
             };
             let obj = self.heap.obj(id);
             if atom.is_some_and(|a| obj.props.find(a).is_some()) {
-                return true;
+                return HasFound::Yes;
             }
             match obj.proto {
                 Some(p) => id = p,
-                None => return false,
+                None => return HasFound::No,
             }
         }
-        false
+        HasFound::No
     }
 
     fn instance_of(&mut self, v: Value, ctor: Value) -> Result<bool, Throw> {

@@ -222,6 +222,12 @@ impl Vm {
                 }
             }
             ObjKind::Boxed(v) => m.push(*v),
+            ObjKind::Proxy { target, handler, .. } => {
+                m.push_obj(*target);
+                if let Some(h) = handler {
+                    m.push_obj(*h);
+                }
+            }
             ObjKind::Weak(w) => {
                 let mut out = Vec::new();
                 w.trace(&mut out);

@@ -471,6 +471,7 @@ impl Vm {
                                 self.call_value(g, o, &[], ReturnTo::Reg(dst)).and_then(|p| self.deliver(p))
                             );
                         }
+                        crate::props::Got::Proxy(p, key) => switch_after!(self.proxy_get(p, key, o, dst)),
                     }
                 }
                 Op::GetIndex { dst, obj, key } => {
@@ -491,15 +492,20 @@ impl Vm {
                                 self.call_value(g, o, &[], ReturnTo::Reg(dst)).and_then(|p| self.deliver(p))
                             );
                         }
+                        crate::props::Got::Proxy(p, key) => switch_after!(self.proxy_get(p, key, o, dst)),
                     }
                 }
                 Op::SetNamed { obj, k, src } => {
                     let atom = self.constant_atom(fi, k);
                     let (o, v) = (reg!(obj), reg!(src));
-                    if let Some(setter) = tri!(self.set(o, Key::Atom(atom), v)) {
-                        switch_after!(
+                    match tri!(self.set(o, Key::Atom(atom), v)) {
+                        crate::props::SetFound::Done => {}
+                        crate::props::SetFound::Setter(setter) => switch_after!(
                             self.call_value(setter, o, &[v], ReturnTo::Discard).and_then(|p| self.deliver(p))
-                        );
+                        ),
+                        crate::props::SetFound::Proxy(p) => {
+                            switch_after!(self.proxy_set(p, Key::Atom(atom), v, o))
+                        }
                     }
                 }
                 Op::SetIndex { obj, key, src } => {
@@ -515,10 +521,12 @@ impl Vm {
                         continue;
                     }
                     let key = tri!(self.to_key(kv));
-                    if let Some(setter) = tri!(self.set(o, key, v)) {
-                        switch_after!(
+                    match tri!(self.set(o, key, v)) {
+                        crate::props::SetFound::Done => {}
+                        crate::props::SetFound::Setter(setter) => switch_after!(
                             self.call_value(setter, o, &[v], ReturnTo::Discard).and_then(|p| self.deliver(p))
-                        );
+                        ),
+                        crate::props::SetFound::Proxy(p) => switch_after!(self.proxy_set(p, key, v, o)),
                     }
                 }
                 Op::DefineNamed { obj, k, src } => {
@@ -544,6 +552,9 @@ impl Vm {
                 Op::Delete { dst, obj, key } => {
                     let (o, kv) = (reg!(obj), reg!(key));
                     let key = tri!(self.to_key(kv));
+                    if let Some(p) = self.as_proxy(o) {
+                        switch_after!(self.proxy_delete(p, key, dst));
+                    }
                     reg!(dst) = Value::Bool(tri!(self.delete(o, key)));
                 }
                 Op::Call { dst, callee, this, args, argc } => {
@@ -719,6 +730,13 @@ impl Vm {
                 }
                 Op::ForInKeys { dst, src } => {
                     let v = reg!(src);
+                    if self.chain_has_proxy(v) {
+                        switch_after!(
+                            self.proxy_keys(v, crate::proxy_keys::KeysMode::ForIn)
+                                .and_then(|s| self.apply_step(s, ReturnTo::Reg(dst)))
+                                .and_then(|p| self.deliver(p))
+                        );
+                    }
                     reg!(dst) = tri!(self.for_in_iterator(v));
                 }
                 Op::IterRest { dst, iter } => {
@@ -843,6 +861,7 @@ impl Vm {
                                     .and_then(|p| self.deliver(p))
                             );
                         }
+                        crate::props::Got::Proxy(p, key) => switch_after!(self.proxy_get(p, key, this, dst)),
                     }
                 }
                 Op::GetPrivate { dst, obj, key } => {
@@ -854,6 +873,7 @@ impl Vm {
                                 self.call_value(g, o, &[], ReturnTo::Reg(dst)).and_then(|p| self.deliver(p))
                             );
                         }
+                        crate::props::Got::Proxy(p, key) => switch_after!(self.proxy_get(p, key, o, dst)),
                     }
                 }
                 Op::SetPrivate { obj, key, src } => {

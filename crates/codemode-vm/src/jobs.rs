@@ -232,7 +232,7 @@ impl Vm {
     }
 
     pub(crate) fn is_callable(&self, v: Value) -> bool {
-        matches!(v, Value::Obj(id) if matches!(self.heap.obj(id).kind, ObjKind::Function(_)))
+        matches!(v, Value::Obj(id) if self.heap.obj(id).is_callable())
     }
 
     /// One input of `Promise.all` & co. settled. `state` is the combinator's state array

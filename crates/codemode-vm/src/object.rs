@@ -332,6 +332,16 @@ pub enum ObjKind {
     DataView(crate::builtins::ViewData),
     /// A `TextEncoder` or `TextDecoder` (`builtins/text_codec.rs`).
     TextCodec(crate::builtins::Codec),
+    /// A `Proxy` (`proxy.rs`): no own properties and no prototype link of its own (`proto` is
+    /// `None`), so ordinary lookups meet it only where they miss, at the end of a chain.
+    /// `handler` is `None` once revoked; `callable`/`constructor` are fixed at creation from the
+    /// target.
+    Proxy {
+        target: ObjId,
+        handler: Option<ObjId>,
+        callable: bool,
+        constructor: bool,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -392,6 +402,6 @@ impl Object {
     }
 
     pub fn is_callable(&self) -> bool {
-        matches!(self.kind, ObjKind::Function(_))
+        matches!(self.kind, ObjKind::Function(_) | ObjKind::Proxy { callable: true, .. })
     }
 }

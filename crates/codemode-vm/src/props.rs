@@ -27,6 +27,19 @@ pub enum Got {
     Value(Value),
     /// An accessor property: call this getter with the object as `this`.
     Getter(Value),
+    /// The lookup reached a proxy (the object itself or one on its chain): the read goes on as
+    /// that proxy's `[[Get]]` of `key`, with the original object as receiver (`proxy.rs`).
+    Proxy(ObjId, Key),
+}
+
+/// What an assignment found on the chain ([`Vm::set`]).
+pub enum SetFound {
+    /// Done (a data property written or added).
+    Done,
+    /// An accessor: call this setter with the object as `this`.
+    Setter(Value),
+    /// A proxy on the chain: the write goes on as its `[[Set]]` (`proxy.rs`).
+    Proxy(ObjId),
 }
 
 const MAX_PROTO_CHAIN: usize = 10_000;
@@ -108,6 +121,11 @@ impl Vm {
         }
         match self.existing_key(v)? {
             Some(key) => self.get(o, key),
+            // A proxy's `get` trap sees every key, interned or not.
+            None if self.chain_has_proxy(o) => {
+                let key = self.to_key(v)?;
+                self.get(o, key)
+            }
             None => Ok(Got::Value(Value::Undefined)),
         }
     }
@@ -333,6 +351,10 @@ impl Vm {
                 return Got::Value(slot.value);
             }
             cur = obj.proto;
+            // A proxy has no prototype link: checked only where the chain ends.
+            if cur.is_none() && matches!(obj.kind, ObjKind::Proxy { .. }) {
+                return Got::Proxy(id, key);
+            }
         }
         let _ = receiver;
         Got::Value(Value::Undefined)
@@ -343,6 +365,7 @@ impl Vm {
         match self.get(o, key)? {
             Got::Value(v) => Ok(v),
             Got::Getter(_) => Ok(Value::Undefined),
+            Got::Proxy(..) => Err(self.proxy_unsupported("this built-in")),
         }
     }
 
@@ -351,8 +374,9 @@ impl Vm {
         self.get_value(o, Key::Atom(atom))
     }
 
-    /// `o[key] = v`. Returns a setter to call when the property is an accessor.
-    pub(crate) fn set(&mut self, o: Value, key: Key, v: Value) -> Result<Option<Value>, Throw> {
+    /// `o[key] = v`. Returns a setter to call when the property is an accessor, or the proxy
+    /// whose `[[Set]]` the write goes on as.
+    pub(crate) fn set(&mut self, o: Value, key: Key, v: Value) -> Result<SetFound, Throw> {
         let id = match o {
             Value::Obj(id) => id,
             Value::Undefined | Value::Null => {
@@ -365,53 +389,60 @@ impl Vm {
                 return Err(self.make_error(ErrorKind::TypeError, &msg));
             }
             // Assignments to primitives are silently ignored (sloppy-mode semantics).
-            _ => return Ok(None),
+            _ => return Ok(SetFound::Done),
         };
         if matches!(self.heap.obj(id).kind, ObjKind::TypedArray(_))
             && crate::builtins::indexed_set(self, id, key, v)?
         {
-            return Ok(None);
+            return Ok(SetFound::Done);
         }
-        // Setter on the chain?
-        if let Some(setter) = self.find_setter(id, key) {
-            return Ok(Some(setter));
+        // Setter (or proxy) on the chain?
+        match self.find_setter(id, key) {
+            SetFound::Done => {}
+            found => return Ok(found),
         }
         self.define(Value::Obj(id), key, v)?;
-        Ok(None)
+        Ok(SetFound::Done)
     }
 
-    fn find_setter(&mut self, start: ObjId, key: Key) -> Option<Value> {
+    /// The setter of `key` on the chain from `start`, or the proxy the chain ends at; `Done`
+    /// when neither (a data property, or none: the write defines it on `start`).
+    pub(crate) fn find_setter(&mut self, start: ObjId, key: Key) -> SetFound {
+        // An index key never interned names no property: only a proxy can answer it.
         let atom = match key {
-            Key::Atom(a) => a,
-            Key::Index(i) => self.heap.atoms.lookup(&i.to_string())?,
+            Key::Atom(a) => Some(a),
+            Key::Index(i) => self.heap.atoms.lookup(&i.to_string()),
         };
         let mut cur = Some(start);
         let mut steps = 0;
         while let Some(id) = cur {
             steps += 1;
             if steps > MAX_PROTO_CHAIN {
-                return None;
+                return SetFound::Done;
             }
             let obj = self.heap.obj(id);
-            if let Some(slot) = obj.props.get(atom) {
+            if let Some(slot) = atom.and_then(|a| obj.props.get(a)) {
                 if slot.flags & ACCESSOR != 0
                     && let Value::Obj(acc) = slot.value
                     && let ObjKind::Accessor { set, .. } = self.heap.obj(acc).kind
                 {
-                    return Some(set);
+                    return SetFound::Setter(set);
                 }
-                return None;
+                return SetFound::Done;
             }
             cur = obj.proto;
+            if cur.is_none() && matches!(obj.kind, ObjKind::Proxy { .. }) {
+                return SetFound::Proxy(id);
+            }
         }
-        None
+        SetFound::Done
     }
 
     /// Defines (or overwrites) an own data property.
     pub(crate) fn define(&mut self, o: Value, key: Key, v: Value) -> Result<(), Throw> {
         let Value::Obj(id) = o else { return Ok(()) };
-        if matches!(self.heap.obj(id).kind, ObjKind::TypedArray(_))
-            && crate::builtins::indexed_set(self, id, key, v)?
+        if matches!(self.heap.obj(id).kind, ObjKind::TypedArray(_) | ObjKind::Proxy { .. })
+            && self.define_exotic(id, key, v)?
         {
             return Ok(());
         }
@@ -485,6 +516,15 @@ impl Vm {
         Ok(())
     }
 
+    /// `define` on a typed array (its elements are the buffer's; `true`: done) or a proxy
+    /// (defined on through its `defineProperty` trap, `proxy.rs`, never here).
+    fn define_exotic(&mut self, id: ObjId, key: Key, v: Value) -> Result<bool, Throw> {
+        if let ObjKind::Proxy { .. } = self.heap.obj(id).kind {
+            return Err(self.proxy_unsupported("this operation"));
+        }
+        crate::builtins::indexed_set(self, id, key, v)
+    }
+
     /// The `TypeError` for a write `define` refuses on a sealed, frozen or non-extensible
     /// object (`sealing` is its integrity bits).
     fn check_integrity(&mut self, id: ObjId, key: Key, sealing: u8) -> Result<(), Throw> {
@@ -518,7 +558,7 @@ impl Vm {
         Ok(())
     }
 
-    fn key_display(&self, key: Key) -> String {
+    pub(crate) fn key_display(&self, key: Key) -> String {
         match key {
             Key::Atom(a) if self.heap.atoms.is_symbol(a) => self.symbol_descriptive_string(a),
             Key::Atom(a) => self.heap.atoms.name(a).to_string(),
@@ -595,6 +635,9 @@ impl Vm {
             }
             return Ok(true);
         };
+        if let ObjKind::Proxy { .. } = self.heap.obj(id).kind {
+            return Err(self.proxy_unsupported("this operation"));
+        }
         // A typed array's elements cannot be deleted (a TypeError, as in strict mode); other
         // numeric keys are never there.
         if let ObjKind::TypedArray(t) = &self.heap.obj(id).kind
@@ -713,6 +756,15 @@ impl Vm {
             _ => return Ok(None),
         };
         let excluded: Vec<Key> = excluded.iter().map(|v| self.to_key(*v)).collect::<Result<_, _>>()?;
+        if let ObjKind::Proxy { .. } = self.heap.obj(id).kind {
+            // The target's keys (when listing them needs no trap); values read through the proxy.
+            let inner = self.proxy_traps_keys_plainly(id)?;
+            let mut keys = self.own_property_keys(inner, false);
+            keys.retain(|key| !excluded.contains(key));
+            let mode =
+                crate::builtins::prop_walk::WalkMode::Define { target: dst, sources: Default::default() };
+            return self.start_prop_walk(src, keys, mode).map(Some);
+        }
         let mut keys = self.own_property_keys(id, false);
         keys.retain(|key| !excluded.contains(key));
         if self.has_own_accessor(src, &keys) {

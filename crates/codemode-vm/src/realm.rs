@@ -506,7 +506,9 @@ impl Vm {
             ObjKind::Function(Callable::Native { native, .. }) => builtins::is_constructor(*native),
             ObjKind::Function(Callable::Bound { target, .. }) => {
                 matches!(&self.heap.obj(*target).kind, ObjKind::Function(_))
+                    || matches!(self.heap.obj(*target).kind, ObjKind::Proxy { constructor: true, .. })
             }
+            ObjKind::Proxy { constructor, .. } => *constructor,
             _ => false,
         }
     }
@@ -551,7 +553,20 @@ impl Vm {
             callee = target;
         }
         let args: &[Value] = if bound_any { &all_args } else { args };
+        // A proxy without a `construct` trap forwards `new` to its target, `new_target` kept.
+        for _ in 0..self.heap.objects.slots.len() {
+            let ObjKind::Proxy { target, handler: Some(h), constructor: true, .. } =
+                self.heap.obj(callee).kind
+            else {
+                break;
+            };
+            if !self.lacks_trap(h, "construct") {
+                break;
+            }
+            callee = target;
+        }
         match &self.heap.obj(callee).kind {
+            ObjKind::Proxy { constructor: true, .. } => self.proxy_construct(callee, args, new_target, into),
             ObjKind::Function(Callable::Native { native, .. }) => {
                 let native = *native;
                 if new_target == callee && builtins::is_abstract(native) {
@@ -611,6 +626,11 @@ impl Vm {
     /// `new_target.prototype`, made on first use for plain functions (most functions are never
     /// constructors), falling back to `Object.prototype` when it is not an object.
     pub(crate) fn prototype_of_target(&mut self, new_target: ObjId) -> Result<ObjId, Throw> {
+        // A proxy's target answers (its `get` trap is not consulted here).
+        let new_target = match self.heap.obj(new_target).kind {
+            ObjKind::Proxy { .. } => self.proxy_innermost(new_target)?,
+            _ => new_target,
+        };
         match self.get_value(Value::Obj(new_target), Key::Atom(self.realm.atoms.prototype))? {
             Value::Obj(p) => Ok(p),
             _ => Ok(self.realm.object_proto),

@@ -83,9 +83,12 @@ impl Vm {
         ret: ReturnTo,
     ) -> Result<bool, Throw> {
         if let ConvertOp::Binary(BinOp::InstanceOf) = op {
-            return self.has_instance_call(operands, ret);
+            return Ok(self.proxy_instance_of(operands, ret)? || self.has_instance_call(operands, ret)?);
         }
-        if let ConvertOp::Binary(BinOp::StrictEq | BinOp::StrictNotEq | BinOp::In) = op {
+        if let ConvertOp::Binary(BinOp::In) = op {
+            return self.proxy_in(operands, ret);
+        }
+        if let ConvertOp::Binary(BinOp::StrictEq | BinOp::StrictNotEq) = op {
             return Ok(false);
         }
         // `==` between two objects compares identity.

@@ -220,14 +220,14 @@ impl Vm {
         self.require_iter_result(result)?;
         let (done_atom, value_atom) = (self.realm.atoms.done, self.realm.atoms.value);
         let done = match self.get(result, Key::Atom(done_atom))? {
-            Got::Getter(_) => return self.read_through_getters(result, dst, target),
+            Got::Getter(_) | Got::Proxy(..) => return self.read_through_getters(result, dst, target),
             Got::Value(done) => self.to_boolean(done),
         };
         let value = if done {
             Value::Undefined
         } else {
             match self.get(result, Key::Atom(value_atom))? {
-                Got::Getter(_) => return self.read_through_getters(result, dst, target),
+                Got::Getter(_) | Got::Proxy(..) => return self.read_through_getters(result, dst, target),
                 Got::Value(v) => v,
             }
         };
@@ -353,7 +353,7 @@ pub(crate) fn resume_drain(vm: &mut Vm, mut drain: IterDrain, result: Value) -> 
         }
     } else {
         let value = match read_iter_result(vm, &mut drain, result)? {
-            ResultRead::Call(getter, of) => return Ok(call_getter(getter, of, drain)),
+            ResultRead::Call(read, of) => return read.step(vm, of, Cont::IterDrain(Box::new(drain))),
             ResultRead::Done => return finish(vm, drain.then),
             ResultRead::Value(v) => v,
         };
@@ -368,10 +368,34 @@ pub(crate) fn resume_drain(vm: &mut Vm, mut drain: IterDrain, result: Value) -> 
     Ok(Step::Call { callee, this, args: Vec::new(), cont: Cont::IterDrain(Box::new(drain)) })
 }
 
+/// A property read that runs program code: a getter, or a proxy's `get`.
+enum Deferred {
+    Getter(Value),
+    Proxy(ObjId, Key),
+}
+
+impl Deferred {
+    fn of(got: Got) -> Result<Deferred, Value> {
+        match got {
+            Got::Value(v) => Err(v),
+            Got::Getter(g) => Ok(Deferred::Getter(g)),
+            Got::Proxy(p, key) => Ok(Deferred::Proxy(p, key)),
+        }
+    }
+
+    /// The step making the read on `receiver`, its value going to `cont`.
+    fn step(self, vm: &mut Vm, receiver: Value, cont: Cont) -> Result<Step, Throw> {
+        match self {
+            Deferred::Getter(callee) => Ok(Step::Call { callee, this: receiver, args: Vec::new(), cont }),
+            Deferred::Proxy(p, key) => vm.proxy_get_call(p, key, receiver, cont),
+        }
+    }
+}
+
 /// Where reading an iterator result got to.
 enum ResultRead {
-    /// Call this getter with the result object as `this`; its value comes back to the drain.
-    Call(Value, Value),
+    /// Make this read of the result object; its value comes back to the drain.
+    Call(Deferred, Value),
     Done,
     Value(Value),
 }
@@ -393,31 +417,26 @@ fn read_iter_result(vm: &mut Vm, drain: &mut IterDrain, returned: Value) -> Resu
         }
         Reading::Next => {
             vm.require_iter_result(returned)?;
-            match vm.get(returned, Key::Atom(done_atom))? {
-                Got::Getter(getter) => {
+            match Deferred::of(vm.get(returned, Key::Atom(done_atom))?) {
+                Ok(read) => {
                     drain.reading = Reading::Done(returned);
-                    return Ok(ResultRead::Call(getter, returned));
+                    return Ok(ResultRead::Call(read, returned));
                 }
-                Got::Value(done) if vm.to_boolean(done) => return Ok(ResultRead::Done),
-                Got::Value(_) => returned,
+                Err(done) if vm.to_boolean(done) => return Ok(ResultRead::Done),
+                Err(_) => returned,
             }
         }
     };
-    match vm.get(result, Key::Atom(value_atom))? {
-        Got::Getter(getter) => {
+    match Deferred::of(vm.get(result, Key::Atom(value_atom))?) {
+        Ok(read) => {
             drain.reading = Reading::Value;
-            Ok(ResultRead::Call(getter, result))
+            Ok(ResultRead::Call(read, result))
         }
-        Got::Value(v) => {
+        Err(v) => {
             drain.reading = Reading::Next;
             Ok(ResultRead::Value(v))
         }
     }
-}
-
-/// The step calling an iterator result's getter for `drain`.
-fn call_getter(getter: Value, result: Value, drain: IterDrain) -> Step {
-    Step::Call { callee: getter, this: result, args: Vec::new(), cont: Cont::IterDrain(Box::new(drain)) }
 }
 
 /// The step resuming generator `g` with `next()`, its result going to `drain`.
@@ -457,9 +476,9 @@ pub(crate) fn read_iter_result_native(
     _data: &[Value],
 ) -> Result<Step, Throw> {
     let result = crate::builtins::arg(args, 0);
-    match vm.get(result, Key::Atom(vm.realm.atoms.done))? {
-        Got::Getter(getter) => Ok(result_getter_call(getter, result, result)),
-        Got::Value(done) => after_done(vm, result, done),
+    match Deferred::of(vm.get(result, Key::Atom(vm.realm.atoms.done))?) {
+        Ok(read) => read.step(vm, result, Cont::IterResult { done_of: result }),
+        Err(done) => after_done(vm, result, done),
     }
 }
 
@@ -475,14 +494,10 @@ fn after_done(vm: &mut Vm, result: Value, done: Value) -> Result<Step, Throw> {
     if vm.to_boolean(done) {
         return plain_result(vm, true, Value::Undefined);
     }
-    match vm.get(result, Key::Atom(vm.realm.atoms.value))? {
-        Got::Getter(getter) => Ok(result_getter_call(getter, result, Value::Undefined)),
-        Got::Value(v) => plain_result(vm, false, v),
+    match Deferred::of(vm.get(result, Key::Atom(vm.realm.atoms.value))?) {
+        Ok(read) => read.step(vm, result, Cont::IterResult { done_of: Value::Undefined }),
+        Err(v) => plain_result(vm, false, v),
     }
-}
-
-fn result_getter_call(getter: Value, result: Value, done_of: Value) -> Step {
-    Step::Call { callee: getter, this: result, args: Vec::new(), cont: Cont::IterResult { done_of } }
 }
 
 fn plain_result(vm: &mut Vm, done: bool, value: Value) -> Result<Step, Throw> {

@@ -103,6 +103,11 @@ fn array_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
 
 fn is_array(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let v = arg(args, 0);
+    // A proxy is an array when its target is (a revoked one on the way is a TypeError).
+    let v = match vm.as_proxy(v) {
+        Some(p) => Value::Obj(vm.proxy_innermost(p)?),
+        None => v,
+    };
     Ok(Step::Return(Value::Bool(
         matches!(v, Value::Obj(id) if matches!(vm.heap.obj(id).kind, ObjKind::Array(_))),
     )))

@@ -44,8 +44,8 @@ pub(crate) fn mutate(
     };
     vm.charge(Work::Elements(after.len() + old_len));
     for (i, v) in after.iter().enumerate() {
-        if vm.set(this, Key::Index(i as u32), *v)?.is_some() {
-            // A setter on an index of the array-like: not run from here.
+        if !matches!(vm.set(this, Key::Index(i as u32), *v)?, crate::props::SetFound::Done) {
+            // A setter (or a proxy) on an index of the array-like: not run from here.
             return Err(vm.make_error(
                 ErrorKind::TypeError,
                 "an array-like with index setters cannot be changed in place",

@@ -130,7 +130,8 @@ fn shell(vm: &mut Vm, walk: &mut Walk, src: ObjId) -> Result<ObjId, Throw> {
         | ObjKind::Generator(_)
         | ObjKind::Weak(_)
         | ObjKind::Disposable(_)
-        | ObjKind::Accessor { .. } => return Err(not_cloneable(vm, src)),
+        | ObjKind::Accessor { .. }
+        | ObjKind::Proxy { .. } => return Err(not_cloneable(vm, src)),
     };
     walk.copies.insert(src, copy);
     walk.pending.push((src, copy));

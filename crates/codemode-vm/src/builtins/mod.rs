@@ -50,6 +50,7 @@ mod prim_args;
 mod promise;
 mod promise_more;
 pub(crate) mod prop_walk;
+mod proxy;
 mod reflect;
 mod regexp;
 mod set_algebra;
@@ -84,6 +85,8 @@ pub use array_buffer::BufferData;
 pub use data_view::ViewData;
 pub use iterator_helpers::Helper;
 pub(crate) use iterator_helpers::helper_next;
+pub(crate) use object_model::{Descriptor, descriptor_of, read_descriptor};
+pub(crate) use reflect::reflect_ordinary;
 pub use text_codec::Codec;
 pub use typed_array::{BinaryProtos, TypedArrayData};
 pub(crate) use typed_array::{index_keys, indexed_get, indexed_has, indexed_set};
@@ -117,6 +120,10 @@ impl NativeDef {
     /// The function's `name`: `"@@iterator"` is `"[Symbol.iterator]"`, `"get size"` a getter's
     /// `"get size"` as written.
     pub fn function_name(&self) -> String {
+        // Internal functions (resolving functions, `revoke`, ...) are anonymous.
+        if self.owner == "#internal" {
+            return String::new();
+        }
         let (prefix, name) = match self.name.strip_prefix("get ") {
             Some(rest) => ("get ", rest),
             None => ("", self.name),
@@ -242,6 +249,18 @@ pub enum Cont {
     /// `DisposableStack.prototype.dispose` calling the disposers (`disposable.rs`); a throw
     /// out of one is caught here by the unwinder and disposal goes on.
     Dispose(Box<disposable::DisposeLoop>),
+    /// A proxy operation waiting for its trap or the trap's result (`proxy.rs`).
+    Proxy(Box<crate::proxy::ProxyCall>),
+    /// A strict operation on a proxy waiting for its `true`/`false` (`proxy.rs`).
+    ProxyRefusal(Box<crate::proxy::Refusal>),
+    /// `instanceof` with a proxy involved (`proxy_ops.rs`).
+    InstanceOf(Box<crate::proxy_ops::InstanceOf>),
+    /// The callee's result, as a boolean.
+    Truthy,
+    /// The callee's result is a property descriptor or `undefined`: whether it is enumerable.
+    Enumerable,
+    /// Listing a proxy's keys through its traps (`proxy_keys.rs`).
+    ProxyKeys(Box<crate::proxy_keys::KeysWalk>),
 }
 
 impl Cont {
@@ -275,6 +294,11 @@ impl Cont {
             Cont::ThrowAfter(v) => out.push(*v),
             Cont::Upsert { map, key } => out.extend([Value::Obj(*map), *key]),
             Cont::Dispose(d) => d.trace(out),
+            Cont::Proxy(p) => p.trace(out),
+            Cont::ProxyRefusal(r) => out.push(r.value),
+            Cont::InstanceOf(i) => i.trace(out),
+            Cont::Truthy | Cont::Enumerable => {}
+            Cont::ProxyKeys(w) => w.trace(out),
         }
     }
 }
@@ -302,6 +326,7 @@ pub fn table() -> &'static [NativeDef] {
             symbol::DEFS,
             regexp::DEFS,
             reflect::DEFS,
+            proxy::DEFS,
             number::DEFS,
             date::DEFS,
             map_set::DEFS,
@@ -399,6 +424,18 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
         Cont::ThrowAfter(error) => Err(error),
         Cont::Upsert { map, key } => upsert::resume(vm, map, key, result),
         Cont::Dispose(d) => disposable::next_disposal(vm, *d),
+        Cont::Proxy(p) => crate::proxy::resume(vm, *p, result),
+        Cont::ProxyRefusal(r) => crate::proxy::resume_refusal(vm, *r, result),
+        Cont::InstanceOf(i) => crate::proxy_ops::resume_instance_of(vm, *i, result),
+        Cont::Truthy => Ok(Step::Return(Value::Bool(vm.to_boolean(result)))),
+        Cont::Enumerable => {
+            let enumerable = match result {
+                Value::Obj(_) => vm.get_named(result, "enumerable")?,
+                _ => Value::Bool(false),
+            };
+            Ok(Step::Return(Value::Bool(vm.to_boolean(enumerable))))
+        }
+        Cont::ProxyKeys(w) => crate::proxy_keys::resume(vm, *w, result),
     }
 }
 
@@ -581,11 +618,7 @@ pub(crate) fn this_array(vm: &mut Vm, this: Value, method: &str) -> Result<ObjId
 
 /// Checks that `f` is callable, else `TypeError: <desc> is not a function`.
 pub(crate) fn require_callable(vm: &mut Vm, f: Value) -> Result<(), Throw> {
-    if matches!(f, Value::Obj(id) if matches!(vm.heap.obj(id).kind, ObjKind::Function(_))) {
-        Ok(())
-    } else {
-        Err(vm.not_a_function(f))
-    }
+    if vm.is_callable(f) { Ok(()) } else { Err(vm.not_a_function(f)) }
 }
 
 /// Relative index as `slice`/`at` interpret it (negative counts from the end), clamped to `0..=len`.

@@ -46,6 +46,9 @@ fn object_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
 
 /// The object to list keys of: objects as they are, strings as their indices, others nothing.
 fn key_source(vm: &mut Vm, v: Value) -> Result<Option<crate::value::ObjId>, Throw> {
+    if let Some(p) = vm.as_proxy(v) {
+        return vm.proxy_traps_keys_plainly(p).map(Some);
+    }
     match v {
         Value::Obj(id) => Ok(Some(id)),
         Value::Undefined | Value::Null => {
@@ -60,12 +63,20 @@ fn key_source(vm: &mut Vm, v: Value) -> Result<Option<crate::value::ObjId>, Thro
 }
 
 fn list(vm: &mut Vm, v: Value, what: u8) -> Result<Step, Throw> {
+    use crate::proxy_keys::KeysMode;
+    let mode = [KeysMode::Keys, KeysMode::Values, KeysMode::Entries][what.min(2) as usize];
+    if let Some(step) = vm.proxy_keys_start(v, mode)? {
+        return Ok(step);
+    }
     let Some(id) = key_source(vm, v)? else { return Ok(Step::Return(vm.new_array(Vec::new())?)) };
     let keys = vm.own_keys(id);
-    if what != 0 && vm.has_own_accessor(Value::Obj(id), &keys) {
+    let proxy = vm.as_proxy(v).is_some();
+    if what != 0 && (proxy || vm.has_own_accessor(Value::Obj(id), &keys)) {
         let mode =
             if what == 1 { super::prop_walk::WalkMode::Values } else { super::prop_walk::WalkMode::Entries };
-        return vm.start_prop_walk(Value::Obj(id), keys, mode);
+        // A proxy's values are read through it (its `get` trap runs).
+        let src = if proxy { v } else { Value::Obj(id) };
+        return vm.start_prop_walk(src, keys, mode);
     }
     vm.charge(Work::Elements(keys.len()));
     let mut out = Vec::with_capacity(keys.len());
@@ -93,6 +104,9 @@ fn keys(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<St
 }
 
 fn get_own_property_names(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    if let Some(step) = vm.proxy_keys_start(arg(args, 0), crate::proxy_keys::KeysMode::Names)? {
+        return Ok(step);
+    }
     let Some(id) = key_source(vm, arg(args, 0))? else { return Ok(Step::Return(vm.new_array(Vec::new())?)) };
     let keys = vm.own_string_keys(id, true);
     vm.charge(Work::Elements(keys.len()));
@@ -163,6 +177,9 @@ fn create(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<
 }
 
 fn get_prototype_of(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    if let Some(p) = vm.as_proxy(arg(args, 0)) {
+        return vm.proxy_op(p, crate::proxy::ProxyOp::GetPrototypeOf);
+    }
     let proto = match arg(args, 0) {
         Value::Obj(id) => vm.heap.obj(id).proto,
         Value::Str(_) => Some(vm.realm.string_proto),
@@ -186,6 +203,9 @@ fn is(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step
 
 fn property_is_enumerable(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let key = vm.to_key(arg(args, 0))?;
+    if let Some(step) = proxy_own(vm, this, arg(args, 0), super::Cont::Enumerable)? {
+        return Ok(step);
+    }
     let Value::Obj(id) = this else { return Ok(Step::Return(Value::Bool(false))) };
     if let (ObjKind::Array(items), Key::Index(i)) = (&vm.heap.obj(id).kind, key) {
         return Ok(Step::Return(Value::Bool((i as usize) < items.len())));
@@ -201,6 +221,9 @@ fn property_is_enumerable(vm: &mut Vm, this: Value, args: &[Value], _data: &[Val
 
 fn own_property(vm: &mut Vm, o: Value, k: Value) -> Result<bool, Throw> {
     let key = vm.to_key(k)?;
+    if vm.as_proxy(o).is_some() {
+        return Err(vm.proxy_unsupported("this use of hasOwnProperty"));
+    }
     let Value::Obj(id) = o else { return Ok(false) };
     vm.own_function_props(id)?;
     if let (ObjKind::Array(items), Key::Index(i)) = (&vm.heap.obj(id).kind, key) {
@@ -220,7 +243,22 @@ fn own_property(vm: &mut Vm, o: Value, k: Value) -> Result<bool, Throw> {
     Ok(vm.heap.obj(id).props.find(atom).is_some())
 }
 
+/// `[[GetOwnProperty]]` of a proxy as a call whose result goes through `cont` (`Truthy`: the key
+/// is there; `Enumerable`: it is, and enumerable).
+fn proxy_own(vm: &mut Vm, o: Value, k: Value, cont: super::Cont) -> Result<Option<Step>, Throw> {
+    if vm.as_proxy(o).is_none() {
+        return Ok(None);
+    }
+    let key = vm.to_key(k)?;
+    let k = vm.key_to_value(key)?;
+    let callee = vm.builtin_fn("Reflect.getOwnPropertyDescriptor")?;
+    Ok(Some(Step::Call { callee, this: Value::Undefined, args: vec![o, k], cont }))
+}
+
 fn has_own_property(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    if let Some(step) = proxy_own(vm, this, arg(args, 0), super::Cont::Truthy)? {
+        return Ok(step);
+    }
     Ok(Step::Return(Value::Bool(own_property(vm, this, arg(args, 0))?)))
 }
 
@@ -248,6 +286,9 @@ fn is_prototype_of(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) ->
 }
 
 fn has_own(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    if let Some(step) = proxy_own(vm, arg(args, 0), arg(args, 1), super::Cont::Truthy)? {
+        return Ok(step);
+    }
     Ok(Step::Return(Value::Bool(own_property(vm, arg(args, 0), arg(args, 1))?)))
 }
 

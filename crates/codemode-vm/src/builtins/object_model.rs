@@ -40,6 +40,9 @@ fn integrity(
     accessor_flags: u8,
 ) -> Result<Step, Throw> {
     let v = arg(args, 0);
+    if vm.as_proxy(v).is_some() {
+        return Err(vm.proxy_unsupported("Object.freeze/seal"));
+    }
     if let Value::Obj(id) = v {
         vm.own_function_props(id)?;
     }
@@ -61,6 +64,10 @@ fn seal(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<St
 }
 
 fn prevent_extensions(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    if vm.as_proxy(arg(args, 0)).is_some() {
+        let msg = "'preventExtensions' on proxy: trap returned falsish".to_string();
+        return vm.proxy_strict("Reflect.preventExtensions", vec![arg(args, 0)], msg, arg(args, 0));
+    }
     integrity(vm, args, NON_EXTENSIBLE, 0, 0)
 }
 
@@ -84,6 +91,9 @@ fn has_integrity(vm: &Vm, id: ObjId, bits: u8, flags: u8) -> bool {
 }
 
 fn is_frozen(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    if vm.as_proxy(arg(args, 0)).is_some() {
+        return Err(vm.proxy_unsupported("Object.isFrozen"));
+    }
     charge_props(vm, arg(args, 0));
     Ok(Step::Return(Value::Bool(match arg(args, 0) {
         Value::Obj(id) => has_integrity(vm, id, SEALED_ELEMENTS | FROZEN_ELEMENTS, READONLY | FIXED),
@@ -92,6 +102,9 @@ fn is_frozen(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Resu
 }
 
 fn is_sealed(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    if vm.as_proxy(arg(args, 0)).is_some() {
+        return Err(vm.proxy_unsupported("Object.isSealed"));
+    }
     charge_props(vm, arg(args, 0));
     Ok(Step::Return(Value::Bool(match arg(args, 0) {
         Value::Obj(id) => has_integrity(vm, id, SEALED_ELEMENTS, FIXED),
@@ -100,6 +113,9 @@ fn is_sealed(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Resu
 }
 
 fn is_extensible(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    if let Some(p) = vm.as_proxy(arg(args, 0)) {
+        return vm.proxy_op(p, crate::proxy::ProxyOp::IsExtensible);
+    }
     Ok(Step::Return(Value::Bool(match arg(args, 0) {
         Value::Obj(id) => vm.heap.obj(id).props.integrity & NON_EXTENSIBLE == 0,
         _ => false,
@@ -107,16 +123,16 @@ fn is_extensible(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> 
 }
 
 /// A property descriptor read from a program object.
-struct Descriptor {
-    value: Option<Value>,
-    get: Option<Value>,
-    set: Option<Value>,
-    writable: Option<bool>,
-    enumerable: Option<bool>,
-    configurable: Option<bool>,
+pub(crate) struct Descriptor {
+    pub(crate) value: Option<Value>,
+    pub(crate) get: Option<Value>,
+    pub(crate) set: Option<Value>,
+    pub(crate) writable: Option<bool>,
+    pub(crate) enumerable: Option<bool>,
+    pub(crate) configurable: Option<bool>,
 }
 
-fn read_descriptor(vm: &mut Vm, desc: Value) -> Result<Descriptor, Throw> {
+pub(crate) fn read_descriptor(vm: &mut Vm, desc: Value) -> Result<Descriptor, Throw> {
     if !matches!(desc, Value::Obj(_)) {
         return Err(vm.make_error(ErrorKind::TypeError, "Property description must be an object"));
     }
@@ -292,6 +308,15 @@ fn set_flags(vm: &mut Vm, id: ObjId, atom: crate::value::Atom, flags: u8) {
 }
 
 fn define_property(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    if vm.as_proxy(arg(args, 0)).is_some() {
+        let key = vm.to_key(arg(args, 1))?;
+        let msg = format!(
+            "'defineProperty' on proxy: trap returned falsish for property '{}'",
+            vm.key_display(key)
+        );
+        let all = vec![arg(args, 0), arg(args, 1), arg(args, 2)];
+        return vm.proxy_strict("Reflect.defineProperty", all, msg, arg(args, 0));
+    }
     let o = arg(args, 0);
     let key = vm.to_key(arg(args, 1))?;
     let d = read_descriptor(vm, arg(args, 2))?;
@@ -310,6 +335,9 @@ pub(super) fn define_properties(
         return Err(vm.make_error(ErrorKind::TypeError, "Object.defineProperties called on non-object"));
     }
     let props = arg(args, 1);
+    if vm.as_proxy(o).is_some() || vm.as_proxy(props).is_some() {
+        return Err(vm.proxy_unsupported("Object.defineProperties"));
+    }
     let Value::Obj(pid) = props else {
         if props.is_nullish() {
             return Err(vm.make_error(ErrorKind::TypeError, "Cannot convert undefined or null to object"));
@@ -330,7 +358,7 @@ pub(super) fn define_properties(
 }
 
 /// The descriptor object of `o`'s own property `key`, or `undefined`.
-fn descriptor_of(vm: &mut Vm, o: Value, key: Key) -> Result<Value, Throw> {
+pub(crate) fn descriptor_of(vm: &mut Vm, o: Value, key: Key) -> Result<Value, Throw> {
     if let Value::Obj(id) = o {
         vm.own_function_props(id)?;
     }
@@ -456,6 +484,9 @@ fn get_own_property_descriptor(
         return Err(vm.make_error(ErrorKind::TypeError, "Cannot convert undefined or null to object"));
     }
     let key = vm.to_key(arg(args, 1))?;
+    if let Some(p) = vm.as_proxy(o) {
+        return vm.proxy_op(p, crate::proxy::ProxyOp::GetOwnProperty { key });
+    }
     Ok(Step::Return(descriptor_of(vm, o, key)?))
 }
 
@@ -466,6 +497,9 @@ fn get_own_property_descriptors(
     _data: &[Value],
 ) -> Result<Step, Throw> {
     let o = arg(args, 0);
+    if vm.as_proxy(o).is_some() {
+        return Err(vm.proxy_unsupported("Object.getOwnPropertyDescriptors"));
+    }
     let out = vm.new_object()?;
     let Value::Obj(id) = o else { return Ok(Step::Return(out)) };
     let keys = vm.own_property_keys(id, true);
@@ -486,6 +520,10 @@ fn set_prototype_of(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) 
             return Err(vm.make_error(ErrorKind::TypeError, "Object prototype may only be an Object or null"));
         }
     };
+    if vm.as_proxy(o).is_some() {
+        let msg = "'setPrototypeOf' on proxy: trap returned falsish".to_string();
+        return vm.proxy_strict("Reflect.setPrototypeOf", vec![o, arg(args, 1)], msg, o);
+    }
     let Value::Obj(id) = o else { return Ok(Step::Return(o)) };
     // No cycles: walk up from the new prototype (bounded by the heap's size).
     let mut cur = proto;

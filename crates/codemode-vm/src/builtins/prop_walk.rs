@@ -99,6 +99,10 @@ fn continue_walk(vm: &mut Vm, mut walk: PropWalk) -> Result<Step, Throw> {
                         cont: Cont::PropWalk(Box::new(walk)),
                     });
                 }
+                Got::Proxy(p, key) => {
+                    let src = walk.src;
+                    return vm.proxy_get_call(p, key, src, Cont::PropWalk(Box::new(walk)));
+                }
             }
         }
         // The next source of `Object.assign`, if any.
@@ -108,6 +112,10 @@ fn continue_walk(vm: &mut Vm, mut walk: PropWalk) -> Result<Step, Throw> {
         };
         let Some(src) = next_source else { break };
         let keys = match src {
+            Value::Obj(id) if vm.as_proxy(src).is_some() => {
+                let inner = vm.proxy_traps_keys_plainly(id)?;
+                vm.own_property_keys(inner, false)
+            }
             Value::Obj(id) => vm.own_keys(id),
             _ => Vec::new(),
         };

@@ -102,6 +102,9 @@ fn get_own_property_symbols(
     args: &[Value],
     _data: &[Value],
 ) -> Result<Step, Throw> {
+    if let Some(step) = vm.proxy_keys_start(arg(args, 0), crate::proxy_keys::KeysMode::Symbols)? {
+        return Ok(step);
+    }
     let keys = match arg(args, 0) {
         Value::Obj(id) => vm.own_symbol_keys(id, true),
         Value::Undefined | Value::Null => {

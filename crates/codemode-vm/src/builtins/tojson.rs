@@ -67,6 +67,9 @@ pub struct Walk {
     /// The wrapper `{ "": value }` that holds the top-level value for the replacer.
     #[serde(default)]
     root_holder: Option<ObjId>,
+    /// A proxy whose `toJSON` is being read ([`Stage::ProxyToJson`]).
+    #[serde(default)]
+    proxy_value: Option<Value>,
 }
 
 /// How far a value has come through `SerializeJSONProperty`.
@@ -79,10 +82,14 @@ enum Stage {
     Replacer,
     /// Ready to serialize.
     Ready,
+    /// A proxy's `toJSON` was read through its traps: the result is the method, and the value
+    /// waits in [`Walk::proxy_value`].
+    ProxyToJson,
 }
 
 impl Walk {
     pub fn trace(&self, out: &mut Vec<Value>) {
+        out.extend(self.proxy_value);
         out.extend(self.stack.iter().map(|l| Value::Obj(l.object)));
         out.extend(self.replacer);
         out.extend(self.root_holder.map(Value::Obj));
@@ -131,6 +138,7 @@ pub(crate) fn start_with_replacer(
         awaiting: Stage::ToJson,
         replacer,
         root_holder,
+        proxy_value: None,
     };
     drive(vm, walk, Some((value, Stage::ToJson)))
 }
@@ -148,6 +156,31 @@ pub(super) fn resume(vm: &mut Vm, mut walk: Walk, result: Value) -> Result<Step,
 fn drive(vm: &mut Vm, mut walk: Walk, mut next: Option<(Value, Stage)>) -> Result<Step, Throw> {
     loop {
         if let Some((mut value, mut stage)) = next.take() {
+            if stage == Stage::ProxyToJson {
+                // `value` is the proxy's `toJSON`: called when callable.
+                let method = value;
+                value = walk.proxy_value.take().unwrap_or(Value::Undefined);
+                stage = Stage::Replacer;
+                if vm.is_callable(method) {
+                    let key = vm.new_string(&walk.pending_key)?;
+                    walk.awaiting = Stage::Replacer;
+                    return Ok(Step::Call {
+                        callee: method,
+                        this: value,
+                        args: vec![key],
+                        cont: Cont::ToJson(Box::new(walk)),
+                    });
+                }
+            }
+            if stage == Stage::ToJson
+                && let Some(p) = vm.as_proxy(value)
+                && !vm.is_callable(value)
+            {
+                walk.proxy_value = Some(value);
+                walk.awaiting = Stage::ProxyToJson;
+                let key = Key::Atom(vm.intern("toJSON")?);
+                return vm.proxy_get_call(p, key, value, Cont::ToJson(Box::new(walk)));
+            }
             // A Date's built-in `toJSON`, applied here so the replacer sees its string.
             if stage == Stage::ToJson
                 && walk.replacer.is_some()
@@ -239,6 +272,10 @@ fn drive(vm: &mut Vm, mut walk: Walk, mut next: Option<(Value, Stage)>) -> Resul
                         cont: Cont::ToJson(Box::new(walk)),
                     });
                 }
+                crate::props::Got::Proxy(p, k) => {
+                    walk.awaiting = Stage::ToJson;
+                    return vm.proxy_get_call(p, k, object, Cont::ToJson(Box::new(walk)));
+                }
             }
             continue;
         }
@@ -301,7 +338,16 @@ fn leaf_or_level(vm: &mut Vm, walk: &Walk, value: Value) -> Result<Produced, Thr
         Value::Str(s) => Json::String(vm.heap.str(s).to_string()),
         Value::Obj(id) => {
             let keys: Vec<String> = match &vm.heap.obj(id).kind {
-                ObjKind::Function(_) => return Ok(Produced::Leaf(None)),
+                ObjKind::Function(_) | ObjKind::Proxy { callable: true, .. } => {
+                    return Ok(Produced::Leaf(None));
+                }
+                ObjKind::Proxy { .. } => {
+                    // The target's keys, when no proxy on the way traps how keys are listed;
+                    // each value is read through the proxy (its `get` trap runs).
+                    let inner = vm.proxy_traps_keys_plainly(id)?;
+                    let keys = vm.own_keys(inner);
+                    keys.into_iter().map(|k| key_name(vm, k)).collect()
+                }
                 ObjKind::Date(t) => {
                     return Ok(Produced::Leaf(Some(super::date_to_iso(*t).map_or(Json::Null, Json::String))));
                 }
