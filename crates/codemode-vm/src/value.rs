@@ -99,3 +99,13 @@ pub mod json_text {
         serde_json::from_str(&text).map_err(D::Error::custom)
     }
 }
+
+#[cfg(test)]
+mod size_tests {
+    /// Every register, property and element holds a `Value`: it stays two words (a BigInt is an
+    /// arena index like a string).
+    #[test]
+    fn a_value_is_16_bytes() {
+        assert_eq!(std::mem::size_of::<super::Value>(), 16);
+    }
+}
