@@ -47,6 +47,7 @@ fn function(out: &mut String, index: usize, f: &FunctionCode) {
             Constant::Number(n) => format!("{n:?}"),
             Constant::String(s) => format!("{s:?}"),
             Constant::Regex { pattern, flags } => format!("/{pattern}/{flags}"),
+            Constant::BigInt(digits) => format!("{digits}n"),
         };
         let _ = writeln!(out, "  k{k} = {text}");
     }

@@ -207,6 +207,8 @@ pub enum Constant {
         pattern: String,
         flags: String,
     },
+    /// A BigInt literal as decimal digits (the verifier checks them).
+    BigInt(String),
 }
 
 /// Where a closure's i-th capture comes from when the closure is created.

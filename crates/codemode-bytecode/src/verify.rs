@@ -27,6 +27,14 @@ fn verify_function(module: &Module, f: &FunctionCode) -> Result<(), String> {
         _ => Err(format!("constant k{i} is not a string")),
     };
     let target = |t: u32| if t <= code_len { Ok(()) } else { Err(format!("jump target {t} out of range")) };
+    // BigInt constants are decimal digits, so the VM's parse cannot fail.
+    for c in &f.constants {
+        if let Constant::BigInt(digits) = c
+            && (digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()))
+        {
+            return Err(format!("BigInt constant {digits:?} is not decimal digits"));
+        }
+    }
     if f.param_count as u32 > regs {
         return Err("more parameters than registers".into());
     }

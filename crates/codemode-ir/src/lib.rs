@@ -364,6 +364,8 @@ pub enum ExprKind {
     Null,
     Bool(bool),
     Number(f64),
+    /// A BigInt literal, as its decimal text (`-` never: negation is an operator).
+    BigInt(String),
     String(String),
     Regex {
         pattern: String,

@@ -480,6 +480,7 @@ impl Dumper<'_> {
             ExprKind::Null => self.text("null"),
             ExprKind::Bool(value) => self.text(if *value { "true" } else { "false" }),
             ExprKind::Number(value) => self.text(&js_number_to_string(*value)),
+            ExprKind::BigInt(digits) => self.text(&format!("{digits}n")),
             ExprKind::String(value) => {
                 let _ = write!(self.out, "{value:?}");
             }

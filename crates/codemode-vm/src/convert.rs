@@ -28,6 +28,7 @@ impl Vm {
             Value::Bool(b) => b,
             Value::Number(n) => !(n == 0.0 || n.is_nan()),
             Value::Str(s) => !self.heap.str(s).is_empty(),
+            Value::BigInt(b) => !num_traits::Zero::is_zero(self.big(b)),
             Value::Obj(_) | Value::Cell(_) | Value::Symbol(_) => true,
         }
     }
@@ -40,6 +41,7 @@ impl Vm {
             Value::Bool(b) => b as u8 as f64,
             Value::Str(s) => string_to_number(self.heap.str(s)),
             Value::Symbol(_) => return Err(self.symbol_conversion_error("number")),
+            Value::BigInt(_) => return Err(self.bigint_to_number_error()),
             Value::Obj(id) => match &self.heap.obj(id).kind {
                 ObjKind::Date(t) => *t,
                 ObjKind::Boxed(inner) => {
@@ -147,6 +149,7 @@ impl Vm {
             Value::Undefined | Value::Uninit | Value::Cell(_) => "undefined".into(),
             Value::Null => "null".into(),
             Value::Symbol(_) => return Err(self.symbol_conversion_error("string")),
+            Value::BigInt(b) => self.bigint_to_string(b, 10),
             Value::Obj(id) => {
                 if depth > MAX_JOIN_DEPTH {
                     return Err(self.make_error(ErrorKind::RangeError, "Maximum call stack size exceeded"));
@@ -232,6 +235,7 @@ impl Vm {
             Value::Number(_) => "number",
             Value::Str(_) => "string",
             Value::Symbol(_) => "symbol",
+            Value::BigInt(_) => "bigint",
             Value::Obj(id) => match &self.heap.obj(id).kind {
                 // The `tools` root is a namespace object, as in the reference runtime.
                 ObjKind::Function(Callable::Tool { path }) if path.is_empty() => "object",
@@ -254,6 +258,7 @@ impl Vm {
             (Value::Bool(x), Value::Bool(y)) => x == y,
             (Value::Obj(x), Value::Obj(y)) => x == y,
             (Value::Symbol(x), Value::Symbol(y)) => x == y,
+            (Value::BigInt(x), Value::BigInt(y)) => x == y || self.big(x) == self.big(y),
             _ => false,
         }
     }
@@ -273,6 +278,11 @@ impl Vm {
             (Value::Number(_), Value::Str(_)) | (Value::Str(_), Value::Number(_)) => {
                 self.to_number(a)? == self.to_number(b)?
             }
+            (Value::BigInt(_), Value::BigInt(_)) => self.strict_equals(a, b),
+            (Value::BigInt(_), Value::Number(_) | Value::Str(_) | Value::Bool(_))
+            | (Value::Number(_) | Value::Str(_) | Value::Bool(_), Value::BigInt(_)) => {
+                self.bigint_loose_equals(a, b)
+            }
             (Value::Bool(_), _) => {
                 let n = Value::Number(self.to_number(a)?);
                 return self.loose_equals(n, b);
@@ -281,11 +291,11 @@ impl Vm {
                 let n = Value::Number(self.to_number(b)?);
                 return self.loose_equals(a, n);
             }
-            (Value::Obj(_), Value::Number(_) | Value::Str(_) | Value::Symbol(_)) => {
+            (Value::Obj(_), Value::Number(_) | Value::Str(_) | Value::Symbol(_) | Value::BigInt(_)) => {
                 let p = self.to_primitive_default(a)?;
                 return self.loose_equals(p, b);
             }
-            (Value::Number(_) | Value::Str(_) | Value::Symbol(_), Value::Obj(_)) => {
+            (Value::Number(_) | Value::Str(_) | Value::Symbol(_) | Value::BigInt(_), Value::Obj(_)) => {
                 let p = self.to_primitive_default(b)?;
                 return self.loose_equals(a, p);
             }
@@ -323,11 +333,34 @@ impl Vm {
             let n = self.heap.str(x).len().min(self.heap.str(y).len());
             self.charge(Work::Bytes(n));
         }
+        if matches!(
+            op,
+            BinOp::Sub
+                | BinOp::Mul
+                | BinOp::Div
+                | BinOp::Rem
+                | BinOp::Exp
+                | BinOp::BitAnd
+                | BinOp::BitOr
+                | BinOp::BitXor
+                | BinOp::Shl
+                | BinOp::Shr
+                | BinOp::UShr
+        ) {
+            // ToNumeric of both: a BigInt operand takes the BigInt operators (`bigint.rs`).
+            let (pa, pb) = (self.to_primitive(a)?, self.to_primitive(b)?);
+            if matches!(pa, Value::BigInt(_)) || matches!(pb, Value::BigInt(_)) {
+                return self.bigint_arith(op, pa, pb);
+            }
+        }
         Ok(match op {
             BinOp::Add => {
                 let (pa, pb) = (self.to_primitive_default(a)?, self.to_primitive_default(b)?);
                 if matches!(pa, Value::Str(_)) || matches!(pb, Value::Str(_)) {
                     return self.concat(pa, pb);
+                }
+                if matches!(pa, Value::BigInt(_)) || matches!(pb, Value::BigInt(_)) {
+                    return self.bigint_arith(op, pa, pb);
                 }
                 Value::Number(self.to_number(pa)? + self.to_number(pb)?)
             }
@@ -383,9 +416,31 @@ impl Vm {
         })
     }
 
+    /// An arithmetic operator on primitives at least one of which is a BigInt: both must be.
+    fn bigint_arith(&mut self, op: BinOp, a: Value, b: Value) -> Result<Value, Throw> {
+        match (a, b) {
+            (Value::BigInt(x), Value::BigInt(y)) => self.bigint_binary(op, x, y),
+            (Value::Symbol(_), _) | (_, Value::Symbol(_)) => Err(self.symbol_conversion_error("number")),
+            _ => Err(self.bigint_mix_error()),
+        }
+    }
+
     /// `a < b` (or `!(a < b)` shaped as `b <= a` when `or_equal`), with undefined results false.
     fn less_than(&mut self, a: Value, b: Value, negate_from_swapped: bool) -> Result<bool, Throw> {
         let (pa, pb) = (self.to_primitive(a)?, self.to_primitive(b)?);
+        if matches!(pa, Value::BigInt(_)) || matches!(pb, Value::BigInt(_)) {
+            let (pa, pb) = match (pa, pb) {
+                (Value::BigInt(_), Value::Str(_) | Value::BigInt(_)) | (Value::Str(_), Value::BigInt(_)) => {
+                    (pa, pb)
+                }
+                (Value::BigInt(_), other) => (pa, Value::Number(self.to_number(other)?)),
+                (other, _) => (Value::Number(self.to_number(other)?), pb),
+            };
+            return Ok(match self.bigint_compare(pa, pb) {
+                None => false,
+                Some(order) => (order == std::cmp::Ordering::Less) != negate_from_swapped,
+            });
+        }
         if let (Value::Str(x), Value::Str(y)) = (pa, pb) {
             let (x, y) = (self.heap.str(x), self.heap.str(y));
             // UTF-16 code unit order; for BMP text this equals char order.
@@ -409,6 +464,11 @@ impl Vm {
     }
 
     pub(crate) fn unary(&mut self, op: UnOp, v: Value) -> Result<Value, Throw> {
+        if matches!(op, UnOp::Minus | UnOp::BitNot | UnOp::Plus)
+            && let Value::BigInt(x) = self.to_primitive(v)?
+        {
+            return self.bigint_unary(op, x);
+        }
         Ok(match op {
             UnOp::Minus => Value::Number(-self.to_number(v)?),
             UnOp::Plus => Value::Number(self.to_number(v)?),

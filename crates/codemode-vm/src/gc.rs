@@ -7,7 +7,7 @@
 
 use crate::Vm;
 use crate::frame::{Frame, ReturnTo};
-use crate::heap::{CELL_OVERHEAD, OBJECT_OVERHEAD, STRING_OVERHEAD, VALUE_SIZE};
+use crate::heap::{BIGINT_OVERHEAD, CELL_OVERHEAD, OBJECT_OVERHEAD, STRING_OVERHEAD, VALUE_SIZE};
 use crate::object::{Callable, IterState, ObjKind};
 use crate::promise::{Job, Reaction, Settled};
 use crate::value::{ObjId, Value};
@@ -17,6 +17,7 @@ pub(crate) struct Marks {
     objects: Vec<bool>,
     strings: Vec<bool>,
     cells: Vec<bool>,
+    bigints: Vec<bool>,
     pub(crate) work: Vec<Value>,
 }
 
@@ -33,13 +34,16 @@ impl Marks {
 impl Vm {
     pub(crate) fn collect_garbage(&mut self) {
         // Marking and sweeping visit every slot.
-        let slots =
-            self.heap.objects.slots.len() + self.heap.strings.slots.len() + self.heap.cells.slots.len();
+        let slots = self.heap.objects.slots.len()
+            + self.heap.strings.slots.len()
+            + self.heap.cells.slots.len()
+            + self.heap.bigints.slots.len();
         self.charge(crate::meter::Work::Elements(slots));
         let mut m = Marks {
             objects: vec![false; self.heap.objects.slots.len()],
             strings: vec![false; self.heap.strings.slots.len()],
             cells: vec![false; self.heap.cells.slots.len()],
+            bigints: vec![false; self.heap.bigints.slots.len()],
             work: Vec::new(),
         };
         self.push_roots(&mut m);
@@ -47,6 +51,11 @@ impl Vm {
             match v {
                 Value::Str(s) => {
                     if let Some(flag) = m.strings.get_mut(s.0 as usize) {
+                        *flag = true;
+                    }
+                }
+                Value::BigInt(b) => {
+                    if let Some(flag) = m.bigints.get_mut(b.0 as usize) {
                         *flag = true;
                     }
                 }
@@ -82,6 +91,7 @@ impl Vm {
             r.array_proto,
             r.string_proto,
             r.number_proto,
+            r.bigint_proto,
             r.boolean_proto,
             r.promise_proto,
             r.iterator_proto,
@@ -273,6 +283,16 @@ impl Vm {
                 } else {
                     *slot = None;
                     self.heap.cells.free.push(i as u32);
+                }
+            }
+        }
+        for (i, slot) in self.heap.bigints.slots.iter_mut().enumerate() {
+            if slot.is_some() {
+                if m.bigints.get(i).copied().unwrap_or(true) {
+                    bytes += BIGINT_OVERHEAD + slot.as_ref().map_or(0, |b| b.heap_bytes());
+                } else {
+                    *slot = None;
+                    self.heap.bigints.free.push(i as u32);
                 }
             }
         }

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::builtins::Utf16Index;
 use crate::object::Object;
-use crate::value::{Atom, CellId, ObjId, StrId, Value};
+use crate::value::{Atom, BigId, CellId, ObjId, StrId, Value};
 
 /// A string value. JavaScript strings are UTF-16; we store UTF-8 and remember whether the text is
 /// ASCII, where UTF-16 indices and byte indices agree. Non-ASCII text carries a [`Utf16Index`] so
@@ -59,6 +59,31 @@ impl JsString {
     /// Bytes this string holds beyond the fixed overhead.
     pub fn heap_bytes(&self) -> usize {
         self.text.len() + self.utf16.as_ref().map_or(0, |i| i.bytes())
+    }
+}
+
+/// A BigInt value (immutable once allocated). Serialized as its two's-complement bytes,
+/// little-endian, so saved state needs no bignum support from serde.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "Vec<u8>", into = "Vec<u8>")]
+pub struct JsBigInt(pub num_bigint::BigInt);
+
+impl From<Vec<u8>> for JsBigInt {
+    fn from(bytes: Vec<u8>) -> Self {
+        JsBigInt(num_bigint::BigInt::from_signed_bytes_le(&bytes))
+    }
+}
+
+impl From<JsBigInt> for Vec<u8> {
+    fn from(b: JsBigInt) -> Self {
+        b.0.to_signed_bytes_le()
+    }
+}
+
+impl JsBigInt {
+    /// Bytes this value holds beyond the fixed overhead (its 64-bit limbs).
+    pub fn heap_bytes(&self) -> usize {
+        (self.0.bits() as usize).div_ceil(64) * 8
     }
 }
 
@@ -278,6 +303,9 @@ pub struct Heap {
     pub strings: Arena<JsString>,
     pub objects: Arena<Object>,
     pub cells: Arena<Value>,
+    /// BigInt values (`Value::BigInt`).
+    #[serde(default)]
+    pub bigints: Arena<JsBigInt>,
     pub atoms: Atoms,
     /// Approximate bytes held by live heap things (recomputed by every collection).
     pub bytes_used: usize,
@@ -313,6 +341,8 @@ pub struct Heap {
 pub const STRING_OVERHEAD: usize = 64;
 pub const OBJECT_OVERHEAD: usize = 176;
 pub const CELL_OVERHEAD: usize = 40;
+/// A BigInt's slot (a `Vec` header and sign) with its allocation's header.
+pub const BIGINT_OVERHEAD: usize = 48;
 pub const VALUE_SIZE: usize = 16;
 
 /// The longest string a program can build (in bytes of UTF-8).
@@ -326,6 +356,7 @@ impl Heap {
             strings: Arena::default(),
             objects: Arena::default(),
             cells: Arena::default(),
+            bigints: Arena::default(),
             atoms: Atoms::default(),
             bytes_used: 0,
             memory_limit,
@@ -414,6 +445,23 @@ impl Heap {
         Ok(ObjId(self.objects.insert(o)))
     }
 
+    /// Stores a BigInt (sizes are capped by the operators before they compute, `bigint.rs`).
+    pub fn alloc_bigint(&mut self, b: num_bigint::BigInt) -> Result<BigId, OutOfMemory> {
+        let b = JsBigInt(b);
+        self.charge(BIGINT_OVERHEAD + b.heap_bytes())?;
+        Ok(BigId(self.bigints.insert(b)))
+    }
+
+    /// The BigInt at `id` (zero for a dangling id, which only a corrupt snapshot could hold and
+    /// restore refuses).
+    #[inline]
+    pub fn bigint(&self, id: BigId) -> &num_bigint::BigInt {
+        match self.bigints.slots.get(id.0 as usize) {
+            Some(Some(b)) => &b.0,
+            _ => &ZERO_BIGINT,
+        }
+    }
+
     pub fn alloc_cell(&mut self, v: Value) -> Result<CellId, OutOfMemory> {
         self.charge(CELL_OVERHEAD)?;
         Ok(CellId(self.cells.insert(v)))
@@ -471,5 +519,6 @@ impl Heap {
     }
 }
 
+static ZERO_BIGINT: num_bigint::BigInt = num_bigint::BigInt::ZERO;
 static EMPTY_STRING: LazyLock<JsString> = LazyLock::new(|| JsString::new(""));
 static DEAD_OBJECT: LazyLock<Object> = LazyLock::new(|| Object::plain(None));

@@ -385,6 +385,13 @@ impl Vm {
             Value::Bool(b) => Json::Bool(b),
             Value::Number(n) => json_number(n),
             Value::Str(s) => Json::String(self.heap.str(s).to_string()),
+            // JSON cannot carry a BigInt: refused clearly rather than rounded to a Number.
+            Value::BigInt(_) => {
+                return Err(self.make_error(
+                    ErrorKind::TypeError,
+                    "Do not know how to serialize a BigInt: JSON cannot carry it; convert it with String(x) or Number(x) first",
+                ));
+            }
             Value::Obj(id) => {
                 if depth >= MAX_BOUNDARY_DEPTH {
                     let msg = format!("Value exceeds the maximum depth of {MAX_BOUNDARY_DEPTH}.");

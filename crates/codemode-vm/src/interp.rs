@@ -343,18 +343,62 @@ impl Vm {
                 Op::Inc { dst, src } => {
                     reg!(dst) = match reg!(src) {
                         Value::Number(n) => Value::Number(n + 1.0),
+                        Value::BigInt(b) => tri!(self.bigint_step(b, 1)),
+                        v @ Value::Obj(_) => {
+                            save_pc!();
+                            let convert = crate::to_primitive::ConvertOp::Step(true);
+                            if tri!(self.convert_with_user_code(
+                                convert,
+                                [v, Value::Undefined],
+                                1,
+                                ReturnTo::Reg(dst)
+                            )) {
+                                return Exit::Switch;
+                            }
+                            tri!(self.numeric_step(v, true))
+                        }
                         v => Value::Number(tri!(self.to_number(v)) + 1.0),
                     }
                 }
                 Op::Dec { dst, src } => {
                     reg!(dst) = match reg!(src) {
                         Value::Number(n) => Value::Number(n - 1.0),
+                        Value::BigInt(b) => tri!(self.bigint_step(b, -1)),
+                        v @ Value::Obj(_) => {
+                            save_pc!();
+                            let convert = crate::to_primitive::ConvertOp::Step(false);
+                            if tri!(self.convert_with_user_code(
+                                convert,
+                                [v, Value::Undefined],
+                                1,
+                                ReturnTo::Reg(dst)
+                            )) {
+                                return Exit::Switch;
+                            }
+                            tri!(self.numeric_step(v, false))
+                        }
                         v => Value::Number(tri!(self.to_number(v)) - 1.0),
                     }
                 }
                 Op::ToNumeric { dst, src } => {
                     let v = reg!(src);
-                    reg!(dst) = Value::Number(tri!(self.to_number(v)));
+                    reg!(dst) = match v {
+                        Value::Number(_) | Value::BigInt(_) => v,
+                        Value::Obj(_) => {
+                            save_pc!();
+                            let convert = crate::to_primitive::ConvertOp::ToNumeric;
+                            if tri!(self.convert_with_user_code(
+                                convert,
+                                [v, Value::Undefined],
+                                1,
+                                ReturnTo::Reg(dst)
+                            )) {
+                                return Exit::Switch;
+                            }
+                            tri!(self.to_numeric(v))
+                        }
+                        _ => tri!(self.to_numeric(v)),
+                    };
                 }
                 Op::ToPropertyKey { dst, src } => {
                     let v = reg!(src);

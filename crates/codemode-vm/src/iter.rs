@@ -65,7 +65,7 @@ impl Vm {
                     None => (None, IterState::Done),
                 },
                 ObjKind::TypedArray(t) => match t.get(&self.heap, next as usize) {
-                    Some(n) => (Some(Value::Number(n)), IterState::Array { array, next: next + 1 }),
+                    Some(n) => (Some(self.elem_value(n)?), IterState::Array { array, next: next + 1 }),
                     None => (None, IterState::Done),
                 },
                 _ => (None, IterState::Done),

@@ -19,6 +19,7 @@
 #![allow(clippy::wrong_self_convention)]
 
 mod async_generator;
+mod bigint;
 mod bindings;
 mod builtins;
 mod call;

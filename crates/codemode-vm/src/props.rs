@@ -165,6 +165,7 @@ impl Vm {
                 self.realm.string_proto
             }
             Value::Number(_) => self.realm.number_proto,
+            Value::BigInt(_) => self.realm.bigint_proto,
             Value::Bool(_) => self.realm.boolean_proto,
             Value::Symbol(_) => self.realm.symbol_proto,
             Value::Undefined | Value::Null => {
@@ -181,7 +182,7 @@ impl Vm {
         if key == Key::Atom(self.realm.atoms.prototype) {
             self.materialize_prototype(start)?;
         }
-        Ok(self.lookup(start, key, o))
+        self.lookup(start, key, o)
     }
 
     /// A function's `name` and `length` are answered from its code until something looks at the
@@ -258,7 +259,7 @@ impl Vm {
     }
 
     /// Walks the prototype chain from `start`.
-    fn lookup(&mut self, start: ObjId, key: Key, receiver: Value) -> Got {
+    fn lookup(&mut self, start: ObjId, key: Key, receiver: Value) -> Result<Got, Throw> {
         let mut cur = Some(start);
         let mut steps = 0;
         while let Some(id) = cur {
@@ -271,21 +272,22 @@ impl Vm {
             match (&obj.kind, key) {
                 (ObjKind::Array(items), Key::Index(i)) => {
                     if let Some(v) = items.get(i as usize) {
-                        return Got::Value(*v);
+                        return Ok(Got::Value(*v));
                     }
                 }
                 (ObjKind::Array(items), Key::Atom(a)) if a == self.realm.atoms.length => {
-                    return Got::Value(Value::Number(items.len() as f64));
+                    return Ok(Got::Value(Value::Number(items.len() as f64)));
                 }
                 // Typed arrays: numeric keys are the buffer's elements, never inherited.
                 (ObjKind::TypedArray(t), key) => {
-                    if let Some(v) = crate::builtins::indexed_get(&self.heap, t, key) {
-                        return Got::Value(v);
+                    let t = t.clone();
+                    if let Some(v) = crate::builtins::indexed_get(self, &t, key)? {
+                        return Ok(Got::Value(v));
                     }
                 }
                 // Map and Set `size` (a getter on the prototypes in JavaScript).
                 (ObjKind::Map { .. }, Key::Atom(a)) if self.heap.atoms.name(a) == "size" => {
-                    return Got::Value(Value::Number(crate::builtins::map_size(self, id) as f64));
+                    return Ok(Got::Value(Value::Number(crate::builtins::map_size(self, id) as f64)));
                 }
                 (ObjKind::Function(Callable::Native { native, .. }), Key::Atom(a))
                     if (a == self.realm.atoms.name || a == self.realm.atoms.length)
@@ -294,10 +296,10 @@ impl Vm {
                 {
                     let def = crate::builtins::table().get(native.0 as usize);
                     if a == self.realm.atoms.length {
-                        return Got::Value(Value::Number(def.map_or(0.0, |d| d.arity as f64)));
+                        return Ok(Got::Value(Value::Number(def.map_or(0.0, |d| d.arity as f64))));
                     }
                     let name = def.map_or(String::new(), |d| d.function_name());
-                    return Got::Value(self.new_string(&name).unwrap_or(Value::Undefined));
+                    return Ok(Got::Value(self.new_string(&name).unwrap_or(Value::Undefined)));
                 }
                 (ObjKind::Function(Callable::Closure { func, .. } | Callable::Class { func, .. }), Key::Atom(a))
                     if (a == self.realm.atoms.name || a == self.realm.atoms.length)
@@ -306,27 +308,27 @@ impl Vm {
                 {
                     let code = self.module.functions.get(*func as usize);
                     if a == self.realm.atoms.length {
-                        return Got::Value(Value::Number(code.map_or(0.0, |c| f64::from(c.length))));
+                        return Ok(Got::Value(Value::Number(code.map_or(0.0, |c| f64::from(c.length)))));
                     }
                     let name = code.and_then(|c| c.name.clone()).unwrap_or_default();
-                    return Got::Value(self.new_string(&name).unwrap_or(Value::Undefined));
+                    return Ok(Got::Value(self.new_string(&name).unwrap_or(Value::Undefined)));
                 }
                 (ObjKind::Function(Callable::Tool { path }), Key::Atom(a))
                     // `tools.a` → the namespace or tool `a` below this one.
                     if obj.props.find(a).is_none() && a != self.realm.atoms.then => {
                         let name = self.heap.atoms.name(a);
                         let child = if path.is_empty() { name.to_string() } else { format!("{path}.{name}") };
-                        return match self.tool_child(id, a, &child) {
+                        return Ok(match self.tool_child(id, a, &child) {
                             Ok(v) => Got::Value(v),
                             Err(_) => Got::Value(Value::Undefined),
-                        };
+                        });
                     }
                 _ => {}
             }
             let atom = match key {
                 Key::Atom(a) => Some(a),
                 Key::Index(i) => {
-                    if obj.props.is_empty() {
+                    if self.heap.obj(id).props.is_empty() {
                         None
                     } else {
                         self.heap.atoms.lookup(&i.to_string())
@@ -341,23 +343,23 @@ impl Vm {
                     if let Value::Obj(acc) = slot.value
                         && let ObjKind::Accessor { get, .. } = self.heap.obj(acc).kind
                     {
-                        return match get {
+                        return Ok(match get {
                             Value::Undefined => Got::Value(Value::Undefined),
                             g => Got::Getter(g),
-                        };
+                        });
                     }
-                    return Got::Value(Value::Undefined);
+                    return Ok(Got::Value(Value::Undefined));
                 }
-                return Got::Value(slot.value);
+                return Ok(Got::Value(slot.value));
             }
             cur = obj.proto;
             // A proxy has no prototype link: checked only where the chain ends.
             if cur.is_none() && matches!(obj.kind, ObjKind::Proxy { .. }) {
-                return Got::Proxy(id, key);
+                return Ok(Got::Proxy(id, key));
             }
         }
         let _ = receiver;
-        Got::Value(Value::Undefined)
+        Ok(Got::Value(Value::Undefined))
     }
 
     /// `o[key]` for built-ins: accessors read as `undefined`.

@@ -108,6 +108,8 @@ pub struct Realm {
     pub array_proto: ObjId,
     pub string_proto: ObjId,
     pub number_proto: ObjId,
+    /// `BigInt.prototype`.
+    pub bigint_proto: ObjId,
     pub boolean_proto: ObjId,
     pub symbol_proto: ObjId,
     pub promise_proto: ObjId,
@@ -147,6 +149,7 @@ impl Realm {
         let string_proto = obj(p, ObjKind::Plain)?;
         // `Number.prototype` and `Boolean.prototype` are themselves wrappers of 0 and false.
         let number_proto = obj(p, ObjKind::Boxed(Value::Number(0.0)))?;
+        let bigint_proto = obj(p, ObjKind::Plain)?;
         let boolean_proto = obj(p, ObjKind::Boxed(Value::Bool(false)))?;
         let symbol_proto = obj(p, ObjKind::Plain)?;
         let promise_proto = obj(p, ObjKind::Plain)?;
@@ -196,6 +199,7 @@ impl Realm {
             array_proto,
             string_proto,
             number_proto,
+            bigint_proto,
             boolean_proto,
             symbol_proto,
             promise_proto,
@@ -249,6 +253,12 @@ impl Vm {
                     }
                     Constant::Regex { .. } => {
                         values.push(Value::Undefined);
+                        names.push(Atom(u32::MAX));
+                    }
+                    Constant::BigInt(digits) => {
+                        // The verifier checked the digits.
+                        let b = digits.parse::<num_bigint::BigInt>().unwrap_or_default();
+                        values.push(Value::BigInt(self.heap.alloc_bigint(b)?));
                         names.push(Atom(u32::MAX));
                     }
                 }

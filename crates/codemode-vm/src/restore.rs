@@ -109,6 +109,7 @@ impl Vm {
         check_free_list("object", &self.heap.objects)?;
         check_free_list("string", &self.heap.strings)?;
         check_free_list("cell", &self.heap.cells)?;
+        check_free_list("BigInt", &self.heap.bigints)?;
         // Every id reachable from the roots, and every id held by any live object or cell.
         let mut marks = Marks::default();
         self.push_roots(&mut marks);
@@ -143,6 +144,7 @@ impl Vm {
                 Value::Obj(id) => matches!(self.heap.objects.slots.get(id.0 as usize), Some(Some(_))),
                 Value::Str(id) => matches!(self.heap.strings.slots.get(id.0 as usize), Some(Some(_))),
                 Value::Cell(id) => matches!(self.heap.cells.slots.get(id.0 as usize), Some(Some(_))),
+                Value::BigInt(id) => matches!(self.heap.bigints.slots.get(id.0 as usize), Some(Some(_))),
                 Value::Symbol(a) => self.heap.atoms.is_symbol(a),
                 _ => true,
             };

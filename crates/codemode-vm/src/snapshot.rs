@@ -20,7 +20,7 @@ use codemode_bytecode::{FORMAT_VERSION, VerifiedModule};
 use serde::{Deserialize, Serialize};
 
 use crate::frame::Frame;
-use crate::heap::{Arena, Heap, JsString};
+use crate::heap::{Arena, Heap, JsBigInt, JsString};
 use crate::host::HostState;
 use crate::object::Object;
 use crate::promise::Job;
@@ -114,6 +114,7 @@ struct HeapOut<'a> {
     strings: ArenaOut<'a, JsString>,
     objects: ArenaOut<'a, Object>,
     cells: ArenaOut<'a, Value>,
+    bigints: ArenaOut<'a, JsBigInt>,
     /// Names interned by the run (after the pristine realm's), in order.
     names: Vec<&'a str>,
     /// What each of those names is (`heap::AtomKind`: a name or a kind of symbol).
@@ -126,6 +127,7 @@ struct HeapIn {
     strings: ArenaIn<JsString>,
     objects: ArenaIn<Object>,
     cells: ArenaIn<Value>,
+    bigints: ArenaIn<JsBigInt>,
     names: Vec<String>,
     kinds: Vec<u8>,
     counters: HeapCounters,
@@ -204,6 +206,7 @@ impl Vm {
                 strings: arena_out(&heap.strings, &base.strings)?,
                 objects: arena_out(&heap.objects, &base.objects)?,
                 cells: arena_out(&heap.cells, &base.cells)?,
+                bigints: arena_out(&heap.bigints, &base.bigints)?,
                 names,
                 kinds: heap.atoms.kinds_from(base.atoms.count()),
                 counters: HeapCounters {
@@ -277,6 +280,7 @@ impl Vm {
         heap.strings = arena_in(h.strings, &base.strings, "string")?;
         heap.objects = arena_in(h.objects, &base.objects, "object")?;
         heap.cells = arena_in(h.cells, &base.cells, "cell")?;
+        heap.bigints = arena_in(h.bigints, &base.bigints, "BigInt")?;
         heap.atoms = atoms;
         heap.bytes_used = c.bytes_used;
         heap.allocated_since_gc = c.allocated_since_gc;

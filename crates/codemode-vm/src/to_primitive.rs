@@ -24,6 +24,10 @@ pub enum ConvertOp {
     Unary(UnOp),
     /// ToString (template literals).
     ToString,
+    /// ToNumeric (`x++` on an object: a BigInt `valueOf` result stays a BigInt).
+    ToNumeric,
+    /// ToNumeric, then add 1 (`true`) or subtract 1 (`++x`/`x--` on an object in a local).
+    Step(bool),
     /// ToBoolean of what a `[Symbol.hasInstance]` method returned (`instanceof`).
     Truthy,
 }
@@ -211,6 +215,8 @@ impl Vm {
             ConvertOp::Binary(op) => self.binary(op, a, b),
             ConvertOp::Unary(op) => self.unary(op, a),
             ConvertOp::ToString => self.to_string_value(a),
+            ConvertOp::ToNumeric => self.to_numeric(a),
+            ConvertOp::Step(up) => self.numeric_step(a, up),
             ConvertOp::Truthy => Ok(Value::Bool(self.to_boolean(a))),
         }
     }

@@ -71,6 +71,11 @@ impl Vm {
             Ok(Value::Str(s)) => self.heap.str(s).to_string(),
             _ => return Err(thrown),
         };
+        // A BigInt cannot cross as JSON: a TypeError at the call, naming the tool.
+        if message.starts_with("Do not know how to serialize a BigInt") {
+            let text = format!("Invalid input for tool '{path}': {message}");
+            return Err(self.make_error(codemode_bytecode::ErrorKind::TypeError, &text));
+        }
         let copying = message.starts_with("Converting circular structure")
             || message.starts_with("Value exceeds the maximum depth");
         if !copying {

@@ -17,6 +17,10 @@ pub struct ObjId(pub u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct CellId(pub u32);
 
+/// Index of a BigInt in the heap's BigInt arena (`heap::JsBigInt`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct BigId(pub u32);
+
 /// An interned property name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Atom(pub u32);
@@ -37,6 +41,8 @@ pub enum Value {
     Obj(ObjId),
     /// A symbol: an atom no property name finds (see `heap::Atoms`).
     Symbol(Atom),
+    /// A BigInt: an immutable arbitrary-precision integer in the heap (`bigint.rs`).
+    BigInt(BigId),
     /// A register holding a captured variable's cell (never visible to programs).
     Cell(CellId),
     /// A `let`/`const` binding before its initialization (never visible to programs).
@@ -91,5 +97,15 @@ pub mod json_text {
     pub fn deserialize<'de, T: DeserializeOwned, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
         let text = String::deserialize(d)?;
         serde_json::from_str(&text).map_err(D::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    /// Every register, property and element holds a `Value`: it stays two words (a BigInt is an
+    /// arena index like a string).
+    #[test]
+    fn a_value_is_16_bytes() {
+        assert_eq!(std::mem::size_of::<super::Value>(), 16);
     }
 }

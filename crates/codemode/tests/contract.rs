@@ -195,6 +195,25 @@ fn a_cyclic_or_too_deep_tool_argument_is_invalid_tool_input() {
     assert!(r.tool_calls.is_empty());
 }
 
+#[test]
+fn a_bigint_cannot_cross_the_json_boundary() {
+    let rt = CodeMode::builder().tool("echo", echo_tool()).build().unwrap();
+    // In a tool's arguments: a TypeError at the call naming the tool; the tool is not called.
+    let r =
+        run_with(&rt, "try { await tools.echo({ n: 1n }) } catch (e) { return e.name + ': ' + e.message }");
+    let text = r.value.as_ref().and_then(Value::as_str).unwrap_or_default().to_string();
+    assert!(text.starts_with("TypeError: Invalid input for tool 'echo'") && text.contains("BigInt"), "{r:?}");
+    assert!(r.tool_calls.is_empty());
+    // In the result: refused, saying how to convert it.
+    let r = run_with(&rt, "return { big: 2n ** 70n }");
+    let e = r.error.expect("failed");
+    assert_eq!(e.kind, DiagnosticKind::InvalidDataValue, "{e:?}");
+    assert!(e.message.contains("BigInt") && e.message.contains("String(x)"), "{e:?}");
+    // Converted, it crosses.
+    let r = run_with(&rt, "return String(2n ** 70n)");
+    assert_eq!(r.value, Some(json!("1180591620717411303424")), "{r:?}");
+}
+
 fn panicking_tools() -> CodeMode {
     let in_future =
         codemode::Tool::from_json("Panics when awaited", None, None, |_: Value, _ctx| async move {

@@ -113,6 +113,11 @@ impl<'a> FnCompiler<'a> {
                 let k = self.string_const(s);
                 self.emit(Op::LoadConst { dst, k })?;
             }
+            ExprKind::BigInt(digits) => {
+                let k = self.constants.len() as u32;
+                self.constants.push(Constant::BigInt(digits.clone()));
+                self.emit(Op::LoadConst { dst, k })?;
+            }
             ExprKind::Regex { pattern, flags } => {
                 let k = self.constants.len() as u32;
                 self.constants.push(Constant::Regex { pattern: pattern.clone(), flags: flags.clone() });
@@ -852,9 +857,14 @@ pub(super) fn writes_locals(e: &Expr, depth: usize) -> bool {
     };
     match &e.kind {
         K::Assign { .. } | K::LogicalAssign { .. } | K::Update { .. } => true,
-        K::Undefined | K::Null | K::Bool(_) | K::Number(_) | K::String(_) | K::Regex { .. } | K::This => {
-            false
-        }
+        K::Undefined
+        | K::Null
+        | K::Bool(_)
+        | K::Number(_)
+        | K::BigInt(_)
+        | K::String(_)
+        | K::Regex { .. }
+        | K::This => false,
         K::Function(_)
         | K::TypeofGlobal(_)
         | K::ThrowConstAssign { .. }

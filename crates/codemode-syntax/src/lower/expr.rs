@@ -326,9 +326,8 @@ impl Lowerer<'_> {
                 }
                 ExprKind::Regex { pattern, flags }
             }
-            Lit::BigInt(big) => {
-                return Err(self.unsupported("BigInt literals are not supported; use numbers", big.span));
-            }
+            // swc has parsed every radix and separator: the value travels as decimal text.
+            Lit::BigInt(big) => ExprKind::BigInt(big.value.to_string()),
             Lit::JSXText(text) => return Err(self.unsupported("JSX is not supported", text.span)),
         })
     }
@@ -393,9 +392,8 @@ impl Lowerer<'_> {
             PropName::Str(string) => PropKey::Named(string.value.to_atom_lossy().to_string()),
             PropName::Num(number) => PropKey::Named(js_number_to_string(number.value)),
             PropName::Computed(computed) => PropKey::Computed(Box::new(self.lower_expr(&computed.expr)?)),
-            PropName::BigInt(big) => {
-                return Err(self.unsupported("BigInt literals are not supported; use numbers", big.span));
-            }
+            // `{1n: x}` is the key "1".
+            PropName::BigInt(big) => PropKey::Named(big.value.to_string()),
         })
     }
 

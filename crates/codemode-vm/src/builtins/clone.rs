@@ -97,6 +97,7 @@ fn shell(vm: &mut Vm, walk: &mut Walk, src: ObjId) -> Result<ObjId, Throw> {
                 Value::Number(_) => vm.realm.number_proto,
                 Value::Str(_) => vm.realm.string_proto,
                 Value::Bool(_) => vm.realm.boolean_proto,
+                Value::BigInt(_) => vm.realm.bigint_proto,
                 _ => vm.realm.object_proto,
             };
             vm.alloc(ObjKind::Boxed(inner), Some(proto))?

@@ -53,6 +53,7 @@ impl Vm {
             Value::Undefined => Ok("undefined".into()),
             Value::Number(_) | Value::Bool(_) | Value::Null => self.to_rust_string(v),
             Value::Symbol(symbol) => Ok(self.symbol_descriptive_string(symbol)),
+            Value::BigInt(_) => Ok(format!("{}n", self.to_rust_string(v)?)),
             Value::Obj(id) => {
                 if matches!(self.heap.obj(id).kind, crate::object::ObjKind::Error(_)) {
                     return self.to_rust_string(v);

@@ -66,6 +66,8 @@ accessors!(
     (Float32, get_float32, set_float32, "getFloat32", "setFloat32"),
     (Float64, get_float64, set_float64, "getFloat64", "setFloat64"),
     (Float16, get_float16, set_float16, "getFloat16", "setFloat16"),
+    (BigInt64, get_bigint64, set_bigint64, "getBigInt64", "setBigInt64"),
+    (BigUint64, get_biguint64, set_biguint64, "getBigUint64", "setBigUint64"),
 );
 
 fn view_call(vm: &mut Vm, _this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
@@ -175,10 +177,10 @@ fn get(vm: &mut Vm, this: Value, args: &[Value], kind: ElemKind, method: &str) -
     let index = to_index(vm, arg(args, 0), "offset")?;
     let little = vm.to_boolean(arg(args, 1));
     let start = range(vm, &d, index, kind.size(), method)?;
-    let n = bytes_of(&vm.heap, d.buffer)
+    let e = bytes_of(&vm.heap, d.buffer)
         .and_then(|b| b.get(start..start + kind.size()))
-        .map_or(0.0, |b| kind.decode(b, little));
-    Ok(Step::Return(Value::Number(n)))
+        .map_or(super::typed_array::Elem::Num(0.0), |b| kind.decode(b, little));
+    Ok(Step::Return(vm.elem_value(e)?))
 }
 
 fn set(vm: &mut Vm, this: Value, args: &[Value], kind: ElemKind, method: &str) -> Result<Step, Throw> {
@@ -193,7 +195,7 @@ fn set(vm: &mut Vm, this: Value, args: &[Value], kind: ElemKind, method: &str) -
     }
     let d = this_view(vm, this, method)?;
     let index = to_index(vm, arg(args, 0), "offset")?;
-    let n = vm.to_number(arg(args, 1))?;
+    let n = vm.to_elem(kind, arg(args, 1))?;
     let little = vm.to_boolean(arg(args, 2));
     let start = range(vm, &d, index, kind.size(), method)?;
     if let Some(b) = bytes_mut(&mut vm.heap, d.buffer).and_then(|b| b.get_mut(start..start + kind.size())) {

@@ -172,6 +172,10 @@ fn number_call(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Re
     if let Some(step) = vm.conversion_step(plus, arg(args, 0))? {
         return Ok(step);
     }
+    // `Number(1n)` converts (the operators refuse to).
+    if let Value::BigInt(b) = vm.to_primitive(arg(args, 0))? {
+        return Ok(Step::Return(Value::Number(crate::bigint::bigint_to_number(vm.big(b)))));
+    }
     Ok(Step::Return(Value::Number(vm.to_number(arg(args, 0))?)))
 }
 

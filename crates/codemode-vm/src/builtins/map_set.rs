@@ -84,6 +84,14 @@ fn hash_key(vm: &Vm, v: Value) -> u64 {
             mix(h)
         }
         Value::Obj(id) => mix(id.0 as u64 ^ 0x9e37_79b9_0000_0000),
+        // By value: equal BigInts are one key (SameValueZero).
+        Value::BigInt(b) => {
+            let mut h: u64 = 0x8422_2325_cbf2_9ce4;
+            for d in vm.heap.bigint(b).iter_u64_digits() {
+                h = (h ^ d).wrapping_mul(0x0100_0000_01b3);
+            }
+            mix(h ^ vm.heap.bigint(b).sign() as u64)
+        }
         Value::Symbol(a) => mix(a.0 as u64 ^ 0x5bd1_e995_0000_0000),
     }
 }

@@ -21,6 +21,7 @@ mod array;
 mod array_buffer;
 mod array_generic;
 mod array_more;
+mod bigint;
 mod clone;
 mod collation;
 mod console;
@@ -328,6 +329,7 @@ pub fn table() -> &'static [NativeDef] {
             reflect::DEFS,
             proxy::DEFS,
             number::DEFS,
+            bigint::DEFS,
             date::DEFS,
             map_set::DEFS,
             set_algebra::DEFS,
@@ -489,6 +491,7 @@ pub(crate) fn install(vm: &mut Vm) -> Result<(), Throw> {
     number::install_values(vm)?;
     error_more::install_values(vm)?;
     symbol::install_values(vm)?;
+    bigint::install_values(vm)?;
     typed_array::install_values(vm)?;
     Ok(())
 }
@@ -503,6 +506,7 @@ impl Vm {
             "Array" => r.array_proto,
             "String" => r.string_proto,
             "Number" => r.number_proto,
+            "BigInt" => r.bigint_proto,
             "Boolean" => r.boolean_proto,
             "Symbol" => r.symbol_proto,
             "Promise" => r.promise_proto,

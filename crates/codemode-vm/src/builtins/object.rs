@@ -40,6 +40,10 @@ fn object_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
             let proto = Some(vm.realm.symbol_proto);
             Ok(Step::Return(Value::Obj(vm.alloc(ObjKind::Boxed(v), proto)?)))
         }
+        v @ Value::BigInt(_) => {
+            let proto = Some(vm.realm.bigint_proto);
+            Ok(Step::Return(Value::Obj(vm.alloc(ObjKind::Boxed(v), proto)?)))
+        }
         _ => Ok(Step::Return(vm.new_object()?)),
     }
 }
@@ -185,6 +189,8 @@ fn get_prototype_of(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) 
         Value::Str(_) => Some(vm.realm.string_proto),
         Value::Number(_) => Some(vm.realm.number_proto),
         Value::Bool(_) => Some(vm.realm.boolean_proto),
+        Value::BigInt(_) => Some(vm.realm.bigint_proto),
+        Value::Symbol(_) => Some(vm.realm.symbol_proto),
         _ => return Err(vm.make_error(ErrorKind::TypeError, "Cannot convert undefined or null to object")),
     };
     Ok(Step::Return(proto.map_or(Value::Null, Value::Obj)))

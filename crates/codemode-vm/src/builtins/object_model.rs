@@ -392,7 +392,8 @@ pub(crate) fn descriptor_of(vm: &mut Vm, o: Value, key: Key) -> Result<Value, Th
             return make_data_descriptor(vm, n, integrity & FROZEN_ELEMENTS == 0, false, false);
         }
         (ObjKind::TypedArray(t), key) => {
-            if let Some(v) = super::indexed_get(&vm.heap, t, key) {
+            let t = t.clone();
+            if let Some(v) = super::indexed_get(vm, &t, key)? {
                 return if v == Value::Undefined {
                     Ok(Value::Undefined)
                 } else {

@@ -42,6 +42,7 @@ fn queue_microtask(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -
                 format!("type string ('{s}')")
             }
             Value::Number(_) => format!("type number ({})", vm.to_rust_string(f)?),
+            Value::BigInt(_) => format!("type bigint ({}n)", vm.to_rust_string(f)?),
             Value::Bool(b) => format!("type boolean ({b})"),
             Value::Symbol(a) => format!("type symbol ({})", vm.symbol_descriptive_string(a)),
             Value::Uninit | Value::Cell(_) => "undefined".to_string(),

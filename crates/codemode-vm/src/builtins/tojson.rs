@@ -336,6 +336,8 @@ fn leaf_or_level(vm: &mut Vm, walk: &Walk, value: Value) -> Result<Produced, Thr
         Value::Bool(b) => Json::Bool(b),
         Value::Number(n) => json_number(n),
         Value::Str(s) => Json::String(vm.heap.str(s).to_string()),
+        // JSON has no BigInt (a program may define `BigInt.prototype.toJSON`, called before).
+        Value::BigInt(_) => return Err(bigint_error(vm, walk.purpose)),
         Value::Obj(id) => {
             let keys: Vec<String> = match &vm.heap.obj(id).kind {
                 ObjKind::Function(_) | ObjKind::Proxy { callable: true, .. } => {
@@ -348,6 +350,7 @@ fn leaf_or_level(vm: &mut Vm, walk: &Walk, value: Value) -> Result<Produced, Thr
                     let keys = vm.own_keys(inner);
                     keys.into_iter().map(|k| key_name(vm, k)).collect()
                 }
+                ObjKind::Boxed(Value::BigInt(_)) => return Err(bigint_error(vm, walk.purpose)),
                 ObjKind::Date(t) => {
                     return Ok(Produced::Leaf(Some(super::date_to_iso(*t).map_or(Json::Null, Json::String))));
                 }
@@ -404,9 +407,13 @@ fn key_name(vm: &Vm, key: Key) -> String {
 
 /// A callable `toJSON` that is JavaScript (built-in ones, like Date's, are handled natively).
 fn user_to_json(vm: &mut Vm, value: Value) -> Result<Option<Value>, Throw> {
-    let Value::Obj(id) = value else { return Ok(None) };
-    if matches!(vm.heap.obj(id).kind, ObjKind::Date(_) | ObjKind::Function(_)) {
-        return Ok(None);
+    match value {
+        Value::Obj(id) if matches!(vm.heap.obj(id).kind, ObjKind::Date(_) | ObjKind::Function(_)) => {
+            return Ok(None);
+        }
+        // A BigInt serializes only through a program's `BigInt.prototype.toJSON`.
+        Value::Obj(_) | Value::BigInt(_) => {}
+        _ => return Ok(None),
     }
     let method = vm.get_named(value, "toJSON")?;
     match method {
@@ -420,6 +427,18 @@ fn user_to_json(vm: &mut Vm, value: Value) -> Result<Option<Value>, Throw> {
         }
         _ => Ok(None),
     }
+}
+
+/// A BigInt reached the JSON walk: `JSON.stringify` throws, as in JavaScript; the program's
+/// result is refused with a message saying what to do instead.
+fn bigint_error(vm: &mut Vm, purpose: Purpose) -> Throw {
+    let message = match purpose {
+        Purpose::Stringify => "Do not know how to serialize a BigInt",
+        Purpose::Result => {
+            "Do not know how to serialize a BigInt: JSON cannot carry it; return a string (String(x)) or a number (Number(x)) instead"
+        }
+    };
+    error(vm, purpose, ErrorKind::TypeError, message)
 }
 
 fn error(vm: &mut Vm, purpose: Purpose, kind: ErrorKind, message: &str) -> Throw {

@@ -6,7 +6,10 @@
 //! elements are the buffer's bytes, little-endian. Numeric keys never reach the property map:
 //! an in-range index reads or writes the buffer, anything else that is a canonical numeric
 //! string (`"-0"`, `"1.5"`, `"-1"`, an index past the end) reads `undefined` and ignores
-//! writes. `BigInt64Array`/`BigUint64Array` need BigInt, which codemode does not have.
+//! writes. `BigInt64Array`/`BigUint64Array` hold 64-bit integers read as BigInts: elements move
+//! through Rust as [`Elem`] (a Number or a 64-bit integer), converted from values by the kind's
+//! content type ([`Vm::to_elem`]: ToNumber, or ToBigInt for the BigInt kinds) and back to values
+//! by [`Vm::elem_value`].
 //! The methods are in `typed_array_methods.rs` and (those that call back) `typed_array_loop.rs`;
 //! element types and their byte conversions in `typed_array_kind.rs`.
 
@@ -23,7 +26,7 @@ use crate::object::ObjKind;
 use crate::props::Key;
 use crate::value::{ObjId, Value};
 
-pub use super::typed_array_kind::ElemKind;
+pub use super::typed_array_kind::{Elem, ElemKind};
 
 /// A typed array's view of its buffer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -47,8 +50,8 @@ impl TypedArrayData {
         }
     }
 
-    /// Element `i` as a number, if in bounds.
-    pub fn get(&self, heap: &Heap, i: usize) -> Option<f64> {
+    /// Element `i`, if in bounds.
+    pub fn get(&self, heap: &Heap, i: usize) -> Option<Elem> {
         let size = self.kind.size();
         if i >= self.len(heap)? {
             return None;
@@ -59,7 +62,7 @@ impl TypedArrayData {
     }
 
     /// Stores `n` at element `i` when it is in bounds.
-    pub fn put(&self, heap: &mut Heap, i: usize, n: f64) {
+    pub fn put(&self, heap: &mut Heap, i: usize, n: Elem) {
         let size = self.kind.size();
         if self.len(heap).is_none_or(|len| i >= len) {
             return;
@@ -80,7 +83,7 @@ pub struct BinaryProtos {
     /// `%TypedArray%` itself (set when the built-ins are installed).
     pub typed_array_ctor: ObjId,
     /// `Int8Array.prototype` … in [`ElemKind::ALL`] order.
-    pub kinds: [ObjId; 9],
+    pub kinds: [ObjId; 11],
     pub data_view: ObjId,
     pub text_encoder: ObjId,
     pub text_decoder: ObjId,
@@ -94,7 +97,7 @@ impl BinaryProtos {
         let p = Some(object_proto);
         let array_buffer = obj(p, ObjKind::Plain)?;
         let typed_array = obj(p, ObjKind::Plain)?;
-        let mut kinds = [typed_array; 9];
+        let mut kinds = [typed_array; 11];
         for k in &mut kinds {
             *k = obj(Some(typed_array), ObjKind::Plain)?;
         }
@@ -162,6 +165,8 @@ constructors!(
     (Uint32, uint32_call, uint32_construct),
     (Float32, float32_call, float32_construct),
     (Float64, float64_call, float64_construct),
+    (BigInt64, bigint64_call, bigint64_construct),
+    (BigUint64, biguint64_call, biguint64_construct),
 );
 
 pub const DEFS: &[NativeDef] = &[
@@ -176,6 +181,8 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::ctor("Uint32Array", 3, uint32_call, uint32_construct),
     NativeDef::ctor("Float32Array", 3, float32_call, float32_construct),
     NativeDef::ctor("Float64Array", 3, float64_call, float64_construct),
+    NativeDef::ctor("BigInt64Array", 3, bigint64_call, bigint64_construct),
+    NativeDef::ctor("BigUint64Array", 3, biguint64_call, biguint64_construct),
     NativeDef::new("TypedArray.prototype", "get buffer", 0, get_buffer),
     NativeDef::new("TypedArray.prototype", "get byteLength", 0, get_byte_length),
     NativeDef::new("TypedArray.prototype", "get byteOffset", 0, get_byte_offset),
@@ -213,7 +220,7 @@ pub(crate) fn view(
     vm.alloc(ObjKind::TypedArray(TypedArrayData { kind, buffer, offset, length }), Some(proto))
 }
 
-/// A new typed array holding `values` (converted with ToNumber).
+/// A new typed array holding `values` (converted with ToNumber, or ToBigInt for a BigInt kind).
 pub(crate) fn from_values(vm: &mut Vm, kind: ElemKind, values: &[Value]) -> Result<ObjId, Throw> {
     let id = new_typed(vm, kind, values.len())?;
     fill_from(vm, id, values)?;
@@ -223,8 +230,9 @@ pub(crate) fn from_values(vm: &mut Vm, kind: ElemKind, values: &[Value]) -> Resu
 /// Stores `values` into typed array `id` from index 0.
 pub(crate) fn fill_from(vm: &mut Vm, id: ObjId, values: &[Value]) -> Result<(), Throw> {
     vm.charge(Work::Elements(values.len()));
+    let Some(kind) = data_of(vm, id).map(|t| t.kind) else { return Ok(()) };
     for (i, v) in values.iter().enumerate() {
-        let n = vm.to_number(*v)?;
+        let n = vm.to_elem(kind, *v)?;
         if let Some(t) = data_of(vm, id) {
             t.put(&mut vm.heap, i, n);
         }
@@ -240,12 +248,12 @@ pub(crate) fn data_of(vm: &Vm, id: ObjId) -> Option<TypedArrayData> {
     }
 }
 
-/// The elements of typed array `id` as numbers (empty when out of bounds), checked against the
-/// memory limit before the copy is made.
-pub(crate) fn numbers(vm: &mut Vm, id: ObjId) -> Result<Vec<f64>, Throw> {
+/// The elements of typed array `id` (empty when out of bounds), checked against the memory limit
+/// before the copy is made.
+pub(crate) fn numbers(vm: &mut Vm, id: ObjId) -> Result<Vec<Elem>, Throw> {
     let Some(t) = data_of(vm, id) else { return Ok(Vec::new()) };
     let len = t.len(&vm.heap).unwrap_or(0);
-    vm.ensure_fits(len.saturating_mul(std::mem::size_of::<f64>()))?;
+    vm.ensure_fits(len.saturating_mul(std::mem::size_of::<Elem>()))?;
     vm.charge(Work::Elements(len));
     let size = t.kind.size();
     Ok(match bytes_of(&vm.heap, t.buffer).and_then(|b| b.get(t.offset..t.offset + len * size)) {
@@ -269,7 +277,10 @@ fn construct(vm: &mut Vm, kind: ElemKind, args: &[Value]) -> Result<Step, Throw>
     };
     let values: Vec<Value> = match &vm.heap.obj(src).kind {
         ObjKind::ArrayBuffer(_) => return construct_view(vm, kind, src, arg(args, 1), arg(args, 2)),
-        ObjKind::TypedArray(_) => {
+        ObjKind::TypedArray(s) => {
+            if s.kind.is_bigint() != kind.is_bigint() {
+                return Err(content_type_mismatch(vm));
+            }
             let nums = numbers(vm, src)?;
             let id = new_typed(vm, kind, nums.len())?;
             if let Some(t) = data_of(vm, id) {
@@ -288,6 +299,46 @@ fn construct(vm: &mut Vm, kind: ElemKind, args: &[Value]) -> Result<Step, Throw>
         _ => array_like(vm, first)?,
     };
     Ok(Step::Return(Value::Obj(from_values(vm, kind, &values)?)))
+}
+
+/// A BigInt typed array filled from a Number one or the reverse.
+pub(crate) fn content_type_mismatch(vm: &mut Vm) -> Throw {
+    vm.make_error(ErrorKind::TypeError, "Cannot mix BigInt and other types, use explicit conversions")
+}
+
+impl Vm {
+    /// A value converted for a typed array of `kind`: ToNumber, or ToBigInt (modulo 2^64) for
+    /// the BigInt kinds.
+    pub(crate) fn to_elem(&mut self, kind: ElemKind, v: Value) -> Result<Elem, Throw> {
+        if !kind.is_bigint() {
+            return Ok(Elem::Num(self.to_number(v)?));
+        }
+        let b = self.to_bigint(v)?;
+        let wrapped = crate::bigint::wrap_to_bits(&b, 64, kind == ElemKind::BigInt64);
+        Ok(Elem::Big(num_traits::ToPrimitive::to_i128(&wrapped).unwrap_or(0)))
+    }
+
+    /// An element as a value (a BigInt element is allocated).
+    pub(crate) fn elem_value(&mut self, e: Elem) -> Result<Value, Throw> {
+        match e {
+            Elem::Num(n) => Ok(Value::Number(n)),
+            Elem::Big(i) => self.new_bigint(num_bigint::BigInt::from(i)),
+        }
+    }
+
+    /// Elements as values (BigInt elements allocated), checked against the memory limit first.
+    pub(crate) fn elem_values(&mut self, elems: Vec<Elem>) -> Result<Vec<Value>, Throw> {
+        self.ensure_fits(elems.len().saturating_mul(crate::heap::VALUE_SIZE))?;
+        elems.into_iter().map(|e| self.elem_value(e)).collect()
+    }
+
+    /// Element `i` of `t` as a value, `undefined` out of bounds.
+    pub(crate) fn typed_get(&mut self, t: &TypedArrayData, i: usize) -> Result<Value, Throw> {
+        match t.get(&self.heap, i) {
+            Some(e) => self.elem_value(e),
+            None => Ok(Value::Undefined),
+        }
+    }
 }
 
 fn describe_number(vm: &mut Vm, v: Value) -> String {
@@ -445,14 +496,14 @@ pub(crate) fn is_numeric_key(heap: &Heap, key: Key) -> bool {
 }
 
 /// `[[Get]]` of a numeric key: `Some(element or undefined)`; `None` for other keys.
-pub(crate) fn indexed_get(heap: &Heap, t: &TypedArrayData, key: Key) -> Option<Value> {
-    if !is_numeric_key(heap, key) {
-        return None;
+pub(crate) fn indexed_get(vm: &mut Vm, t: &TypedArrayData, key: Key) -> Result<Option<Value>, Throw> {
+    if !is_numeric_key(&vm.heap, key) {
+        return Ok(None);
     }
-    Some(match key {
-        Key::Index(i) => t.get(heap, i as usize).map_or(Value::Undefined, Value::Number),
+    Ok(Some(match key {
+        Key::Index(i) => vm.typed_get(t, i as usize)?,
         Key::Atom(_) => Value::Undefined,
-    })
+    }))
 }
 
 /// `[[HasProperty]]` of a numeric key: `Some(in range)`; `None` for other keys.
@@ -473,7 +524,7 @@ pub(crate) fn indexed_set(vm: &mut Vm, id: ObjId, key: Key, v: Value) -> Result<
     if !is_numeric_key(&vm.heap, key) {
         return Ok(false);
     }
-    let n = vm.to_number(v)?;
+    let n = vm.to_elem(t.kind, v)?;
     if let Key::Index(i) = key {
         t.put(&mut vm.heap, i as usize, n);
     }

@@ -1,5 +1,6 @@
 //! The element types of typed arrays (and `DataView`): their sizes, names, and the conversions
-//! between numbers and bytes (ToInt8, ToUint8Clamp, …, half precision), in either byte order.
+//! between numbers and bytes (ToInt8, ToUint8Clamp, …, half precision, 64-bit integers for
+//! `BigInt64Array`/`BigUint64Array`), in either byte order.
 
 use serde::{Deserialize, Serialize};
 
@@ -17,10 +18,21 @@ pub enum ElemKind {
     Float64,
     /// IEEE half precision: `DataView`'s `getFloat16`/`setFloat16` only (no `Float16Array`).
     Float16,
+    /// `BigInt64Array` (elements are BigInts: see [`Elem`]).
+    BigInt64,
+    BigUint64,
+}
+
+/// One element's value: a Number, or a 64-bit integer of a BigInt kind (as `i128`, which holds
+/// both signed and unsigned 64-bit values). `Copy`, so element lists stay cheap to move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Elem {
+    Num(f64),
+    Big(i128),
 }
 
 impl ElemKind {
-    pub const ALL: [ElemKind; 9] = [
+    pub const ALL: [ElemKind; 11] = [
         ElemKind::Int8,
         ElemKind::Uint8,
         ElemKind::Uint8Clamped,
@@ -30,7 +42,14 @@ impl ElemKind {
         ElemKind::Uint32,
         ElemKind::Float32,
         ElemKind::Float64,
+        ElemKind::BigInt64,
+        ElemKind::BigUint64,
     ];
+
+    /// Whether the elements are BigInts (their content type differs from the others').
+    pub fn is_bigint(self) -> bool {
+        matches!(self, ElemKind::BigInt64 | ElemKind::BigUint64)
+    }
 
     /// Bytes per element.
     pub fn size(self) -> usize {
@@ -38,7 +57,7 @@ impl ElemKind {
             ElemKind::Int8 | ElemKind::Uint8 | ElemKind::Uint8Clamped => 1,
             ElemKind::Int16 | ElemKind::Uint16 | ElemKind::Float16 => 2,
             ElemKind::Int32 | ElemKind::Uint32 | ElemKind::Float32 => 4,
-            ElemKind::Float64 => 8,
+            ElemKind::Float64 | ElemKind::BigInt64 | ElemKind::BigUint64 => 8,
         }
     }
 
@@ -54,6 +73,8 @@ impl ElemKind {
             ElemKind::Float32 => "Float32Array",
             ElemKind::Float64 => "Float64Array",
             ElemKind::Float16 => "Float16Array",
+            ElemKind::BigInt64 => "BigInt64Array",
+            ElemKind::BigUint64 => "BigUint64Array",
         }
     }
 
@@ -62,14 +83,16 @@ impl ElemKind {
     }
 
     /// Reads one element from its bytes (`bytes.len() == self.size()`).
-    pub fn decode(self, b: &[u8], little: bool) -> f64 {
+    pub fn decode(self, b: &[u8], little: bool) -> Elem {
         let mut buf = [0u8; 8];
         let n = self.size().min(b.len());
         buf[..n].copy_from_slice(&b[..n]);
         if !little {
             buf[..n].reverse();
         }
-        match self {
+        Elem::Num(match self {
+            ElemKind::BigInt64 => return Elem::Big(i128::from(i64::from_le_bytes(buf))),
+            ElemKind::BigUint64 => return Elem::Big(i128::from(u64::from_le_bytes(buf))),
             ElemKind::Int8 => f64::from(buf[0] as i8),
             ElemKind::Uint8 | ElemKind::Uint8Clamped => f64::from(buf[0]),
             ElemKind::Int16 => f64::from(i16::from_le_bytes([buf[0], buf[1]])),
@@ -79,12 +102,22 @@ impl ElemKind {
             ElemKind::Float32 => f64::from(f32::from_le_bytes([buf[0], buf[1], buf[2], buf[3]])),
             ElemKind::Float64 => f64::from_le_bytes(buf),
             ElemKind::Float16 => f16_to_f64(u16::from_le_bytes([buf[0], buf[1]])),
-        }
+        })
     }
 
-    /// Writes `n` converted to this type (ToInt8, ToUint8Clamp, …) into `out`.
-    pub fn encode(self, n: f64, out: &mut [u8], little: bool) {
+    /// Writes `e` converted to this type (ToInt8, ToUint8Clamp, …; a BigInt modulo 2^64) into
+    /// `out`. The callers convert values by the kind's content type ([`ElemKind::is_bigint`]),
+    /// so a Number never meets a BigInt kind here (it would store 0) nor the reverse.
+    pub fn encode(self, e: Elem, out: &mut [u8], little: bool) {
+        let n = match e {
+            Elem::Num(n) => n,
+            Elem::Big(i) if self.is_bigint() => {
+                return write(&(i as u64).to_le_bytes(), 8, out, little);
+            }
+            Elem::Big(i) => i as f64,
+        };
         let bytes: [u8; 8] = match self {
+            ElemKind::BigInt64 | ElemKind::BigUint64 => [0; 8],
             ElemKind::Int8 | ElemKind::Uint8 => pad(&[modular(n, 8) as u8]),
             ElemKind::Uint8Clamped => {
                 let c = if n.is_nan() { 0.0 } else { n.clamp(0.0, 255.0).round_ties_even() };
@@ -96,11 +129,26 @@ impl ElemKind {
             ElemKind::Float64 => n.to_le_bytes(),
             ElemKind::Float16 => pad(&f64_to_f16(n).to_le_bytes()),
         };
-        let k = self.size().min(out.len());
-        out[..k].copy_from_slice(&bytes[..k]);
-        if !little {
-            out[..k].reverse();
+        write(&bytes, self.size(), out, little);
+    }
+}
+
+impl Elem {
+    /// The Number of a Number element (a BigInt element's nearest Number otherwise).
+    pub fn num(self) -> f64 {
+        match self {
+            Elem::Num(n) => n,
+            Elem::Big(i) => i as f64,
         }
+    }
+}
+
+/// Copies the first `size` bytes of `bytes` (little-endian) into `out` in the byte order asked.
+fn write(bytes: &[u8; 8], size: usize, out: &mut [u8], little: bool) {
+    let k = size.min(out.len());
+    out[..k].copy_from_slice(&bytes[..k]);
+    if !little {
+        out[..k].reverse();
     }
 }
 
@@ -159,7 +207,7 @@ fn modular(n: f64, bits: i32) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{ElemKind, f16_to_f64, f64_to_f16};
+    use super::{Elem, ElemKind, f16_to_f64, f64_to_f16};
 
     #[test]
     fn half_precision_rounds_to_nearest_even() {
@@ -185,14 +233,19 @@ mod tests {
     #[test]
     fn integer_kinds_wrap_and_clamp() {
         let mut b = [0u8; 8];
-        ElemKind::Int8.encode(200.0, &mut b, true);
-        assert_eq!(ElemKind::Int8.decode(&b[..1], true), -56.0);
-        ElemKind::Uint8Clamped.encode(2.5, &mut b, true);
+        ElemKind::Int8.encode(Elem::Num(200.0), &mut b, true);
+        assert_eq!(ElemKind::Int8.decode(&b[..1], true), Elem::Num(-56.0));
+        ElemKind::Uint8Clamped.encode(Elem::Num(2.5), &mut b, true);
         assert_eq!(b[0], 2);
-        ElemKind::Uint32.encode(-1.0, &mut b, false);
+        ElemKind::Uint32.encode(Elem::Num(-1.0), &mut b, false);
         assert_eq!(&b[..4], &[255, 255, 255, 255]);
-        ElemKind::Int16.encode(-2.0, &mut b, false);
+        ElemKind::Int16.encode(Elem::Num(-2.0), &mut b, false);
         assert_eq!((b[0], b[1]), (0xff, 0xfe));
-        assert_eq!(ElemKind::Int16.decode(&b[..2], false), -2.0);
+        assert_eq!(ElemKind::Int16.decode(&b[..2], false), Elem::Num(-2.0));
+        ElemKind::BigUint64.encode(Elem::Big(-1), &mut b, true);
+        assert_eq!(ElemKind::BigUint64.decode(&b, true), Elem::Big(i128::from(u64::MAX)));
+        assert_eq!(ElemKind::BigInt64.decode(&b, true), Elem::Big(-1));
+        ElemKind::BigInt64.encode(Elem::Big(258), &mut b, false);
+        assert_eq!(ElemKind::BigInt64.decode(&b, false), Elem::Big(258));
     }
 }

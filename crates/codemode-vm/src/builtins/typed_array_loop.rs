@@ -10,7 +10,7 @@
 use codemode_bytecode::ErrorKind;
 use serde::{Deserialize, Serialize};
 
-use super::typed_array::{data_of, from_values, numbers, this_typed};
+use super::typed_array::{Elem, data_of, from_values, numbers, this_typed};
 use super::{Cont, Native, NativeDef, Step, arg, require_callable};
 use crate::Vm;
 use crate::call::Throw;
@@ -87,12 +87,15 @@ impl TypedLoop {
 }
 
 /// Element `i` of the loop's source (`undefined` past the end or once detached).
-fn element(vm: &Vm, source: ObjId, i: u32) -> Value {
-    match &vm.heap.obj(source).kind {
+fn element(vm: &mut Vm, source: ObjId, i: u32) -> Result<Value, Throw> {
+    Ok(match &vm.heap.obj(source).kind {
         ObjKind::Array(items) => items.get(i as usize).copied().unwrap_or(Value::Undefined),
-        ObjKind::TypedArray(t) => t.get(&vm.heap, i as usize).map_or(Value::Undefined, Value::Number),
+        ObjKind::TypedArray(t) => {
+            let t = t.clone();
+            vm.typed_get(&t, i as usize)?
+        }
         _ => Value::Undefined,
-    }
+    })
 }
 
 pub(crate) fn start_loop(
@@ -133,7 +136,7 @@ fn next_call(vm: &mut Vm, mut s: Box<TypedLoop>) -> Result<Step, Throw> {
         s.index -= 1;
     }
     vm.charge(Work::Elements(1));
-    let value = element(vm, s.source, s.index);
+    let value = element(vm, s.source, s.index)?;
     if s.op == LoopOp::ToLocale {
         let method = vm.get_named(value, "toLocaleString")?;
         require_callable(vm, method)?;
@@ -181,13 +184,13 @@ fn finish(vm: &mut Vm, s: TypedLoop) -> Result<Step, Throw> {
 }
 
 pub(super) fn resume_loop(vm: &mut Vm, mut s: Box<TypedLoop>, result: Value) -> Result<Step, Throw> {
-    let value = element(vm, s.source, s.index);
+    let value = element(vm, s.source, s.index)?;
     match s.op {
         LoopOp::Map | LoopOp::FromMap => {
-            let n = vm.to_number(result)?;
             if let Value::Obj(target) = s.target
                 && let Some(t) = data_of(vm, target)
             {
+                let n = vm.to_elem(t.kind, result)?;
                 t.put(&mut vm.heap, s.index as usize, n);
             }
         }
@@ -271,7 +274,7 @@ fn reduce_impl(vm: &mut Vm, this: Value, args: &[Value], right: bool) -> Result<
             return Err(vm.make_error(ErrorKind::TypeError, "Reduce of empty array with no initial value"));
         }
         let first = if right { len - 1 } else { 0 };
-        let v = t.get(&vm.heap, first as usize).map_or(Value::Undefined, Value::Number);
+        let v = vm.typed_get(&t, first as usize)?;
         (v, if right { len - 1 } else { 1 })
     };
     let state = TypedLoop {
@@ -298,14 +301,25 @@ fn reduce_right(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Re
 
 // ---- sort ----
 
-/// Numeric order: `-0` before `+0`, `NaN` last.
-fn numeric_order(a: &f64, b: &f64) -> std::cmp::Ordering {
+/// Numeric order: `-0` before `+0`, `NaN` last (BigInt elements by value).
+fn numeric_order(a: &Elem, b: &Elem) -> std::cmp::Ordering {
     use std::cmp::Ordering;
+    let (a, b) = match (a, b) {
+        (Elem::Num(a), Elem::Num(b)) => (a, b),
+        (a, b) => return a.num().total_cmp(&b.num()).then_with(|| big_of(*a).cmp(&big_of(*b))),
+    };
     match (a.is_nan(), b.is_nan()) {
         (true, true) => Ordering::Equal,
         (true, false) => Ordering::Greater,
         (false, true) => Ordering::Less,
         _ => a.total_cmp(b),
+    }
+}
+
+fn big_of(e: Elem) -> i128 {
+    match e {
+        Elem::Big(i) => i,
+        Elem::Num(_) => 0,
     }
 }
 
@@ -317,7 +331,7 @@ fn sort_impl(vm: &mut Vm, this: Value, args: &[Value], copy: bool) -> Result<Ste
     let (id, t, _) = this_typed(vm, this, if copy { "toSorted" } else { "sort" })?;
     let mut nums = numbers(vm, id)?;
     let target = if copy {
-        let values: Vec<Value> = nums.iter().map(|n| Value::Number(*n)).collect();
+        let values = vm.elem_values(nums.clone())?;
         from_values(vm, t.kind, &values)?
     } else {
         id
@@ -332,7 +346,7 @@ fn sort_impl(vm: &mut Vm, this: Value, args: &[Value], copy: bool) -> Result<Ste
         }
         return Ok(Step::Return(Value::Obj(target)));
     }
-    let values: Vec<Value> = nums.into_iter().map(Value::Number).collect();
+    let values = vm.elem_values(nums)?;
     let temp = vm.new_array(values)?;
     let Some(to_sorted) = Native::by_stable_name("Array.prototype.toSorted") else {
         return Err(vm.make_error(ErrorKind::TypeError, "Array.prototype.toSorted is missing"));
@@ -347,7 +361,8 @@ pub(super) fn resume_sorted(vm: &mut Vm, target: ObjId, sorted: Value) -> Result
     vm.charge(Work::Elements(items.len()));
     if let Some(t) = data_of(vm, target) {
         for (i, v) in items.into_iter().enumerate() {
-            if let Value::Number(n) = v {
+            if matches!(v, Value::Number(_) | Value::BigInt(_)) {
+                let n = vm.to_elem(t.kind, v)?;
                 t.put(&mut vm.heap, i, n);
             }
         }

@@ -6,7 +6,7 @@
 
 use codemode_bytecode::ErrorKind;
 
-use super::typed_array::{self, ElemKind, data_of, from_values, new_typed, numbers, this_typed, view};
+use super::typed_array::{self, Elem, ElemKind, data_of, from_values, new_typed, numbers, this_typed, view};
 use super::typed_array_loop::{LoopOp, start_loop};
 use super::{NativeDef, Step, arg, relative_index};
 use crate::Vm;
@@ -77,8 +77,7 @@ pub(crate) fn source_values(vm: &mut Vm, source: Value) -> Result<Vec<Value>, Th
         Value::Obj(id) => match &vm.heap.obj(id).kind {
             ObjKind::TypedArray(_) => {
                 let nums = numbers(vm, id)?;
-                vm.ensure_fits(nums.len().saturating_mul(crate::heap::VALUE_SIZE))?;
-                Ok(nums.into_iter().map(Value::Number).collect())
+                vm.elem_values(nums)
             }
             ObjKind::Array(items) => Ok(items.clone()),
             ObjKind::Map { .. } | ObjKind::Iterator(_) | ObjKind::Generator(_) => vm.collect_iterable(source),
@@ -120,7 +119,7 @@ fn at(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step,
     if i < 0.0 || i >= len as f64 {
         return Ok(Step::Return(Value::Undefined));
     }
-    Ok(Step::Return(t.get(&vm.heap, i as usize).map_or(Value::Undefined, Value::Number)))
+    Ok(Step::Return(vm.typed_get(&t, i as usize)?))
 }
 
 fn set(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
@@ -144,7 +143,7 @@ fn set(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step
     vm.charge(Work::Elements(values.len()));
     let mut nums = Vec::with_capacity(values.len());
     for v in values {
-        nums.push(vm.to_number(v)?);
+        nums.push(vm.to_elem(t.kind, v)?);
     }
     for (i, n) in nums.into_iter().enumerate() {
         t.put(&mut vm.heap, offset + i, n);
@@ -200,7 +199,7 @@ fn fill(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Ste
     {
         return Ok(step);
     }
-    let n = vm.to_number(arg(args, 0))?;
+    let n = vm.to_elem(t.kind, arg(args, 0))?;
     let start = relative_index(vm, arg(args, 1), len, 0)?;
     let end = relative_index(vm, arg(args, 2), len, len)?;
     vm.charge(Work::Elements(end.saturating_sub(start)));
@@ -229,7 +228,10 @@ pub(crate) fn join_numbers(vm: &mut Vm, id: ObjId, sep: &str) -> Result<String, 
         if i > 0 {
             out.push_str(sep);
         }
-        out.push_str(&crate::numconv::number_to_string(*n));
+        match n {
+            Elem::Num(n) => out.push_str(&crate::numconv::number_to_string(*n)),
+            Elem::Big(i) => out.push_str(&i.to_string()),
+        }
         if out.len() > crate::heap::MAX_STRING_BYTES {
             return Err(vm.make_error(ErrorKind::RangeError, "Invalid string length"));
         }
@@ -248,7 +250,7 @@ fn to_string(vm: &mut Vm, this: Value, _args: &[Value], data: &[Value]) -> Resul
 /// Where `target` is among the elements from `from` (`last`: searching backwards), comparing
 /// as `===` (`includes`: SameValueZero, so `NaN` is found).
 fn search(vm: &mut Vm, this: Value, args: &[Value], method: &str) -> Result<Option<usize>, Throw> {
-    let (id, _, len) = this_typed(vm, this, method)?;
+    let (id, t, len) = this_typed(vm, this, method)?;
     if len == 0 {
         return Ok(None);
     }
@@ -264,11 +266,21 @@ fn search(vm: &mut Vm, this: Value, args: &[Value], method: &str) -> Result<Opti
     } else {
         relative_index(vm, arg(args, 1), len, 0)? as f64
     };
-    let Value::Number(target) = arg(args, 0) else { return Ok(None) };
+    // Only a value of the array's content type can be found (`===` never converts).
+    let target = match (arg(args, 0), t.kind.is_bigint()) {
+        (Value::Number(n), false) => Elem::Num(n),
+        (Value::BigInt(b), true) => match num_traits::ToPrimitive::to_i128(vm.big(b)) {
+            Some(i) => Elem::Big(i),
+            None => return Ok(None),
+        },
+        _ => return Ok(None),
+    };
     let nums = numbers(vm, id)?;
     vm.charge(Work::Scan(nums.len()));
-    let hit = |n: f64| {
-        if method == "includes" { n == target || (n.is_nan() && target.is_nan()) } else { n == target }
+    let includes = method == "includes";
+    let hit = |n: Elem| match (n, target) {
+        (Elem::Num(n), Elem::Num(target)) => n == target || (includes && n.is_nan() && target.is_nan()),
+        (n, target) => n == target,
     };
     if last {
         if from < 0.0 {
@@ -324,7 +336,7 @@ fn to_reversed(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Re
     let (id, t, _) = this_typed(vm, this, "toReversed")?;
     let mut nums = numbers(vm, id)?;
     nums.reverse();
-    let values: Vec<Value> = nums.into_iter().map(Value::Number).collect();
+    let values = vm.elem_values(nums)?;
     Ok(Step::Return(Value::Obj(from_values(vm, t.kind, &values)?)))
 }
 
@@ -337,7 +349,7 @@ fn with(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Ste
     let n = vm.to_number(arg(args, 0))?;
     let n = if n.is_nan() { 0.0 } else { n.trunc() };
     let i = if n < 0.0 { len as f64 + n } else { n };
-    let value = vm.to_number(arg(args, 1))?;
+    let value = vm.to_elem(t.kind, arg(args, 1))?;
     let now = t.len(&vm.heap).unwrap_or(0);
     if i < 0.0 || i >= now as f64 {
         return Err(vm.make_error(ErrorKind::RangeError, "Invalid typed array index"));
@@ -347,7 +359,7 @@ fn with(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Ste
     if let Some(slot) = nums.get_mut(i as usize) {
         *slot = value;
     }
-    let values: Vec<Value> = nums.into_iter().map(Value::Number).collect();
+    let values = vm.elem_values(nums)?;
     Ok(Step::Return(Value::Obj(from_values(vm, t.kind, &values)?)))
 }
 
@@ -363,7 +375,7 @@ fn copy_within(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Res
     let end = relative_index(vm, arg(args, 2), len, len)?;
     let count = end.saturating_sub(from).min(len - to);
     let nums = numbers(vm, id)?;
-    let moved: Vec<f64> = nums.into_iter().skip(from).take(count).collect();
+    let moved: Vec<Elem> = nums.into_iter().skip(from).take(count).collect();
     for (i, n) in moved.into_iter().enumerate() {
         t.put(&mut vm.heap, to + i, n);
     }
@@ -388,7 +400,8 @@ fn entries(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result
     let nums = numbers(vm, id)?;
     let mut pairs = Vec::with_capacity(nums.len());
     for (i, n) in nums.into_iter().enumerate() {
-        pairs.push(vm.new_array(vec![Value::Number(i as f64), Value::Number(n)])?);
+        let v = vm.elem_value(n)?;
+        pairs.push(vm.new_array(vec![Value::Number(i as f64), v])?);
     }
     Ok(Step::Return(vm.new_iterator(IterState::List { items: pairs, next: 0 })?))
 }

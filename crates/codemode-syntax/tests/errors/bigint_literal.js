@@ -1,1 +1,0 @@
-const big = 10n ** 20n;
