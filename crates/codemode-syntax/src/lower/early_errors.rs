@@ -57,6 +57,7 @@ pub(crate) enum Rule {
     YieldInParameters,
     ImportCallSpread,
     NewImportCall,
+    UsingInSwitchCase,
 }
 
 impl Rule {
@@ -121,6 +122,9 @@ impl Rule {
             Rule::YieldInParameters => "Yield expression not allowed in formal parameter",
             Rule::ImportCallSpread => "import() cannot take a spread argument (`...`)",
             Rule::NewImportCall => "Cannot use new with import(): `import(...)` is not a constructor",
+            Rule::UsingInSwitchCase => {
+                "`using` declarations are not allowed directly in a `case` or `default` clause; wrap them in a block"
+            }
         }
     }
 }
@@ -409,6 +413,17 @@ impl Lowerer<'_> {
             _ => return Ok(()),
         };
         Err(self.early(rule, "", stmt_span(stmt)))
+    }
+
+    /// A `switch`'s clauses: no `using` declaration directly in one (before the lowering reports
+    /// `using` as unsupported, since JavaScript rejects this one outright).
+    pub(crate) fn check_switch_cases(&self, switch: &ast::SwitchStmt) -> LowerResult<()> {
+        for stmt in switch.cases.iter().flat_map(|case| case.cons.iter()) {
+            if let Stmt::Decl(ast::Decl::Using(using)) = stmt {
+                return Err(self.early(Rule::UsingInSwitchCase, "", using.span));
+            }
+        }
+        Ok(())
     }
 
     /// Enters a labelled statement: the label must be new here and spelled as an identifier.

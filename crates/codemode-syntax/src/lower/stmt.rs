@@ -409,6 +409,7 @@ impl Lowerer<'_> {
         label: Option<String>,
         span: ir::Span,
     ) -> LowerResult<Box<ir::Stmt>> {
+        self.check_switch_cases(switch)?;
         let discriminant = self.lower_expr(&switch.discriminant)?;
         self.open_scope(ScopeKind::Switch, switch.cases.iter().flat_map(|case| case.cons.iter()))?;
         let mut cases = Vec::with_capacity(switch.cases.len());
