@@ -446,7 +446,7 @@ impl Lowerer<'_> {
         self.func.early.labels.pop();
     }
 
-    /// Enters (`delta` 1) or leaves (-1) a loop or `switch`.
+    /// Enters (`enter`) or leaves a loop or `switch`.
     pub(crate) fn count_breakable(&mut self, kind: Breakable, enter: bool) {
         let rules = &mut self.func.early;
         let counter = match kind {
