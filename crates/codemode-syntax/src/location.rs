@@ -32,6 +32,11 @@ impl<'a> LineTable<'a> {
         LineTable { text, line_starts, ascii: text.is_ascii(), last: Cell::new((0, 0, 0)) }
     }
 
+    /// The text the table indexes.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
     /// The position of byte `offset` (clamped to the end of the text).
     pub fn span_at(&self, offset: usize) -> Span {
         let offset = offset.min(self.text.len());

@@ -57,6 +57,15 @@ impl<'a> Locator<'a> {
         self.position(span.lo)
     }
 
+    /// The source text an swc span covers (empty when it lies outside the text, e.g. in the
+    /// wrapper). Early errors read it for what the AST does not keep: escapes in identifiers and
+    /// keywords, line breaks between tokens.
+    pub fn source(&self, span: swc_common::Span) -> &'a str {
+        let lo = span.lo.0.saturating_sub(self.base) as usize;
+        let hi = span.hi.0.saturating_sub(self.base) as usize;
+        self.lines.text().get(lo..hi).unwrap_or_default()
+    }
+
     pub fn lines(&self) -> &LineTable<'a> {
         &self.lines
     }
@@ -146,7 +155,12 @@ fn parse_wrapped(
         Ok(script) => script,
         Err(error) => return Err(swc_error(text, locator, &error, unmatched_closer)),
     };
-    if let Some(error) = recovered.iter().min_by_key(|error| error.span().lo) {
+    // The first error by position; at one position, swc's TypeScript notice that `with` is
+    // unsupported (TS2410) yields to the strict-mode error it comes with, which is JavaScript's.
+    let ts2410 = |error: &swc_ecma_parser::error::Error| {
+        matches!(error.kind(), swc_ecma_parser::error::SyntaxError::TS2410)
+    };
+    if let Some(error) = recovered.iter().min_by_key(|error| (error.span().lo, ts2410(error))) {
         return Err(swc_error(text, locator, error, unmatched_closer));
     }
 
@@ -233,12 +247,18 @@ fn swc_error(
     {
         return parse_error(module_error.kind().msg().into_owned(), locator.start(module_error.span()));
     }
+    // A program is a script, where `import.meta` is an early error (as in JavaScript).
+    if matches!(error.kind(), swc_ecma_parser::error::SyntaxError::ImportMetaInScript) {
+        return parse_error(
+            "Cannot use 'import.meta' outside a module (a program is a script body)".into(),
+            locator.start(error.span()),
+        );
+    }
     // Errors swc reports for valid JavaScript that the runtime does not implement.
     let unsupported = match error.kind() {
         swc_ecma_parser::error::SyntaxError::TS2410 => {
             Some("`with` statements are not supported; use the object's properties directly")
         }
-        swc_ecma_parser::error::SyntaxError::ImportMetaInScript => Some("`import.meta` is not supported"),
         _ => None,
     };
     if let Some(what) = unsupported {

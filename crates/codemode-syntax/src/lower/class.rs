@@ -124,6 +124,7 @@ impl<'a> Lowerer<'a> {
         home: Home,
         bindings: Vec<VarRef>,
     ) -> LowerResult<ExprKind> {
+        self.check_class_members(class)?;
         let static_home = Home { is_static: true, ..home };
         let class_kind = if parent.is_some() { ClassKind::Derived } else { ClassKind::Base };
         let mut constructor = None;
@@ -239,6 +240,7 @@ impl<'a> Lowerer<'a> {
                         is_async: false,
                         is_generator: false,
                         params: Vec::new(),
+                        is_method: false,
                         has_param_decorators: false,
                         body: FunctionBodySource::Block(&block.body.stmts),
                         span: block.span,
@@ -320,6 +322,7 @@ impl<'a> Lowerer<'a> {
             is_async: false,
             is_generator: false,
             params: owned.iter().collect(),
+            is_method: false,
             has_param_decorators: false,
             body: FunctionBodySource::Block(ctor.body.as_ref().map_or(&[], |body| body.stmts.as_slice())),
             span: ctor.span,
@@ -447,6 +450,7 @@ impl<'a> Lowerer<'a> {
         span: swc_common::Span,
     ) -> LowerResult<ExprKind> {
         if self.func.class_kind != ClassKind::Derived {
+            self.check_super_call(span)?;
             if self.func.is_arrow && self.func.home.is_some() {
                 return Err(self.unsupported("`super()` inside an arrow function", span));
             }
@@ -496,6 +500,7 @@ impl<'a> Lowerer<'a> {
     /// `super.x` / `super[x]`: from the home object of the method being lowered.
     pub(crate) fn super_member(&mut self, sup: &ast::SuperPropExpr) -> LowerResult<ExprKind> {
         let Some(home) = self.func.home else {
+            self.check_super_property(sup.span)?;
             return Err(self.unsupported("`super` outside class methods is not supported", sup.span));
         };
         let span = self.span(sup.span);
@@ -520,6 +525,7 @@ impl<'a> Lowerer<'a> {
 
     /// `new.target`: in functions (not arrows, whose `new.target` is their enclosing function's).
     pub(crate) fn new_target(&mut self, span: swc_common::Span) -> LowerResult<ExprKind> {
+        self.check_new_target(span)?;
         if self.func.is_arrow {
             return Err(self.unsupported("`new.target` inside an arrow function", span));
         }

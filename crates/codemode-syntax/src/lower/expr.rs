@@ -57,7 +57,10 @@ impl Lowerer<'_> {
     fn lower_expr_kind(&mut self, expr: &Expr) -> LowerResult<ExprKind> {
         match expr {
             Expr::This(_) => Ok(self.this_expr()),
-            Expr::Ident(ident) => Ok(self.ident_expr(ident)),
+            Expr::Ident(ident) => {
+                self.check_identifier(ident)?;
+                Ok(self.ident_expr(ident))
+            }
             Expr::Lit(lit) => self.literal(lit),
             Expr::Tpl(tpl) => self.template(tpl),
             Expr::Array(array) => self.array(array),
@@ -75,6 +78,7 @@ impl Lowerer<'_> {
             Expr::Seq(seq) => self.lower_exprs(seq.exprs.iter().map(|expr| &**expr)).map(ExprKind::Sequence),
             Expr::Await(await_expr) => self.await_expr(await_expr),
             Expr::Yield(yield_expr) => {
+                self.check_await_yield(false, yield_expr.span)?;
                 let arg = match &yield_expr.arg {
                     Some(arg) => Some(Box::new(self.lower_expr(arg)?)),
                     None => None,
@@ -111,7 +115,10 @@ impl Lowerer<'_> {
                 ast::MetaPropKind::ImportMeta => "`import.meta` is not supported",
             },
             Expr::SuperProp(_) => "`super` is not supported",
-            Expr::PrivateName(_) => "private names (`#name`) are not supported",
+            // Valid only before `in` (`#x in o`) and after a dot, which are lowered elsewhere.
+            Expr::PrivateName(name) => {
+                return self.early(super::early_errors::Rule::LonePrivateName, name.name.as_str(), name.span);
+            }
             Expr::JSXMember(_)
             | Expr::JSXNamespacedName(_)
             | Expr::JSXEmpty(_)
@@ -173,6 +180,7 @@ impl Lowerer<'_> {
     }
 
     fn template(&mut self, tpl: &ast::Tpl) -> LowerResult<ExprKind> {
+        self.check_template(tpl)?;
         let quasis = tpl
             .quasis
             .iter()
@@ -197,6 +205,7 @@ impl Lowerer<'_> {
     }
 
     fn object(&mut self, object: &ast::ObjectLit) -> LowerResult<ExprKind> {
+        self.check_object_literal(object)?;
         let mut props = Vec::with_capacity(object.props.len());
         for prop in &object.props {
             props.push(self.object_prop(prop)?);
@@ -235,16 +244,23 @@ impl Lowerer<'_> {
             Callee::Super(_) => return self.super_call(call, call.span),
             // `import(name)`: a promise of the extension module the host mapped (the hidden
             // global cannot be shadowed: it is referenced directly).
-            Callee::Import(_) => ir::Expr {
-                kind: ExprKind::Var { var: VarRef::Global(crate::IMPORT_GLOBAL.into()), check_tdz: false },
-                span: self.span(call.span),
-            },
+            Callee::Import(_) => {
+                self.check_import_call(call)?;
+                ir::Expr {
+                    kind: ExprKind::Var {
+                        var: VarRef::Global(crate::IMPORT_GLOBAL.into()),
+                        check_tdz: false,
+                    },
+                    span: self.span(call.span),
+                }
+            }
         };
         let args = self.lower_args(&call.args)?;
         Ok(ExprKind::Call { callee: Box::new(callee), args, optional: false })
     }
 
     fn new_expr(&mut self, new: &ast::NewExpr) -> LowerResult<ExprKind> {
+        self.check_new_callee(new)?;
         let callee = Box::new(self.lower_expr(&new.callee)?);
         let args = match &new.args {
             Some(args) => self.lower_args(args)?,
@@ -254,6 +270,7 @@ impl Lowerer<'_> {
     }
 
     fn await_expr(&mut self, await_expr: &ast::AwaitExpr) -> LowerResult<ExprKind> {
+        self.check_await_yield(true, await_expr.span)?;
         Ok(ExprKind::Await(Box::new(self.lower_expr(&await_expr.arg)?)))
     }
 
@@ -310,11 +327,15 @@ impl Lowerer<'_> {
 
     fn literal(&self, lit: &Lit) -> LowerResult<ExprKind> {
         Ok(match lit {
-            Lit::Str(string) => ExprKind::String(string.value.to_atom_lossy().to_string()),
+            Lit::Str(string) => {
+                self.check_string(string)?;
+                ExprKind::String(string.value.to_atom_lossy().to_string())
+            }
             Lit::Bool(boolean) => ExprKind::Bool(boolean.value),
             Lit::Null(_) => ExprKind::Null,
             Lit::Num(number) => ExprKind::Number(number.value),
             Lit::Regex(regex) => {
+                self.check_regex_literal(regex)?;
                 let (pattern, flags) = (regex.exp.to_string(), regex.flags.to_string());
                 // An invalid literal is an early error, as in JavaScript: the program never runs.
                 let source = if pattern.is_empty() { "(?:)" } else { pattern.as_str() };
@@ -343,9 +364,19 @@ impl Lowerer<'_> {
                 value: ir::Expr { kind: self.ident_expr(ident), span: self.span(ident.span) },
             }),
             Prop::KeyValue(kv) => self.key_value_prop(kv),
-            Prop::Method(method) => self.accessor_prop(&method.key, &method.function, Accessor::Method),
-            Prop::Getter(getter) => self.accessor_prop(&getter.key, &getter.function, Accessor::Getter),
-            Prop::Setter(setter) => self.accessor_prop(&setter.key, &setter.function, Accessor::Setter),
+            Prop::Method(method) => {
+                let function = &method.function;
+                self.check_method_prefix(function.span.lo, method.key.span(), function.is_async)?;
+                self.accessor_prop(&method.key, function, Accessor::Method)
+            }
+            Prop::Getter(getter) => {
+                self.check_method_prefix(getter.span.lo, getter.key.span(), false)?;
+                self.accessor_prop(&getter.key, &getter.function, Accessor::Getter)
+            }
+            Prop::Setter(setter) => {
+                self.check_method_prefix(setter.span.lo, setter.key.span(), false)?;
+                self.accessor_prop(&setter.key, &setter.function, Accessor::Setter)
+            }
             Prop::Assign(assign) => {
                 Err(self.parse_error("Invalid shorthand property initializer", assign.span))
             }
@@ -375,7 +406,9 @@ impl Lowerer<'_> {
             Accessor::Getter => format!("get {name}"),
             Accessor::Setter => format!("set {name}"),
         });
-        let id = self.lower_function(FunctionSource::from_function(name, None, function))?;
+        let mut source = FunctionSource::from_function(name, None, function);
+        source.is_method = true;
+        let id = self.lower_function(source)?;
         Ok(match accessor {
             Accessor::Method => ObjectProp::KeyValue {
                 key,
@@ -389,7 +422,10 @@ impl Lowerer<'_> {
     pub(crate) fn prop_key(&mut self, key: &PropName) -> LowerResult<PropKey> {
         Ok(match key {
             PropName::Ident(ident) => PropKey::Named(ident.sym.to_string()),
-            PropName::Str(string) => PropKey::Named(string.value.to_atom_lossy().to_string()),
+            PropName::Str(string) => {
+                self.check_string(string)?;
+                PropKey::Named(string.value.to_atom_lossy().to_string())
+            }
             PropName::Num(number) => PropKey::Named(js_number_to_string(number.value)),
             PropName::Computed(computed) => PropKey::Computed(Box::new(self.lower_expr(&computed.expr)?)),
             // `{1n: x}` is the key "1".
@@ -467,10 +503,13 @@ impl Lowerer<'_> {
 
     fn delete(&mut self, unary: &ast::UnaryExpr) -> LowerResult<ExprKind> {
         match strip_parens_and_types(&unary.arg) {
-            Expr::Member(member) => Ok(ExprKind::Delete {
-                object: Box::new(self.lower_expr(&member.obj)?),
-                property: Box::new(self.member_property(&member.prop)?),
-            }),
+            Expr::Member(member) => {
+                self.check_delete(member)?;
+                Ok(ExprKind::Delete {
+                    object: Box::new(self.lower_expr(&member.obj)?),
+                    property: Box::new(self.member_property(&member.prop)?),
+                })
+            }
             Expr::OptChain(_) => {
                 Err(self.unsupported("`delete` of an optional chain is not supported", unary.span))
             }
@@ -497,6 +536,7 @@ pub(crate) fn arrow_source(arrow: &ast::ArrowExpr, name: Option<String>) -> Func
         is_async: arrow.is_async,
         is_generator: arrow.is_generator,
         params: arrow.params.iter().collect(),
+        is_method: false,
         has_param_decorators: false,
         body: match &*arrow.body {
             ArrowFunctionBody::FunctionBody(body) => FunctionBodySource::Block(&body.stmts),

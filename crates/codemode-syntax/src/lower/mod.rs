@@ -12,6 +12,7 @@
 
 mod class;
 mod collect;
+mod early_errors;
 mod expr;
 mod pattern;
 mod scope;
@@ -52,6 +53,7 @@ pub fn lower_program(stmts: &[Stmt], locator: &Locator<'_>) -> Result<ir::Progra
     let span =
         stmts.first().map(|stmt| locator.start(stmt.span())).unwrap_or(ir::Span { line: 1, column: 1 });
     lowerer.functions.push(placeholder_function(span));
+    lowerer.func.early = early_errors::FunctionRules::program(stmts);
     let body = lowerer.lower_function_body(stmts, true).map_err(|error| *error)?;
     let main = lowerer.finish_function(None, true, false, Vec::new(), None, body, span);
     if let Some(slot) = lowerer.functions.first_mut() {
@@ -87,6 +89,9 @@ pub(crate) struct FunctionSource<'a> {
     pub is_async: bool,
     pub is_generator: bool,
     pub params: Vec<&'a Pat>,
+    /// An object literal's method, getter or setter (`super.x` is valid there; class members
+    /// are marked by `Lowerer::next_method` instead).
+    pub is_method: bool,
     /// Whether a parameter has decorators (TypeScript), which are not supported.
     pub has_param_decorators: bool,
     pub body: FunctionBodySource<'a>,
@@ -181,6 +186,11 @@ impl<'a> Lowerer<'a> {
     /// time, except for repeated function declarations at a function's top level, which rebind
     /// (in a block a function declaration is lexical: strict mode, which codemode follows).
     pub(crate) fn declare_lexical(&mut self, ident: &ast::Ident, kind: VarKind) -> LowerResult<ir::VarId> {
+        if kind == VarKind::Param {
+            self.check_binding(ident)?;
+        } else {
+            self.check_declared_name(ident)?;
+        }
         let scope = self.func.scopes.len().saturating_sub(1);
         let name = ident.sym.as_str();
         if let Some(existing) = self.func.lookup_in(scope, name) {
@@ -201,6 +211,7 @@ impl<'a> Lowerer<'a> {
     /// Declares a hoisted `var` in the function scope (a no-op if the name is already a `var`,
     /// parameter or function there).
     fn declare_var(&mut self, ident: &ast::Ident) -> LowerResult<()> {
+        self.check_declared_name(ident)?;
         let name = ident.sym.as_str();
         match self.func.lookup_in(0, name).and_then(|var| self.func.kind_of(var)) {
             None => {
@@ -337,6 +348,9 @@ impl<'a> Lowerer<'a> {
         let mut state =
             FunctionState::new(source.is_arrow, !source.is_arrow, source.self_name.clone(), self.clock);
         let method = self.next_method.take();
+        let derived = method.as_ref().is_some_and(|m| m.class_kind == ir::ClassKind::Derived);
+        state.early =
+            early_errors::FunctionRules::nested(&self.func.early, &source, method.is_some(), derived);
         if source.is_arrow {
             state.home = self.func.home;
         } else if let Some(method) = method {
@@ -353,7 +367,7 @@ impl<'a> Lowerer<'a> {
         let parent = std::mem::replace(&mut self.func, state);
         self.outer.push(parent);
 
-        let result = build(self, &source);
+        let result = self.check_params(&source).and_then(|()| build(self, &source));
 
         let Some(parent) = self.outer.pop() else {
             return Err(self.parse_error("internal error: function stack underflow", source.span));
@@ -403,6 +417,7 @@ impl<'a> Lowerer<'a> {
             self.declare_function_scope(stmts)?;
         }
         let mut params = Vec::with_capacity(simple_params.len());
+        self.func.early.in_params = true;
         for pat in simple_params {
             params.push(self.lower_binding_pattern(pat)?);
         }
@@ -410,6 +425,7 @@ impl<'a> Lowerer<'a> {
             Some(pat) => Some(self.lower_binding_pattern(pat)?),
             None => None,
         };
+        self.func.early.in_params = false;
         let body = match source.body {
             FunctionBodySource::Block(stmts) => self.lower_function_body(stmts, false)?,
             FunctionBodySource::Expr(expr) => {
@@ -545,6 +561,7 @@ impl<'a> FunctionSource<'a> {
             is_async: function.is_async,
             is_generator: function.is_generator,
             params: function.params.iter().map(|param| &param.pat).collect(),
+            is_method: false,
             has_param_decorators: function.params.iter().any(|param| !param.decorators.is_empty()),
             body: FunctionBodySource::Block(function.body.as_ref().map_or(&[], |body| body.stmts.as_slice())),
             span: function.span,

@@ -52,7 +52,10 @@ impl Lowerer<'_> {
 
     fn lower_pattern_inner(&mut self, pat: &Pat, mode: Mode) -> LowerResult<Pattern> {
         Ok(match pat {
-            Pat::Ident(binding) => self.ident_pattern(&binding.id, mode),
+            Pat::Ident(binding) => {
+                self.check_assign_target(&binding.id, mode)?;
+                self.ident_pattern(&binding.id, mode)
+            }
             Pat::Array(array) => self.array_pattern(array, mode)?,
             Pat::Object(object) => self.object_pattern(object, mode)?,
             Pat::Assign(assign) => {
@@ -104,6 +107,7 @@ impl Lowerer<'_> {
                 }
                 ObjectPatProp::Assign(assign) => {
                     let name = assign.key.id.sym.to_string();
+                    self.check_assign_target(&assign.key.id, mode)?;
                     let target = self.ident_pattern(&assign.key.id, mode);
                     let value = match &assign.value {
                         Some(default) => Pattern::Default {
@@ -123,6 +127,15 @@ impl Lowerer<'_> {
             }
         }
         Ok(Pattern::Object { props, rest })
+    }
+
+    /// A name a destructuring assignment writes (`({ eval } = o)` is an early error in strict
+    /// code; declarations are checked where they are declared).
+    fn check_assign_target(&self, ident: &ast::Ident, mode: Mode) -> LowerResult<()> {
+        match mode {
+            Mode::Assign => self.check_binding(ident),
+            Mode::Bind => Ok(()),
+        }
     }
 
     fn ident_pattern(&mut self, ident: &ast::Ident, mode: Mode) -> Pattern {
@@ -233,6 +246,9 @@ impl Lowerer<'_> {
     }
 
     fn simple_target(&mut self, target: &SimpleAssignTarget) -> LowerResult<IdentOrPattern> {
+        if let SimpleAssignTarget::Ident(binding) = target {
+            self.check_assign_target(&binding.id, Mode::Assign)?;
+        }
         Ok(match target {
             SimpleAssignTarget::Ident(binding) => match self.ident_target(&binding.id) {
                 IdentTarget::Writable { var, tdz_read } => {
@@ -280,6 +296,9 @@ impl Lowerer<'_> {
             ast::UpdateOp::PlusPlus => UpdateOp::Increment,
             ast::UpdateOp::MinusMinus => UpdateOp::Decrement,
         };
+        if let Expr::Ident(ident) = strip_parens_and_types(&update.arg) {
+            self.check_assign_target(ident, Mode::Assign)?;
+        }
         let target = match strip_parens_and_types(&update.arg) {
             Expr::Ident(ident) => match self.ident_target(ident) {
                 IdentTarget::Writable { var, tdz_read: Some(read) } => {

@@ -95,6 +95,8 @@ pub struct FunctionState {
     pub class_kind: ClassKind,
     /// A constructor's TypeScript parameter properties (`constructor(private x: T)`).
     pub param_props: Vec<String>,
+    /// What the early errors need to know here (strictness, labels, what `super` may do).
+    pub early: super::early_errors::FunctionRules,
 }
 
 /// Where `super.x` looks: the class binding (owned by the function at `level` of the chain), its
@@ -129,6 +131,7 @@ impl FunctionState {
             home: None,
             class_kind: ClassKind::None,
             param_props: Vec::new(),
+            early: Default::default(),
         }
     }
 

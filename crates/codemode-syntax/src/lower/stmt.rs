@@ -5,7 +5,7 @@ use swc_common::Spanned;
 use swc_ecma_ast::{self as ast, Decl, ForHead, Stmt, VarDeclKind, VarDeclOrExpr};
 
 use super::scope::{Scope, ScopeKind};
-use super::{LowerResult, Lowerer, collect};
+use super::{LowerResult, Lowerer, collect, early_errors};
 use crate::ir::{self, Block, CatchClause, ExprKind, StmtKind, SwitchCase, VarKind};
 
 impl Lowerer<'_> {
@@ -47,7 +47,12 @@ impl Lowerer<'_> {
     fn lower_labeled_stmt(&mut self, stmt: &Stmt, label: Option<String>) -> LowerResult<Box<ir::Stmt>> {
         self.enter(stmt.span())?;
         let span = self.span(stmt.span());
+        // `break`/`continue` inside see the loop or switch (its head too, which holds no
+        // statements outside nested functions, whose context is their own).
+        let breakable = early_errors::breakable(stmt);
+        self.count_breakable(breakable, true);
         let lowered = self.lower_stmt_kind(stmt, label, span);
+        self.count_breakable(breakable, false);
         self.leave();
         lowered
     }
@@ -81,7 +86,10 @@ impl Lowerer<'_> {
             Stmt::Return(ret) => self.return_stmt(ret, span),
             // The label goes onto the loop or switch itself, or becomes a `Labeled` wrapper.
             Stmt::Labeled(labeled) => {
-                self.lower_labeled_stmt(&labeled.body, Some(labeled.label.sym.to_string()))
+                self.push_label(labeled)?;
+                let lowered = self.lower_labeled_stmt(&labeled.body, Some(labeled.label.sym.to_string()));
+                self.pop_label();
+                lowered
             }
             Stmt::If(stmt) => self.if_stmt(stmt, span),
             Stmt::Switch(switch) => self.switch(switch, label, span),
@@ -105,6 +113,7 @@ impl Lowerer<'_> {
 
     /// Statements without nested statements or expressions.
     fn leaf_stmt(&mut self, stmt: &Stmt, span: ir::Span) -> LowerResult<Box<ir::Stmt>> {
+        self.check_jump(stmt)?;
         let label_of = |label: &Option<ast::Ident>| label.as_ref().map(|label| label.sym.to_string());
         let kind = match stmt {
             Stmt::Break(brk) => StmtKind::Break(label_of(&brk.label)),
@@ -197,6 +206,7 @@ impl Lowerer<'_> {
     /// The body of an `if` or loop. A declaration there gets a block of its own (JavaScript
     /// allows only function declarations, in sloppy mode; `let` is a syntax error swc reports).
     fn nested_stmt(&mut self, stmt: &Stmt) -> LowerResult<Box<ir::Stmt>> {
+        self.check_single_statement(stmt)?;
         match stmt {
             Stmt::Decl(_) => {
                 let span = self.span(stmt.span());
@@ -399,6 +409,7 @@ impl Lowerer<'_> {
         label: Option<String>,
         span: ir::Span,
     ) -> LowerResult<Box<ir::Stmt>> {
+        self.check_switch_cases(switch)?;
         let discriminant = self.lower_expr(&switch.discriminant)?;
         self.open_scope(ScopeKind::Switch, switch.cases.iter().flat_map(|case| case.cons.iter()))?;
         let mut cases = Vec::with_capacity(switch.cases.len());
