@@ -340,66 +340,39 @@ impl Vm {
                     }
                     reg!(dst) = tri!(self.unary(op, v));
                 }
-                Op::Inc { dst, src } => {
-                    reg!(dst) = match reg!(src) {
-                        Value::Number(n) => Value::Number(n + 1.0),
-                        Value::BigInt(b) => tri!(self.bigint_step(b, 1)),
-                        v @ Value::Obj(_) => {
-                            save_pc!();
-                            let convert = crate::to_primitive::ConvertOp::Step(true);
-                            if tri!(self.convert_with_user_code(
-                                convert,
-                                [v, Value::Undefined],
-                                1,
-                                ReturnTo::Reg(dst)
-                            )) {
-                                return Exit::Switch;
-                            }
-                            tri!(self.numeric_step(v, true))
+                Op::Inc { dst, src } => match reg!(src) {
+                    Value::Number(n) => reg!(dst) = Value::Number(n + 1.0),
+                    v => {
+                        save_pc!();
+                        match self.numeric_slow(NumericOp::Step(true), v, dst) {
+                            Ok(Some(r)) => reg!(dst) = r,
+                            Ok(None) => return Exit::Switch,
+                            Err(e) => return Exit::Throw(e),
                         }
-                        v => Value::Number(tri!(self.to_number(v)) + 1.0),
                     }
-                }
-                Op::Dec { dst, src } => {
-                    reg!(dst) = match reg!(src) {
-                        Value::Number(n) => Value::Number(n - 1.0),
-                        Value::BigInt(b) => tri!(self.bigint_step(b, -1)),
-                        v @ Value::Obj(_) => {
-                            save_pc!();
-                            let convert = crate::to_primitive::ConvertOp::Step(false);
-                            if tri!(self.convert_with_user_code(
-                                convert,
-                                [v, Value::Undefined],
-                                1,
-                                ReturnTo::Reg(dst)
-                            )) {
-                                return Exit::Switch;
-                            }
-                            tri!(self.numeric_step(v, false))
+                },
+                Op::Dec { dst, src } => match reg!(src) {
+                    Value::Number(n) => reg!(dst) = Value::Number(n - 1.0),
+                    v => {
+                        save_pc!();
+                        match self.numeric_slow(NumericOp::Step(false), v, dst) {
+                            Ok(Some(r)) => reg!(dst) = r,
+                            Ok(None) => return Exit::Switch,
+                            Err(e) => return Exit::Throw(e),
                         }
-                        v => Value::Number(tri!(self.to_number(v)) - 1.0),
                     }
-                }
-                Op::ToNumeric { dst, src } => {
-                    let v = reg!(src);
-                    reg!(dst) = match v {
-                        Value::Number(_) | Value::BigInt(_) => v,
-                        Value::Obj(_) => {
-                            save_pc!();
-                            let convert = crate::to_primitive::ConvertOp::ToNumeric;
-                            if tri!(self.convert_with_user_code(
-                                convert,
-                                [v, Value::Undefined],
-                                1,
-                                ReturnTo::Reg(dst)
-                            )) {
-                                return Exit::Switch;
-                            }
-                            tri!(self.to_numeric(v))
+                },
+                Op::ToNumeric { dst, src } => match reg!(src) {
+                    v @ Value::Number(_) => reg!(dst) = v,
+                    v => {
+                        save_pc!();
+                        match self.numeric_slow(NumericOp::ToNumeric, v, dst) {
+                            Ok(Some(r)) => reg!(dst) = r,
+                            Ok(None) => return Exit::Switch,
+                            Err(e) => return Exit::Throw(e),
                         }
-                        _ => tri!(self.to_numeric(v)),
-                    };
-                }
+                    }
+                },
                 Op::ToPropertyKey { dst, src } => {
                     let v = reg!(src);
                     reg!(dst) = tri!(self.to_property_key_value(v));
@@ -1017,5 +990,50 @@ fn number_compare(op: codemode_bytecode::BinOp, x: f64, y: f64) -> bool {
         BinOp::NotEq | BinOp::StrictNotEq => x != y,
         // The compiler fuses comparisons only.
         _ => false,
+    }
+}
+
+/// The operations [`Vm::numeric_slow`] finishes.
+#[derive(Clone, Copy)]
+enum NumericOp {
+    /// `++` (`true`) or `--` on a value that is not a number.
+    Step(bool),
+    /// ToNumeric of a value that is not a number.
+    ToNumeric,
+}
+
+impl Vm {
+    /// The cold side of `Inc`, `Dec` and `ToNumeric` (kept out of the instruction loop so its
+    /// number paths stay small): the result, or `None` when a program's `valueOf`/`toString`
+    /// was called and will deliver it to `dst`.
+    #[cold]
+    #[inline(never)]
+    fn numeric_slow(&mut self, op: NumericOp, v: Value, dst: u16) -> Result<Option<Value>, Throw> {
+        if matches!(op, NumericOp::ToNumeric) && matches!(v, Value::BigInt(_)) {
+            return Ok(Some(v));
+        }
+        if let (NumericOp::Step(up), Value::BigInt(b)) = (op, v) {
+            return self.bigint_step(b, if up { 1 } else { -1 }).map(Some);
+        }
+        if let Value::Obj(_) = v {
+            let convert = match op {
+                NumericOp::Step(up) => crate::to_primitive::ConvertOp::Step(up),
+                NumericOp::ToNumeric => crate::to_primitive::ConvertOp::ToNumeric,
+            };
+            if self.convert_with_user_code(convert, [v, Value::Undefined], 1, ReturnTo::Reg(dst))? {
+                return Ok(None);
+            }
+            return match op {
+                NumericOp::Step(up) => self.numeric_step(v, up).map(Some),
+                NumericOp::ToNumeric => self.to_numeric(v).map(Some),
+            };
+        }
+        match op {
+            NumericOp::Step(up) => {
+                let n = self.to_number(v)?;
+                Ok(Some(Value::Number(if up { n + 1.0 } else { n - 1.0 })))
+            }
+            NumericOp::ToNumeric => self.to_numeric(v).map(Some),
+        }
     }
 }
