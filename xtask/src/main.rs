@@ -14,7 +14,7 @@
 
 mod bench;
 mod test262;
-mod test262_source;
+mod test262_scope;
 mod tidy;
 
 use std::path::{Path, PathBuf};

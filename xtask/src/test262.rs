@@ -19,39 +19,8 @@ use std::time::{Duration, Instant, SystemTime};
 use serde_json::Value;
 
 use crate::bench::target_dir;
-use crate::test262_source::calls_source_text_eval;
+use crate::test262_scope::{EXCLUDED_DIRS, EXCLUDED_FEATURES, SOURCE_TEXT_EVAL, exclusion};
 use crate::{cargo, root, status};
-
-/// The exclusion reason of tests that call `eval` or `Function` with source text.
-const SOURCE_TEXT_EVAL: &str = "calls `eval` or `Function` with source text";
-
-/// Features whose tests are out of scope, besides the proposals listed in the "Proposed language
-/// features" section of the checkout's `features.txt` (stage-3 proposals), which are read from it.
-const EXCLUDED_FEATURES: &[(&str, &str)] = &[
-    ("cross-realm", "needs `$262.createRealm` (a second realm)"),
-    ("IsHTMLDDA", "needs the host's `document.all`-like object"),
-    ("host-gc-required", "needs a host hook to force garbage collection"),
-    ("Atomics", "shared memory and agents are out of scope"),
-    ("Atomics.pause", "shared memory and agents are out of scope"),
-    ("Atomics.waitAsync", "shared memory and agents are out of scope"),
-    ("SharedArrayBuffer", "shared memory and agents are out of scope"),
-    ("tail-call-optimization", "proper tail calls (only Safari ships them)"),
-    ("import-assertions", "modules are out of scope"),
-    ("import-attributes", "modules are out of scope"),
-    ("json-modules", "modules are out of scope"),
-    ("dynamic-import", "modules are out of scope (`import()` needs a module loader)"),
-    ("ShadowRealm", "stage-3 proposal"),
-    ("decorators", "stage-3 proposal"),
-    ("source-phase-imports", "stage-3 proposal, modules"),
-    ("Temporal", "a large API of its own, not a goal"),
-];
-
-/// Path components (or `test/`-relative prefixes) whose tests are out of scope.
-const EXCLUDED_DIRS: &[(&str, &str)] = &[
-    ("annexB", "web-legacy Annex B semantics"),
-    ("intl402", "ECMA-402 (Intl)"),
-    ("language/eval-code", "direct and indirect `eval` semantics (codemode has no `eval`)"),
-];
 
 /// Defines `print` (used by `doneprintHandle.js`) as `console.log`, whose lines come back in the
 /// result's `logs`. Printing a `Test262:AsyncTest...` line also settles `__test262Done`, which an
@@ -147,21 +116,21 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
 
 /// The front matter fields the runner uses.
 #[derive(Debug, Default)]
-struct Meta {
+pub(crate) struct Meta {
     includes: Vec<String>,
     flags: Vec<String>,
-    features: Vec<String>,
-    negative: Option<Negative>,
+    pub(crate) features: Vec<String>,
+    pub(crate) negative: Option<Negative>,
 }
 
 #[derive(Debug, Default)]
-struct Negative {
+pub(crate) struct Negative {
     phase: String,
     kind: String,
 }
 
 impl Meta {
-    fn flag(&self, name: &str) -> bool {
+    pub(crate) fn flag(&self, name: &str) -> bool {
         self.flags.iter().any(|f| f == name)
     }
 }
@@ -241,45 +210,6 @@ fn proposal_features(dir: &Path) -> Vec<String> {
         .filter(|l| !l.is_empty())
         .map(str::to_string)
         .collect()
-}
-
-/// Why a test is not run, or `None` when it is.
-fn exclusion(
-    rel: &str,
-    meta: &Meta,
-    source: &str,
-    text_uses_262: bool,
-    proposals: &[String],
-) -> Option<String> {
-    for (dir, _) in EXCLUDED_DIRS {
-        if rel.split('/').any(|c| c == *dir) || rel.starts_with(&format!("{dir}/")) {
-            return Some(format!("directory {dir}"));
-        }
-    }
-    if meta.flag("module") {
-        return Some("flag module".into());
-    }
-    if meta.flag("CanBlockIsTrue") {
-        return Some("flag CanBlockIsTrue".into());
-    }
-    if meta.flag("noStrict") {
-        return Some("flag noStrict".into());
-    }
-    for feature in &meta.features {
-        if EXCLUDED_FEATURES.iter().any(|(f, _)| f == feature) {
-            return Some(format!("feature {feature}"));
-        }
-        if proposals.iter().any(|p| p == feature) {
-            return Some("stage-3 proposal feature".into());
-        }
-    }
-    if text_uses_262 {
-        return Some("uses $262 host hooks".into());
-    }
-    if meta.negative.is_none() && calls_source_text_eval(source) {
-        return Some(SOURCE_TEXT_EVAL.into());
-    }
-    None
 }
 
 /// One test to run.
@@ -897,7 +827,7 @@ provide (`createRealm`, `evalScript`, `detachArrayBuffer`, `gc`, `agent`, `IsHTM
             doc,
             "- {SOURCE_TEXT_EVAL} (outside comments; not declarations or methods named `eval`; never a negative \
 test): codemode compiles one program ahead of time and has neither, by design. Such tests would otherwise count \
-as failures, or as passes when they expect the `ReferenceError` of a missing `eval` (`test262_source.rs`)."
+as failures, or as passes when they expect the `ReferenceError` of a missing `eval` (`test262_scope.rs`)."
         );
 
         doc.push_str(RUNNING);

@@ -593,3 +593,53 @@ impl Vm {
         }
     }
 }
+
+/// The operations [`Vm::numeric_slow`] finishes.
+#[derive(Clone, Copy)]
+pub(crate) enum NumericOp {
+    /// `++` (`true`) or `--` on a value that is not a number.
+    Step(bool),
+    /// ToNumeric of a value that is not a number.
+    ToNumeric,
+}
+
+impl Vm {
+    /// The cold side of `Inc`, `Dec` and `ToNumeric` (kept out of the instruction loop so its
+    /// number paths stay small): the result, or `None` when a program's `valueOf`/`toString`
+    /// was called and will deliver it to `dst`.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn numeric_slow(&mut self, op: NumericOp, v: Value, dst: u16) -> Result<Option<Value>, Throw> {
+        if matches!(op, NumericOp::ToNumeric) && matches!(v, Value::BigInt(_)) {
+            return Ok(Some(v));
+        }
+        if let (NumericOp::Step(up), Value::BigInt(b)) = (op, v) {
+            return self.bigint_step(b, if up { 1 } else { -1 }).map(Some);
+        }
+        if let Value::Obj(_) = v {
+            let convert = match op {
+                NumericOp::Step(up) => crate::to_primitive::ConvertOp::Step(up),
+                NumericOp::ToNumeric => crate::to_primitive::ConvertOp::ToNumeric,
+            };
+            if self.convert_with_user_code(
+                convert,
+                [v, Value::Undefined],
+                1,
+                crate::frame::ReturnTo::Reg(dst),
+            )? {
+                return Ok(None);
+            }
+            return match op {
+                NumericOp::Step(up) => self.numeric_step(v, up).map(Some),
+                NumericOp::ToNumeric => self.to_numeric(v).map(Some),
+            };
+        }
+        match op {
+            NumericOp::Step(up) => {
+                let n = self.to_number(v)?;
+                Ok(Some(Value::Number(if up { n + 1.0 } else { n - 1.0 })))
+            }
+            NumericOp::ToNumeric => self.to_numeric(v).map(Some),
+        }
+    }
+}

@@ -9,6 +9,7 @@ use crate::meter::Work;
 use codemode_bytecode::{ErrorKind, Op};
 
 use crate::call::Throw;
+use crate::convert::NumericOp;
 use crate::frame::{Frame, ReturnTo};
 use crate::object::{Callable, ObjKind};
 use crate::promise::Settled;
@@ -990,50 +991,5 @@ fn number_compare(op: codemode_bytecode::BinOp, x: f64, y: f64) -> bool {
         BinOp::NotEq | BinOp::StrictNotEq => x != y,
         // The compiler fuses comparisons only.
         _ => false,
-    }
-}
-
-/// The operations [`Vm::numeric_slow`] finishes.
-#[derive(Clone, Copy)]
-enum NumericOp {
-    /// `++` (`true`) or `--` on a value that is not a number.
-    Step(bool),
-    /// ToNumeric of a value that is not a number.
-    ToNumeric,
-}
-
-impl Vm {
-    /// The cold side of `Inc`, `Dec` and `ToNumeric` (kept out of the instruction loop so its
-    /// number paths stay small): the result, or `None` when a program's `valueOf`/`toString`
-    /// was called and will deliver it to `dst`.
-    #[cold]
-    #[inline(never)]
-    fn numeric_slow(&mut self, op: NumericOp, v: Value, dst: u16) -> Result<Option<Value>, Throw> {
-        if matches!(op, NumericOp::ToNumeric) && matches!(v, Value::BigInt(_)) {
-            return Ok(Some(v));
-        }
-        if let (NumericOp::Step(up), Value::BigInt(b)) = (op, v) {
-            return self.bigint_step(b, if up { 1 } else { -1 }).map(Some);
-        }
-        if let Value::Obj(_) = v {
-            let convert = match op {
-                NumericOp::Step(up) => crate::to_primitive::ConvertOp::Step(up),
-                NumericOp::ToNumeric => crate::to_primitive::ConvertOp::ToNumeric,
-            };
-            if self.convert_with_user_code(convert, [v, Value::Undefined], 1, ReturnTo::Reg(dst))? {
-                return Ok(None);
-            }
-            return match op {
-                NumericOp::Step(up) => self.numeric_step(v, up).map(Some),
-                NumericOp::ToNumeric => self.to_numeric(v).map(Some),
-            };
-        }
-        match op {
-            NumericOp::Step(up) => {
-                let n = self.to_number(v)?;
-                Ok(Some(Value::Number(if up { n + 1.0 } else { n - 1.0 })))
-            }
-            NumericOp::ToNumeric => self.to_numeric(v).map(Some),
-        }
     }
 }

@@ -58,15 +58,8 @@ fn map_get_or_insert_computed(
         return Err(vm.not_a_function(callback));
     }
     let key = canonical(arg(args, 0));
-    if let Some(v) = map_value(vm, id, key)? {
-        return Ok(Step::Return(v));
-    }
-    Ok(Step::Call {
-        callee: callback,
-        this: Value::Undefined,
-        args: vec![key],
-        cont: Cont::Upsert { map: id, key },
-    })
+    let found = map_value(vm, id, key)?;
+    Ok(found_or_compute(found, id, key, callback))
 }
 
 fn weak_get_or_insert(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
@@ -97,15 +90,21 @@ fn weak_get_or_insert_computed(
     if weak_key(vm, key).is_none() {
         return Err(invalid_key(vm, WeakKind::Map, key));
     }
-    if let Some(v) = weak_value(vm, id, key) {
-        return Ok(Step::Return(v));
+    let found = weak_value(vm, id, key);
+    Ok(found_or_compute(found, id, key, callback))
+}
+
+/// The value found, or the step calling `callback(key)` whose result [`resume`] inserts.
+fn found_or_compute(found: Option<Value>, map: ObjId, key: Value, callback: Value) -> Step {
+    match found {
+        Some(v) => Step::Return(v),
+        None => Step::Call {
+            callee: callback,
+            this: Value::Undefined,
+            args: vec![key],
+            cont: Cont::Upsert { map, key },
+        },
     }
-    Ok(Step::Call {
-        callee: callback,
-        this: Value::Undefined,
-        args: vec![key],
-        cont: Cont::Upsert { map: id, key },
-    })
 }
 
 /// The callback of `getOrInsertComputed` returned `value`: set it (whether or not the callback
