@@ -282,7 +282,7 @@ pub(crate) fn resume_helper(vm: &mut Vm, id: ObjId, phase: Phase, result: Value)
             };
             if done {
                 finish(vm, id);
-                if let Some(last) = last_chunk(vm, &h) {
+                if let Some(last) = last_chunk(vm, &h)? {
                     return Ok(Step::Return(vm.iter_result(last, false)?));
                 }
                 return Ok(Step::Return(vm.iter_result(Value::Undefined, true)?));
@@ -573,14 +573,15 @@ fn gather(vm: &mut Vm, h: &Helper, value: Value) -> Result<Option<Value>, Throw>
 }
 
 /// At exhaustion: the last, shorter chunk, or the one partial window, if there is one.
-fn last_chunk(vm: &mut Vm, h: &Helper) -> Option<Value> {
+fn last_chunk(vm: &mut Vm, h: &Helper) -> Result<Option<Value>, Throw> {
     let items = match h.op {
         HelperOp::Chunks => vm.array_items(h.buffer),
         HelperOp::Windows if h.partial => vm.array_items(h.buffer),
-        _ => return None,
+        _ => return Ok(None),
     };
     if items.is_empty() || items.len() >= h.remaining as usize {
-        return None;
+        return Ok(None);
     }
-    vm.new_array(items).ok()
+    // An out-of-memory error is thrown, not taken for "no last chunk".
+    vm.new_array(items).map(Some)
 }
