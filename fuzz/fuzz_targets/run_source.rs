@@ -22,6 +22,7 @@ thread_local! {
 }
 
 fuzz_target!(|data: &[u8]| {
+    codemode_fuzz::tolerate_caught_parser_panics();
     let source = String::from_utf8_lossy(data);
     TOKIO.with(|tokio| {
         CODEMODE.with(|codemode| {

@@ -88,3 +88,24 @@ pub fn mutate(seed: &[u8], data: &[u8]) -> Vec<u8> {
     }
     bytes
 }
+
+/// Lets a panic inside swc unwind instead of aborting the fuzzer. libFuzzer's panic hook aborts
+/// on every panic, caught or not; but codemode-syntax runs swc under `catch_unwind` (its
+/// `guard_panics`) and turns a panic there (input-triggered bugs of swc, such as its debug
+/// assertion on `(a, 1 => 1)`) into a `ParseError`, which the targets then check like any
+/// other result. Any other panic still aborts. Idempotent; call it at the top of a target.
+pub fn tolerate_caught_parser_panics() {
+    static INSTALL: std::sync::Once = std::sync::Once::new();
+    INSTALL.call_once(|| {
+        let abort_hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let in_swc = info.location().is_some_and(|at| {
+                let file = at.file();
+                ["swc_ecma_parser", "swc_ecma_lexer", "swc_common"].iter().any(|name| file.contains(name))
+            });
+            if !in_swc {
+                abort_hook(info);
+            }
+        }));
+    });
+}

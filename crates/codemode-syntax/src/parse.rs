@@ -149,7 +149,12 @@ fn parse_wrapped(
         (script, parser.take_errors())
     });
     let Some((script, recovered)) = parsed else {
-        return Err(parse_error("The parser failed on this program".into(), Span { line: 1, column: 1 }));
+        return Err(parse_error(
+            "The parser failed on this program without naming the place: a syntax error it does not \
+             report, such as an arrow `=>` after something that is not a parameter list (`(a, 1 => 1)`)"
+                .into(),
+            Span { line: 1, column: 1 },
+        ));
     };
     let script = match script {
         Ok(script) => script,

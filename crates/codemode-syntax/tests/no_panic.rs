@@ -38,6 +38,11 @@ fn tricky_inputs() -> Vec<String> {
         "async () => {",
         "async () => { }",
         "async () => { })()",
+        // swc asserts (a debug assertion) on an arrow after a non-parameter in a list.
+        "(a, 1 => 1)",
+        "(a, x.y => 1)",
+        "(a, \"s\" => 1)",
+        "f((a, b\n=> c))",
         "(async () => {})",
         "(async () => {})()()",
         "await (async () => 1)()",

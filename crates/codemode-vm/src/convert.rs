@@ -49,6 +49,9 @@ impl Vm {
                     return self.to_number(inner);
                 }
                 _ => {
+                    if let Some(prim) = self.replay_to_primitive(v, false)? {
+                        return self.to_number(prim);
+                    }
                     let s = self.to_rust_string(v)?;
                     string_to_number(&s)
                 }
@@ -153,6 +156,12 @@ impl Vm {
             Value::Obj(id) => {
                 if depth > MAX_JOIN_DEPTH {
                     return Err(self.make_error(ErrorKind::RangeError, "Maximum call stack size exceeded"));
+                }
+                // In a built-in's run, a program's own conversion methods count (`replay.rs`).
+                if self.replaying()
+                    && let Some(prim) = self.replay_to_primitive(v, true)?
+                {
+                    return self.to_rust_string_depth(prim, depth + 1);
                 }
                 match &self.heap.obj(id).kind {
                     ObjKind::Array(_) => {
@@ -310,7 +319,10 @@ impl Vm {
             Value::Obj(id) => match &self.heap.obj(id).kind {
                 ObjKind::Date(t) => Ok(Value::Number(*t)),
                 ObjKind::Boxed(inner) => Ok(*inner),
-                _ => self.to_string_value(v),
+                _ => match self.replay_to_primitive(v, false)? {
+                    Some(prim) => Ok(prim),
+                    None => self.to_string_value(v),
+                },
             },
             _ => Ok(v),
         }

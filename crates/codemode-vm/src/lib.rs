@@ -44,6 +44,7 @@ mod proxy_check;
 mod proxy_keys;
 mod proxy_ops;
 mod realm;
+mod replay;
 mod restore;
 mod snapshot;
 mod to_primitive;
@@ -196,6 +197,9 @@ pub struct Vm {
     /// script returns.
     #[serde(with = "crate::value::json_text")]
     pub(crate) result_json_value: Option<serde_json::Value>,
+    /// The logs of the built-ins whose code is running (`replay.rs`); empty between steps.
+    #[serde(skip)]
+    pub(crate) replays: Vec<replay::ReplayLog>,
 }
 
 impl Vm {
@@ -238,6 +242,7 @@ impl Vm {
             throw_location: None,
             finished: None,
             result_json_value: None,
+            replays: Vec::new(),
         }
     }
 

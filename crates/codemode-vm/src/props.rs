@@ -3,10 +3,12 @@
 //!
 //! Getters and setters are JavaScript functions, so these functions never run them: they hand the
 //! accessor back ([`Got::Getter`], or the setter from [`Vm::set`]) and the interpreter calls it
-//! like any other function. Built-ins that read properties use [`Vm::get_value`], which treats an
-//! accessor as `undefined` (documented limitation).
+//! like any other function. Built-ins that read properties use [`Vm::get_value`], which during a
+//! built-in's run calls a getter or proxy trap by replay (`replay.rs`); elsewhere it reads an
+//! accessor as `undefined`.
 
 use crate::meter::Work;
+use crate::replay::ReplayedOp;
 use codemode_bytecode::ErrorKind;
 
 use crate::Vm;
@@ -366,7 +368,15 @@ impl Vm {
     pub(crate) fn get_value(&mut self, o: Value, key: Key) -> Result<Value, Throw> {
         match self.get(o, key)? {
             Got::Value(v) => Ok(v),
+            // In a built-in's run, the getter or trap runs by replay (`replay.rs`).
+            Got::Getter(callee) if self.replaying() => {
+                self.replayed(ReplayedOp::Call { callee, this: o, args: Vec::new() })
+            }
             Got::Getter(_) => Ok(Value::Undefined),
+            Got::Proxy(proxy, key) if self.replaying() => {
+                let key = self.key_to_value(key)?;
+                self.replayed(ReplayedOp::ProxyGet { proxy, key, receiver: o })
+            }
             Got::Proxy(..) => Err(self.proxy_unsupported("this built-in")),
         }
     }

@@ -77,6 +77,7 @@ impl TryFrom<SavedVm> for Vm {
             throw_location: s.throw_location,
             finished: s.finished,
             result_json_value: s.result_json_value,
+            replays: Vec::new(),
         };
         vm.check_restored()?;
         Ok(vm)

@@ -250,6 +250,58 @@ impl Vm {
         }
     }
 
+    /// In a built-in's run (`replay.rs`): ToPrimitive of object `v` when it needs program code
+    /// (a program `[Symbol.toPrimitive]`, `valueOf` or `toString`), the methods called by replay;
+    /// `None` when the synchronous conversion gives the answer (no program method is involved).
+    /// Outside a built-in's run, always `None`.
+    pub(crate) fn replay_to_primitive(
+        &mut self,
+        v: Value,
+        prefer_string: bool,
+    ) -> Result<Option<Value>, Throw> {
+        if !self.replaying() || !matches!(v, Value::Obj(_)) {
+            return Ok(None);
+        }
+        let exotic = self.get_value(v, crate::props::Key::Atom(self.realm.symbols.to_primitive))?;
+        if !exotic.is_nullish() {
+            if !self.is_callable(exotic) {
+                return Err(self.make_error(ErrorKind::TypeError, "Symbol.toPrimitive is not a function"));
+            }
+            if !matches!(self.user_method(exotic), MethodKind::User) {
+                return Ok(None);
+            }
+            let hint = self.intern_string(if prefer_string { "string" } else { "number" })?;
+            let op = crate::replay::ReplayedOp::Call { callee: exotic, this: v, args: vec![hint] };
+            let result = self.replayed(op)?;
+            if matches!(result, Value::Obj(_)) {
+                return Err(self.make_error(ErrorKind::TypeError, "Cannot convert object to primitive value"));
+            }
+            return Ok(Some(result));
+        }
+        let names = method_names(if prefer_string { Hint::String } else { Hint::Number });
+        let mut called = false;
+        for name in names {
+            let method = self.get_named(v, name)?;
+            match self.user_method(method) {
+                MethodKind::User => {
+                    called = true;
+                    let op = crate::replay::ReplayedOp::Call { callee: method, this: v, args: Vec::new() };
+                    let result = self.replayed(op)?;
+                    if !matches!(result, Value::Obj(_)) {
+                        return Ok(Some(result));
+                    }
+                }
+                MethodKind::IdentityValueOf | MethodKind::NotCallable => {}
+                // A built-in method: the synchronous conversion is what it computes.
+                MethodKind::Native => return Ok(None),
+            }
+        }
+        if called {
+            return Err(self.make_error(ErrorKind::TypeError, "Cannot convert object to primitive value"));
+        }
+        Ok(None)
+    }
+
     fn user_method(&self, method: Value) -> MethodKind {
         let Value::Obj(id) = method else { return MethodKind::NotCallable };
         match &self.heap.obj(id).kind {

@@ -474,7 +474,8 @@ impl Vm {
             return Ok(items.clone());
         }
         let len = self.get_named(source, "length")?;
-        if matches!(len, Value::Obj(_)) {
+        // In a built-in's run the object's `valueOf` is called (replay); elsewhere it cannot be.
+        if matches!(len, Value::Obj(_)) && !self.replaying() {
             let msg = "the length of an array-like must be a number here (an object's valueOf is not called)";
             return Err(self.make_error(ErrorKind::TypeError, msg));
         }

@@ -23,6 +23,21 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::new("Math", "cos", 1, |vm, _t, a, _d| unary(vm, a, f64::cos)),
     NativeDef::new("Math", "tan", 1, |vm, _t, a, _d| unary(vm, a, f64::tan)),
     NativeDef::new("Math", "atan", 1, |vm, _t, a, _d| unary(vm, a, f64::atan)),
+    NativeDef::new("Math", "asin", 1, |vm, _t, a, _d| unary(vm, a, f64::asin)),
+    NativeDef::new("Math", "acos", 1, |vm, _t, a, _d| unary(vm, a, f64::acos)),
+    NativeDef::new("Math", "sinh", 1, |vm, _t, a, _d| unary(vm, a, f64::sinh)),
+    NativeDef::new("Math", "cosh", 1, |vm, _t, a, _d| unary(vm, a, f64::cosh)),
+    NativeDef::new("Math", "tanh", 1, |vm, _t, a, _d| unary(vm, a, f64::tanh)),
+    NativeDef::new("Math", "asinh", 1, |vm, _t, a, _d| unary(vm, a, js_asinh)),
+    NativeDef::new("Math", "acosh", 1, |vm, _t, a, _d| unary(vm, a, f64::acosh)),
+    NativeDef::new("Math", "atanh", 1, |vm, _t, a, _d| unary(vm, a, js_atanh)),
+    NativeDef::new("Math", "expm1", 1, |vm, _t, a, _d| unary(vm, a, f64::exp_m1)),
+    NativeDef::new("Math", "log1p", 1, |vm, _t, a, _d| unary(vm, a, f64::ln_1p)),
+    NativeDef::new("Math", "fround", 1, |vm, _t, a, _d| unary(vm, a, |x| x as f32 as f64)),
+    NativeDef::new("Math", "clz32", 1, |vm, _t, a, _d| {
+        unary(vm, a, |x| crate::numconv::to_uint32(x).leading_zeros() as f64)
+    }),
+    NativeDef::new("Math", "imul", 2, imul),
     NativeDef::new("Math", "pow", 2, pow),
     NativeDef::new("Math", "atan2", 2, atan2),
     NativeDef::new("Math", "max", 2, max),
@@ -34,6 +49,22 @@ pub const DEFS: &[NativeDef] = &[
 fn unary(vm: &mut Vm, args: &[Value], f: fn(f64) -> f64) -> Result<Step, Throw> {
     let x = vm.to_number(arg(args, 0))?;
     Ok(Step::Return(Value::Number(f(x))))
+}
+
+/// asinh with the sign of zero kept and no overflow for large arguments.
+fn js_asinh(x: f64) -> f64 {
+    if x == 0.0 || !x.is_finite() { x } else { x.asinh() }
+}
+
+/// atanh with the sign of zero kept (`atanh(-0)` is `-0`).
+fn js_atanh(x: f64) -> f64 {
+    if x == 0.0 { x } else { x.atanh() }
+}
+
+fn imul(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let a = crate::numconv::to_int32(vm.to_number(arg(args, 0))?);
+    let b = crate::numconv::to_int32(vm.to_number(arg(args, 1))?);
+    Ok(Step::Return(Value::Number(a.wrapping_mul(b) as f64)))
 }
 
 /// Math.round: halves round towards +∞.
@@ -59,13 +90,26 @@ fn atan2(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<S
     Ok(Step::Return(Value::Number(y.atan2(x))))
 }
 
+/// Math.hypot: every argument converted first; an infinity wins over NaN; scaled by the largest
+/// magnitude so that squares neither overflow nor underflow (`hypot(1e200, 1e200)`).
 fn hypot(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    let mut sum = 0.0;
+    vm.charge(Work::Elements(args.len()));
+    let mut xs = Vec::with_capacity(args.len());
     for a in args {
-        let x = vm.to_number(*a)?;
-        sum += x * x;
+        xs.push(vm.to_number(*a)?.abs());
     }
-    Ok(Step::Return(Value::Number(sum.sqrt())))
+    if xs.iter().any(|x| x.is_infinite()) {
+        return Ok(Step::Return(Value::Number(f64::INFINITY)));
+    }
+    if xs.iter().any(|x| x.is_nan()) {
+        return Ok(Step::Return(Value::Number(f64::NAN)));
+    }
+    let scale = xs.iter().copied().fold(0.0, f64::max);
+    if scale == 0.0 {
+        return Ok(Step::Return(Value::Number(0.0)));
+    }
+    let sum: f64 = xs.iter().map(|x| (x / scale) * (x / scale)).sum();
+    Ok(Step::Return(Value::Number(sum.sqrt() * scale)))
 }
 
 fn extreme(vm: &mut Vm, args: &[Value], want_max: bool) -> Result<Step, Throw> {

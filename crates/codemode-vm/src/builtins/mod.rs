@@ -262,6 +262,8 @@ pub enum Cont {
     Enumerable,
     /// Listing a proxy's keys through its traps (`proxy_keys.rs`).
     ProxyKeys(Box<crate::proxy_keys::KeysWalk>),
+    /// A built-in waiting for a getter or trap its reads need, to run again (`replay.rs`).
+    Replay(Box<crate::replay::Replayed>),
 }
 
 impl Cont {
@@ -300,6 +302,7 @@ impl Cont {
             Cont::InstanceOf(i) => i.trace(out),
             Cont::Truthy | Cont::Enumerable => {}
             Cont::ProxyKeys(w) => w.trace(out),
+            Cont::Replay(r) => r.trace(out),
         }
     }
 }
@@ -363,7 +366,20 @@ fn copy_def(d: &NativeDef) -> NativeDef {
     NativeDef { owner: d.owner, name: d.name, arity: d.arity, f: d.f, construct: d.construct }
 }
 
+/// Calls a built-in; its reads of getters and proxies replay (`replay.rs`).
 pub(crate) fn call_native(
+    vm: &mut Vm,
+    native: Native,
+    this: Value,
+    args: &[Value],
+    data: &[Value],
+) -> Result<Step, Throw> {
+    let entry = crate::replay::Entry { native, construct: false, this, args, data };
+    crate::replay::run_native(vm, entry)
+}
+
+/// One run of a built-in's code (`replay.rs` calls it, with the log in place).
+pub(crate) fn call_direct(
     vm: &mut Vm,
     native: Native,
     this: Value,
@@ -387,7 +403,14 @@ pub(crate) fn is_constructor(native: Native) -> bool {
     table().get(native.0 as usize).is_some_and(|def| def.construct.is_some())
 }
 
+/// Constructs with a built-in; its reads of getters and proxies replay (`replay.rs`).
 pub(crate) fn construct_native(vm: &mut Vm, native: Native, args: &[Value]) -> Result<Step, Throw> {
+    let entry = crate::replay::Entry { native, construct: true, this: Value::Undefined, args, data: &[] };
+    crate::replay::run_native(vm, entry)
+}
+
+/// One run of a built-in constructor's code (see [`call_direct`]).
+pub(crate) fn construct_direct(vm: &mut Vm, native: Native, args: &[Value]) -> Result<Step, Throw> {
     match table().get(native.0 as usize) {
         Some(NativeDef { construct: Some(c), .. }) => c(vm, args),
         Some(def) => {
@@ -438,6 +461,7 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
             Ok(Step::Return(Value::Bool(vm.to_boolean(enumerable))))
         }
         Cont::ProxyKeys(w) => crate::proxy_keys::resume(vm, *w, result),
+        Cont::Replay(r) => crate::replay::resume(vm, *r, result),
     }
 }
 

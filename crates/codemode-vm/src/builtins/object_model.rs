@@ -144,12 +144,13 @@ pub(crate) fn read_descriptor(vm: &mut Vm, desc: Value) -> Result<Descriptor, Th
             None
         })
     };
-    let value = field(vm, "value")?;
-    let get = field(vm, "get")?;
-    let set = field(vm, "set")?;
-    let writable = field(vm, "writable")?.map(|v| vm.to_boolean(v));
+    // ToPropertyDescriptor's order, which getters on the descriptor can observe.
     let enumerable = field(vm, "enumerable")?.map(|v| vm.to_boolean(v));
     let configurable = field(vm, "configurable")?.map(|v| vm.to_boolean(v));
+    let value = field(vm, "value")?;
+    let writable = field(vm, "writable")?.map(|v| vm.to_boolean(v));
+    let get = field(vm, "get")?;
+    let set = field(vm, "set")?;
     for accessor in [get, set].into_iter().flatten() {
         if accessor != Value::Undefined && !vm.is_callable(accessor) {
             let desc = vm.describe_for_error(accessor);

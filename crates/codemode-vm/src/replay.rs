@@ -1,0 +1,224 @@
+//! Built-ins that read through getters and proxies, by replay.
+//!
+//! Built-ins never call JavaScript from Rust: a call is a `Step::Call` with a continuation.
+//! Writing a continuation for every read a built-in makes (`Object.defineProperty` reads six
+//! descriptor fields, `Array.prototype.join.call(arrayLike)` reads `length` and every index)
+//! would be a state machine per built-in. Instead, while a built-in runs from
+//! [`crate::builtins::call_native`] or `construct_native`, a read that meets a getter (or a
+//! proxy's `get` trap) is answered from a log of the calls this invocation already made; when
+//! the log has no answer, the read records the call it needs and fails, the built-in is
+//! abandoned, the call runs through the trampoline (`Cont::Replay`), its result joins the log,
+//! and the built-in runs again from the start with the longer log. Each run gets one answer
+//! further, so a built-in that reads `n` getters runs `n + 1` times.
+//!
+//! **Replay is sound for reads that come before a built-in's first visible effect**, which is
+//! how the specification orders nearly every built-in (arguments and descriptors are read,
+//! then the object is changed). Answers are matched by the call they answer (callee, `this`,
+//! arguments), in order, never by position alone: a getter that replaces itself with a data
+//! property (a lazy getter) is read as data on the next run, and its logged answer is skipped,
+//! not handed to the next getter.
+//!
+//! Outside a built-in's first run (in a continuation, or in the interpreter) there is no log:
+//! `get_value` keeps its old answer there.
+//!
+//! The log is bounded ([`MAX_REPLAYED_CALLS`]); every run is charged as a call plus the log's
+//! length, so replay can never hide work from the fuel meter.
+
+use codemode_bytecode::ErrorKind;
+use serde::{Deserialize, Serialize};
+
+use crate::Vm;
+use crate::builtins::{Cont, Native, Step};
+use crate::call::Throw;
+use crate::meter::Work;
+use crate::value::{ObjId, Value};
+
+/// Calls one built-in invocation may replay through; past it, a `RangeError` (each call re-runs
+/// the built-in, so the work grows with the square of this).
+pub const MAX_REPLAYED_CALLS: usize = 4096;
+
+/// A call a built-in's read needs: a getter, or a proxy's `[[Get]]`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ReplayedOp {
+    Call {
+        callee: Value,
+        this: Value,
+        args: Vec<Value>,
+    },
+    /// `Reflect.get(proxy, key, receiver)`.
+    ProxyGet {
+        proxy: ObjId,
+        key: Value,
+        receiver: Value,
+    },
+}
+
+impl ReplayedOp {
+    fn trace(&self, out: &mut Vec<Value>) {
+        match self {
+            ReplayedOp::Call { callee, this, args } => {
+                out.extend([*callee, *this]);
+                out.extend(args.iter().copied());
+            }
+            ReplayedOp::ProxyGet { proxy, key, receiver } => {
+                out.extend([Value::Obj(*proxy), *key, *receiver])
+            }
+        }
+    }
+}
+
+/// A call made and its result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Answered {
+    op: ReplayedOp,
+    result: Value,
+}
+
+/// The log of one running built-in invocation (transient: it exists only while the built-in's
+/// Rust code runs, so it is neither saved nor a GC root).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ReplayLog {
+    answers: Vec<Answered>,
+    /// Answers before this one are used (or skipped) by this run.
+    cursor: usize,
+    /// The first call this run needed and the log could not answer.
+    request: Option<ReplayedOp>,
+}
+
+/// A built-in waiting for a call its reads need, to run again with the answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Replayed {
+    native: Native,
+    construct: bool,
+    this: Value,
+    args: Vec<Value>,
+    data: Vec<Value>,
+    answers: Vec<Answered>,
+    pending: ReplayedOp,
+}
+
+impl Replayed {
+    pub fn trace(&self, out: &mut Vec<Value>) {
+        out.push(self.this);
+        out.extend(self.args.iter().copied());
+        out.extend(self.data.iter().copied());
+        for answered in &self.answers {
+            answered.op.trace(out);
+            out.push(answered.result);
+        }
+        self.pending.trace(out);
+    }
+}
+
+/// How a built-in is entered.
+#[derive(Clone, Copy)]
+pub(crate) struct Entry<'a> {
+    pub(crate) native: Native,
+    pub(crate) construct: bool,
+    pub(crate) this: Value,
+    pub(crate) args: &'a [Value],
+    pub(crate) data: &'a [Value],
+}
+
+impl Vm {
+    /// Whether a built-in's first run is in progress (reads may replay).
+    pub(crate) fn replaying(&self) -> bool {
+        !self.replays.is_empty()
+    }
+
+    /// The result of `op` for the running built-in: from the log, or (recorded as the request)
+    /// an error that abandons this run. Only call when [`Vm::replaying`].
+    pub(crate) fn replayed(&mut self, op: ReplayedOp) -> Result<Value, Throw> {
+        let Some(log) = self.replays.last() else {
+            return Err(
+                self.make_error(ErrorKind::TypeError, "a built-in read a getter outside its first run")
+            );
+        };
+        let cursor = log.cursor;
+        let found =
+            log.answers.get(cursor..).and_then(|rest| rest.iter().position(|a| self.same_op(&a.op, &op)));
+        let Some(log) = self.replays.last_mut() else { return Err(Value::Undefined) };
+        if let Some(offset) = found {
+            let at = cursor + offset;
+            log.cursor = at + 1;
+            return Ok(log.answers[at].result);
+        }
+        if log.request.is_none() {
+            log.request = Some(op);
+        }
+        // Abandons the run; `run_native` sees the request, whatever the built-in made of this.
+        Err(Value::Undefined)
+    }
+}
+
+impl Vm {
+    /// Whether two calls are the same call: same callee, `this` and arguments, strings compared
+    /// by content (a run makes its property keys anew).
+    fn same_op(&self, a: &ReplayedOp, b: &ReplayedOp) -> bool {
+        let same = |x: Value, y: Value| self.same_value_zero(x, y);
+        match (a, b) {
+            (
+                ReplayedOp::Call { callee: c1, this: t1, args: a1 },
+                ReplayedOp::Call { callee: c2, this: t2, args: a2 },
+            ) => {
+                same(*c1, *c2)
+                    && same(*t1, *t2)
+                    && a1.len() == a2.len()
+                    && a1.iter().zip(a2).all(|(x, y)| same(*x, *y))
+            }
+            (
+                ReplayedOp::ProxyGet { proxy: p1, key: k1, receiver: r1 },
+                ReplayedOp::ProxyGet { proxy: p2, key: k2, receiver: r2 },
+            ) => p1 == p2 && same(*k1, *k2) && same(*r1, *r2),
+            _ => false,
+        }
+    }
+}
+
+/// Runs a built-in with an empty log (the one way built-ins are entered from a call).
+pub(crate) fn run_native(vm: &mut Vm, entry: Entry<'_>) -> Result<Step, Throw> {
+    run_with(vm, entry, Vec::new())
+}
+
+fn run_with(vm: &mut Vm, entry: Entry<'_>, answers: Vec<Answered>) -> Result<Step, Throw> {
+    vm.replays.push(ReplayLog { answers, cursor: 0, request: None });
+    let outcome = if entry.construct {
+        crate::builtins::construct_direct(vm, entry.native, entry.args)
+    } else {
+        crate::builtins::call_direct(vm, entry.native, entry.this, entry.args, entry.data)
+    };
+    let log = vm.replays.pop().unwrap_or_default();
+    let Some(pending) = log.request else { return outcome };
+    if log.answers.len() >= MAX_REPLAYED_CALLS {
+        let msg = format!(
+            "a built-in read more than {MAX_REPLAYED_CALLS} getters or proxy traps in one call (each one runs it again)"
+        );
+        return Err(vm.make_error(ErrorKind::RangeError, &msg));
+    }
+    let (callee, this, args) = match &pending {
+        ReplayedOp::Call { callee, this, args } => (*callee, *this, args.clone()),
+        ReplayedOp::ProxyGet { proxy, key, receiver } => {
+            (vm.builtin_fn("Reflect.get")?, Value::Undefined, vec![Value::Obj(*proxy), *key, *receiver])
+        }
+    };
+    let replayed = Replayed {
+        native: entry.native,
+        construct: entry.construct,
+        this: entry.this,
+        args: entry.args.to_vec(),
+        data: entry.data.to_vec(),
+        answers: log.answers,
+        pending,
+    };
+    Ok(Step::Call { callee, this, args, cont: Cont::Replay(Box::new(replayed)) })
+}
+
+/// [`Cont::Replay`]: the call answered; the built-in runs again with the answer logged.
+pub(crate) fn resume(vm: &mut Vm, replayed: Replayed, result: Value) -> Result<Step, Throw> {
+    let Replayed { native, construct, this, args, data, mut answers, pending } = replayed;
+    answers.push(Answered { op: pending, result });
+    vm.charge(Work::Call { args: args.len() });
+    vm.charge(Work::Elements(answers.len()));
+    let entry = Entry { native, construct, this, args: &args, data: &data };
+    run_with(vm, entry, answers)
+}

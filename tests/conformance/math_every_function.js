@@ -1,0 +1,2 @@
+// Every Math function, with the edge cases the spec names (signed zeros, hypot scaling and NaN/Infinity, clz32/imul on 32-bit wraps).
+return [Math.asin(1), Math.acos(-1), Math.asinh(-0), 1/Math.asinh(-0), Math.atanh(-0)===0 && 1/Math.atanh(-0), Math.clz32(1), Math.clz32(0), Math.clz32(-1), Math.fround(5.5), Math.fround(5.05), Math.imul(0xffffffff, 5), Math.hypot(1e200, 1e200), Math.hypot(NaN, Infinity), Math.hypot(), Math.hypot(3,4), Math.expm1(1e-10), Math.log1p(-1), Math.cosh(1), Math.tanh(Infinity), Math.acosh(1), Math.imul.length, Math.hypot.length]
