@@ -252,7 +252,13 @@ struct Harness {
 impl Harness {
     fn get(&self, name: &str) -> Option<String> {
         let mut files = self.files.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        files.entry(name.to_string()).or_insert_with(|| fs::read_to_string(self.dir.join(name)).ok()).clone()
+        files
+            .entry(name.to_string())
+            .or_insert_with(|| {
+                let text = fs::read_to_string(self.dir.join(name)).ok()?;
+                Some(crate::test262_scope::replace_in_harness(name, text))
+            })
+            .clone()
     }
 }
 
@@ -857,7 +863,11 @@ Each test is one `codemode run FILE --json --timeout-ms 2000` child process (abo
 so a crash or a hang loses one test. The program is `\"use strict\";`, a prelude defining `print`
 as `console.log`, `harness/assert.js`, `harness/sta.js`, `harness/doneprintHandle.js` for
 `flags: [async]` tests, each `includes` file, then the test source and `;void 0;` (so that the
-run's result is plain data); `flags: [raw]` tests run unchanged. A codemode run ends when the
+run's result is plain data); `flags: [raw]` tests run unchanged. One harness file builds code from
+source text and gets a documented replacement (`HARNESS_REPLACEMENTS` in
+`xtask/src/test262_scope.rs`): `resizableArrayBufferUtils.js`'s `subClass` makes
+`class MyUint8Array extends Uint8Array {}` (and the `Float32Array`, `BigInt64Array` ones) with
+`new Function`; codemode writes the three classes out. A codemode run ends when the
 program body returns, dropping queued jobs, where a test262 host runs them all: so an async test's
 program ends with `await` on a promise that the prelude's `print` settles when `$DONE` prints
 `Test262:AsyncTest...` (when nothing is left that could call `$DONE`, codemode ends the run at once
