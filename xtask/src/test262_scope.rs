@@ -153,6 +153,26 @@ fn is_ident_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '$'
 }
 
+/// Harness files that build code from source text, and the replacement codemode runs instead:
+/// `(file, exact text in the file, replacement)`. A replacement does what the text does, written
+/// out for the values the harness passes; when the file no longer contains the text, nothing is
+/// replaced (the tests then fail visibly, as before). Listed in `docs/conformance.md`.
+pub(crate) const HARNESS_REPLACEMENTS: &[(&str, &str, &str)] = &[(
+    "resizableArrayBufferUtils.js",
+    "return new Function('return class My' + type + ' extends ' + type + ' {}')();",
+    "return { Uint8Array: class MyUint8Array extends Uint8Array {}, \
+     Float32Array: class MyFloat32Array extends Float32Array {}, \
+     BigInt64Array: class MyBigInt64Array extends BigInt64Array {} }[type];",
+)];
+
+/// `text` of harness file `name` with its [`HARNESS_REPLACEMENTS`] made.
+pub(crate) fn replace_in_harness(name: &str, text: String) -> String {
+    HARNESS_REPLACEMENTS
+        .iter()
+        .filter(|(file, ..)| *file == name)
+        .fold(text, |text, (_, from, to)| text.replace(from, to))
+}
+
 #[cfg(test)]
 mod tests {
     use super::calls_source_text_eval as uses;
@@ -176,24 +196,4 @@ mod tests {
         assert!(!uses("/* eval('x') */\n// Function('y')\nvar z = 1;"));
         assert!(!uses("var evaluate = 1; retrieval(2); myFunction(3);"));
     }
-}
-
-/// Harness files that build code from source text, and the replacement codemode runs instead:
-/// `(file, exact text in the file, replacement)`. A replacement does what the text does, written
-/// out for the values the harness passes; when the file no longer contains the text, nothing is
-/// replaced (the tests then fail visibly, as before). Listed in `docs/conformance.md`.
-pub(crate) const HARNESS_REPLACEMENTS: &[(&str, &str, &str)] = &[(
-    "resizableArrayBufferUtils.js",
-    "return new Function('return class My' + type + ' extends ' + type + ' {}')();",
-    "return { Uint8Array: class MyUint8Array extends Uint8Array {}, \
-     Float32Array: class MyFloat32Array extends Float32Array {}, \
-     BigInt64Array: class MyBigInt64Array extends BigInt64Array {} }[type];",
-)];
-
-/// `text` of harness file `name` with its [`HARNESS_REPLACEMENTS`] made.
-pub(crate) fn replace_in_harness(name: &str, text: String) -> String {
-    HARNESS_REPLACEMENTS
-        .iter()
-        .filter(|(file, ..)| *file == name)
-        .fold(text, |text, (_, from, to)| text.replace(from, to))
 }

@@ -8,7 +8,7 @@
 //! accessor as `undefined`.
 
 use crate::meter::Work;
-use crate::replay::ReplayedOp;
+use crate::replay::{ReflectMethod, ReplayedOp};
 use codemode_bytecode::ErrorKind;
 
 use crate::Vm;
@@ -375,7 +375,8 @@ impl Vm {
             Got::Getter(_) => Ok(Value::Undefined),
             Got::Proxy(proxy, key) if self.replaying() => {
                 let key = self.key_to_value(key)?;
-                self.replayed(ReplayedOp::ProxyGet { proxy, key, receiver: o })
+                let args = vec![Value::Obj(proxy), key, o];
+                self.replayed(ReplayedOp::Reflect { method: ReflectMethod::Get, args })
             }
             Got::Proxy(..) => Err(self.proxy_unsupported("this built-in")),
         }

@@ -31,13 +31,13 @@ use crate::Vm;
 use crate::builtins::{Cont, Native, Step};
 use crate::call::Throw;
 use crate::meter::Work;
-use crate::value::{ObjId, Value};
+use crate::value::Value;
 
 /// Calls one built-in invocation may replay through; past it, a `RangeError` (each call re-runs
 /// the built-in, so the work grows with the square of this).
 pub const MAX_REPLAYED_CALLS: usize = 4096;
 
-/// A call a built-in's read needs: a getter, or a proxy's `[[Get]]`.
+/// A call a built-in's read needs: a getter or conversion method, or a proxy's trap.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ReplayedOp {
     Call {
@@ -45,12 +45,27 @@ pub enum ReplayedOp {
         this: Value,
         args: Vec<Value>,
     },
-    /// `Reflect.get(proxy, key, receiver)`.
-    ProxyGet {
-        proxy: ObjId,
-        key: Value,
-        receiver: Value,
+    /// A proxy's trap, run as `Reflect.get(proxy, key, receiver)` or `Reflect.has(proxy, key)`.
+    Reflect {
+        method: ReflectMethod,
+        args: Vec<Value>,
     },
+}
+
+/// The `Reflect` functions a replayed read may call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ReflectMethod {
+    Get,
+    Has,
+}
+
+impl ReflectMethod {
+    fn name(self) -> &'static str {
+        match self {
+            ReflectMethod::Get => "Reflect.get",
+            ReflectMethod::Has => "Reflect.has",
+        }
+    }
 }
 
 impl ReplayedOp {
@@ -60,9 +75,7 @@ impl ReplayedOp {
                 out.extend([*callee, *this]);
                 out.extend(args.iter().copied());
             }
-            ReplayedOp::ProxyGet { proxy, key, receiver } => {
-                out.extend([Value::Obj(*proxy), *key, *receiver])
-            }
+            ReplayedOp::Reflect { args, .. } => out.extend(args.iter().copied()),
         }
     }
 }
@@ -85,23 +98,34 @@ pub(crate) struct ReplayLog {
     request: Option<ReplayedOp>,
 }
 
+/// What runs again once the call is answered.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Origin {
+    /// A built-in's code, from the start.
+    Native { native: Native, construct: bool, this: Value, args: Vec<Value>, data: Vec<Value> },
+    /// The read of an array method's next element from an array-like (`array_loop.rs`): the
+    /// callback's previous result is already applied, only the reads run again.
+    LoopNext(Box<crate::builtins::ArrayLoop>),
+}
+
 /// A built-in waiting for a call its reads need, to run again with the answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Replayed {
-    native: Native,
-    construct: bool,
-    this: Value,
-    args: Vec<Value>,
-    data: Vec<Value>,
+    origin: Origin,
     answers: Vec<Answered>,
     pending: ReplayedOp,
 }
 
 impl Replayed {
     pub fn trace(&self, out: &mut Vec<Value>) {
-        out.push(self.this);
-        out.extend(self.args.iter().copied());
-        out.extend(self.data.iter().copied());
+        match &self.origin {
+            Origin::Native { this, args, data, .. } => {
+                out.push(*this);
+                out.extend(args.iter().copied());
+                out.extend(data.iter().copied());
+            }
+            Origin::LoopNext(state) => state.trace(out),
+        }
         for answered in &self.answers {
             answered.op.trace(out);
             out.push(answered.result);
@@ -118,6 +142,26 @@ pub(crate) struct Entry<'a> {
     pub(crate) this: Value,
     pub(crate) args: &'a [Value],
     pub(crate) data: &'a [Value],
+}
+
+impl Entry<'_> {
+    fn run(self, vm: &mut Vm) -> Result<Step, Throw> {
+        if self.construct {
+            crate::builtins::construct_direct(vm, self.native, self.args)
+        } else {
+            crate::builtins::call_direct(vm, self.native, self.this, self.args, self.data)
+        }
+    }
+
+    fn origin(self) -> Origin {
+        Origin::Native {
+            native: self.native,
+            construct: self.construct,
+            this: self.this,
+            args: self.args.to_vec(),
+            data: self.data.to_vec(),
+        }
+    }
 }
 
 impl Vm {
@@ -166,10 +210,9 @@ impl Vm {
                     && a1.len() == a2.len()
                     && a1.iter().zip(a2).all(|(x, y)| same(*x, *y))
             }
-            (
-                ReplayedOp::ProxyGet { proxy: p1, key: k1, receiver: r1 },
-                ReplayedOp::ProxyGet { proxy: p2, key: k2, receiver: r2 },
-            ) => p1 == p2 && same(*k1, *k2) && same(*r1, *r2),
+            (ReplayedOp::Reflect { method: m1, args: a1 }, ReplayedOp::Reflect { method: m2, args: a2 }) => {
+                m1 == m2 && a1.len() == a2.len() && a1.iter().zip(a2).all(|(x, y)| same(*x, *y))
+            }
             _ => false,
         }
     }
@@ -177,19 +220,38 @@ impl Vm {
 
 /// Runs a built-in with an empty log (the one way built-ins are entered from a call).
 pub(crate) fn run_native(vm: &mut Vm, entry: Entry<'_>) -> Result<Step, Throw> {
-    run_with(vm, entry, Vec::new())
+    let (outcome, log) = logged(vm, Vec::new(), |vm| entry.run(vm));
+    match log.request {
+        None => outcome,
+        Some(pending) => ask(vm, entry.origin(), log.answers, pending),
+    }
 }
 
-fn run_with(vm: &mut Vm, entry: Entry<'_>, answers: Vec<Answered>) -> Result<Step, Throw> {
+/// Runs the reads of an array method's next element with an empty log (`array_loop.rs`).
+pub(crate) fn run_loop_next(vm: &mut Vm, state: Box<crate::builtins::ArrayLoop>) -> Result<Step, Throw> {
+    let (outcome, log) =
+        logged(vm, Vec::new(), |vm| crate::builtins::array_loop::next_call(vm, state.clone()));
+    match log.request {
+        None => outcome,
+        Some(pending) => ask(vm, Origin::LoopNext(state), log.answers, pending),
+    }
+}
+
+/// Runs `run` with a log holding `answers`; gives its outcome and the log.
+fn logged(
+    vm: &mut Vm,
+    answers: Vec<Answered>,
+    run: impl FnOnce(&mut Vm) -> Result<Step, Throw>,
+) -> (Result<Step, Throw>, ReplayLog) {
     vm.replays.push(ReplayLog { answers, cursor: 0, request: None });
-    let outcome = if entry.construct {
-        crate::builtins::construct_direct(vm, entry.native, entry.args)
-    } else {
-        crate::builtins::call_direct(vm, entry.native, entry.this, entry.args, entry.data)
-    };
+    let outcome = run(vm);
     let log = vm.replays.pop().unwrap_or_default();
-    let Some(pending) = log.request else { return outcome };
-    if log.answers.len() >= MAX_REPLAYED_CALLS {
+    (outcome, log)
+}
+
+/// The call `pending` through the trampoline, `origin` to run again with its answer.
+fn ask(vm: &mut Vm, origin: Origin, answers: Vec<Answered>, pending: ReplayedOp) -> Result<Step, Throw> {
+    if answers.len() >= MAX_REPLAYED_CALLS {
         let msg = format!(
             "a built-in read more than {MAX_REPLAYED_CALLS} getters or proxy traps in one call (each one runs it again)"
         );
@@ -197,28 +259,50 @@ fn run_with(vm: &mut Vm, entry: Entry<'_>, answers: Vec<Answered>) -> Result<Ste
     }
     let (callee, this, args) = match &pending {
         ReplayedOp::Call { callee, this, args } => (*callee, *this, args.clone()),
-        ReplayedOp::ProxyGet { proxy, key, receiver } => {
-            (vm.builtin_fn("Reflect.get")?, Value::Undefined, vec![Value::Obj(*proxy), *key, *receiver])
+        ReplayedOp::Reflect { method, args } => {
+            (vm.builtin_fn(method.name())?, Value::Undefined, args.clone())
         }
     };
-    let replayed = Replayed {
-        native: entry.native,
-        construct: entry.construct,
-        this: entry.this,
-        args: entry.args.to_vec(),
-        data: entry.data.to_vec(),
-        answers: log.answers,
-        pending,
-    };
+    let replayed = Replayed { origin, answers, pending };
     Ok(Step::Call { callee, this, args, cont: Cont::Replay(Box::new(replayed)) })
 }
 
-/// [`Cont::Replay`]: the call answered; the built-in runs again with the answer logged.
+/// [`Cont::Replay`]: the call answered; the built-in (or the read) runs again with the answer
+/// logged.
 pub(crate) fn resume(vm: &mut Vm, replayed: Replayed, result: Value) -> Result<Step, Throw> {
-    let Replayed { native, construct, this, args, data, mut answers, pending } = replayed;
+    let Replayed { origin, mut answers, pending } = replayed;
     answers.push(Answered { op: pending, result });
-    vm.charge(Work::Call { args: args.len() });
+    vm.charge(Work::Call { args: 0 });
     vm.charge(Work::Elements(answers.len()));
-    let entry = Entry { native, construct, this, args: &args, data: &data };
-    run_with(vm, entry, answers)
+    let (outcome, log) = match &origin {
+        Origin::Native { native, construct, this, args, data } => {
+            let entry = Entry { native: *native, construct: *construct, this: *this, args, data };
+            vm.charge(Work::Elements(args.len()));
+            logged(vm, answers, |vm| entry.run(vm))
+        }
+        Origin::LoopNext(state) => {
+            logged(vm, answers, |vm| crate::builtins::array_loop::next_call(vm, state.clone()))
+        }
+    };
+    match log.request {
+        None => outcome,
+        Some(pending) => ask(vm, origin, log.answers, pending),
+    }
+}
+
+impl Vm {
+    /// HasProperty for a built-in's reads: on a proxy (the object or one on its chain), its
+    /// `has` trap runs by replay; outside a built-in's run a proxy answers `false`.
+    pub(crate) fn has_property_replayed(&mut self, o: Value, key: crate::props::Key) -> Result<bool, Throw> {
+        match self.has_found(o, key) {
+            crate::proxy::HasFound::Yes => Ok(true),
+            crate::proxy::HasFound::Proxy(p) if self.replaying() => {
+                let key = self.key_to_value(key)?;
+                let args = vec![Value::Obj(p), key];
+                let has = self.replayed(ReplayedOp::Reflect { method: ReflectMethod::Has, args })?;
+                Ok(self.to_boolean(has))
+            }
+            _ => Ok(false),
+        }
+    }
 }

@@ -7,6 +7,10 @@ use crate::meter::Work;
 use codemode_bytecode::ErrorKind;
 use serde::{Deserialize, Serialize};
 
+use super::array_loop::{
+    LoopOp, every, filter, find, find_index, find_last, find_last_index, flat_map, for_each, map, reduce,
+    reduce_right, some, start_loop,
+};
 use super::{Cont, NativeDef, Step, arg, relative_index, require_callable, this_array};
 use crate::Vm;
 use crate::call::Throw;
@@ -446,27 +450,9 @@ fn entries(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result
     Ok(Step::Return(vm.new_iterator(IterState::List { items: pairs, next: 0 })?))
 }
 
-// ---- resumable iteration ----
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum LoopOp {
-    Map,
-    Filter,
-    ForEach,
-    Find,
-    FindIndex,
-    FindLast,
-    FindLastIndex,
-    Some,
-    Every,
-    Reduce,
-    ReduceRight,
-    FlatMap,
-}
-
 impl Vm {
     /// `CreateListFromArrayLike`: an array's elements, or `o[0..o.length]` of another object
-    /// (`{ length: n }`, `arguments`); getters read as `undefined`.
+    /// (`{ length: n }`, `arguments`); in a built-in's run getters and `valueOf` run (replay).
     pub(crate) fn array_like_to_vec(&mut self, source: Value) -> Result<Vec<Value>, Throw> {
         if let Value::Obj(id) = source
             && let ObjKind::Array(items) = &self.heap.obj(id).kind
@@ -496,184 +482,6 @@ impl Vm {
         }
         Ok(out)
     }
-}
-
-/// The state of an iteration method between callback calls.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ArrayLoop {
-    op: LoopOp,
-    array: ObjId,
-    /// The callbacks' third argument: the array, or the array-like it was copied from.
-    receiver: Value,
-    callback: Value,
-    this_arg: Value,
-    /// The index whose callback is running.
-    index: u32,
-    /// The length when the loop started (elements appended later are not visited).
-    len: u32,
-    /// `map`/`filter`/`flatMap` output array, or the `reduce` accumulator.
-    acc: Value,
-}
-
-impl ArrayLoop {
-    pub fn trace(&self, out: &mut Vec<Value>) {
-        out.extend([Value::Obj(self.array), self.receiver, self.callback, self.this_arg, self.acc]);
-    }
-}
-
-fn start_loop(
-    vm: &mut Vm,
-    op: LoopOp,
-    array: ObjId,
-    receiver: Value,
-    callback: Value,
-    this_arg: Value,
-) -> Result<Step, Throw> {
-    require_callable(vm, callback)?;
-    let len = items_of(vm, array).len() as u32;
-    let acc = match op {
-        LoopOp::Map => vm.new_array(Vec::with_capacity(len as usize))?,
-        LoopOp::Filter | LoopOp::FlatMap => vm.new_array(Vec::new())?,
-        _ => Value::Undefined,
-    };
-    let backwards = matches!(op, LoopOp::FindLast | LoopOp::FindLastIndex | LoopOp::ReduceRight);
-    let index = if backwards { len } else { 0 };
-    let state = ArrayLoop { op, array, receiver, callback, this_arg, index, len, acc };
-    next_call(vm, Box::new(state))
-}
-
-/// Calls the callback for the next index, or finishes.
-fn next_call(vm: &mut Vm, mut s: Box<ArrayLoop>) -> Result<Step, Throw> {
-    let backwards = matches!(s.op, LoopOp::FindLast | LoopOp::FindLastIndex | LoopOp::ReduceRight);
-    let current_len = items_of(vm, s.array).len() as u32;
-    let has_next = if backwards { s.index > 0 } else { s.index < s.len.min(current_len) };
-    if !has_next {
-        return Ok(Step::Return(match s.op {
-            LoopOp::Map | LoopOp::Filter | LoopOp::FlatMap | LoopOp::Reduce | LoopOp::ReduceRight => s.acc,
-            LoopOp::ForEach | LoopOp::Find | LoopOp::FindLast => Value::Undefined,
-            LoopOp::FindIndex | LoopOp::FindLastIndex => Value::Number(-1.0),
-            LoopOp::Some => Value::Bool(false),
-            LoopOp::Every => Value::Bool(true),
-        }));
-    }
-    if backwards {
-        s.index -= 1;
-    }
-    let element = items_of(vm, s.array).get(s.index as usize).copied().unwrap_or(Value::Undefined);
-    let args = match s.op {
-        LoopOp::Reduce | LoopOp::ReduceRight => {
-            vec![s.acc, element, Value::Number(s.index as f64), s.receiver]
-        }
-        _ => vec![element, Value::Number(s.index as f64), s.receiver],
-    };
-    let (callback, this) = (s.callback, s.this_arg);
-    Ok(Step::Call { callee: callback, this, args, cont: Cont::ArrayLoop(s) })
-}
-
-pub(super) fn resume_loop(vm: &mut Vm, mut s: Box<ArrayLoop>, result: Value) -> Result<Step, Throw> {
-    let element = items_of(vm, s.array).get(s.index as usize).copied().unwrap_or(Value::Undefined);
-    let index = Value::Number(s.index as f64);
-    match s.op {
-        LoopOp::Map => vm.array_push(s.acc, result)?,
-        LoopOp::Filter => {
-            if vm.to_boolean(result) {
-                vm.array_push(s.acc, element)?;
-            }
-        }
-        LoopOp::FlatMap => match result {
-            Value::Obj(id) if matches!(vm.heap.obj(id).kind, ObjKind::Array(_)) => {
-                for v in items_of(vm, id).to_vec() {
-                    vm.array_push(s.acc, v)?;
-                }
-            }
-            v => vm.array_push(s.acc, v)?,
-        },
-        LoopOp::ForEach => {}
-        LoopOp::Find | LoopOp::FindLast => {
-            if vm.to_boolean(result) {
-                return Ok(Step::Return(element));
-            }
-        }
-        LoopOp::FindIndex | LoopOp::FindLastIndex => {
-            if vm.to_boolean(result) {
-                return Ok(Step::Return(index));
-            }
-        }
-        LoopOp::Some => {
-            if vm.to_boolean(result) {
-                return Ok(Step::Return(Value::Bool(true)));
-            }
-        }
-        LoopOp::Every => {
-            if !vm.to_boolean(result) {
-                return Ok(Step::Return(Value::Bool(false)));
-            }
-        }
-        LoopOp::Reduce | LoopOp::ReduceRight => s.acc = result,
-    }
-    if !matches!(s.op, LoopOp::FindLast | LoopOp::FindLastIndex | LoopOp::ReduceRight) {
-        s.index += 1;
-    }
-    next_call(vm, s)
-}
-
-macro_rules! loop_method {
-    ($name:ident, $op:expr, $label:literal) => {
-        fn $name(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-            let id = this_array(vm, this, $label)?;
-            let receiver = if matches!(this, Value::Obj(_)) { this } else { Value::Obj(id) };
-            start_loop(vm, $op, id, receiver, arg(args, 0), arg(args, 1))
-        }
-    };
-}
-
-loop_method!(map, LoopOp::Map, "map");
-loop_method!(filter, LoopOp::Filter, "filter");
-loop_method!(for_each, LoopOp::ForEach, "forEach");
-loop_method!(find, LoopOp::Find, "find");
-loop_method!(find_index, LoopOp::FindIndex, "findIndex");
-loop_method!(find_last, LoopOp::FindLast, "findLast");
-loop_method!(find_last_index, LoopOp::FindLastIndex, "findLastIndex");
-loop_method!(some, LoopOp::Some, "some");
-loop_method!(every, LoopOp::Every, "every");
-loop_method!(flat_map, LoopOp::FlatMap, "flatMap");
-
-fn reduce_impl(vm: &mut Vm, this: Value, args: &[Value], right: bool) -> Result<Step, Throw> {
-    let id = this_array(vm, this, if right { "reduceRight" } else { "reduce" })?;
-    let receiver = if matches!(this, Value::Obj(_)) { this } else { Value::Obj(id) };
-    let callback = arg(args, 0);
-    require_callable(vm, callback)?;
-    let len = items_of(vm, id).len() as u32;
-    let op = if right { LoopOp::ReduceRight } else { LoopOp::Reduce };
-    let (acc, index) = if args.len() >= 2 {
-        (arg(args, 1), if right { len } else { 0 })
-    } else {
-        if len == 0 {
-            return Err(vm.make_error(ErrorKind::TypeError, "Reduce of empty array with no initial value"));
-        }
-        if right { (items_of(vm, id)[len as usize - 1], len - 1) } else { (items_of(vm, id)[0], 1) }
-    };
-    next_call(
-        vm,
-        Box::new(ArrayLoop {
-            op,
-            array: id,
-            receiver,
-            callback,
-            this_arg: Value::Undefined,
-            index,
-            len,
-            acc,
-        }),
-    )
-}
-
-fn reduce(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    reduce_impl(vm, this, args, false)
-}
-
-fn reduce_right(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    reduce_impl(vm, this, args, true)
 }
 
 // ---- sort: a bottom-up merge sort whose comparisons may be callbacks ----

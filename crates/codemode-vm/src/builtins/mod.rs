@@ -20,6 +20,7 @@
 mod array;
 mod array_buffer;
 mod array_generic;
+pub(crate) mod array_loop;
 mod array_more;
 mod bigint;
 mod clone;
@@ -81,8 +82,9 @@ use crate::call::Throw;
 use crate::object::ObjKind;
 use crate::value::{ObjId, Value};
 
-pub(crate) use array::{ArrayLoop, from as array_from};
+pub(crate) use array::from as array_from;
 pub use array_buffer::BufferData;
+pub(crate) use array_loop::ArrayLoop;
 pub use data_view::ViewData;
 pub use iterator_helpers::Helper;
 pub(crate) use iterator_helpers::helper_next;
@@ -424,7 +426,7 @@ pub(crate) fn construct_direct(vm: &mut Vm, native: Native, args: &[Value]) -> R
 /// Resumes a built-in with the result of the callback it asked for.
 pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Throw> {
     match cont {
-        Cont::ArrayLoop(l) => array::resume_loop(vm, l, result),
+        Cont::ArrayLoop(l) => array_loop::resume_loop(vm, l, result),
         Cont::Sort(s) => array::resume_sort(vm, s, result),
         Cont::PromiseExecutor { promise } => Ok(Step::Return(Value::Obj(promise))),
         Cont::ToJson(w) => tojson::resume(vm, *w, result),

@@ -1,0 +1,339 @@
+//! The array methods that call back per element (`map`, `filter`, `forEach`, `find…`, `some`,
+//! `every`, `reduce…`, `flatMap`) as a resumable loop ([`Cont::ArrayLoop`]).
+//!
+//! On an array the loop reads the array's elements. On any other object (an array-like:
+//! `arguments`, `{ length, 0: … }`, a typed array, a proxy) it reads as the specification does:
+//! `length` once, then at each index `HasProperty` and `Get` on the object itself, between the
+//! callbacks, so holes are skipped, a getter runs when its index is reached, and what a callback
+//! adds or deletes is seen. Those reads may run program code (getters, proxy traps, `valueOf` of
+//! the length), so they go through replay (`replay.rs`): in the method's first run, and after
+//! each callback through [`crate::replay::run_loop_next`], whose reruns repeat the reads only
+//! (the callback's result is applied once, before).
+//!
+//! A string `this` is read into a copy (its characters cannot change or run code).
+
+use codemode_bytecode::ErrorKind;
+use serde::{Deserialize, Serialize};
+
+use super::{Cont, Step, arg, require_callable, this_array};
+use crate::Vm;
+use crate::call::Throw;
+use crate::meter::Work;
+use crate::object::ObjKind;
+use crate::props::Key;
+use crate::value::{ObjId, Value};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LoopOp {
+    Map,
+    Filter,
+    ForEach,
+    Find,
+    FindIndex,
+    FindLast,
+    FindLastIndex,
+    Some,
+    Every,
+    Reduce,
+    ReduceRight,
+    FlatMap,
+}
+
+impl LoopOp {
+    fn backwards(self) -> bool {
+        matches!(self, LoopOp::FindLast | LoopOp::FindLastIndex | LoopOp::ReduceRight)
+    }
+
+    /// `find…` visit every index, present or not (they read `undefined` for a hole).
+    fn visits_holes(self) -> bool {
+        matches!(self, LoopOp::Find | LoopOp::FindIndex | LoopOp::FindLast | LoopOp::FindLastIndex)
+    }
+}
+
+/// The state of an iteration method between callback calls.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ArrayLoop {
+    op: LoopOp,
+    /// The array read (for a generic loop, the array-like itself).
+    array: ObjId,
+    /// The callbacks' third argument: the array, or the array-like (or string) it was read from.
+    receiver: Value,
+    callback: Value,
+    this_arg: Value,
+    /// The index whose callback is running.
+    index: u32,
+    /// The length when the loop started (elements appended later are not visited).
+    len: u32,
+    /// `map`/`filter`/`flatMap` output array, or the `reduce` accumulator.
+    acc: Value,
+    /// Elements are read from the array-like `receiver` at each index (see the module doc).
+    generic: bool,
+    /// The element the running callback was given (what `filter` keeps and `find` returns).
+    element: Value,
+}
+
+impl ArrayLoop {
+    pub fn trace(&self, out: &mut Vec<Value>) {
+        out.extend([
+            Value::Obj(self.array),
+            self.receiver,
+            self.callback,
+            self.this_arg,
+            self.acc,
+            self.element,
+        ]);
+    }
+}
+
+/// The array-like object a method reads generically, if `this` is one (not an array, not a
+/// primitive).
+fn generic_receiver(vm: &Vm, this: Value) -> Option<ObjId> {
+    match this {
+        Value::Obj(id) if !matches!(vm.heap.obj(id).kind, ObjKind::Array(_)) => Some(id),
+        _ => None,
+    }
+}
+
+/// `LengthOfArrayLike(o)` for a generic loop: `ToLength(o.length)`, getters and `valueOf`
+/// included (replay), refused past the longest array (the loop's indices are `u32`s, and an
+/// index is probed even where nothing is).
+fn generic_length(vm: &mut Vm, o: ObjId) -> Result<u32, Throw> {
+    let len = vm.get_named(Value::Obj(o), "length")?;
+    let len = vm.to_number(len)?;
+    if len > crate::heap::MAX_ARRAY_LENGTH as f64 {
+        let msg = format!(
+            "an array-like of length {len} is longer than the longest array ({})",
+            crate::heap::MAX_ARRAY_LENGTH
+        );
+        return Err(vm.make_error(ErrorKind::TypeError, &msg));
+    }
+    Ok(if len.is_nan() || len < 1.0 { 0 } else { len as u32 })
+}
+
+pub(super) fn start_loop(
+    vm: &mut Vm,
+    op: LoopOp,
+    array: ObjId,
+    receiver: Value,
+    callback: Value,
+    this_arg: Value,
+) -> Result<Step, Throw> {
+    let generic = generic_receiver(vm, receiver) == Some(array);
+    let len = if generic { generic_length(vm, array)? } else { items_of(vm, array).len() as u32 };
+    require_callable(vm, callback)?;
+    let acc = match op {
+        // ArraySpeciesCreate(o, len) of an array-like is `new Array(len)`: holes stay `undefined`.
+        LoopOp::Map if generic => {
+            vm.charge_memory(len as usize * crate::heap::VALUE_SIZE)?;
+            vm.new_array(vec![Value::Undefined; len as usize])?
+        }
+        LoopOp::Map => vm.new_array(Vec::with_capacity(len as usize))?,
+        LoopOp::Filter | LoopOp::FlatMap => vm.new_array(Vec::new())?,
+        _ => Value::Undefined,
+    };
+    let index = if op.backwards() { len } else { 0 };
+    let element = Value::Undefined;
+    let state = ArrayLoop { op, array, receiver, callback, this_arg, index, len, acc, generic, element };
+    next_call(vm, Box::new(state))
+}
+
+/// What the method returns when the loop ends without an early answer.
+fn finished(s: &ArrayLoop) -> Value {
+    match s.op {
+        LoopOp::Map | LoopOp::Filter | LoopOp::FlatMap | LoopOp::Reduce | LoopOp::ReduceRight => s.acc,
+        LoopOp::ForEach | LoopOp::Find | LoopOp::FindLast => Value::Undefined,
+        LoopOp::FindIndex | LoopOp::FindLastIndex => Value::Number(-1.0),
+        LoopOp::Some => Value::Bool(false),
+        LoopOp::Every => Value::Bool(true),
+    }
+}
+
+/// Calls the callback for the next index, or finishes.
+pub(crate) fn next_call(vm: &mut Vm, mut s: Box<ArrayLoop>) -> Result<Step, Throw> {
+    let backwards = s.op.backwards();
+    loop {
+        let bound = if s.generic { s.len } else { s.len.min(items_of(vm, s.array).len() as u32) };
+        let has_next = if backwards { s.index > 0 } else { s.index < bound };
+        if !has_next {
+            return Ok(Step::Return(finished(&s)));
+        }
+        if backwards {
+            s.index -= 1;
+        }
+        if !s.generic {
+            s.element = items_of(vm, s.array).get(s.index as usize).copied().unwrap_or(Value::Undefined);
+            break;
+        }
+        vm.charge(Work::Elements(1));
+        let key = Key::Index(s.index);
+        if s.op.visits_holes() || vm.has_property_replayed(s.receiver, key)? {
+            s.element = vm.get_value(s.receiver, key)?;
+            break;
+        }
+        if !backwards {
+            s.index += 1;
+        }
+    }
+    let args = match s.op {
+        LoopOp::Reduce | LoopOp::ReduceRight => {
+            vec![s.acc, s.element, Value::Number(s.index as f64), s.receiver]
+        }
+        _ => vec![s.element, Value::Number(s.index as f64), s.receiver],
+    };
+    let (callback, this) = (s.callback, s.this_arg);
+    Ok(Step::Call { callee: callback, this, args, cont: Cont::ArrayLoop(s) })
+}
+
+pub(crate) fn resume_loop(vm: &mut Vm, mut s: Box<ArrayLoop>, result: Value) -> Result<Step, Throw> {
+    let element = s.element;
+    let index = Value::Number(s.index as f64);
+    match s.op {
+        LoopOp::Map if s.generic => {
+            vm.define(s.acc, Key::Index(s.index), result)?;
+        }
+        LoopOp::Map => vm.array_push(s.acc, result)?,
+        LoopOp::Filter => {
+            if vm.to_boolean(result) {
+                vm.array_push(s.acc, element)?;
+            }
+        }
+        LoopOp::FlatMap => match result {
+            Value::Obj(id) if matches!(vm.heap.obj(id).kind, ObjKind::Array(_)) => {
+                for v in items_of(vm, id).to_vec() {
+                    vm.array_push(s.acc, v)?;
+                }
+            }
+            v => vm.array_push(s.acc, v)?,
+        },
+        LoopOp::ForEach => {}
+        LoopOp::Find | LoopOp::FindLast => {
+            if vm.to_boolean(result) {
+                return Ok(Step::Return(element));
+            }
+        }
+        LoopOp::FindIndex | LoopOp::FindLastIndex => {
+            if vm.to_boolean(result) {
+                return Ok(Step::Return(index));
+            }
+        }
+        LoopOp::Some => {
+            if vm.to_boolean(result) {
+                return Ok(Step::Return(Value::Bool(true)));
+            }
+        }
+        LoopOp::Every => {
+            if !vm.to_boolean(result) {
+                return Ok(Step::Return(Value::Bool(false)));
+            }
+        }
+        LoopOp::Reduce | LoopOp::ReduceRight => s.acc = result,
+    }
+    if !s.op.backwards() {
+        s.index += 1;
+    }
+    if s.generic {
+        // The next element's reads may run program code: they replay, not the result above.
+        return crate::replay::run_loop_next(vm, s);
+    }
+    next_call(vm, s)
+}
+
+/// The array a loop method reads, and the callbacks' third argument.
+fn loop_target(vm: &mut Vm, this: Value, label: &str) -> Result<(ObjId, Value), Throw> {
+    if let Some(id) = generic_receiver(vm, this) {
+        return Ok((id, this));
+    }
+    let id = this_array(vm, this, label)?;
+    let receiver = if matches!(this, Value::Obj(_)) { this } else { Value::Obj(id) };
+    Ok((id, receiver))
+}
+
+macro_rules! loop_method {
+    ($name:ident, $op:expr, $label:literal) => {
+        pub(super) fn $name(
+            vm: &mut Vm,
+            this: Value,
+            args: &[Value],
+            _data: &[Value],
+        ) -> Result<Step, Throw> {
+            let (id, receiver) = loop_target(vm, this, $label)?;
+            start_loop(vm, $op, id, receiver, arg(args, 0), arg(args, 1))
+        }
+    };
+}
+
+loop_method!(map, LoopOp::Map, "map");
+loop_method!(filter, LoopOp::Filter, "filter");
+loop_method!(for_each, LoopOp::ForEach, "forEach");
+loop_method!(find, LoopOp::Find, "find");
+loop_method!(find_index, LoopOp::FindIndex, "findIndex");
+loop_method!(find_last, LoopOp::FindLast, "findLast");
+loop_method!(find_last_index, LoopOp::FindLastIndex, "findLastIndex");
+loop_method!(some, LoopOp::Some, "some");
+loop_method!(every, LoopOp::Every, "every");
+loop_method!(flat_map, LoopOp::FlatMap, "flatMap");
+
+fn reduce_impl(vm: &mut Vm, this: Value, args: &[Value], right: bool) -> Result<Step, Throw> {
+    let (id, receiver) = loop_target(vm, this, if right { "reduceRight" } else { "reduce" })?;
+    let generic = generic_receiver(vm, receiver) == Some(id);
+    let len = if generic { generic_length(vm, id)? } else { items_of(vm, id).len() as u32 };
+    let callback = arg(args, 0);
+    require_callable(vm, callback)?;
+    let op = if right { LoopOp::ReduceRight } else { LoopOp::Reduce };
+    let (acc, index) = if args.len() >= 2 {
+        (arg(args, 1), if right { len } else { 0 })
+    } else {
+        match first_present(vm, id, receiver, generic, len, right)? {
+            Some((k, v)) => (v, if right { k } else { k + 1 }),
+            None => {
+                return Err(
+                    vm.make_error(ErrorKind::TypeError, "Reduce of empty array with no initial value")
+                );
+            }
+        }
+    };
+    let element = Value::Undefined;
+    let (array, this_arg) = (id, Value::Undefined);
+    let state = ArrayLoop { op, array, receiver, callback, this_arg, index, len, acc, generic, element };
+    next_call(vm, Box::new(state))
+}
+
+/// `reduce` without an initial value: the first present element (the last for `reduceRight`)
+/// and its index.
+fn first_present(
+    vm: &mut Vm,
+    id: ObjId,
+    receiver: Value,
+    generic: bool,
+    len: u32,
+    right: bool,
+) -> Result<Option<(u32, Value)>, Throw> {
+    if !generic {
+        let items = items_of(vm, id);
+        let k = if right { items.len().checked_sub(1) } else { (!items.is_empty()).then_some(0) };
+        return Ok(k.and_then(|k| items.get(k).map(|v| (k as u32, *v))));
+    }
+    for step in 0..len {
+        let k = if right { len - 1 - step } else { step };
+        vm.charge(Work::Elements(1));
+        if vm.has_property_replayed(receiver, Key::Index(k))? {
+            return Ok(Some((k, vm.get_value(receiver, Key::Index(k))?)));
+        }
+    }
+    Ok(None)
+}
+
+pub(super) fn reduce(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    reduce_impl(vm, this, args, false)
+}
+
+pub(super) fn reduce_right(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    reduce_impl(vm, this, args, true)
+}
+
+fn items_of(vm: &Vm, id: ObjId) -> &[Value] {
+    match &vm.heap.obj(id).kind {
+        ObjKind::Array(items) => items,
+        _ => &[],
+    }
+}
