@@ -544,6 +544,14 @@ impl Vm {
                         return if present { HasFound::Yes } else { HasFound::No };
                     }
                 }
+                (ObjKind::Boxed(Value::Str(s)), Key::Index(i))
+                    if (i as usize) < self.heap.string(*s).utf16_len() =>
+                {
+                    return HasFound::Yes;
+                }
+                (ObjKind::Boxed(Value::Str(_)), Key::Atom(a)) if a == self.realm.atoms.length => {
+                    return HasFound::Yes;
+                }
                 (ObjKind::Proxy { .. }, _) => return HasFound::Proxy(id),
                 _ => {}
             }
@@ -563,7 +571,9 @@ impl Vm {
         HasFound::No
     }
 
-    fn instance_of(&mut self, v: Value, ctor: Value) -> Result<bool, Throw> {
+    /// `InstanceofOperator` without `Symbol.hasInstance` (OrdinaryHasInstance): `v`'s chain
+    /// holds `ctor.prototype`.
+    pub(crate) fn instance_of(&mut self, v: Value, ctor: Value) -> Result<bool, Throw> {
         let Value::Obj(cid) = ctor else {
             return Err(
                 self.make_error(ErrorKind::TypeError, "Right-hand side of 'instanceof' is not callable")
@@ -584,8 +594,12 @@ impl Vm {
             }
         }
         let ctor = Value::Obj(cid);
+        let Value::Obj(mut cur) = v else { return Ok(false) };
         let proto = self.get_value(ctor, Key::Atom(self.realm.atoms.prototype))?;
-        let (Value::Obj(mut cur), Value::Obj(proto)) = (v, proto) else { return Ok(false) };
+        let Value::Obj(proto) = proto else {
+            let msg = "Function has non-object prototype in instanceof check";
+            return Err(self.make_error(ErrorKind::TypeError, msg));
+        };
         for _ in 0..10_000 {
             match self.heap.obj(cur).proto {
                 Some(p) if p == proto => return Ok(true),

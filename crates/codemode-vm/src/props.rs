@@ -144,25 +144,36 @@ impl Vm {
         }
     }
 
+    /// A string's own property `key`: a character (as a string) or `length`; `None` for
+    /// other keys and indices past the end.
+    fn string_own(&mut self, s: crate::value::StrId, key: Key) -> Result<Option<Value>, Throw> {
+        match key {
+            Key::Index(i) => {
+                let ch = crate::builtins::Text::of(self.heap.string(s))
+                    .at(i as usize)
+                    .map(|u| String::from_utf16_lossy(&[u]));
+                match ch {
+                    Some(c) => Ok(Some(self.new_string(&c)?)),
+                    None => Ok(None),
+                }
+            }
+            Key::Atom(a) if a == self.realm.atoms.length => {
+                Ok(Some(Value::Number(self.heap.string(s).utf16_len() as f64)))
+            }
+            _ => Ok(None),
+        }
+    }
+
     /// `o[key]`.
     pub(crate) fn get(&mut self, o: Value, key: Key) -> Result<Got, Throw> {
         let start = match o {
             Value::Obj(id) => id,
             Value::Str(s) => {
-                match key {
-                    Key::Index(i) => {
-                        let ch = crate::builtins::Text::of(self.heap.string(s))
-                            .at(i as usize)
-                            .map(|u| String::from_utf16_lossy(&[u]));
-                        return match ch {
-                            Some(c) => Ok(Got::Value(self.new_string(&c)?)),
-                            None => Ok(Got::Value(Value::Undefined)),
-                        };
-                    }
-                    Key::Atom(a) if a == self.realm.atoms.length => {
-                        return Ok(Got::Value(Value::Number(self.heap.string(s).utf16_len() as f64)));
-                    }
-                    _ => {}
+                if let Some(v) = self.string_own(s, key)? {
+                    return Ok(Got::Value(v));
+                }
+                if let Key::Index(_) = key {
+                    return Ok(Got::Value(Value::Undefined));
                 }
                 self.realm.string_proto
             }
@@ -284,6 +295,13 @@ impl Vm {
                 (ObjKind::TypedArray(t), key) => {
                     let t = t.clone();
                     if let Some(v) = crate::builtins::indexed_get(self, &t, key)? {
+                        return Ok(Got::Value(v));
+                    }
+                }
+                // String wrappers (`new String("ab")`): their characters and `length`.
+                (ObjKind::Boxed(Value::Str(s)), key @ (Key::Index(_) | Key::Atom(_))) => {
+                    let s = *s;
+                    if let Some(v) = self.string_own(s, key)? {
                         return Ok(Got::Value(v));
                     }
                 }

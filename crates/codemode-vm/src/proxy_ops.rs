@@ -208,7 +208,17 @@ impl Vm {
 pub(crate) fn resume_instance_of(vm: &mut Vm, state: InstanceOf, result: Value) -> Result<Step, Throw> {
     match state.stage {
         Stage::HasInstance => {
-            if !result.is_nullish() {
+            // `Function.prototype[Symbol.hasInstance]` is OrdinaryHasInstance: the walk below,
+            // which asks proxies for their prototypes.
+            let ordinary = match result {
+                Value::Obj(id) => matches!(
+                    vm.heap.obj(id).kind,
+                    ObjKind::Function(crate::object::Callable::Native { native, .. })
+                        if Some(native) == crate::builtins::Native::by_stable_name("Function.prototype.@@hasInstance")
+                ),
+                _ => false,
+            };
+            if !result.is_nullish() && !ordinary {
                 if !vm.is_callable(result) {
                     return Err(vm.make_error(ErrorKind::TypeError, "Symbol.hasInstance is not a function"));
                 }

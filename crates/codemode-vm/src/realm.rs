@@ -141,13 +141,15 @@ pub struct Realm {
 impl Realm {
     /// Allocates the intrinsic objects. Built-in functions are installed by [`builtins::install`].
     pub fn new(heap: &mut Heap) -> Result<Realm, OutOfMemory> {
+        let empty = heap.alloc_string(crate::heap::JsString::new(""))?;
         let mut obj = |proto: Option<ObjId>, kind: ObjKind| heap.alloc_object(Object::with_kind(proto, kind));
         let object_proto = obj(None, ObjKind::Plain)?;
         let p = Some(object_proto);
         let function_proto = obj(p, ObjKind::Plain)?;
         let array_proto = obj(p, ObjKind::Array(Vec::new()))?;
-        let string_proto = obj(p, ObjKind::Plain)?;
-        // `Number.prototype` and `Boolean.prototype` are themselves wrappers of 0 and false.
+        // `String.prototype`, `Number.prototype` and `Boolean.prototype` are themselves wrappers
+        // of "", 0 and false.
+        let string_proto = obj(p, ObjKind::Boxed(Value::Str(empty)))?;
         let number_proto = obj(p, ObjKind::Boxed(Value::Number(0.0)))?;
         let bigint_proto = obj(p, ObjKind::Plain)?;
         let boolean_proto = obj(p, ObjKind::Boxed(Value::Bool(false)))?;

@@ -13,10 +13,30 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::new("", "isNaN", 1, is_nan),
     NativeDef::new("", "isFinite", 1, is_finite),
     NativeDef::new("", "search", 1, search),
-    NativeDef::ctor("String", 1, string_call, |vm, args| string_call(vm, Value::Undefined, args, &[])),
-    NativeDef::ctor("Number", 1, number_call, |vm, args| number_call(vm, Value::Undefined, args, &[])),
-    NativeDef::ctor("Boolean", 1, boolean_call, |vm, args| boolean_call(vm, Value::Undefined, args, &[])),
+    NativeDef::ctor("String", 1, string_call, |vm, args| {
+        let step = string_call(vm, Value::Undefined, args, &[])?;
+        wrapped(vm, step, "String")
+    }),
+    NativeDef::ctor("Number", 1, number_call, |vm, args| {
+        let step = number_call(vm, Value::Undefined, args, &[])?;
+        wrapped(vm, step, "Number")
+    }),
+    NativeDef::ctor("Boolean", 1, boolean_call, |vm, args| {
+        let step = boolean_call(vm, Value::Undefined, args, &[])?;
+        wrapped(vm, step, "Boolean")
+    }),
 ];
+
+/// `new String(x)`/`new Number(x)`/`new Boolean(x)`: the converted primitive in a wrapper
+/// object. (Their conversions of a program's objects run by replay, so `step` is a value.)
+fn wrapped(vm: &mut Vm, step: Step, ctor: &str) -> Result<Step, Throw> {
+    let Step::Return(v) = step else {
+        let msg =
+            format!("new {ctor}(...) of an object whose conversion is a program's method is not supported");
+        return Err(vm.make_error(codemode_bytecode::ErrorKind::TypeError, &msg));
+    };
+    Ok(Step::Return(vm.box_primitive(v)?))
+}
 
 /// Values on the global object, and the `tools` root.
 pub(super) fn install_values(vm: &mut Vm) -> Result<(), Throw> {

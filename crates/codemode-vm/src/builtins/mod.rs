@@ -514,6 +514,7 @@ pub(crate) fn install(vm: &mut Vm) -> Result<(), Throw> {
     props.set(length, Value::Number(0.0), crate::object::READONLY | crate::object::HIDDEN);
     props.set(name, empty, crate::object::READONLY | crate::object::HIDDEN);
     global::install_values(vm)?;
+    function::install_values(vm)?;
     number::install_values(vm)?;
     error_more::install_values(vm)?;
     symbol::install_values(vm)?;

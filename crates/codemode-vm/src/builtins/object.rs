@@ -36,15 +36,25 @@ fn object_call(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Re
 fn object_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
     match arg(args, 0) {
         v @ Value::Obj(_) => Ok(Step::Return(v)),
-        v @ Value::Symbol(_) => {
-            let proto = Some(vm.realm.symbol_proto);
-            Ok(Step::Return(Value::Obj(vm.alloc(ObjKind::Boxed(v), proto)?)))
-        }
-        v @ Value::BigInt(_) => {
-            let proto = Some(vm.realm.bigint_proto);
-            Ok(Step::Return(Value::Obj(vm.alloc(ObjKind::Boxed(v), proto)?)))
-        }
-        _ => Ok(Step::Return(vm.new_object()?)),
+        Value::Undefined | Value::Null | Value::Uninit | Value::Cell(_) => Ok(Step::Return(vm.new_object()?)),
+        v => Ok(Step::Return(vm.box_primitive(v)?)),
+    }
+}
+
+impl Vm {
+    /// ToObject of a primitive: its wrapper object (`Object(1)`, `new String("a")`); other
+    /// values as they are.
+    pub(crate) fn box_primitive(&mut self, v: Value) -> Result<Value, Throw> {
+        let r = &self.realm;
+        let proto = match v {
+            Value::Str(_) => r.string_proto,
+            Value::Number(_) => r.number_proto,
+            Value::Bool(_) => r.boolean_proto,
+            Value::Symbol(_) => r.symbol_proto,
+            Value::BigInt(_) => r.bigint_proto,
+            _ => return Ok(v),
+        };
+        Ok(Value::Obj(self.alloc(ObjKind::Boxed(v), Some(proto))?))
     }
 }
 

@@ -351,6 +351,14 @@ fn leaf_or_level(vm: &mut Vm, walk: &Walk, value: Value) -> Result<Produced, Thr
                     keys.into_iter().map(|k| key_name(vm, k)).collect()
                 }
                 ObjKind::Boxed(Value::BigInt(_)) => return Err(bigint_error(vm, walk.purpose)),
+                // Wrappers serialize as their primitive (ToNumber/ToString of the wrapper).
+                ObjKind::Boxed(Value::Bool(b)) => return Ok(Produced::Leaf(Some(Json::Bool(*b)))),
+                ObjKind::Boxed(Value::Number(_)) => {
+                    return Ok(Produced::Leaf(Some(json_number(vm.to_number(value)?))));
+                }
+                ObjKind::Boxed(Value::Str(_)) => {
+                    return Ok(Produced::Leaf(Some(Json::String(vm.to_rust_string(value)?))));
+                }
                 ObjKind::Date(t) => {
                     return Ok(Produced::Leaf(Some(super::date_to_iso(*t).map_or(Json::Null, Json::String))));
                 }
