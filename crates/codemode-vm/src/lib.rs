@@ -197,9 +197,13 @@ pub struct Vm {
     /// script returns.
     #[serde(with = "crate::value::json_text")]
     pub(crate) result_json_value: Option<serde_json::Value>,
-    /// The logs of the built-ins whose code is running (`replay.rs`); empty between steps.
+    /// The logs of the built-ins whose code is running and met a getter (`replay.rs`); empty
+    /// between steps.
     #[serde(skip)]
     pub(crate) replays: Vec<replay::ReplayLog>,
+    /// How many built-ins' first runs are in progress (nested ones count); 0 between steps.
+    #[serde(skip)]
+    pub(crate) native_depth: u32,
 }
 
 impl Vm {
@@ -243,6 +247,7 @@ impl Vm {
             finished: None,
             result_json_value: None,
             replays: Vec::new(),
+            native_depth: 0,
         }
     }
 

@@ -88,9 +88,12 @@ pub struct Answered {
 }
 
 /// The log of one running built-in invocation (transient: it exists only while the built-in's
-/// Rust code runs, so it is neither saved nor a GC root).
+/// Rust code runs, so it is neither saved nor a GC root). Made only when needed: a first run
+/// that meets no getter never has one.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ReplayLog {
+    /// The [`Vm::native_depth`] of the run it belongs to.
+    depth: u32,
     answers: Vec<Answered>,
     /// Answers before this one are used (or skipped) by this run.
     cursor: usize,
@@ -167,17 +170,21 @@ impl Entry<'_> {
 impl Vm {
     /// Whether a built-in's first run is in progress (reads may replay).
     pub(crate) fn replaying(&self) -> bool {
-        !self.replays.is_empty()
+        self.native_depth > 0
     }
 
     /// The result of `op` for the running built-in: from the log, or (recorded as the request)
     /// an error that abandons this run. Only call when [`Vm::replaying`].
     pub(crate) fn replayed(&mut self, op: ReplayedOp) -> Result<Value, Throw> {
-        let Some(log) = self.replays.last() else {
+        if self.native_depth == 0 {
             return Err(
                 self.make_error(ErrorKind::TypeError, "a built-in read a getter outside its first run")
             );
-        };
+        }
+        if self.replays.last().is_none_or(|log| log.depth != self.native_depth) {
+            self.replays.push(ReplayLog { depth: self.native_depth, ..ReplayLog::default() });
+        }
+        let Some(log) = self.replays.last() else { return Err(Value::Undefined) };
         let cursor = log.cursor;
         let found =
             log.answers.get(cursor..).and_then(|rest| rest.iter().position(|a| self.same_op(&a.op, &op)));
@@ -237,15 +244,25 @@ pub(crate) fn run_loop_next(vm: &mut Vm, state: Box<crate::builtins::ArrayLoop>)
     }
 }
 
-/// Runs `run` with a log holding `answers`; gives its outcome and the log.
+/// Runs `run` with a log holding `answers` (made on first use when there are none); gives its
+/// outcome and the log.
+#[inline]
 fn logged(
     vm: &mut Vm,
     answers: Vec<Answered>,
     run: impl FnOnce(&mut Vm) -> Result<Step, Throw>,
 ) -> (Result<Step, Throw>, ReplayLog) {
-    vm.replays.push(ReplayLog { answers, cursor: 0, request: None });
+    vm.native_depth += 1;
+    let depth = vm.native_depth;
+    if !answers.is_empty() {
+        vm.replays.push(ReplayLog { depth, answers, cursor: 0, request: None });
+    }
     let outcome = run(vm);
-    let log = vm.replays.pop().unwrap_or_default();
+    vm.native_depth -= 1;
+    let log = match vm.replays.last() {
+        Some(log) if log.depth == depth => vm.replays.pop().unwrap_or_default(),
+        _ => ReplayLog::default(),
+    };
     (outcome, log)
 }
 

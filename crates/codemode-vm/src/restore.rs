@@ -78,6 +78,7 @@ impl TryFrom<SavedVm> for Vm {
             finished: s.finished,
             result_json_value: s.result_json_value,
             replays: Vec::new(),
+            native_depth: 0,
         };
         vm.check_restored()?;
         Ok(vm)

@@ -61,9 +61,10 @@ pub struct ArrayLoop {
     callback: Value,
     this_arg: Value,
     /// The index whose callback is running.
-    index: u32,
-    /// The length when the loop started (elements appended later are not visited).
-    len: u32,
+    index: u64,
+    /// The length when the loop started (elements appended later are not visited); up to
+    /// 2^53 - 1 for an array-like.
+    len: u64,
     /// `map`/`filter`/`flatMap` output array, or the `reduce` accumulator.
     acc: Value,
     /// Elements are read from the array-like `receiver` at each index (see the module doc).
@@ -94,20 +95,32 @@ fn generic_receiver(vm: &Vm, this: Value) -> Option<ObjId> {
     }
 }
 
+/// Absent indices one step of a generic loop may probe before it gives up: an array-like of
+/// huge length with nothing in it cannot hold one instruction for long (each probe is charged,
+/// but fuel is only checked between instructions).
+const MAX_PROBES: u64 = 1 << 20;
+
 /// `LengthOfArrayLike(o)` for a generic loop: `ToLength(o.length)`, getters and `valueOf`
-/// included (replay), refused past the longest array (the loop's indices are `u32`s, and an
-/// index is probed even where nothing is).
-fn generic_length(vm: &mut Vm, o: ObjId) -> Result<u32, Throw> {
+/// included (replay).
+fn generic_length(vm: &mut Vm, o: ObjId) -> Result<u64, Throw> {
     let len = vm.get_named(Value::Obj(o), "length")?;
     let len = vm.to_number(len)?;
-    if len > crate::heap::MAX_ARRAY_LENGTH as f64 {
-        let msg = format!(
-            "an array-like of length {len} is longer than the longest array ({})",
-            crate::heap::MAX_ARRAY_LENGTH
-        );
-        return Err(vm.make_error(ErrorKind::TypeError, &msg));
+    Ok(if len.is_nan() || len < 1.0 { 0 } else { len.min(9_007_199_254_740_991.0) as u64 })
+}
+
+/// The property key of index `k` (past `u32` range, its name).
+fn index_key(vm: &mut Vm, k: u64) -> Result<Key, Throw> {
+    match u32::try_from(k) {
+        Ok(i) if i < u32::MAX => Ok(Key::Index(i)),
+        _ => Ok(Key::Atom(vm.intern(&k.to_string())?)),
     }
-    Ok(if len.is_nan() || len < 1.0 { 0 } else { len as u32 })
+}
+
+fn too_sparse(vm: &mut Vm, from: u64) -> Throw {
+    let msg = format!(
+        "an array method probed {MAX_PROBES} indices from {from} of an array-like without finding an element (a huge length with nothing in it)"
+    );
+    vm.make_error(ErrorKind::RangeError, &msg)
 }
 
 pub(super) fn start_loop(
@@ -119,11 +132,17 @@ pub(super) fn start_loop(
     this_arg: Value,
 ) -> Result<Step, Throw> {
     let generic = generic_receiver(vm, receiver) == Some(array);
-    let len = if generic { generic_length(vm, array)? } else { items_of(vm, array).len() as u32 };
+    let len = if generic { generic_length(vm, array)? } else { items_of(vm, array).len() as u64 };
     require_callable(vm, callback)?;
     let acc = match op {
         // ArraySpeciesCreate(o, len) of an array-like is `new Array(len)`: holes stay `undefined`.
         LoopOp::Map if generic => {
+            if len > u64::from(u32::MAX) {
+                return Err(vm.make_error(ErrorKind::RangeError, "Invalid array length"));
+            }
+            if len > crate::heap::MAX_ARRAY_LENGTH as u64 {
+                return Err(vm.out_of_memory());
+            }
             vm.charge_memory(len as usize * crate::heap::VALUE_SIZE)?;
             vm.new_array(vec![Value::Undefined; len as usize])?
         }
@@ -151,8 +170,9 @@ fn finished(s: &ArrayLoop) -> Value {
 /// Calls the callback for the next index, or finishes.
 pub(crate) fn next_call(vm: &mut Vm, mut s: Box<ArrayLoop>) -> Result<Step, Throw> {
     let backwards = s.op.backwards();
+    let mut probes = 0u64;
     loop {
-        let bound = if s.generic { s.len } else { s.len.min(items_of(vm, s.array).len() as u32) };
+        let bound = if s.generic { s.len } else { s.len.min(items_of(vm, s.array).len() as u64) };
         let has_next = if backwards { s.index > 0 } else { s.index < bound };
         if !has_next {
             return Ok(Step::Return(finished(&s)));
@@ -165,7 +185,11 @@ pub(crate) fn next_call(vm: &mut Vm, mut s: Box<ArrayLoop>) -> Result<Step, Thro
             break;
         }
         vm.charge(Work::Elements(1));
-        let key = Key::Index(s.index);
+        probes += 1;
+        if probes > MAX_PROBES {
+            return Err(too_sparse(vm, s.index));
+        }
+        let key = index_key(vm, s.index)?;
         if s.op.visits_holes() || vm.has_property_replayed(s.receiver, key)? {
             s.element = vm.get_value(s.receiver, key)?;
             break;
@@ -189,7 +213,8 @@ pub(crate) fn resume_loop(vm: &mut Vm, mut s: Box<ArrayLoop>, result: Value) -> 
     let index = Value::Number(s.index as f64);
     match s.op {
         LoopOp::Map if s.generic => {
-            vm.define(s.acc, Key::Index(s.index), result)?;
+            let key = index_key(vm, s.index)?;
+            vm.define(s.acc, key, result)?;
         }
         LoopOp::Map => vm.array_push(s.acc, result)?,
         LoopOp::Filter => {
@@ -276,7 +301,7 @@ loop_method!(flat_map, LoopOp::FlatMap, "flatMap");
 fn reduce_impl(vm: &mut Vm, this: Value, args: &[Value], right: bool) -> Result<Step, Throw> {
     let (id, receiver) = loop_target(vm, this, if right { "reduceRight" } else { "reduce" })?;
     let generic = generic_receiver(vm, receiver) == Some(id);
-    let len = if generic { generic_length(vm, id)? } else { items_of(vm, id).len() as u32 };
+    let len = if generic { generic_length(vm, id)? } else { items_of(vm, id).len() as u64 };
     let callback = arg(args, 0);
     require_callable(vm, callback)?;
     let op = if right { LoopOp::ReduceRight } else { LoopOp::Reduce };
@@ -305,19 +330,23 @@ fn first_present(
     id: ObjId,
     receiver: Value,
     generic: bool,
-    len: u32,
+    len: u64,
     right: bool,
-) -> Result<Option<(u32, Value)>, Throw> {
+) -> Result<Option<(u64, Value)>, Throw> {
     if !generic {
         let items = items_of(vm, id);
         let k = if right { items.len().checked_sub(1) } else { (!items.is_empty()).then_some(0) };
-        return Ok(k.and_then(|k| items.get(k).map(|v| (k as u32, *v))));
+        return Ok(k.and_then(|k| items.get(k).map(|v| (k as u64, *v))));
     }
     for step in 0..len {
         let k = if right { len - 1 - step } else { step };
         vm.charge(Work::Elements(1));
-        if vm.has_property_replayed(receiver, Key::Index(k))? {
-            return Ok(Some((k, vm.get_value(receiver, Key::Index(k))?)));
+        if step >= MAX_PROBES {
+            return Err(too_sparse(vm, if right { len - 1 } else { 0 }));
+        }
+        let key = index_key(vm, k)?;
+        if vm.has_property_replayed(receiver, key)? {
+            return Ok(Some((k, vm.get_value(receiver, key)?)));
         }
     }
     Ok(None)

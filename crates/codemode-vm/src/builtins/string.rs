@@ -579,13 +579,18 @@ fn replace_all(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Res
 
 fn replace_impl(vm: &mut Vm, this: Value, args: &[Value], all: bool) -> Result<Step, Throw> {
     let method = if all { "replaceAll" } else { "replace" };
-    let s = this_string(vm, this, method)?;
     let pattern = arg(args, 0);
+    // The flags are checked before `this` is converted (the spec's order, observable when the
+    // conversion runs a program's toString).
+    if all
+        && !this.is_nullish()
+        && let Some(re) = regexp::as_regexp(vm, pattern)
+        && !regexp::flags_of(vm, re).contains('g')
+    {
+        return Err(vm.make_error(ErrorKind::TypeError, "replaceAll must be called with a global RegExp"));
+    }
+    let s = this_string(vm, this, method)?;
     let found: Vec<Found> = if let Some(re) = regexp::as_regexp(vm, pattern) {
-        let global = regexp::flags_of(vm, re).contains('g');
-        if all && !global {
-            return Err(vm.make_error(ErrorKind::TypeError, "replaceAll must be called with a global RegExp"));
-        }
         regexp::matches_for_replace(vm, re, &s)?.into_iter().map(Found::from).collect()
     } else {
         let needle = vm.to_rust_string(pattern)?;
