@@ -13,6 +13,7 @@ use serde_json::Value as Json;
 use super::{NativeDef, Step, arg};
 use crate::Vm;
 use crate::call::Throw;
+use crate::object::ObjKind;
 use crate::value::Value;
 
 pub const DEFS: &[NativeDef] =
@@ -20,18 +21,23 @@ pub const DEFS: &[NativeDef] =
 
 fn stringify(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let allowed = match arg(args, 1) {
-        replacer @ Value::Obj(id) if matches!(vm.heap.obj(id).kind, crate::object::ObjKind::Array(_)) => {
-            let keys = vm.collect_iterable(replacer)?;
-            let mut allowed = Vec::with_capacity(keys.len());
-            for k in keys {
-                allowed.push(vm.to_rust_string(k)?);
-            }
-            Some(allowed)
+        replacer @ Value::Obj(id) if matches!(vm.heap.obj(id).kind, ObjKind::Array(_)) => {
+            Some(property_list(vm, replacer)?)
         }
         _ => None,
     };
-    let indent = match arg(args, 2) {
-        Value::Number(n) => " ".repeat(n.clamp(0.0, 10.0) as usize),
+    // A Number or String wrapper counts as its primitive (ToNumber/ToString, a program's
+    // valueOf/toString included).
+    let space = match arg(args, 2) {
+        v @ Value::Obj(id) => match vm.heap.obj(id).kind {
+            ObjKind::Boxed(Value::Number(_)) => Value::Number(vm.to_number(v)?),
+            ObjKind::Boxed(Value::Str(_)) => vm.to_string_value(v)?,
+            _ => v,
+        },
+        v => v,
+    };
+    let indent = match space {
+        Value::Number(n) => " ".repeat(n.trunc().clamp(0.0, 10.0) as usize),
         Value::Str(s) => vm.heap.str(s).chars().take(10).collect(),
         _ => String::new(),
     };
@@ -46,16 +52,48 @@ fn stringify(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Resu
     )
 }
 
+/// The PropertyList of a replacer array: its strings, numbers and Number/String wrappers as
+/// strings, in order, each once; other entries are skipped.
+fn property_list(vm: &mut Vm, replacer: Value) -> Result<Vec<String>, Throw> {
+    let entries = vm.collect_iterable(replacer)?;
+    vm.charge(crate::meter::Work::Elements(entries.len()));
+    let mut list: Vec<String> = Vec::with_capacity(entries.len());
+    for v in entries {
+        let wanted = match v {
+            Value::Str(_) | Value::Number(_) => true,
+            Value::Obj(id) => {
+                matches!(vm.heap.obj(id).kind, ObjKind::Boxed(Value::Str(_) | Value::Number(_)))
+            }
+            _ => false,
+        };
+        if !wanted {
+            continue;
+        }
+        let item = vm.to_rust_string(v)?;
+        vm.charge(crate::meter::Work::Scan(list.len()));
+        if !list.contains(&item) {
+            list.push(item);
+        }
+    }
+    Ok(list)
+}
+
+/// Keeps only the `allowed` keys of every object in `json`, in `allowed`'s order (the order
+/// JSON.stringify writes them in).
 pub(super) fn filter_keys(json: &mut Json, allowed: &[String], depth: usize) {
     if depth > crate::host::MAX_BOUNDARY_DEPTH + 1 {
         return;
     }
     match json {
         Json::Object(map) => {
-            map.retain(|k, _| allowed.iter().any(|a| a == k));
-            for v in map.values_mut() {
-                filter_keys(v, allowed, depth + 1);
+            let mut kept = serde_json::Map::new();
+            for key in allowed {
+                if let Some(mut v) = map.remove(key) {
+                    filter_keys(&mut v, allowed, depth + 1);
+                    kept.insert(key.clone(), v);
+                }
             }
+            *map = kept;
         }
         Json::Array(items) => {
             for v in items {
