@@ -450,3 +450,49 @@ fn disposable_stack() {
         "{r:?}"
     );
 }
+
+/// `JSON.rawJSON`/`JSON.isRawJSON` (ES2025's JSON.parse source text access; Node 20 lacks them):
+/// the text of a primitive, frozen in a prototype-less object, written verbatim by `stringify`
+/// (every digit of a number past 2^53 kept), refused with a `SyntaxError` when empty, padded,
+/// an object or array, or not JSON.
+#[test]
+fn json_raw_json() {
+    let r = run(r#"
+        const out = [];
+        const r = JSON.rawJSON("12345678901234567890");
+        out.push(JSON.stringify({ n: r, list: [JSON.rawJSON('"s"'), JSON.rawJSON("null"), JSON.rawJSON("-0.5e-3")] }));
+        out.push(JSON.isRawJSON(r), JSON.isRawJSON({ rawJSON: "1" }), JSON.isRawJSON(1), Object.isFrozen(r),
+          Object.getPrototypeOf(r), Object.keys(r).join(), r.rawJSON);
+        for (const bad of ["", " 1", "1 ", "{}", "[1]", "x", "\t1"]) {
+          try { JSON.rawJSON(bad); out.push("no error: " + bad); } catch (e) { out.push(e.name); }
+        }
+        out.push(JSON.rawJSON.length, JSON.isRawJSON.length, JSON.stringify({ a: r }, ["a"]), JSON.stringify(r, null, 2));
+        return out;
+    "#);
+    let syntax = "SyntaxError";
+    assert_eq!(
+        r.value,
+        Some(json!([
+            "{\"n\":12345678901234567890,\"list\":[\"s\",null,-0.5e-3]}",
+            true,
+            false,
+            false,
+            true,
+            null,
+            "rawJSON",
+            "12345678901234567890",
+            syntax,
+            syntax,
+            syntax,
+            syntax,
+            syntax,
+            syntax,
+            syntax,
+            1,
+            1,
+            "{\"a\":12345678901234567890}",
+            "12345678901234567890"
+        ])),
+        "{r:?}"
+    );
+}

@@ -85,6 +85,7 @@ pub(super) fn filter_keys(json: &mut Json, allowed: &[String], depth: usize) {
         return;
     }
     match json {
+        Json::Object(map) if super::json_raw::as_raw(map).is_some() => {}
         Json::Object(map) => {
             let mut kept = serde_json::Map::new();
             for key in allowed {
@@ -128,6 +129,7 @@ pub(crate) fn write_json(json: &Json, indent: &str, level: usize, out: &mut Stri
             newline(out, level);
             out.push(']');
         }
+        Json::Object(map) if let Some(text) = super::json_raw::as_raw(map) => out.push_str(text),
         Json::Object(map) if !map.is_empty() => {
             out.push('{');
             for (i, (k, v)) in map.iter().enumerate() {

@@ -42,6 +42,7 @@ mod iterator;
 mod iterator_helpers;
 mod json;
 mod json_parse;
+mod json_raw;
 mod json_revive;
 mod map_set;
 mod math;
@@ -324,6 +325,7 @@ pub fn table() -> &'static [NativeDef] {
             error::DEFS,
             error_more::DEFS,
             json::DEFS,
+            json_raw::DEFS,
             math::DEFS,
             promise::DEFS,
             promise_more::DEFS,

@@ -339,6 +339,14 @@ fn leaf_or_level(vm: &mut Vm, walk: &Walk, value: Value) -> Result<Produced, Thr
         // JSON has no BigInt (a program may define `BigInt.prototype.toJSON`, called before).
         Value::BigInt(_) => return Err(bigint_error(vm, walk.purpose)),
         Value::Obj(id) => {
+            // `JSON.rawJSON` objects: their text as it is (its value at the boundary).
+            if let Some(text) = super::json_raw::raw_text(vm, id) {
+                let node = match walk.purpose {
+                    Purpose::Stringify => super::json_raw::raw_node(text),
+                    _ => serde_json::from_str(&text).unwrap_or(Json::Null),
+                };
+                return Ok(Produced::Leaf(Some(node)));
+            }
             let keys: Vec<String> = match &vm.heap.obj(id).kind {
                 ObjKind::Function(_) | ObjKind::Proxy { callable: true, .. } => {
                     return Ok(Produced::Leaf(None));
