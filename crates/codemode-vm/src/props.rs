@@ -386,11 +386,24 @@ impl Vm {
     pub(crate) fn get_value(&mut self, o: Value, key: Key) -> Result<Value, Throw> {
         match self.get(o, key)? {
             Got::Value(v) => Ok(v),
-            // In a built-in's run, the getter or trap runs by replay (`replay.rs`).
-            Got::Getter(callee) if self.replaying() => {
-                self.replayed(ReplayedOp::Call { callee, this: o, args: Vec::new() })
+            Got::Getter(callee) => {
+                // A built-in getter (`size`, `byteLength`, a RegExp flag) runs here and now.
+                if let Value::Obj(f) = callee
+                    && let ObjKind::Function(Callable::Native { native, data }) = &self.heap.obj(f).kind
+                {
+                    let (native, data) = (*native, data.clone());
+                    if let crate::builtins::Step::Return(v) =
+                        crate::builtins::call_native(self, native, o, &[], &data)?
+                    {
+                        return Ok(v);
+                    }
+                }
+                // In a built-in's run, a program's getter runs by replay (`replay.rs`).
+                if self.replaying() {
+                    return self.replayed(ReplayedOp::Call { callee, this: o, args: Vec::new() });
+                }
+                Ok(Value::Undefined)
             }
-            Got::Getter(_) => Ok(Value::Undefined),
             Got::Proxy(proxy, key) if self.replaying() => {
                 let key = self.key_to_value(key)?;
                 let args = vec![Value::Obj(proxy), key, o];

@@ -56,6 +56,7 @@ pub(crate) mod prop_walk;
 mod proxy;
 mod reflect;
 mod regexp;
+mod regexp_accessors;
 mod set_algebra;
 mod species;
 mod string;
@@ -333,6 +334,7 @@ pub fn table() -> &'static [NativeDef] {
             string::DEFS,
             symbol::DEFS,
             regexp::DEFS,
+            regexp_accessors::DEFS,
             reflect::DEFS,
             proxy::DEFS,
             number::DEFS,

@@ -1,9 +1,9 @@
 //! `RegExp` objects, on the `regress` engine (JavaScript syntax and semantics).
 //!
 //! **State.** A RegExp is `ObjKind::RegExp { source, flags, .. }`. Its `source`, `flags`,
-//! `global`, `ignoreCase`, `multiline`, `sticky`, `unicode`, `dotAll` and `hasIndices` are hidden
-//! (non-enumerable) data properties set at creation, and `lastIndex` is a hidden, writable data
-//! property: it is the single source of truth for `exec`/`test` with `g`/`y` (the kind's
+//! `global`, `ignoreCase`, `multiline`, `sticky`, `unicode`, `dotAll`, `hasIndices` and
+//! `unicodeSets` are accessors on `RegExp.prototype` (`regexp_accessors.rs`), and `lastIndex` is
+//! its one own property, hidden and writable: it is the single source of truth for `exec`/`test` with `g`/`y` (the kind's
 //! `last_index` field is kept equal to it when the built-ins write it). Compiled programs are
 //! cached outside the VM state (a small per-thread cache keyed by `(source, flags)`), so the
 //! state stays plain data and a restored snapshot simply recompiles on first use.
@@ -209,23 +209,8 @@ pub(crate) fn new_regexp(vm: &mut Vm, source: &str, flags: &str) -> Result<Value
     let proto = Some(vm.realm.regexp_proto);
     let kind = ObjKind::RegExp { source: source.into(), flags: canonical.as_str().into(), last_index: 0 };
     let id = vm.alloc(kind, proto)?;
-    let source_value = vm.new_string(source)?;
-    let flags_value = vm.new_string(&canonical)?;
+    // `source`, `flags` and the flags are accessors on `RegExp.prototype` (`regexp_accessors.rs`).
     vm.define_hidden(id, "lastIndex", Value::Number(0.0));
-    vm.define_hidden(id, "source", source_value);
-    vm.define_hidden(id, "flags", flags_value);
-    for (name, c) in [
-        ("global", 'g'),
-        ("ignoreCase", 'i'),
-        ("multiline", 'm'),
-        ("sticky", 'y'),
-        ("unicode", 'u'),
-        ("dotAll", 's'),
-        ("hasIndices", 'd'),
-        ("unicodeSets", 'v'),
-    ] {
-        vm.define_hidden(id, name, Value::Bool(canonical.contains(c)));
-    }
     Ok(Value::Obj(id))
 }
 
