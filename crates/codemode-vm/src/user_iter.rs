@@ -122,13 +122,21 @@ impl Vm {
     /// arrays, strings, Maps, Sets, native iterators and generators.
     pub(crate) fn user_iterator_method(&mut self, v: Value) -> Result<Option<Value>, Throw> {
         let Value::Obj(id) = v else { return Ok(None) };
-        if matches!(self.heap.obj(id).kind, ObjKind::Array(_) | ObjKind::Map { .. } | ObjKind::Generator(_))
+        let native_array =
+            matches!(self.heap.obj(id).kind, ObjKind::Array(_)) && self.array_iterates_natively(id);
+        if native_array
+            || matches!(self.heap.obj(id).kind, ObjKind::Map { .. } | ObjKind::Generator(_))
             || matches!(self.heap.obj(id).kind, ObjKind::Iterator(ref s) if !matches!(s, IterState::Helper(_)))
         {
             return Ok(None);
         }
         let method = self.get_value(v, Key::Atom(self.realm.symbols.iterator))?;
         if method.is_nullish() {
+            // An array whose `[Symbol.iterator]` was deleted is not iterable.
+            if matches!(self.heap.obj(id).kind, ObjKind::Array(_)) {
+                let msg = "array is not iterable (its [Symbol.iterator] was removed)";
+                return Err(self.make_error(ErrorKind::TypeError, msg));
+            }
             return Ok(None);
         }
         if !self.is_callable(method) {
@@ -137,6 +145,28 @@ impl Vm {
             return Err(self.make_error(ErrorKind::TypeError, &msg));
         }
         Ok(Some(method))
+    }
+
+    /// Whether array `id` iterates as the built-in `values()` would: its prototype is
+    /// `Array.prototype`, it has no own `[Symbol.iterator]`, and `Array.prototype`'s is still
+    /// the built-in one. Otherwise (a program replaced or deleted it) the array is iterated
+    /// through whatever `[Symbol.iterator]` it has, as JavaScript does.
+    fn array_iterates_natively(&self, id: ObjId) -> bool {
+        static VALUES: std::sync::LazyLock<Option<crate::builtins::Native>> =
+            std::sync::LazyLock::new(|| crate::builtins::Native::by_stable_name("Array.prototype.values"));
+        let array_proto = self.realm.array_proto;
+        let iterator = self.realm.symbols.iterator;
+        let obj = self.heap.obj(id);
+        if obj.proto != Some(array_proto) || (!obj.props.is_empty() && obj.props.find(iterator).is_some()) {
+            return false;
+        }
+        match self.heap.obj(array_proto).props.get(iterator).map(|slot| slot.value) {
+            Some(Value::Obj(f)) => matches!(
+                self.heap.obj(f).kind,
+                ObjKind::Function(crate::object::Callable::Native { native, .. }) if Some(native) == *VALUES
+            ),
+            _ => false,
+        }
     }
 
     /// Checks the iterator `[Symbol.iterator]()` returned. It stays as it is in the register
