@@ -73,47 +73,39 @@ fn source(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<
 /// EscapeRegExpPattern: a `/` not already escaped (outside a class too) and line terminators
 /// become escapes, so that `/${source}/${flags}` reads back as the same expression.
 pub(crate) fn escape_pattern(source: &str) -> String {
+    /// The escape letter(s) of a line terminator.
+    fn terminator(c: char) -> Option<&'static str> {
+        match c {
+            '\n' => Some("n"),
+            '\r' => Some("r"),
+            '\u{2028}' => Some("u2028"),
+            '\u{2029}' => Some("u2029"),
+            _ => None,
+        }
+    }
     let mut out = String::with_capacity(source.len());
     let (mut escaped, mut in_class) = (false, false);
     for c in source.chars() {
+        if escaped {
+            // Already escaped: only a line terminator needs rewriting (`\<LF>` -> `\n`).
+            escaped = false;
+            out.push_str(terminator(c).unwrap_or(c.encode_utf8(&mut [0; 4])));
+            continue;
+        }
         match c {
-            _ if escaped => {
-                escaped = false;
-                match c {
-                    '\n' => out.push('n'),
-                    '\r' => out.push('r'),
-                    '\u{2028}' => out.push_str("u2028"),
-                    '\u{2029}' => out.push_str("u2029"),
-                    _ => out.push(c),
-                }
-                continue;
-            }
             '\\' => escaped = true,
             '[' => in_class = true,
             ']' => in_class = false,
-            '/' if !in_class => {
-                out.push_str("\\/");
-                continue;
-            }
-            '\n' => {
-                out.push_str("\\n");
-                continue;
-            }
-            '\r' => {
-                out.push_str("\\r");
-                continue;
-            }
-            '\u{2028}' => {
-                out.push_str("\\u2028");
-                continue;
-            }
-            '\u{2029}' => {
-                out.push_str("\\u2029");
-                continue;
-            }
+            '/' if !in_class => out.push('\\'),
             _ => {}
         }
-        out.push(c);
+        match terminator(c) {
+            Some(letters) => {
+                out.push('\\');
+                out.push_str(letters);
+            }
+            None => out.push(c),
+        }
     }
     out
 }
