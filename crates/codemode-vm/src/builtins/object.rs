@@ -137,10 +137,13 @@ fn entries(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result
 }
 
 fn assign(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    let target = arg(args, 0);
-    if !matches!(target, Value::Obj(_)) {
-        return Err(vm.make_error(ErrorKind::TypeError, "Cannot convert undefined or null to object"));
-    }
+    // ToObject(target): a primitive becomes its wrapper.
+    let target = match arg(args, 0) {
+        Value::Undefined | Value::Null => {
+            return Err(vm.make_error(ErrorKind::TypeError, "Cannot convert undefined or null to object"));
+        }
+        target => vm.box_primitive(target)?,
+    };
     for (i, src) in args.iter().enumerate().skip(1) {
         if let Some(Step::Call { callee, this, args: call_args, cont }) =
             vm.copy_data_properties(target, *src, &[])?
