@@ -283,3 +283,47 @@ fn using_early_errors() {
         assert_eq!(r.error.as_ref().map(|e| e.kind), Some(DiagnosticKind::ParseError), "{source}: {r:?}");
     }
 }
+
+/// `Iterator.prototype[Symbol.dispose]` calls `return()`, so `using` closes a generator.
+#[test]
+fn using_an_iterator_closes_it() {
+    let r = run(r#"
+        const log = [];
+        function* g() { try { yield 1; yield 2; } finally { log.push("closed"); } }
+        {
+            using it = g();
+            log.push(it.next().value);
+        }
+        log.push(Iterator.prototype[Symbol.dispose].call({}) === undefined);
+        return log;
+    "#);
+    assert_eq!(r.value, Some(json!([1, "closed", true])), "{r:?}");
+}
+
+/// Disposers that run long enough to span several slices (with `CODEMODE_ROUNDTRIP=1` the run is
+/// saved and restored between slices, so this suspends mid-disposal): the order and the error
+/// chain are the same.
+#[test]
+fn disposal_across_slices() {
+    let r = run(r#"
+        const log = [];
+        const spin = () => { let s = 0; for (let i = 0; i < 5000; i++) s += i; return s; };
+        const r = (n) => ({ async [Symbol.asyncDispose]() { spin(); await null; spin(); log.push(n); } });
+        const q = (n) => ({ [Symbol.dispose]() { spin(); log.push(n); throw new Error(n); } });
+        try {
+            await using a = r("a");
+            using b = q("b");
+            await using c = r("c");
+            using d = q("d");
+            spin();
+        } catch (e) {
+            log.push(e.constructor.name, e.error.message, e.suppressed.message);
+        }
+        const s = new AsyncDisposableStack();
+        s.use(r("s1"));
+        s.defer(async () => { spin(); log.push("s2"); });
+        await s.disposeAsync();
+        return log;
+    "#);
+    assert_eq!(r.value, Some(json!(["d", "c", "b", "a", "SuppressedError", "b", "d", "s2", "s1"])), "{r:?}");
+}
