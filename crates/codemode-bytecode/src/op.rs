@@ -74,6 +74,7 @@
 //! | `NewTarget` | dst | dst = `new.target` | 0 |
 //! | `SetProto` | obj, src | obj's prototype = src when src is an object or null (`__proto__: v` in a literal) | 0 |
 //! | `Nop` | | nothing (patched-out code) | 0 |
+//! | `LoadInternal` | dst, k | dst = the VM's internal helper named pool[k] (`#internal.*`, e.g. what `using` declarations are lowered to; no program can name one) | 0 |
 //!
 //! Exceptions use a handler table per function ([`Handler`]): a throw inside `start..end` jumps to
 //! `target` with the exception in `exception`; innermost handlers come first.
@@ -185,6 +186,7 @@ pub enum Op {
     NewTarget { dst: Reg },
     SetProto { obj: Reg, src: Reg },
     Nop,
+    LoadInternal { dst: Reg, k: ConstIdx },
 }
 
 /// `DefineMethod`'s kinds.

@@ -136,6 +136,7 @@ impl Op {
             Op::NewTarget { .. } => "NewTarget",
             Op::SetProto { .. } => "SetProto",
             Op::Nop => "Nop",
+            Op::LoadInternal { .. } => "LoadInternal",
         }
     }
 
@@ -464,6 +465,10 @@ impl Op {
                 f("src", Operand::Reg(src));
             }
             Op::Nop => {}
+            Op::LoadInternal { dst, k } => {
+                f("dst", Operand::Reg(dst));
+                f("k", Operand::Const(k));
+            }
         }
     }
 
@@ -549,6 +554,7 @@ impl Op {
             Op::SuperCall { .. } => Fuel::Call,
             Op::SuperCallSpread { .. } => Fuel::CallPerElement,
             Op::Nop => Fuel::Free,
+            Op::LoadInternal { .. } => Fuel::Free,
         }
     }
 }
@@ -635,4 +641,5 @@ pub const OPCODE_NAMES: &[&str] = &[
     "NewTarget",
     "SetProto",
     "Nop",
+    "LoadInternal",
 ];

@@ -514,6 +514,12 @@ pub enum ExprKind {
     },
     /// `new.target`: the constructor `new` was applied to, `undefined` in a plain call.
     NewTarget,
+    /// One of the VM's internal helper functions, by its stable name (`#internal.usingAdd`):
+    /// what the lowering calls for constructs it expresses with helpers (`using` declarations).
+    /// No program can name one.
+    ///
+    /// (Added by the syntax crate: the IR had no way to reach a helper no program can shadow.)
+    Internal(String),
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

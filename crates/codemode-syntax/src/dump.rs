@@ -654,6 +654,7 @@ impl Dumper<'_> {
                 self.text(")");
             }
             ExprKind::NewTarget => self.text("new.target"),
+            ExprKind::Internal(name) => self.text(name),
         }
     }
 

@@ -464,20 +464,35 @@ impl Vm {
                 }
                 Frame::Native(_) => {
                     let Some(Frame::Native(nf)) = self.frames.pop() else { return Err(exc) };
-                    // `DisposableStack.prototype.dispose` catches a disposer's throw and goes on.
-                    if let Cont::Dispose(state) = nf.cont {
-                        let next = builtins::disposable::caught(self, *state, exc)
-                            .and_then(|step| self.apply_step(step, nf.ret))
-                            .and_then(|pending| self.deliver(pending));
-                        match next {
-                            Ok(()) => return Ok(()),
-                            Err(e) => {
-                                exc = e;
-                                continue;
+                    // `DisposableStack.prototype.dispose` (and the asynchronous disposal of
+                    // `AsyncDisposableStack` and `await using`) catches a disposer's throw and
+                    // goes on.
+                    let caught = match nf.cont {
+                        Cont::Dispose(state) => Ok(builtins::disposable::caught(self, *state, exc)),
+                        Cont::AsyncDispose { stack, how, awaited } => {
+                            Ok(builtins::async_disposable::caught(self, stack, how, awaited, exc))
+                        }
+                        cont => Err((cont, exc)),
+                    };
+                    let cont = match caught {
+                        Ok(caught) => {
+                            let next = caught
+                                .and_then(|step| self.apply_step(step, nf.ret))
+                                .and_then(|pending| self.deliver(pending));
+                            match next {
+                                Ok(()) => return Ok(()),
+                                Err(e) => {
+                                    exc = e;
+                                    continue;
+                                }
                             }
                         }
-                    }
-                    if let Cont::PromiseExecutor { promise } = nf.cont {
+                        Err((cont, e)) => {
+                            exc = e;
+                            cont
+                        }
+                    };
+                    if let Cont::PromiseExecutor { promise } = cont {
                         self.reject_promise(promise, exc)?;
                         return match self.deliver(Some((nf.ret, Value::Obj(promise)))) {
                             Ok(()) => Ok(()),

@@ -930,6 +930,7 @@ impl Vm {
                     }
                 }
                 Op::Nop => {}
+                Op::LoadInternal { dst, k } => reg!(dst) = tri!(self.load_internal(fi, k)),
             }
         }
     }

@@ -295,6 +295,16 @@ impl Vm {
         }
     }
 
+    /// `LoadInternal`: the internal helper named by constant `k` (only `#internal.*` names; the
+    /// compiler emits them for lowered constructs such as `using`).
+    pub(crate) fn load_internal(&mut self, func: u32, k: u32) -> Result<Value, Throw> {
+        let name = self.constant_str(func, k);
+        match crate::builtins::Native::by_stable_name(&name) {
+            Some(native) if name.starts_with("#internal.") => self.alloc_native(native, Vec::new()),
+            _ => Err(self.make_error(ErrorKind::TypeError, &format!("unknown internal helper '{name}'"))),
+        }
+    }
+
     pub(crate) fn get_global(&mut self, atom: Atom) -> Option<Value> {
         let global = self.realm.global;
         self.heap.obj(global).props.get(atom).map(|s| s.value)

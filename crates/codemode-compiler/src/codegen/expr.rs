@@ -338,6 +338,10 @@ impl<'a> FnCompiler<'a> {
             ExprKind::NewTarget => {
                 self.emit(Op::NewTarget { dst })?;
             }
+            ExprKind::Internal(name) => {
+                let k = self.string_const(name);
+                self.emit(Op::LoadInternal { dst, k })?;
+            }
         }
         Ok(())
     }
@@ -870,6 +874,7 @@ pub(super) fn writes_locals(e: &Expr, depth: usize) -> bool {
         | K::ThrowConstAssign { .. }
         | K::CurrentFunction
         | K::NewTarget
+        | K::Internal(_)
         | K::Var { .. } => false,
         // Class bodies are other functions; the class expression itself writes its bindings.
         K::Class(_) => true,

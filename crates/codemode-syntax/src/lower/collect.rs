@@ -124,6 +124,13 @@ pub fn lexical_declarations<'a>(stmts: impl IntoIterator<Item = &'a Stmt>) -> Ve
     for stmt in stmts {
         match stmt {
             Stmt::Decl(Decl::Var(decl)) if decl.kind != VarDeclKind::Var => var_decl_names(decl, &mut found),
+            // `using` bindings are constants.
+            Stmt::Decl(Decl::Using(decl)) => {
+                for declarator in &decl.decls {
+                    let idents = binding_idents(&declarator.name).into_iter();
+                    found.extend(idents.map(|ident| Declared { ident, kind: VarKind::Const }));
+                }
+            }
             // TypeScript overload signatures (no body) declare nothing.
             Stmt::Decl(Decl::Fn(decl)) if !decl.declare && decl.function.body.is_some() => {
                 found.push(Declared { ident: &decl.ident, kind: VarKind::Function })

@@ -415,8 +415,8 @@ impl Lowerer<'_> {
         Err(self.early(rule, "", stmt_span(stmt)))
     }
 
-    /// A `switch`'s clauses: no `using` declaration directly in one (before the lowering reports
-    /// `using` as unsupported, since JavaScript rejects this one outright).
+    /// A `switch`'s clauses: no `using` declaration directly in one (a case clause is not a block
+    /// its resources could be disposed at the end of; a block inside one is).
     pub(crate) fn check_switch_cases(&self, switch: &ast::SwitchStmt) -> LowerResult<()> {
         for stmt in switch.cases.iter().flat_map(|case| case.cons.iter()) {
             if let Stmt::Decl(ast::Decl::Using(using)) = stmt {

@@ -18,6 +18,7 @@ mod pattern;
 mod scope;
 mod stmt;
 mod ts_enum;
+mod using;
 
 use swc_common::Spanned;
 use swc_ecma_ast::{self as ast, Pat, Stmt};
@@ -300,9 +301,11 @@ impl<'a> Lowerer<'a> {
     /// A `{ .. }` block statement: its own scope, hoisted functions first.
     pub(crate) fn lower_block(&mut self, stmts: &[Stmt], kind: ScopeKind) -> LowerResult<Block> {
         self.open_scope(kind, stmts)?;
+        let using = self.begin_using(stmts, stmts_span(stmts));
         let mut body = Vec::new();
         self.hoist_functions(stmts, &mut body)?;
         self.lower_stmts(stmts, &mut body)?;
+        let body = self.end_using(using, body);
         let scope = self.close_scope();
         Ok(Block { scope, body })
     }
@@ -443,6 +446,7 @@ impl<'a> Lowerer<'a> {
         if is_script {
             self.declare_function_scope(stmts)?;
         }
+        let using = self.begin_using(stmts, stmts_span(stmts));
         let mut body = Vec::new();
         self.hoist_functions(stmts, &mut body)?;
         let result_index = if is_script { repl_result_index(stmts) } else { None };
@@ -458,7 +462,7 @@ impl<'a> Lowerer<'a> {
                 _ => self.lower_stmt_into(stmt, &mut body)?,
             }
         }
-        Ok(body)
+        Ok(self.end_using(using, body))
     }
 
     /// Declares a function body's top-level lexical declarations, then its hoisted `var`s, in the
@@ -515,6 +519,11 @@ impl<'a> Lowerer<'a> {
             class_kind: state.class_kind,
         }
     }
+}
+
+/// Where a statement list starts (a `using` scope's span).
+fn stmts_span(stmts: &[Stmt]) -> swc_common::Span {
+    stmts.first().map(Spanned::span).unwrap_or_default()
 }
 
 fn bind(var: VarRef, init: ir::ExprKind, span: ir::Span) -> ir::Stmt {

@@ -97,6 +97,9 @@ pub struct FunctionState {
     pub param_props: Vec<String>,
     /// What the early errors need to know here (strictness, labels, what `super` may do).
     pub early: super::early_errors::FunctionRules,
+    /// The hidden disposal scopes of the enclosing blocks that declare `using` bindings
+    /// (`using.rs`), innermost last.
+    pub using_scopes: Vec<VarId>,
 }
 
 /// Where `super.x` looks: the class binding (owned by the function at `level` of the chain), its
@@ -132,6 +135,7 @@ impl FunctionState {
             class_kind: ClassKind::None,
             param_props: Vec::new(),
             early: Default::default(),
+            using_scopes: Vec::new(),
         }
     }
 

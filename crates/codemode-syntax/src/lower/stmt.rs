@@ -21,6 +21,7 @@ impl Lowerer<'_> {
     pub(crate) fn lower_stmt_into(&mut self, stmt: &Stmt, out: &mut Vec<ir::Stmt>) -> LowerResult<()> {
         match stmt {
             Stmt::Decl(Decl::Var(decl)) => self.var_decl(decl, out),
+            Stmt::Decl(Decl::Using(using)) => self.using_decl(using, out),
             // Hoisted already, or types only: nothing runs here.
             Stmt::Decl(Decl::Fn(_) | Decl::TsInterface(_) | Decl::TsTypeAlias(_)) | Stmt::Empty(_) => Ok(()),
             Stmt::Decl(Decl::TsEnum(ts_enum)) if ts_enum.declare => Ok(()),
@@ -205,9 +206,13 @@ impl Lowerer<'_> {
 
     /// The body of an `if` or loop. A declaration there gets a block of its own (JavaScript
     /// allows only function declarations, in sloppy mode; `let` is a syntax error swc reports).
-    fn nested_stmt(&mut self, stmt: &Stmt) -> LowerResult<Box<ir::Stmt>> {
+    pub(crate) fn nested_stmt(&mut self, stmt: &Stmt) -> LowerResult<Box<ir::Stmt>> {
         self.check_single_statement(stmt)?;
         match stmt {
+            Stmt::Decl(Decl::Using(using)) => Err(self.parse_error(
+                "`using` declarations are not allowed here: only directly in a block or function body",
+                using.span,
+            )),
             Stmt::Decl(_) => {
                 let span = self.span(stmt.span());
                 self.block_stmt(std::slice::from_ref(stmt), span)
@@ -228,7 +233,9 @@ impl Lowerer<'_> {
             Decl::Class(class) if class.declare => StmtKind::Empty,
             Decl::Class(class) => self.class_declaration(class)?,
             Decl::Using(using) => {
-                return Err(self.unsupported("`using` declarations are not supported", using.span));
+                let mut binds = Vec::new();
+                self.using_decl(using, &mut binds)?;
+                single_or_block(binds)
             }
             Decl::TsInterface(_) | Decl::TsTypeAlias(_) => StmtKind::Empty,
             Decl::TsEnum(ts_enum) if ts_enum.declare => StmtKind::Empty,
@@ -391,7 +398,8 @@ impl Lowerer<'_> {
                 (pattern, false, self.nested_stmt(body)?, Vec::new())
             }
             ForHead::UsingDecl(using) => {
-                return Err(self.unsupported("`using` declarations are not supported", using.span));
+                let (pattern, body, scope) = self.for_using_head(using, body, is_of)?;
+                (pattern, true, body, scope)
             }
         };
         let kind = if is_of {
@@ -463,9 +471,11 @@ impl Lowerer<'_> {
             Some(param) => Some(self.lower_binding_pattern(param)?),
             None => None,
         };
+        let using = self.begin_using(&handler.body.stmts, handler.body.span);
         let mut body = Vec::new();
         self.hoist_functions(&handler.body.stmts, &mut body)?;
         self.lower_stmts(&handler.body.stmts, &mut body)?;
+        let body = self.end_using(using, body);
         let scope = self.close_scope();
         Ok(CatchClause { param, body: Block { scope, body } })
     }

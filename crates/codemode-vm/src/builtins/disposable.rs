@@ -6,6 +6,10 @@
 //! unwinder hands the exception to [`caught`] (the one continuation besides a promise executor
 //! that catches), and the errors are chained into a `SuppressedError` (the newest error, with the
 //! earlier one as `suppressed`), thrown when every disposer has run.
+//!
+//! The same state serves `AsyncDisposableStack` and the hidden scope object of a block with
+//! `using` declarations; their asynchronous disposal is `async_disposable.rs`, the declarations'
+//! helpers `using.rs`.
 
 use codemode_bytecode::ErrorKind;
 use serde::{Deserialize, Serialize};
@@ -39,26 +43,48 @@ pub enum Disposal {
     Adopt,
     /// `defer(onDispose)`: `onDispose()`.
     Defer,
+    /// `await using` (or `AsyncDisposableStack.prototype.use`) of a value without
+    /// `[Symbol.asyncDispose]`: its `[Symbol.dispose]` is called like `Use`, and its result is
+    /// not awaited (an `undefined` is).
+    UseSync,
+    /// `await using x = null` (or `undefined`): nothing to call, but an await is owed.
+    Nothing,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Resource {
-    value: Value,
-    method: Value,
-    how: Disposal,
+    pub(crate) value: Value,
+    pub(crate) method: Value,
+    pub(crate) how: Disposal,
+    /// Disposed with the `async-dispose` hint: the call's result is awaited.
+    #[serde(default)]
+    pub(crate) awaited: bool,
 }
 
-/// A `DisposableStack`'s state.
+/// A `DisposableStack`'s state (also an `AsyncDisposableStack`'s, and a `using` scope's).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DisposableState {
     pub disposed: bool,
     pub resources: Vec<Resource>,
+    /// An `AsyncDisposableStack` (the two brands must not accept each other's objects).
+    #[serde(default)]
+    pub is_async: bool,
+    /// An asynchronous disposal under way: the remaining resources are still in `resources`.
+    #[serde(default)]
+    pub run: Option<Box<super::async_disposable::AsyncRun>>,
 }
 
 impl DisposableState {
+    pub(crate) fn new(is_async: bool, resources: Vec<Resource>) -> Self {
+        DisposableState { disposed: false, resources, is_async, run: None }
+    }
+
     pub fn trace(&self, out: &mut Vec<Value>) {
         for r in &self.resources {
             out.extend([r.value, r.method]);
+        }
+        if let Some(run) = &self.run {
+            run.trace(out);
         }
     }
 
@@ -70,8 +96,8 @@ impl DisposableState {
 /// `dispose()` between disposers: what is left (disposed last to first) and the error so far.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DisposeLoop {
-    resources: Vec<Resource>,
-    error: Option<Value>,
+    pub(crate) resources: Vec<Resource>,
+    pub(crate) error: Option<Value>,
 }
 
 impl DisposeLoop {
@@ -90,7 +116,7 @@ fn requires_new(vm: &mut Vm, _this: Value, _args: &[Value], _data: &[Value]) -> 
 fn new_stack(vm: &mut Vm, resources: Vec<Resource>) -> Result<Value, Throw> {
     vm.charge_memory(resources.len() * RESOURCE_BYTES)?;
     let proto = Some(vm.realm.disposable_protos[0]);
-    let state = DisposableState { disposed: false, resources };
+    let state = DisposableState::new(false, resources);
     Ok(Value::Obj(vm.alloc(ObjKind::Disposable(Box::new(state)), proto)?))
 }
 
@@ -101,7 +127,7 @@ fn construct(vm: &mut Vm, _args: &[Value]) -> Result<Step, Throw> {
 /// `this` as a `DisposableStack`, or a `TypeError` naming the method.
 fn this_stack(vm: &mut Vm, this: Value, method: &str) -> Result<ObjId, Throw> {
     if let Value::Obj(id) = this
-        && matches!(vm.heap.obj(id).kind, ObjKind::Disposable(_))
+        && matches!(&vm.heap.obj(id).kind, ObjKind::Disposable(s) if !s.is_async)
     {
         return Ok(id);
     }
@@ -110,7 +136,7 @@ fn this_stack(vm: &mut Vm, this: Value, method: &str) -> Result<ObjId, Throw> {
     Err(vm.make_error(ErrorKind::TypeError, &msg))
 }
 
-fn state(vm: &mut Vm, id: ObjId) -> Option<&mut DisposableState> {
+pub(crate) fn state(vm: &mut Vm, id: ObjId) -> Option<&mut DisposableState> {
     match &mut vm.heap.obj_mut(id).kind {
         ObjKind::Disposable(s) => Some(s),
         _ => None,
@@ -127,7 +153,7 @@ fn live_stack(vm: &mut Vm, this: Value, method: &str) -> Result<ObjId, Throw> {
     Ok(id)
 }
 
-fn push(vm: &mut Vm, id: ObjId, resource: Resource) -> Result<(), Throw> {
+pub(crate) fn push(vm: &mut Vm, id: ObjId, resource: Resource) -> Result<(), Throw> {
     vm.charge_memory(RESOURCE_BYTES)?;
     if let Some(s) = state(vm, id) {
         s.resources.push(resource);
@@ -135,7 +161,7 @@ fn push(vm: &mut Vm, id: ObjId, resource: Resource) -> Result<(), Throw> {
     Ok(())
 }
 
-fn require_callable(vm: &mut Vm, f: Value, what: &str) -> Result<(), Throw> {
+pub(crate) fn require_callable(vm: &mut Vm, f: Value, what: &str) -> Result<(), Throw> {
     if vm.is_callable(f) {
         return Ok(());
     }
@@ -156,7 +182,7 @@ fn use_(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Ste
     }
     let method = vm.get_value(value, Key::Atom(vm.realm.symbols.dispose))?;
     require_callable(vm, method, "the value's [Symbol.dispose]")?;
-    push(vm, id, Resource { value, method, how: Disposal::Use })?;
+    push(vm, id, Resource { value, method, how: Disposal::Use, awaited: false })?;
     Ok(Step::Return(value))
 }
 
@@ -164,7 +190,7 @@ fn adopt(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<St
     let id = live_stack(vm, this, "adopt")?;
     let (value, on_dispose) = (arg(args, 0), arg(args, 1));
     require_callable(vm, on_dispose, "onDispose")?;
-    push(vm, id, Resource { value, method: on_dispose, how: Disposal::Adopt })?;
+    push(vm, id, Resource { value, method: on_dispose, how: Disposal::Adopt, awaited: false })?;
     Ok(Step::Return(value))
 }
 
@@ -172,7 +198,8 @@ fn defer(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<St
     let id = live_stack(vm, this, "defer")?;
     let on_dispose = arg(args, 0);
     require_callable(vm, on_dispose, "onDispose")?;
-    push(vm, id, Resource { value: Value::Undefined, method: on_dispose, how: Disposal::Defer })?;
+    let r = Resource { value: Value::Undefined, method: on_dispose, how: Disposal::Defer, awaited: false };
+    push(vm, id, r)?;
     Ok(Step::Return(Value::Undefined))
 }
 
@@ -204,26 +231,42 @@ fn dispose(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result
 
 /// Calls the next disposer, or ends: `undefined`, or the error the disposers threw.
 pub(crate) fn next_disposal(vm: &mut Vm, mut state: DisposeLoop) -> Result<Step, Throw> {
-    let Some(r) = state.resources.pop() else {
-        return match state.error {
-            Some(error) => Err(error),
-            None => Ok(Step::Return(Value::Undefined)),
+    loop {
+        let Some(r) = state.resources.pop() else {
+            return match state.error {
+                Some(error) => Err(error),
+                None => Ok(Step::Return(Value::Undefined)),
+            };
         };
-    };
-    vm.charge(crate::meter::Work::Call { args: 1 });
-    let (this, args) = match r.how {
-        Disposal::Use => (r.value, Vec::new()),
+        let Some((this, args)) = call_of(vm, &r) else { continue };
+        return Ok(Step::Call { callee: r.method, this, args, cont: Cont::Dispose(Box::new(state)) });
+    }
+}
+
+/// How a resource's disposer is called (`this` and the arguments), charged as a call; `None` for
+/// a resource with nothing to call.
+pub(crate) fn call_of(vm: &mut Vm, r: &Resource) -> Option<(Value, Vec<Value>)> {
+    let call = match r.how {
+        Disposal::Use | Disposal::UseSync => (r.value, Vec::new()),
         Disposal::Adopt => (Value::Undefined, vec![r.value]),
         Disposal::Defer => (Value::Undefined, Vec::new()),
+        Disposal::Nothing => return None,
     };
-    Ok(Step::Call { callee: r.method, this, args, cont: Cont::Dispose(Box::new(state)) })
+    vm.charge(crate::meter::Work::Call { args: 1 });
+    Some(call)
 }
 
 /// A disposer threw `error`: remember it (the earlier error becomes its `suppressed`) and go on.
 pub(crate) fn caught(vm: &mut Vm, mut state: DisposeLoop, error: Value) -> Result<Step, Throw> {
-    state.error = Some(match state.error {
-        None => error,
-        Some(earlier) => super::error_more::suppressed_error(vm, error, earlier)?,
-    });
+    state.error = Some(combine(vm, state.error, error)?);
     next_disposal(vm, state)
+}
+
+/// The error a disposal has after `error` is thrown with `earlier` pending: `error` alone, or a
+/// `SuppressedError` of `error` suppressing `earlier`.
+pub(crate) fn combine(vm: &mut Vm, earlier: Option<Value>, error: Value) -> Result<Value, Throw> {
+    match earlier {
+        None => Ok(error),
+        Some(earlier) => super::error_more::suppressed_error(vm, error, earlier),
+    }
 }

@@ -13,6 +13,7 @@ use codemode_bytecode::ErrorKind;
 pub const DEFS: &[NativeDef] = &[
     NativeDef::new("Iterator.prototype", "next", 0, next),
     NativeDef::new("Iterator.prototype", "@@iterator", 0, return_this),
+    NativeDef::new("Iterator.prototype", "@@dispose", 0, dispose),
     NativeDef::new("AsyncGenerator.prototype", "@@asyncIterator", 0, return_this),
     NativeDef::new("String.prototype", "@@iterator", 0, string_iterator),
 ];
@@ -21,6 +22,23 @@ pub const DEFS: &[NativeDef] = &[
 /// itself.
 fn return_this(_vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     Ok(Step::Return(this))
+}
+
+/// `Iterator.prototype[Symbol.dispose]()`: calls the iterator's `return()` when it has one (so
+/// `using it = gen()` closes the generator), and returns `undefined`.
+fn dispose(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let ret = vm.get_named(this, "return")?;
+    if ret.is_nullish() {
+        return Ok(Step::Return(Value::Undefined));
+    }
+    if !vm.is_callable(ret) {
+        let desc = vm.describe_for_error(ret);
+        return Err(
+            vm.make_error(ErrorKind::TypeError, &format!("The iterator's return ({desc}) is not a function"))
+        );
+    }
+    let cont = super::Cont::ReturnValue(Value::Undefined);
+    Ok(Step::Call { callee: ret, this, args: Vec::new(), cont })
 }
 
 /// `String.prototype[Symbol.iterator]`: the string's code points.

@@ -22,6 +22,7 @@ mod array_buffer;
 mod array_generic;
 pub(crate) mod array_loop;
 mod array_more;
+pub(crate) mod async_disposable;
 mod bigint;
 mod clone;
 mod collation;
@@ -71,6 +72,7 @@ mod typed_array_methods;
 mod uint8_base64;
 mod upsert;
 mod uri;
+mod using;
 mod utf16;
 mod weak;
 
@@ -254,6 +256,9 @@ pub enum Cont {
     /// `DisposableStack.prototype.dispose` calling the disposers (`disposable.rs`); a throw
     /// out of one is caught here by the unwinder and disposal goes on.
     Dispose(Box<disposable::DisposeLoop>),
+    /// An asynchronous disposal (`AsyncDisposableStack`, `await using`) calling a disposer; its
+    /// state is in `stack` (`async_disposable.rs`). A throw is caught here by the unwinder too.
+    AsyncDispose { stack: ObjId, how: disposable::Disposal, awaited: bool },
     /// A proxy operation waiting for its trap or the trap's result (`proxy.rs`).
     Proxy(Box<crate::proxy::ProxyCall>),
     /// A strict operation on a proxy waiting for its `true`/`false` (`proxy.rs`).
@@ -301,6 +306,7 @@ impl Cont {
             Cont::ThrowAfter(v) => out.push(*v),
             Cont::Upsert { map, key } => out.extend([Value::Obj(*map), *key]),
             Cont::Dispose(d) => d.trace(out),
+            Cont::AsyncDispose { stack, .. } => out.push(Value::Obj(*stack)),
             Cont::Proxy(p) => p.trace(out),
             Cont::ProxyRefusal(r) => out.push(r.value),
             Cont::InstanceOf(i) => i.trace(out),
@@ -362,6 +368,8 @@ pub fn table() -> &'static [NativeDef] {
             species::DEFS,
             upsert::DEFS,
             disposable::DEFS,
+            async_disposable::DEFS,
+            using::DEFS,
         ];
         lists.iter().flat_map(|l| l.iter()).map(copy_def).collect()
     });
@@ -455,6 +463,9 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
         Cont::ThrowAfter(error) => Err(error),
         Cont::Upsert { map, key } => upsert::resume(vm, map, key, result),
         Cont::Dispose(d) => disposable::next_disposal(vm, *d),
+        Cont::AsyncDispose { stack, how, awaited } => {
+            async_disposable::resume(vm, stack, how, awaited, result)
+        }
         Cont::Proxy(p) => crate::proxy::resume(vm, *p, result),
         Cont::ProxyRefusal(r) => crate::proxy::resume_refusal(vm, *r, result),
         Cont::InstanceOf(i) => crate::proxy_ops::resume_instance_of(vm, *i, result),

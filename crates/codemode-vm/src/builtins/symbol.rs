@@ -161,11 +161,10 @@ pub(crate) fn install_values(vm: &mut Vm) -> Result<(), Throw> {
         (r.binary.typed_array, "values"),
     ];
     let iterator = r.symbols.iterator;
-    let aliases = aliases.into_iter().map(|(owner, name)| (owner, name, iterator)).chain([(
-        r.disposable_protos[0],
-        "dispose",
-        r.symbols.dispose,
-    )]);
+    let aliases = aliases.into_iter().map(|(owner, name)| (owner, name, iterator)).chain([
+        (r.disposable_protos[0], "dispose", r.symbols.dispose),
+        (r.disposable_protos[1], "disposeAsync", r.symbols.async_dispose),
+    ]);
     for (owner, name, symbol) in aliases.collect::<Vec<_>>() {
         let atom = vm.heap.atoms.intern(name);
         if let Some(slot) = vm.heap.obj(owner).props.get(atom).copied() {
