@@ -477,6 +477,17 @@ impl Vm {
                             }
                         }
                     }
+                    // A capability's body threw: its `reject` is called (`promise_spec.rs`).
+                    if let Cont::CatchReject { reject, result, .. } = nf.cont {
+                        let step = builtins::capability_caught(reject, result, exc);
+                        match self.apply_step(step, nf.ret).and_then(|pending| self.deliver(pending)) {
+                            Ok(()) => return Ok(()),
+                            Err(e) => {
+                                exc = e;
+                                continue;
+                            }
+                        }
+                    }
                     if let Cont::PromiseExecutor { promise } = nf.cont {
                         self.reject_promise(promise, exc)?;
                         return match self.deliver(Some((nf.ret, Value::Obj(promise)))) {

@@ -212,6 +212,10 @@ impl Vm {
                 self.run_combinator(kind, state, index, value, rejected)
             }
             Reaction::FinishMain => self.finish_main(value),
+            Reaction::ThenCapability { on_fulfilled, on_rejected, resolve, reject } => {
+                let handler = if rejected { on_rejected } else { on_fulfilled };
+                self.run_capability_reaction(handler, resolve, reject, value, rejected)
+            }
             Reaction::Thenable { promise, then } => {
                 let resolve = self.alloc_native(
                     crate::builtins::Native::PROMISE_RESOLVE_FUNCTION,

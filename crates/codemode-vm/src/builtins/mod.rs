@@ -50,7 +50,9 @@ mod object;
 mod object_model;
 mod prim_args;
 mod promise;
+mod promise_combine;
 mod promise_more;
+mod promise_spec;
 pub(crate) mod prop_walk;
 mod proxy;
 mod reflect;
@@ -208,6 +210,13 @@ pub enum Cont {
     Sort(Box<array::SortState>),
     /// `new Promise(executor)` waiting for the executor: returns `promise`; a throw rejects it.
     PromiseExecutor { promise: ObjId },
+    /// `new C(executor)` for NewPromiseCapability, then what to do with it (`promise_spec.rs`).
+    Capability(Box<promise_spec::CapStep>),
+    /// A capability's body: its return value goes to `resolve` (when callable) and the built-in
+    /// returns `result`; a throw out of it calls `reject` instead (caught by the unwinder).
+    CatchReject { resolve: Value, reject: Value, result: Value },
+    /// `Promise.all` & co by the specification's steps (`promise_combine.rs`).
+    Combine(Box<promise_combine::Combine>),
     /// `replace`/`replaceAll` with a replacement function.
     Replace(Box<string::ReplaceState>),
     /// `Map.prototype.forEach` / `Set.prototype.forEach`.
@@ -275,6 +284,9 @@ impl Cont {
             Cont::ArrayLoop(l) => l.trace(out),
             Cont::Sort(s) => s.trace(out),
             Cont::PromiseExecutor { promise } => out.push(Value::Obj(*promise)),
+            Cont::Capability(c) => c.trace(out),
+            Cont::CatchReject { resolve, reject, result } => out.extend([*resolve, *reject, *result]),
+            Cont::Combine(c) => c.trace(out),
             Cont::ToJson(w) => w.trace(out),
             Cont::Replace(r) => r.trace(out),
             Cont::MapForEach(s) => s.trace(out),
@@ -327,6 +339,8 @@ pub fn table() -> &'static [NativeDef] {
             math::DEFS,
             promise::DEFS,
             promise_more::DEFS,
+            promise_spec::DEFS,
+            promise_combine::DEFS,
             clone::DEFS,
             string::DEFS,
             symbol::DEFS,
@@ -429,6 +443,9 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
         Cont::ArrayLoop(l) => array_loop::resume_loop(vm, l, result),
         Cont::Sort(s) => array::resume_sort(vm, s, result),
         Cont::PromiseExecutor { promise } => Ok(Step::Return(Value::Obj(promise))),
+        Cont::Capability(c) => promise_spec::resume_capability(vm, *c, result),
+        Cont::CatchReject { resolve, result: r, .. } => promise_spec::resume_catch(vm, resolve, r, result),
+        Cont::Combine(c) => promise_combine::resume(vm, c, result),
         Cont::ToJson(w) => tojson::resume(vm, *w, result),
         Cont::Replace(r) => string::resume_replace(vm, *r, result),
         Cont::MapForEach(s) => map_set::resume_for_each(vm, s, result),
@@ -664,6 +681,7 @@ pub(crate) fn relative_index(vm: &mut Vm, v: Value, len: usize, default: usize) 
 pub(crate) use date_math::{date_to_iso, date_to_string};
 pub(crate) use error_more::aggregate_error;
 pub(crate) use map_set::{compact_maps, map_size};
+pub(crate) use promise_spec::caught as capability_caught;
 pub(crate) use regexp::new_regexp;
 pub(crate) use utf16::{Text, Utf16Index};
 
