@@ -193,6 +193,9 @@ pub enum Step {
     Call { callee: Value, this: Value, args: Vec<Value>, cont: Cont },
     /// Call `callee`; its result is the built-in's result.
     TailCall { callee: Value, this: Value, args: Vec<Value> },
+    /// `new callee(...args)` with `new_target` (any constructor: a class, a bound function, a
+    /// closure, a built-in), resuming `cont` with the object made.
+    Construct { callee: ObjId, new_target: ObjId, args: Vec<Value>, cont: Cont },
     /// A synchronous host call was issued: the program stops until the host completes call
     /// `id`, whose value is then the built-in's result.
     Block(u32),
@@ -681,6 +684,7 @@ pub(crate) fn relative_index(vm: &mut Vm, v: Value, len: usize, default: usize) 
 pub(crate) use date_math::{date_to_iso, date_to_string};
 pub(crate) use error_more::aggregate_error;
 pub(crate) use map_set::{compact_maps, map_size};
+pub(crate) use promise_combine::close_then_throw as combine_close;
 pub(crate) use promise_spec::caught as capability_caught;
 pub(crate) use regexp::new_regexp;
 pub(crate) use utf16::{Text, Utf16Index};

@@ -109,23 +109,23 @@ pub(crate) fn species_of(vm: &mut Vm, promise: Value) -> Result<Option<Value>, T
     }
 }
 
-/// `NewPromiseCapability(C)`: `new C(executor)` runs through `Reflect.construct` (so `C` may be
-/// any constructor), then [`resume_capability`] checks what the executor received and goes on
+/// `NewPromiseCapability(C)`: `new C(executor)` runs as a [`Step::Construct`] (so `C` may be
+/// any constructor: a class, a function, a bound function), then [`resume_capability`] checks what the executor received and goes on
 /// with `after`.
 pub(crate) fn new_capability(vm: &mut Vm, c: Value, after: After) -> Result<Step, Throw> {
-    let constructible = matches!(c, Value::Obj(id) if vm.is_constructor(id));
-    if !constructible {
-        let desc = vm.describe_for_error(c);
-        return Err(vm.make_error(ErrorKind::TypeError, &format!("{desc} is not a constructor")));
-    }
+    let id = match c {
+        Value::Obj(id) if vm.is_constructor(id) => id,
+        _ => {
+            let desc = vm.describe_for_error(c);
+            return Err(vm.make_error(ErrorKind::TypeError, &format!("{desc} is not a constructor")));
+        }
+    };
     let holder = vm.new_array(vec![Value::Undefined, Value::Undefined])?;
     let executor = internal_fn(vm, "#internal.capabilityExecutor", vec![holder])?;
-    let construct = internal_fn(vm, "Reflect.construct", Vec::new())?;
-    let list = vm.new_array(vec![executor])?;
-    Ok(Step::Call {
-        callee: construct,
-        this: Value::Undefined,
-        args: vec![c, list],
+    Ok(Step::Construct {
+        callee: id,
+        new_target: id,
+        args: vec![executor],
         cont: Cont::Capability(Box::new(CapStep { holder, after })),
     })
 }
