@@ -218,6 +218,9 @@ pub enum Cont {
     /// A capability's body: its return value goes to `resolve` (when callable) and the built-in
     /// returns `result`; a throw out of it calls `reject` instead (caught by the unwinder).
     CatchReject { resolve: Value, reject: Value, result: Value },
+    /// `finally`'s thenFinally/catchFinally: after `onFinally()` (`resolved` false) or after
+    /// `PromiseResolve(c, its result)` (`resolved` true); `value` is the outcome passed on.
+    Finally { c: Value, value: Value, rejected: bool, resolved: bool },
     /// `Promise.all` & co by the specification's steps (`promise_combine.rs`).
     Combine(Box<promise_combine::Combine>),
     /// `replace`/`replaceAll` with a replacement function.
@@ -290,6 +293,7 @@ impl Cont {
             Cont::Capability(c) => c.trace(out),
             Cont::CatchReject { resolve, reject, result } => out.extend([*resolve, *reject, *result]),
             Cont::Combine(c) => c.trace(out),
+            Cont::Finally { c, value, .. } => out.extend([*c, *value]),
             Cont::ToJson(w) => w.trace(out),
             Cont::Replace(r) => r.trace(out),
             Cont::MapForEach(s) => s.trace(out),
@@ -449,6 +453,9 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
         Cont::Capability(c) => promise_spec::resume_capability(vm, *c, result),
         Cont::CatchReject { resolve, result: r, .. } => promise_spec::resume_catch(vm, resolve, r, result),
         Cont::Combine(c) => promise_combine::resume(vm, c, result),
+        Cont::Finally { c, value, rejected, resolved } => {
+            promise_spec::resume_finally(vm, c, value, rejected, resolved, result)
+        }
         Cont::ToJson(w) => tojson::resume(vm, *w, result),
         Cont::Replace(r) => string::resume_replace(vm, *r, result),
         Cont::MapForEach(s) => map_set::resume_for_each(vm, s, result),
@@ -686,6 +693,7 @@ pub(crate) use error_more::aggregate_error;
 pub(crate) use map_set::{compact_maps, map_size};
 pub(crate) use promise_combine::close_then_throw as combine_close;
 pub(crate) use promise_spec::caught as capability_caught;
+pub(crate) use promise_spec::plain_promise;
 pub(crate) use regexp::new_regexp;
 pub(crate) use utf16::{Text, Utf16Index};
 

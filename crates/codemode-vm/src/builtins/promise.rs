@@ -245,14 +245,18 @@ fn finally(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<
     let direct = species.is_none() && is_builtin(vm, then_fn, "Promise.prototype.then");
     if !direct || vm.is_promise(this).is_none() {
         require_callable(vm, then_fn)?;
-        if vm.is_callable(f) {
-            // thenFinally/catchFinally closures over a species constructor are not written yet.
-            return Err(vm.make_error(
-                ErrorKind::TypeError,
-                "Promise.prototype.finally with a callback on a subclass, species or thenable is not supported",
-            ));
+        if !vm.is_callable(f) {
+            return Ok(Step::TailCall { callee: then_fn, this, args: vec![f, f] });
         }
-        return Ok(Step::TailCall { callee: then_fn, this, args: vec![f, f] });
+        // thenFinally / catchFinally: call `f`, then `PromiseResolve(C, result).then(pass)`.
+        let c = match species {
+            Some(c) => c,
+            None => super::promise_spec::intrinsic_promise(vm)?,
+        };
+        let name = "#internal.finallyReaction";
+        let then_finally = super::promise_spec::internal_fn(vm, name, vec![f, c, Value::Bool(false)])?;
+        let catch_finally = super::promise_spec::internal_fn(vm, name, vec![f, c, Value::Bool(true)])?;
+        return Ok(Step::TailCall { callee: then_fn, this, args: vec![then_finally, catch_finally] });
     }
     let p = this_promise(vm, this, "finally")?;
     let f = if vm.is_callable(f) { f } else { Value::Undefined };

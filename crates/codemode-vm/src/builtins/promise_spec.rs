@@ -23,7 +23,61 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::new("#internal", "capabilityExecutor", 2, capability_executor),
     NativeDef::new("#internal", "capabilityReaction", 1, capability_reaction),
     NativeDef::new("#internal", "invokeThen", 2, invoke_then),
+    NativeDef::new("#internal", "finallyReaction", 1, finally_reaction),
 ];
+
+/// The intrinsic `%Promise%`: `Promise.prototype.constructor` while it is unchanged, else a
+/// function object of the same built-in (the same behaviour; only its identity differs).
+pub(crate) fn intrinsic_promise(vm: &mut Vm) -> Result<Value, Throw> {
+    let atom = vm.realm.atoms.constructor;
+    if let Some(slot) = vm.heap.obj(vm.realm.promise_proto).props.get(atom)
+        && slot.flags & crate::object::ACCESSOR == 0
+        && is_builtin(vm, slot.value, ".Promise")
+    {
+        return Ok(slot.value);
+    }
+    internal_fn(vm, ".Promise", Vec::new())
+}
+
+/// A `finally` callback's thenFinally (data = [onFinally, C, false]) or catchFinally (data =
+/// [onFinally, C, true]): calls `onFinally()`, then [`resume_finally`].
+fn finally_reaction(_vm: &mut Vm, _this: Value, args: &[Value], data: &[Value]) -> Result<Step, Throw> {
+    Ok(Step::Call {
+        callee: arg(data, 0),
+        this: Value::Undefined,
+        args: Vec::new(),
+        cont: Cont::Finally {
+            c: arg(data, 1),
+            value: arg(args, 0),
+            rejected: arg(data, 2) == Value::Bool(true),
+            resolved: false,
+        },
+    })
+}
+
+/// `onFinally()` returned `result`: `PromiseResolve(C, result)` (what `Promise.resolve` does
+/// with `this` = C); then, with that promise, `Invoke(p, "then", [valueThunk or thrower])`.
+pub(crate) fn resume_finally(
+    vm: &mut Vm,
+    c: Value,
+    value: Value,
+    rejected: bool,
+    resolved: bool,
+    result: Value,
+) -> Result<Step, Throw> {
+    if !resolved {
+        let promise_resolve = internal_fn(vm, "Promise.resolve", Vec::new())?;
+        return Ok(Step::Call {
+            callee: promise_resolve,
+            this: c,
+            args: vec![result],
+            cont: Cont::Finally { c, value, rejected, resolved: true },
+        });
+    }
+    let pass = vm.alloc_native(Native::FINALLY_PASS, vec![value, Value::Bool(rejected)])?;
+    let invoke = internal_fn(vm, "#internal.invokeThen", Vec::new())?;
+    Ok(Step::TailCall { callee: invoke, this: result, args: vec![pass] })
+}
 
 /// What to do once `new C(executor)` made the capability.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -74,6 +128,27 @@ pub(crate) fn is_builtin(vm: &Vm, v: Value, name: &str) -> bool {
     let Value::Obj(id) = v else { return false };
     match &vm.heap.obj(id).kind {
         ObjKind::Function(Callable::Native { native, .. }) => Native::by_stable_name(name) == Some(*native),
+        _ => false,
+    }
+}
+
+/// Whether promise `id` inherits the intrinsic `then` from an unchanged `Promise.prototype` and
+/// has no own properties: then adopting its state directly is what calling its `then` would do.
+pub(crate) fn plain_promise(vm: &Vm, id: ObjId) -> bool {
+    static THEN: std::sync::LazyLock<Option<Native>> =
+        std::sync::LazyLock::new(|| Native::by_stable_name("Promise.prototype.then"));
+    let obj = vm.heap.obj(id);
+    if obj.proto != Some(vm.realm.promise_proto) || !obj.props.is_empty() {
+        return false;
+    }
+    match vm.heap.obj(vm.realm.promise_proto).props.get(vm.realm.atoms.then) {
+        Some(slot) if slot.flags & crate::object::ACCESSOR == 0 => match slot.value {
+            Value::Obj(f) => matches!(
+                &vm.heap.obj(f).kind,
+                ObjKind::Function(Callable::Native { native, .. }) if Some(*native) == *THEN
+            ),
+            _ => false,
+        },
         _ => false,
     }
 }
