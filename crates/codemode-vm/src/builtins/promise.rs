@@ -81,8 +81,8 @@ fn reject(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<S
 /// or `value` getter, a throwing `then` of an item) rejects it instead of escaping the call, as
 /// `IfAbruptRejectPromise` says.
 ///
-/// That direct path is taken when `this` is the intrinsic `Promise` and its own `resolve` is the
-/// built-in; otherwise `promise_combine.rs` runs the specification's steps from a capability.
+/// That direct path is taken when `this` is the intrinsic `Promise`, its own `resolve` is the
+/// built-in and the iterable is an array; otherwise `promise_combine.rs` runs the specification's steps from a capability.
 fn combinator(vm: &mut Vm, this: Value, args: &[Value], kind: Combinator) -> Result<Step, Throw> {
     let name = match kind {
         Combinator::All => "all",
@@ -91,7 +91,10 @@ fn combinator(vm: &mut Vm, this: Value, args: &[Value], kind: Combinator) -> Res
         Combinator::Race => "race",
     };
     let intrinsic = constructor_this(vm, this, name)?;
-    if !intrinsic || !own_builtin(vm, this, "resolve", "Promise.resolve") {
+    // A program's iterable (a generator, an object with its own `[Symbol.iterator]`) is stepped
+    // one item at a time by the general path, which an endless iterator needs.
+    let array = matches!(arg(args, 0), Value::Obj(id) if matches!(vm.heap.obj(id).kind, ObjKind::Array(_)));
+    if !intrinsic || !array || !own_builtin(vm, this, "resolve", "Promise.resolve") {
         return new_capability(vm, this, After::Combinator { kind, c: this, iterable: arg(args, 0) });
     }
     let result = vm.new_promise()?;
