@@ -1,16 +1,19 @@
 // Promise statics and `then` with a constructor other than the intrinsic: subclasses, overridden
 // `resolve`/`then`, thenable items, a NotPromise capability constructor and receiver errors.
 const log = [];
+let constructed = 0;
 class MyPromise extends Promise {
   constructor(executor) {
-    log.push("construct");
+    constructed += 1;
     super(executor);
   }
 }
 const p = MyPromise.resolve(1);
 const q = p.then((v) => v + 1);
-const fromThen = await q;
 const thenIsMy = q instanceof MyPromise;
+// Before any await of a MyPromise (awaiting one calls its then, which this VM skips).
+const constructedBeforeAwait = constructed;
+const fromThen = await q;
 
 class Counting extends Promise {
   static resolve(v) {
@@ -72,6 +75,7 @@ const viaCustomThen = await Promise.all([p1, 2]);
 
 return {
   fromThen,
+  constructedBeforeAwait,
   thenIsMy,
   all,
   settledShape,
