@@ -16,9 +16,20 @@ use crate::object::{Callable, ObjKind};
 use crate::promise::Reaction;
 use crate::value::{ObjId, Value};
 
-/// Where a constructed object goes: into the register, or on to bind `this` after `super(...)`.
-fn constructed_into(dst: u16, super_call: bool) -> ReturnTo {
-    if super_call { ReturnTo::SuperResult(dst) } else { ReturnTo::Reg(dst) }
+/// The `dst` of a construction a built-in asked for (`Step::Construct`): the object goes to the
+/// native continuation frame below, not into a register.
+pub(crate) const NATIVE_DST: u16 = u16::MAX;
+
+/// Where a constructed object goes: into the register (or the waiting built-in), or on to bind
+/// `this` after `super(...)`.
+pub(crate) fn constructed_into(dst: u16, super_call: bool) -> ReturnTo {
+    if super_call {
+        ReturnTo::SuperResult(dst)
+    } else if dst == NATIVE_DST {
+        ReturnTo::Native
+    } else {
+        ReturnTo::Reg(dst)
+    }
 }
 
 /// A thrown JavaScript value on its way to a handler.
@@ -161,6 +172,11 @@ impl Vm {
                 Next::Hop(CallHop { callee, this, args, ret: ReturnTo::Native })
             }
             Step::TailCall { callee, this, args } => Next::Hop(CallHop { callee, this, args, ret }),
+            Step::Construct { callee, new_target, args, cont } => {
+                self.check_call_depth()?;
+                self.frames.push(Frame::Native(NativeFrame { cont, ret }));
+                Next::Done(self.construct_with(callee, &args, new_target, NATIVE_DST, false)?)
+            }
             Step::Block(id) => {
                 self.host.blocked = Some((id, ret));
                 Next::Done(None)
@@ -492,6 +508,38 @@ impl Vm {
                             cont
                         }
                     };
+                    // `Promise.all` & co: a throw out of `C.resolve` or `then` closes the iterator
+                    // first (`promise_combine.rs`); the original error goes on.
+                    if let Cont::Combine(state) = &cont
+                        && let Some(iterator) = state.open_iterator()
+                    {
+                        let next = builtins::combine_close(self, iterator, exc)
+                            .and_then(|step| self.apply_step(step, nf.ret))
+                            .and_then(|pending| self.deliver(pending));
+                        match next {
+                            Ok(()) => return Ok(()),
+                            Err(e) => {
+                                exc = e;
+                                continue;
+                            }
+                        }
+                    }
+                    // IteratorClose after a throw: whatever closing threw, the original goes on.
+                    if let Cont::ThrowAfter(original) = cont {
+                        exc = original;
+                        continue;
+                    }
+                    // A capability's body threw: its `reject` is called (`promise_spec.rs`).
+                    if let Cont::CatchReject { reject, result, .. } = cont {
+                        let step = builtins::capability_caught(reject, result, exc);
+                        match self.apply_step(step, nf.ret).and_then(|pending| self.deliver(pending)) {
+                            Ok(()) => return Ok(()),
+                            Err(e) => {
+                                exc = e;
+                                continue;
+                            }
+                        }
+                    }
                     if let Cont::PromiseExecutor { promise } = cont {
                         self.reject_promise(promise, exc)?;
                         return match self.deliver(Some((nf.ret, Value::Obj(promise)))) {

@@ -350,5 +350,10 @@ fn push_reaction(r: &Reaction, m: &mut Marks) {
             m.push_obj(*promise);
             m.push(*then);
         }
+        Reaction::ThenCapability { on_fulfilled, on_rejected, resolve, reject } => {
+            for v in [on_fulfilled, on_rejected, resolve, reject] {
+                m.push(*v);
+            }
+        }
     }
 }

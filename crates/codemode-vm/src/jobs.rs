@@ -31,14 +31,16 @@ impl Vm {
 
     /// Resolves `p` with `v`: adopts `v`'s state when it is a promise, else fulfills.
     pub(crate) fn resolve_promise(&mut self, p: ObjId, v: Value) -> Result<(), Throw> {
-        if let Some(inner) = self.is_promise(v) {
-            if inner == p {
-                let e = self.make_error(
-                    codemode_bytecode::ErrorKind::TypeError,
-                    "Chaining cycle detected for promise",
-                );
-                return self.reject_promise(p, e);
-            }
+        if self.is_promise(v) == Some(p) {
+            let e = self
+                .make_error(codemode_bytecode::ErrorKind::TypeError, "Chaining cycle detected for promise");
+            return self.reject_promise(p, e);
+        }
+        // A promise whose `then` is the intrinsic one, read from an unchanged prototype: its
+        // state is adopted directly. Any other promise is a thenable like the rest.
+        if let Some(inner) = self.is_promise(v)
+            && crate::builtins::plain_promise(self, inner)
+        {
             // NewPromiseResolveThenableJob: one job to call then, which adds the reaction.
             self.charge_memory(std::mem::size_of::<Job>())?;
             self.jobs.push_back(Job::Reaction {
@@ -50,7 +52,7 @@ impl Vm {
         }
         // A thenable object: its `then` decides (NewPromiseResolveThenableJob).
         if let Value::Obj(id) = v
-            && matches!(self.heap.obj(id).kind, ObjKind::Plain | ObjKind::Function(_))
+            && matches!(self.heap.obj(id).kind, ObjKind::Plain | ObjKind::Function(_) | ObjKind::Promise(_))
         {
             let then = self.get_value(v, crate::props::Key::Atom(self.realm.atoms.then))?;
             if self.is_callable(then) {
@@ -212,6 +214,10 @@ impl Vm {
                 self.run_combinator(kind, state, index, value, rejected)
             }
             Reaction::FinishMain => self.finish_main(value),
+            Reaction::ThenCapability { on_fulfilled, on_rejected, resolve, reject } => {
+                let handler = if rejected { on_rejected } else { on_fulfilled };
+                self.run_capability_reaction(handler, resolve, reject, value, rejected)
+            }
             Reaction::Thenable { promise, then } => {
                 let resolve = self.alloc_native(
                     crate::builtins::Native::PROMISE_RESOLVE_FUNCTION,

@@ -44,6 +44,9 @@ pub enum Reaction {
     /// Resolve `promise` with a thenable (an object with a `then` method that is not a
     /// promise): call `then(resolve, reject)` on it with `promise`'s resolving functions.
     Thenable { promise: ObjId, then: Value },
+    /// `then` whose derived promise is a capability of another constructor (a species): the
+    /// handler's outcome goes to the capability's `resolve`/`reject` (`promise_spec.rs`).
+    ThenCapability { on_fulfilled: Value, on_rejected: Value, resolve: Value, reject: Value },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

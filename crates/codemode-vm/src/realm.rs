@@ -553,7 +553,7 @@ impl Vm {
         dst: u16,
         super_call: bool,
     ) -> Result<Pending, Throw> {
-        let into = if super_call { ReturnTo::SuperResult(dst) } else { ReturnTo::Reg(dst) };
+        let into = crate::call::constructed_into(dst, super_call);
         // Unwrap bound functions iteratively; a chain of binds is acyclic, so shorter than the heap.
         let (mut callee, mut new_target) = (callee, new_target);
         let mut all_args: Vec<Value> = Vec::new();

@@ -52,7 +52,9 @@ mod object;
 mod object_model;
 mod prim_args;
 mod promise;
+mod promise_combine;
 mod promise_more;
+mod promise_spec;
 pub(crate) mod prop_walk;
 mod proxy;
 mod reflect;
@@ -195,6 +197,9 @@ pub enum Step {
     Call { callee: Value, this: Value, args: Vec<Value>, cont: Cont },
     /// Call `callee`; its result is the built-in's result.
     TailCall { callee: Value, this: Value, args: Vec<Value> },
+    /// `new callee(...args)` with `new_target` (any constructor: a class, a bound function, a
+    /// closure, a built-in), resuming `cont` with the object made.
+    Construct { callee: ObjId, new_target: ObjId, args: Vec<Value>, cont: Cont },
     /// A synchronous host call was issued: the program stops until the host completes call
     /// `id`, whose value is then the built-in's result.
     Block(u32),
@@ -212,6 +217,16 @@ pub enum Cont {
     Sort(Box<array::SortState>),
     /// `new Promise(executor)` waiting for the executor: returns `promise`; a throw rejects it.
     PromiseExecutor { promise: ObjId },
+    /// `new C(executor)` for NewPromiseCapability, then what to do with it (`promise_spec.rs`).
+    Capability(Box<promise_spec::CapStep>),
+    /// A capability's body: its return value goes to `resolve` (when callable) and the built-in
+    /// returns `result`; a throw out of it calls `reject` instead (caught by the unwinder).
+    CatchReject { resolve: Value, reject: Value, result: Value },
+    /// `finally`'s thenFinally/catchFinally: after `onFinally()` (`resolved` false) or after
+    /// `PromiseResolve(c, its result)` (`resolved` true); `value` is the outcome passed on.
+    Finally { c: Value, value: Value, rejected: bool, resolved: bool },
+    /// `Promise.all` & co by the specification's steps (`promise_combine.rs`).
+    Combine(Box<promise_combine::Combine>),
     /// `replace`/`replaceAll` with a replacement function.
     Replace(Box<string::ReplaceState>),
     /// `Map.prototype.forEach` / `Set.prototype.forEach`.
@@ -282,6 +297,10 @@ impl Cont {
             Cont::ArrayLoop(l) => l.trace(out),
             Cont::Sort(s) => s.trace(out),
             Cont::PromiseExecutor { promise } => out.push(Value::Obj(*promise)),
+            Cont::Capability(c) => c.trace(out),
+            Cont::CatchReject { resolve, reject, result } => out.extend([*resolve, *reject, *result]),
+            Cont::Combine(c) => c.trace(out),
+            Cont::Finally { c, value, .. } => out.extend([*c, *value]),
             Cont::ToJson(w) => w.trace(out),
             Cont::Replace(r) => r.trace(out),
             Cont::MapForEach(s) => s.trace(out),
@@ -336,6 +355,8 @@ pub fn table() -> &'static [NativeDef] {
             math::DEFS,
             promise::DEFS,
             promise_more::DEFS,
+            promise_spec::DEFS,
+            promise_combine::DEFS,
             clone::DEFS,
             string::DEFS,
             symbol::DEFS,
@@ -441,6 +462,12 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
         Cont::ArrayLoop(l) => array_loop::resume_loop(vm, l, result),
         Cont::Sort(s) => array::resume_sort(vm, s, result),
         Cont::PromiseExecutor { promise } => Ok(Step::Return(Value::Obj(promise))),
+        Cont::Capability(c) => promise_spec::resume_capability(vm, *c, result),
+        Cont::CatchReject { resolve, result: r, .. } => promise_spec::resume_catch(vm, resolve, r, result),
+        Cont::Combine(c) => promise_combine::resume(vm, c, result),
+        Cont::Finally { c, value, rejected, resolved } => {
+            promise_spec::resume_finally(vm, c, value, rejected, resolved, result)
+        }
         Cont::ToJson(w) => tojson::resume(vm, *w, result),
         Cont::Replace(r) => string::resume_replace(vm, *r, result),
         Cont::MapForEach(s) => map_set::resume_for_each(vm, s, result),
@@ -680,6 +707,9 @@ pub(crate) fn relative_index(vm: &mut Vm, v: Value, len: usize, default: usize) 
 pub(crate) use date_math::{date_to_iso, date_to_string};
 pub(crate) use error_more::aggregate_error;
 pub(crate) use map_set::{compact_maps, map_size};
+pub(crate) use promise_combine::close_then_throw as combine_close;
+pub(crate) use promise_spec::caught as capability_caught;
+pub(crate) use promise_spec::plain_promise;
 pub(crate) use regexp::new_regexp;
 pub(crate) use utf16::{Text, Utf16Index};
 

@@ -1,8 +1,9 @@
-//! `Promise.withResolvers()` and `queueMicrotask(fn)`.
+//! `Promise.withResolvers()`, `Promise.try(f, ...args)` and `queueMicrotask(fn)`.
 
 use codemode_bytecode::ErrorKind;
 
-use super::{Native, NativeDef, Step, arg};
+use super::promise_spec::{After, constructor_this, new_capability};
+use super::{Cont, Native, NativeDef, Step, arg};
 use crate::Vm;
 use crate::call::Throw;
 use crate::promise::Reaction;
@@ -11,11 +12,15 @@ use crate::value::Value;
 
 pub const DEFS: &[NativeDef] = &[
     NativeDef::new("Promise", "withResolvers", 0, with_resolvers),
+    NativeDef::new("Promise", "try", 1, promise_try),
     NativeDef::new("", "queueMicrotask", 1, queue_microtask),
 ];
 
 /// `{ promise, resolve, reject }`: a pending promise and its resolving functions.
-fn with_resolvers(vm: &mut Vm, _this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+fn with_resolvers(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    if !constructor_this(vm, this, "withResolvers")? {
+        return new_capability(vm, this, After::WithResolvers);
+    }
     let p = vm.new_promise()?;
     let resolve = vm.alloc_native(Native::PROMISE_RESOLVE_FUNCTION, vec![Value::Obj(p)])?;
     let reject = vm.alloc_native(Native::PROMISE_REJECT_FUNCTION, vec![Value::Obj(p)])?;
@@ -25,6 +30,30 @@ fn with_resolvers(vm: &mut Vm, _this: Value, _args: &[Value], _data: &[Value]) -
         vm.define(out, Key::Atom(atom), v)?;
     }
     Ok(Step::Return(out))
+}
+
+/// `Promise.try(f, ...args)`: a promise settled by what calling `f(...args)` returns or throws
+/// (a throw rejects it through `Cont::CatchReject`).
+fn promise_try(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let f = arg(args, 0);
+    let rest = args.get(1..).unwrap_or(&[]).to_vec();
+    if !constructor_this(vm, this, "try")? {
+        return new_capability(vm, this, After::Try { f, args: rest });
+    }
+    let p = vm.new_promise()?;
+    if !vm.is_callable(f) {
+        let e = vm.not_a_function(f);
+        vm.reject_promise(p, e)?;
+        return Ok(Step::Return(Value::Obj(p)));
+    }
+    let resolve = vm.alloc_native(Native::PROMISE_RESOLVE_FUNCTION, vec![Value::Obj(p)])?;
+    let reject = vm.alloc_native(Native::PROMISE_REJECT_FUNCTION, vec![Value::Obj(p)])?;
+    Ok(Step::Call {
+        callee: f,
+        this: Value::Undefined,
+        args: rest,
+        cont: Cont::CatchReject { resolve, reject, result: Value::Obj(p) },
+    })
 }
 
 /// Queues a job that calls `f()`: a `finally` reaction without a derived promise on an already

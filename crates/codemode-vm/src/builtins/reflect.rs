@@ -101,6 +101,13 @@ fn construct(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Resu
         ObjKind::Function(Callable::Native { native, .. }) if target == new_target => {
             super::construct_native(vm, native, &list)
         }
+        // A class is constructed as `new` does it, with `new_target` giving the prototype.
+        ObjKind::Function(Callable::Class { .. }) => Ok(Step::Construct {
+            callee: target_id,
+            new_target: new_target_id,
+            args: list,
+            cont: Cont::Constructed(Value::Undefined),
+        }),
         _ => {
             let msg = "Reflect.construct of a class, a bound function, or a built-in with another newTarget is not supported";
             Err(vm.make_error(ErrorKind::TypeError, msg))
