@@ -131,7 +131,7 @@ impl Run {
             }
             _ => Phase::Plain,
         };
-        self.inflight.push(Inflight { id, key: key.clone(), shown_path, phase });
+        self.inflight.insert(id, Inflight { id, key: key.clone(), shown_path, phase });
         if let Work::Durable(tool) = &work
             && !hooked
         {
@@ -167,7 +167,7 @@ impl Run {
         }
         let start = CallStart { name: path, kind, input, key, context: self.context.clone() };
         if !self.inner.hooks.after.is_empty() {
-            self.running.push((id, start.clone(), Instant::now()));
+            self.running.insert(id, (start.clone(), Instant::now()));
         }
         let hooks = self.inner.hooks.clone();
         let ctx = match &work {
@@ -262,7 +262,7 @@ impl Run {
     /// A durable call's work has its handle: attach to it (the after hooks run when it ends).
     fn attach(&mut self, id: u32, handle: Json) {
         let suspender = self.suspender(id);
-        let Some(entry) = self.inflight.iter_mut().find(|c| c.id == id) else { return };
+        let Some(entry) = self.inflight.get_mut(&id) else { return };
         let Phase::Starting { tool, path, args } = std::mem::replace(&mut entry.phase, Phase::Plain) else {
             return;
         };
@@ -270,7 +270,7 @@ impl Run {
             .with_run_context(self.context.clone())
             .with_suspender(Some(suspender));
         entry.phase = Phase::Attached { tool: tool.clone(), path, args, handle: handle.clone() };
-        let hook = self.running.iter().find(|r| r.0 == id).map(|(_, start, began)| (start.clone(), *began));
+        let hook = self.running.get(&id).map(|(start, began)| (start.clone(), *began));
         let hooks = self.inner.hooks.clone();
         let future = std::panic::catch_unwind(AssertUnwindSafe(|| tool.attach_durable(handle, ctx)));
         self.tasks.spawn(async move {
@@ -294,9 +294,14 @@ impl Run {
 
     /// Records how call `id` ended and feeds the outcome to the program.
     pub(crate) fn finish_call(&mut self, id: u32, ended: Ended) {
-        self.running.retain(|(running, _, _)| *running != id);
-        self.inflight.retain(|c| c.id != id);
-        let Some(call) = self.calls.iter_mut().find(|c| c.id == id) else { return };
+        self.running.remove(&id);
+        self.inflight.remove(&id);
+        // Calls are recorded in id order; the linear search is the fallback should one not be.
+        let at = match self.calls.binary_search_by_key(&id, |c| c.id) {
+            Ok(at) => Some(at),
+            Err(_) => self.calls.iter().position(|c| c.id == id),
+        };
+        let Some(call) = at.and_then(|at| self.calls.get_mut(at)) else { return };
         let (functions, value) = match &ended {
             Ended::HostValue(_, functions, value) => (functions.clone(), Some(value.clone())),
             _ => (Vec::new(), None),

@@ -8,6 +8,7 @@
 //! the previous turn ended, so no path (calls answered at once, unknown tools, `search`) can run
 //! past the deadline.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -130,11 +131,13 @@ pub(crate) struct Run {
     pub(crate) extension_owners: Vec<(u32, usize)>,
     /// Values with functions whose extension has snapshot hooks, for a suspend to encode.
     pub(crate) returned: Vec<Returned>,
-    /// Calls still running, for the after hooks: id, what started, when.
-    pub(crate) running: Vec<(u32, CallStart, Instant)>,
+    /// Calls still running, for the after hooks, by id (call ids grow, so this is start order):
+    /// what started, when. A map, not a list: 1,000 concurrent calls finishing one by one made
+    /// removal from a list quadratic.
+    pub(crate) running: BTreeMap<u32, (CallStart, Instant)>,
     pub(crate) tasks: JoinSet<Completion>,
-    /// Calls whose tasks are running.
-    pub(crate) inflight: Vec<Inflight>,
+    /// Calls whose tasks are running, by id (start order).
+    pub(crate) inflight: BTreeMap<u32, Inflight>,
     /// Calls the program made that have not started: a durable `start` asked to suspend the run
     /// before them. They start when the run goes on.
     pub(crate) queued: std::collections::VecDeque<HostCall>,
@@ -234,14 +237,14 @@ impl Run {
             context,
             cancel,
             calls: Vec::new(),
-            running: Vec::new(),
+            running: BTreeMap::new(),
             extension_calls: Vec::new(),
             host_functions: Vec::new(),
             extension_owners: Vec::new(),
             returned: Vec::new(),
             cleanup_timed_out: false,
             tasks: JoinSet::new(),
-            inflight: Vec::new(),
+            inflight: BTreeMap::new(),
             queued: std::collections::VecDeque::new(),
             suspendable: false,
             asks: None,
@@ -284,7 +287,7 @@ impl Run {
         let grace = Instant::now() + AFTER_HOOK_GRACE;
         let limit = self.deadline.map_or(grace, |d| d.max(grace));
         let hooks = &self.inner.hooks;
-        for (_, start, began) in std::mem::take(&mut self.running) {
+        for (start, began) in std::mem::take(&mut self.running).into_values() {
             let report = hooks.after(call_end(start, CallOutcome::Interrupted, began.elapsed()));
             let _ = tokio::time::timeout_at(limit.into(), report).await;
         }

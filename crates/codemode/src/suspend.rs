@@ -81,7 +81,7 @@ impl Run {
         self.collect_ready();
         let blocking: Vec<BlockingCall> = self
             .inflight
-            .iter()
+            .values()
             .filter(|c| match c.phase {
                 Phase::Plain => true,
                 Phase::Starting { .. } => asking != Some(c.id),
@@ -114,7 +114,7 @@ impl Run {
         }
         let pending: Vec<SavedPending> = self
             .inflight
-            .iter()
+            .values()
             .filter_map(|c| match &c.phase {
                 Phase::Starting { path, args, .. } => Some((c, path, args, None)),
                 Phase::Attached { path, args, handle, .. } => Some((c, path, args, Some(handle.clone()))),
@@ -213,7 +213,7 @@ impl Run {
             return Vec::new();
         }
         let mut cancels = Vec::new();
-        for call in std::mem::take(&mut self.inflight) {
+        for call in std::mem::take(&mut self.inflight).into_values() {
             if let Phase::Attached { tool, handle, .. } = call.phase
                 && let Some(durable) = tool.durable_ops()
             {
