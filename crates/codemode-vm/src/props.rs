@@ -267,6 +267,9 @@ impl Vm {
         };
         let grow = self.heap.obj(id).props.growth_for(prototype);
         self.charge_memory(grow * std::mem::size_of::<crate::object::Slot>())?;
+        // Configurable, unlike the specification's (writable, non-configurable): methods and
+        // accessors have no `prototype` there, and here they get one on a read, which a
+        // program must be able to redefine.
         self.heap.obj_mut(id).props.set(prototype, Value::Obj(p), HIDDEN);
         Ok(())
     }
@@ -624,6 +627,13 @@ impl Vm {
     pub(crate) fn define_hidden(&mut self, id: ObjId, name: &str, v: Value) {
         let atom = self.builtin_key(name);
         self.heap.obj_mut(id).props.set(atom, v, HIDDEN);
+    }
+
+    /// A constructor's `prototype` (built-in constructors and classes): neither writable,
+    /// enumerable nor configurable.
+    pub(crate) fn define_constructor_prototype(&mut self, ctor: ObjId, proto: Value) {
+        let atom = self.realm.atoms.prototype;
+        self.heap.obj_mut(ctor).props.set(atom, proto, READONLY | HIDDEN | FIXED);
     }
 
     /// The key of a built-in's name: `"@@x"` is the well-known symbol `Symbol.x`, anything else

@@ -512,7 +512,7 @@ impl Vm {
         let class = self.alloc(kind, Some(ctor_proto))?;
         let prototype = self.alloc(ObjKind::Plain, proto_proto)?;
         self.define_hidden(prototype, "constructor", Value::Obj(class));
-        self.define_hidden(class, "prototype", Value::Obj(prototype));
+        self.define_constructor_prototype(class, Value::Obj(prototype));
         Ok(Value::Obj(class))
     }
 

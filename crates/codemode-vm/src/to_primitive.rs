@@ -95,9 +95,10 @@ impl Vm {
         if let ConvertOp::Binary(BinOp::StrictEq | BinOp::StrictNotEq) = op {
             return Ok(false);
         }
-        // `==` between two objects compares identity.
+        // `==` between two objects compares identity, and with `null`/`undefined` converts
+        // nothing.
         if let ConvertOp::Binary(BinOp::Eq | BinOp::NotEq) = op
-            && matches!(operands, [Value::Obj(_), Value::Obj(_)])
+            && (matches!(operands, [Value::Obj(_), Value::Obj(_)]) || operands.iter().any(|v| v.is_nullish()))
         {
             return Ok(false);
         }
@@ -139,6 +140,7 @@ impl Vm {
                 {
                     return Ok(Some(step));
                 }
+                let mut native = false;
                 while (conv.tried as usize) < names.len() {
                     let name = names[conv.tried as usize];
                     conv.tried += 1;
@@ -151,8 +153,17 @@ impl Vm {
                         // `Object.prototype.valueOf` gives the object back: try the next one.
                         MethodKind::IdentityValueOf | MethodKind::NotCallable => continue,
                         // A built-in conversion: the synchronous path does it.
-                        MethodKind::Native => break,
+                        MethodKind::Native => {
+                            native = true;
+                            break;
+                        }
                     }
+                }
+                // No method gave a primitive, or none is callable: OrdinaryToPrimitive throws.
+                if !native && conv.tried != EXOTIC {
+                    return Err(
+                        self.make_error(ErrorKind::TypeError, "Cannot convert object to primitive value")
+                    );
                 }
             }
             conv.index += 1;
@@ -279,12 +290,10 @@ impl Vm {
             return Ok(Some(result));
         }
         let names = method_names(if prefer_string { Hint::String } else { Hint::Number });
-        let mut called = false;
         for name in names {
             let method = self.get_named(v, name)?;
             match self.user_method(method) {
                 MethodKind::User => {
-                    called = true;
                     let op = crate::replay::ReplayedOp::Call { callee: method, this: v, args: Vec::new() };
                     let result = self.replayed(op)?;
                     if !matches!(result, Value::Obj(_)) {
@@ -296,10 +305,8 @@ impl Vm {
                 MethodKind::Native => return Ok(None),
             }
         }
-        if called {
-            return Err(self.make_error(ErrorKind::TypeError, "Cannot convert object to primitive value"));
-        }
-        Ok(None)
+        // Neither method gave a primitive (or neither is callable): OrdinaryToPrimitive throws.
+        Err(self.make_error(ErrorKind::TypeError, "Cannot convert object to primitive value"))
     }
 
     fn user_method(&self, method: Value) -> MethodKind {

@@ -30,10 +30,13 @@ fn make(vm: &mut Vm, kind: ErrorKind, args: &[Value]) -> Result<Step, Throw> {
             let atom = vm.realm.atoms.message;
             vm.heap.obj_mut(id).props.remove(atom);
         }
-        // `new Error(msg, { cause })`.
-        if let Value::Obj(_) = arg(args, 1) {
-            let cause = vm.get_named(arg(args, 1), "cause")?;
-            if cause != Value::Undefined {
+        // `new Error(msg, { cause })`: InstallErrorCause (an own `cause` whenever the options
+        // have one, even `undefined`).
+        let options = arg(args, 1);
+        if let Value::Obj(_) = options {
+            let key = crate::props::Key::Atom(vm.heap.atoms.intern("cause"));
+            if vm.has_property_replayed(options, key)? {
+                let cause = vm.get_value(options, key)?;
                 vm.define_hidden(id, "cause", cause);
             }
         }
@@ -57,8 +60,27 @@ fn syntax_error_call(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value])
     make(vm, ErrorKind::SyntaxError, args)
 }
 
+/// `Error.prototype.toString`: generic over any object, reading `name` and `message` (getters
+/// and conversions included).
 fn to_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    let s = vm.to_rust_string(this)?;
+    if !matches!(this, Value::Obj(_)) {
+        let desc = vm.describe_for_error(this);
+        let msg = format!("Error.prototype.toString requires that 'this' be an Object, not {desc}");
+        return Err(vm.make_error(ErrorKind::TypeError, &msg));
+    }
+    let name = match vm.get_named(this, "name")? {
+        Value::Undefined => "Error".to_string(),
+        v => vm.to_rust_string(v)?,
+    };
+    let message = match vm.get_named(this, "message")? {
+        Value::Undefined => String::new(),
+        v => vm.to_rust_string(v)?,
+    };
+    let s = match (name.is_empty(), message.is_empty()) {
+        (_, true) => name,
+        (true, false) => message,
+        (false, false) => format!("{name}: {message}"),
+    };
     Ok(Step::Return(vm.new_string_owned(s)?))
 }
 

@@ -43,7 +43,7 @@ pub(super) fn install_values(vm: &mut Vm) -> Result<(), Throw> {
         vm.define_hidden(proto, "message", empty);
         let atom = vm.heap.atoms.intern(name);
         if let Some(ctor @ Value::Obj(fid)) = vm.get_global(atom) {
-            vm.define_hidden(fid, "prototype", Value::Obj(proto));
+            vm.define_constructor_prototype(fid, Value::Obj(proto));
             vm.define_hidden(proto, "constructor", ctor);
         }
         vm.define_hidden(store, name, Value::Obj(proto));

@@ -520,7 +520,7 @@ pub(crate) fn install(vm: &mut Vm) -> Result<(), Throw> {
             let f = vm.alloc_native(Native(i as u16), Vec::new())?;
             if let Some(proto) = vm.proto_named(def.name) {
                 if let Value::Obj(fid) = f {
-                    vm.define_hidden(fid, "prototype", Value::Obj(proto));
+                    vm.define_constructor_prototype(fid, Value::Obj(proto));
                 }
                 vm.define_hidden(proto, "constructor", f);
             }

@@ -1,7 +1,7 @@
 // encodeURIComponent (up to 9x growth) and btoa of long strings are checked against the memory
 // limit before their output is built.
 // expect: value ["RangeError", "RangeError"]
-// timeout-ms: 10000
+// timeout-ms: 30000
 // memory-limit: 64MiB
 const s = "€".repeat(2 * 1024 * 1024);
 const t = "\u00ff".repeat(4 * 1024 * 1024);
