@@ -167,7 +167,7 @@ const FUSED_HELDOUT_MIN_RECALL_AT_5: f64 = 0.90;
 /// (`SemanticRanker::with_adaptive_weight`).
 const MINILM_LEXICAL_WEIGHT: f64 = 1.0;
 const MINILM_SEMANTIC_WEIGHT: f64 = 0.2;
-const MINILM_SEMANTIC_WEIGHT_UNMATCHED: f64 = 1.0;
+const MINILM_SEMANTIC_WEIGHT_UNMATCHED: f64 = 1.5;
 
 #[test]
 fn search_eval() {
@@ -288,7 +288,10 @@ fn search_eval_fused_with_minilm() {
         println!("CODEMODE_MINILM_DIR is not set: skipped");
         return;
     };
-    let model = Arc::new(Memo(minilm::MiniLm::load(Path::new(&dir), 128).unwrap(), Default::default()));
+    // `SEARCH_EVAL_MAX_TOKENS=256`: word pieces per text (the model was trained on 128).
+    let max_tokens = std::env::var("SEARCH_EVAL_MAX_TOKENS").map_or(128, |n| n.parse().unwrap());
+    let model =
+        Arc::new(Memo(minilm::MiniLm::load(Path::new(&dir), max_tokens).unwrap(), Default::default()));
     // `SEARCH_EVAL_EMBED_CACHE=file` keeps the vectors between runs (text → vector, JSON), so
     // fusion settings can be compared without embedding the catalog again.
     let cache_file = std::env::var("SEARCH_EVAL_EMBED_CACHE").ok();
