@@ -376,3 +376,37 @@ fn multi_word_verbs_match_through_their_wordnet_relatives() {
     let logged = tools.rank("logged", None);
     assert!(logged_in[0].score < logged[0].score, "{logged_in:?}");
 }
+
+#[test]
+fn question_forms_ask_for_the_attribute() {
+    let tools = Namespace::new()
+        .tool("storage_size", tool("Gets the size of a collection on disk", json!({})))
+        .tool("rename_collection", tool("Renames a collection", json!({})))
+        .tool("insert_many", tool("Insert many documents into a collection", json!({})))
+        .tool("count", tool("Gets the number of documents in a collection", json!({})))
+        .build()
+        .unwrap();
+    let top = |q: &str| tools.rank(q, None).first().map(|h| h.tool.path.clone());
+    // `how big` asks for a size, `how many` for a number (WordNet's attributes), not for `many`.
+    assert_eq!(top("how big is the collection").as_deref(), Some("storage_size"));
+    assert_eq!(top("how many documents are in the collection").as_deref(), Some("count"));
+}
+
+#[test]
+fn adaptive_weight_leans_on_the_model_when_few_words_match() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let fixed = SemanticRanker::new(ToyEmbedder { calls: Arc::clone(&calls) }).with_weights(1.0, 0.2);
+    let adaptive =
+        SemanticRanker::new(ToyEmbedder { calls }).with_weights(1.0, 0.2).with_adaptive_weight(1.5);
+    let fixed = sample().with_semantic_ranker(Arc::new(fixed));
+    let adaptive = sample().with_semantic_ranker(Arc::new(adaptive));
+    let top = |tools: &ToolSet, q: &str| tools.rank(q, None).first().map(|h| h.tool.path.clone());
+    // One word of three matches an orders tool literally; the model knows the query is about
+    // health. At a fixed low weight the literal match wins; adapting, the model does.
+    let query = "is the order service alive";
+    assert_ne!(top(&fixed, query).as_deref(), Some("ping"));
+    assert_eq!(top(&adaptive, query).as_deref(), Some("ping"));
+    // A query in the catalog's own words stays lexical.
+    assert_eq!(top(&adaptive, "cancel order").as_deref(), Some("orders.cancel"));
+    assert_eq!(top(&adaptive, "list customers").as_deref(), Some("customers.list"));
+}

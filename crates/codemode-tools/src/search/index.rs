@@ -102,6 +102,8 @@ const THESAURUS_DISCOUNT: f64 = 0.0;
 const PHRASE_DISCOUNT: f64 = 0.45;
 /// Weight of a multi-word verb's first word taken literally (`throw`).
 const PHRASE_HEAD_WEIGHT: f64 = 0.3;
+/// Weight of a question form's adjective taken literally (`many` of `how many`).
+const QUESTION_ADJECTIVE_WEIGHT: f64 = 0.0;
 /// Bytes of a query that are analyzed; the rest is ignored.
 const MAX_QUERY_BYTES: usize = 1024;
 /// Words of a query that are analyzed.
@@ -205,9 +207,10 @@ fn name_relatives(name: &str, cache: &mut HashMap<String, Vec<&'static str>>) ->
     related.join(" ")
 }
 
-/// Removes the multi-word verbs of a query's words (`throw away`, `get rid of`, `logged in`),
-/// returning each one's first word and WordNet relatives.
-fn take_phrases(all: &mut Vec<String>) -> Vec<(String, Vec<&'static str>)> {
+/// Removes the multi-word verbs (`throw away`, `get rid of`, `logged in`) and question forms
+/// (`how big`, `how many`) of a query's words, returning each one's own word (a verb's first
+/// word, a question's adjective) and WordNet relatives.
+fn take_phrases(all: &mut Vec<String>) -> Vec<(String, f64, Vec<&'static str>)> {
     let mut out = Vec::new();
     let mut kept = Vec::new();
     let mut i = 0;
@@ -228,7 +231,13 @@ fn take_phrases(all: &mut Vec<String>) -> Vec<(String, Vec<&'static str>)> {
             for head in heads {
                 let related = thesaurus::related(&format!("{head}_{rest}"));
                 if !related.is_empty() {
-                    found = Some((len, head, related));
+                    // A question form's (`how big`) own word is its adjective, not `how`.
+                    let (head, weight) = if is_stopword(&head) {
+                        (window[len - 1].clone(), QUESTION_ADJECTIVE_WEIGHT)
+                    } else {
+                        (head, PHRASE_HEAD_WEIGHT)
+                    };
+                    found = Some((len, head, weight, related));
                     break;
                 }
             }
@@ -237,8 +246,8 @@ fn take_phrases(all: &mut Vec<String>) -> Vec<(String, Vec<&'static str>)> {
             }
         }
         match found {
-            Some((len, head, related)) => {
-                out.push((head, related));
+            Some((len, head, weight, related)) => {
+                out.push((head, weight, related));
                 i += len;
             }
             None => {
@@ -605,8 +614,8 @@ impl SearchIndex {
             }
             reference_forms.push(forms);
         }
-        for (head, related) in phrases {
-            let mut alternatives = vec![(stem(&head), PHRASE_HEAD_WEIGHT)];
+        for (head, weight, related) in phrases {
+            let mut alternatives = vec![(stem(&head), weight)];
             for r in related {
                 let r = stem(r);
                 if !alternatives.iter().any(|(t, _)| *t == r) {
@@ -718,6 +727,29 @@ impl SearchIndex {
             }
         }
         FIELDS.into_iter().filter(|field| found[field.index()]).map(Field::label).collect()
+    }
+
+    /// How literally a document matches the query, in [0, 1]: per query word, the weight of
+    /// its best alternative the document has (1 for the word itself, less for a synonym,
+    /// another ending or a typo), averaged over the words. A paraphrase shares few words with
+    /// the tool it means, so its best lexical hit scores low here.
+    pub(crate) fn match_strength(&self, doc_index: usize, query: &Query) -> f64 {
+        let Some(doc) = self.docs.get(doc_index) else { return 0.0 };
+        if query.ids.is_empty() {
+            return 0.0;
+        }
+        let total: f64 = query
+            .ids
+            .iter()
+            .map(|alternatives| {
+                alternatives
+                    .iter()
+                    .filter(|(id, weight)| *weight > 0.0 && Self::frequencies(doc, *id).is_some())
+                    .map(|(_, weight)| weight.min(1.0))
+                    .fold(0.0f64, f64::max)
+            })
+            .sum();
+        total / query.terms.len().max(1) as f64
     }
 
     /// Scores one document; `0` means not relevant.

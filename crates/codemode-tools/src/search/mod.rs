@@ -163,8 +163,10 @@ impl ToolSet {
         if let Some(ranker) = self.semantic_ranker()
             && let Ok(semantic) = ranker.similarities(self, trimmed, &scoped)
         {
+            // How literally the best lexical hit matches: the less, the more the model counts.
+            let strength = lexical.first().map_or(0.0, |&(i, _)| index.match_strength(i, &analyzed));
             return ranker
-                .fuse(&lexical, &semantic)
+                .fuse(&lexical, &semantic, strength)
                 .into_iter()
                 .map(|(i, score, by_meaning)| {
                     let mut matches = index.matched_fields(i, &analyzed);

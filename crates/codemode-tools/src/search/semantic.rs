@@ -96,6 +96,9 @@ pub struct SemanticRanker {
     embedder: Box<dyn Embedder>,
     lexical_weight: f64,
     semantic_weight: f64,
+    /// The semantic weight when the best lexical hit matches no query word literally (see
+    /// [`SemanticRanker::with_adaptive_weight`]).
+    semantic_weight_unmatched: f64,
     fusion: Fusion,
     text: Box<ToolText>,
     cache: Mutex<Vec<Arc<CatalogVectors>>>,
@@ -107,6 +110,7 @@ impl std::fmt::Debug for SemanticRanker {
             .field("model", &self.embedder.model_id())
             .field("lexical_weight", &self.lexical_weight)
             .field("semantic_weight", &self.semantic_weight)
+            .field("semantic_weight_unmatched", &self.semantic_weight_unmatched)
             .finish_non_exhaustive()
     }
 }
@@ -160,17 +164,32 @@ impl SemanticRanker {
             embedder: Box::new(embedder),
             lexical_weight: 1.0,
             semantic_weight: 1.0,
+            semantic_weight_unmatched: 1.0,
             fusion: Fusion::default(),
             text: Box::new(tool_text),
             cache: Mutex::new(Vec::new()),
         }
     }
 
-    /// Sets the fusion weights of the lexical and the semantic ranking (non-negative).
+    /// Sets the fusion weights of the lexical and the semantic ranking (non-negative). The
+    /// semantic weight is the same for every query unless [`Self::with_adaptive_weight`]
+    /// follows.
     #[must_use]
     pub fn with_weights(mut self, lexical: f64, semantic: f64) -> Self {
         self.lexical_weight = if lexical.is_finite() { lexical.max(0.0) } else { 1.0 };
         self.semantic_weight = if semantic.is_finite() { semantic.max(0.0) } else { 1.0 };
+        self.semantic_weight_unmatched = self.semantic_weight;
+        self
+    }
+
+    /// Makes the semantic weight depend on the query: the weight given by
+    /// [`Self::with_weights`] when the best lexical hit has every query word itself, rising
+    /// linearly to `unmatched` as fewer of them match literally (a synonym, another ending or
+    /// a typo counts by its discount). A query in the catalog's own words is then ranked
+    /// mostly lexically, a paraphrase mostly by meaning.
+    #[must_use]
+    pub fn with_adaptive_weight(mut self, unmatched: f64) -> Self {
+        self.semantic_weight_unmatched = if unmatched.is_finite() { unmatched.max(0.0) } else { 1.0 };
         self
     }
 
@@ -253,13 +272,18 @@ impl SemanticRanker {
 
     /// Fuses a lexical ranking (catalog index, BM25F score; best first) with a semantic one
     /// (catalog index, cosine; best first). Every lexical hit stays; the best semantic
-    /// results join them. Returns (index, fused score, whether the semantic ranking put it
-    /// among its candidates), best first.
+    /// results join them. `strength` (0–1) is how literally the best lexical hit matches the
+    /// query (see [`Self::with_adaptive_weight`]). Returns (index, fused score, whether the
+    /// semantic ranking put it among its candidates), best first.
     pub(crate) fn fuse(
         &self,
         lexical: &[(usize, f64)],
         semantic: &[(usize, f64)],
+        strength: f64,
     ) -> Vec<(usize, f64, bool)> {
+        let strength = if strength.is_finite() { strength.clamp(0.0, 1.0) } else { 0.0 };
+        let semantic_weight =
+            self.semantic_weight + (self.semantic_weight_unmatched - self.semantic_weight) * (1.0 - strength);
         let candidates = &semantic[..semantic.len().min(SEMANTIC_CANDIDATES)];
         let (lexical_part, semantic_part): (Vec<f64>, Vec<f64>) = match self.fusion {
             // `w / (60 + rank)`.
@@ -285,7 +309,7 @@ impl SemanticRanker {
             .map(|(&(i, _), part)| (i, self.lexical_weight * part, false))
             .collect();
         for (&(i, cosine), part) in candidates.iter().zip(&semantic_part) {
-            let contribution = self.semantic_weight * part;
+            let contribution = semantic_weight * part;
             match fused.iter_mut().find(|entry| entry.0 == i) {
                 Some(entry) => {
                     entry.1 += contribution;

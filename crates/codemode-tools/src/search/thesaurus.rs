@@ -1,8 +1,9 @@
 //! General English word knowledge for query expansion: a table built from WordNet 3.0 by
-//! `data/build_thesaurus.py` (checked in as `data/thesaurus.txt`, ~555 KB, 13.9k headwords) that
+//! `data/build_thesaurus.py` (checked in as `data/thesaurus.txt`, ~587 KB, 14.5k headwords) that
 //! maps a verb to its frequent senses' synonyms and direct hypernyms (`erase` → `delete`,
 //! `remove`), a multi-word verb likewise (`throw_away` → `discard`, `remove`; 2.6k of them) and
-//! a noun to its first senses' synonyms and the verbs derived from it. Nothing in
+//! a noun to its first senses' synonyms and the verbs derived from it, and a question form to
+//! the attribute it asks for (`how_big` → `size`, `magnitude`; 639 of them). Nothing in
 //! it was chosen for a tool catalog or a query set; the index keeps only related words that
 //! occur in its catalog, at a discount (see `index.rs`).
 
