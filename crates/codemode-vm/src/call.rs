@@ -483,16 +483,27 @@ impl Vm {
                     // `DisposableStack.prototype.dispose` (and the asynchronous disposal of
                     // `AsyncDisposableStack` and `await using`) catches a disposer's throw and
                     // goes on.
-                    let caught = match nf.cont {
+                    // Continuations that recover from the throw with a step of their own:
+                    // disposal goes on to the next disposer; `Promise.all` & co close the
+                    // iterator first, the original error going on (`promise_combine.rs`); a
+                    // capability's body that threw calls its `reject` (`promise_spec.rs`).
+                    let recovery = match nf.cont {
                         Cont::Dispose(state) => Ok(builtins::disposable::caught(self, *state, exc)),
                         Cont::AsyncDispose { stack, how, awaited } => {
                             Ok(builtins::async_disposable::caught(self, stack, how, awaited, exc))
                         }
-                        cont => Err((cont, exc)),
+                        Cont::Combine(state) => match state.open_iterator() {
+                            Some(iterator) => Ok(builtins::combine_close(self, iterator, exc)),
+                            None => Err(Cont::Combine(state)),
+                        },
+                        Cont::CatchReject { reject, result, .. } => {
+                            Ok(Ok(builtins::capability_caught(reject, result, exc)))
+                        }
+                        cont => Err(cont),
                     };
-                    let cont = match caught {
-                        Ok(caught) => {
-                            let next = caught
+                    let cont = match recovery {
+                        Ok(step) => {
+                            let next = step
                                 .and_then(|step| self.apply_step(step, nf.ret))
                                 .and_then(|pending| self.deliver(pending));
                             match next {
@@ -503,42 +514,12 @@ impl Vm {
                                 }
                             }
                         }
-                        Err((cont, e)) => {
-                            exc = e;
-                            cont
-                        }
+                        Err(cont) => cont,
                     };
-                    // `Promise.all` & co: a throw out of `C.resolve` or `then` closes the iterator
-                    // first (`promise_combine.rs`); the original error goes on.
-                    if let Cont::Combine(state) = &cont
-                        && let Some(iterator) = state.open_iterator()
-                    {
-                        let next = builtins::combine_close(self, iterator, exc)
-                            .and_then(|step| self.apply_step(step, nf.ret))
-                            .and_then(|pending| self.deliver(pending));
-                        match next {
-                            Ok(()) => return Ok(()),
-                            Err(e) => {
-                                exc = e;
-                                continue;
-                            }
-                        }
-                    }
                     // IteratorClose after a throw: whatever closing threw, the original goes on.
                     if let Cont::ThrowAfter(original) = cont {
                         exc = original;
                         continue;
-                    }
-                    // A capability's body threw: its `reject` is called (`promise_spec.rs`).
-                    if let Cont::CatchReject { reject, result, .. } = cont {
-                        let step = builtins::capability_caught(reject, result, exc);
-                        match self.apply_step(step, nf.ret).and_then(|pending| self.deliver(pending)) {
-                            Ok(()) => return Ok(()),
-                            Err(e) => {
-                                exc = e;
-                                continue;
-                            }
-                        }
                     }
                     if let Cont::PromiseExecutor { promise } = cont {
                         self.reject_promise(promise, exc)?;
