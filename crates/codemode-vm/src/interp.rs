@@ -18,7 +18,7 @@ use crate::value::Value;
 use crate::{Status, Vm};
 
 /// What the inner loop tells the outer loop.
-enum Exit {
+pub(crate) enum Exit {
     /// The frame stack changed (call, return, await): re-read the top frame.
     Switch,
     /// A throw to unwind.
@@ -240,11 +240,6 @@ impl Vm {
                         }
                     }
                 }
-                Op::TypeofGlobal { dst, k } => {
-                    let atom = self.constant_atom(fi, k);
-                    let v = self.get_global(atom).unwrap_or(Value::Undefined);
-                    reg!(dst) = tri!(self.typeof_value(v));
-                }
                 Op::NewCell { dst } => {
                     let cell = tri!(self.heap.alloc_cell(Value::Uninit).map_err(|_| self.out_of_memory()));
                     reg!(dst) = Value::Cell(cell);
@@ -374,10 +369,6 @@ impl Vm {
                         }
                     }
                 },
-                Op::ToPropertyKey { dst, src } => {
-                    let v = reg!(src);
-                    reg!(dst) = tri!(self.to_property_key_value(v));
-                }
                 Op::Jump { target } => jump!(target),
                 Op::JumpIfTrue { src, target } => {
                     if self.to_boolean(reg!(src)) {
@@ -450,34 +441,6 @@ impl Vm {
                 Op::ArrayPush { arr, src } => {
                     let (a, v) = (reg!(arr), reg!(src));
                     tri!(self.array_push(a, v));
-                }
-                Op::ArrayHole { arr } => {
-                    let a = reg!(arr);
-                    tri!(self.array_push(a, Value::Undefined));
-                }
-                Op::ArraySpread { arr, src } => {
-                    let (a, s) = (reg!(arr), reg!(src));
-                    if let (Some(g), Value::Obj(array)) = (tri!(self.as_sync_generator(s)), a) {
-                        let step = self.drain_generator(g, crate::generator::DrainInto::Array(array));
-                        switch_after!(self.apply_step(step, ReturnTo::Discard).and_then(|p| self.deliver(p)));
-                    }
-                    if let (Some(method), Value::Obj(array)) = (tri!(self.user_iterator_method(s)), a) {
-                        let then =
-                            crate::user_iter::DrainThen::Into(crate::generator::DrainInto::Array(array));
-                        let step = self.drain_user_iterable(s, method, then);
-                        switch_after!(self.apply_step(step, ReturnTo::Discard).and_then(|p| self.deliver(p)));
-                    }
-                    let items = tri!(self.collect_iterable(s));
-                    self.charge(Work::Elements(items.len()));
-                    for v in items {
-                        tri!(self.array_push(a, v));
-                    }
-                }
-                Op::ObjectSpread { obj, src } => {
-                    let (o, s) = (reg!(obj), reg!(src));
-                    if let Some(step) = tri!(self.copy_data_properties(o, s, &[])) {
-                        switch_after!(self.apply_step(step, ReturnTo::Discard).and_then(|p| self.deliver(p)));
-                    }
                 }
                 Op::GetNamed { dst, obj, k } => {
                     let atom = self.constant_atom(fi, k);
@@ -552,29 +515,6 @@ impl Vm {
                     let (o, v) = (reg!(obj), reg!(src));
                     tri!(self.define(o, Key::Atom(atom), v));
                 }
-                Op::DefineIndex { obj, key, src } => {
-                    let (o, kv, v) = (reg!(obj), reg!(key), reg!(src));
-                    let key = tri!(self.to_key(kv));
-                    tri!(self.define(o, key, v));
-                }
-                Op::DefineGetter { obj, key, func } => {
-                    let (o, kv, f) = (reg!(obj), reg!(key), reg!(func));
-                    let key = tri!(self.to_key(kv));
-                    tri!(self.define_accessor(o, key, Some(f), None));
-                }
-                Op::DefineSetter { obj, key, func } => {
-                    let (o, kv, f) = (reg!(obj), reg!(key), reg!(func));
-                    let key = tri!(self.to_key(kv));
-                    tri!(self.define_accessor(o, key, None, Some(f)));
-                }
-                Op::Delete { dst, obj, key } => {
-                    let (o, kv) = (reg!(obj), reg!(key));
-                    let key = tri!(self.to_key(kv));
-                    if let Some(p) = self.as_proxy(o) {
-                        switch_after!(self.proxy_delete(p, key, dst));
-                    }
-                    reg!(dst) = Value::Bool(tri!(self.delete(o, key)));
-                }
                 Op::Call { dst, callee, this, args, argc } => {
                     let f = reg!(callee);
                     // Fast path: a synchronous closure without rest or `arguments` gets its frame
@@ -635,32 +575,6 @@ impl Vm {
                     }
                     return Exit::Switch;
                 }
-                Op::CallSpread { dst, callee, this, arr } => {
-                    self.charge(Work::Units(1));
-                    let (f, t, a) = (reg!(callee), reg!(this), reg!(arr));
-                    if !self.is_callable(f) {
-                        throw!(self.not_a_function_in(f, &module, fi, pc - 1));
-                    }
-                    let argv = self.array_items(a);
-                    self.charge(Work::Elements(argv.len()));
-                    switch_after!(
-                        self.call_value(f, t, &argv, ReturnTo::Reg(dst)).and_then(|p| self.deliver(p))
-                    );
-                }
-                Op::New { dst, callee, args, argc } => {
-                    self.charge(Work::Units(1));
-                    let f = reg!(callee);
-                    let start = base + args as usize;
-                    let argv: Vec<Value> =
-                        self.stack.get(start..start + argc as usize).unwrap_or(&[]).to_vec();
-                    switch_after!(self.construct(f, &argv, dst));
-                }
-                Op::NewSpread { dst, callee, arr } => {
-                    self.charge(Work::Units(1));
-                    let (f, a) = (reg!(callee), reg!(arr));
-                    let argv = self.array_items(a);
-                    switch_after!(self.construct(f, &argv, dst));
-                }
                 Op::Return { src } => {
                     let v = reg!(src);
                     // Fast path: a synchronous frame returning into a JavaScript caller's register
@@ -688,51 +602,6 @@ impl Vm {
                     }
                     switch_after!(self.return_from_frame(v));
                 }
-                Op::Await { dst, src } => {
-                    let v = reg!(src);
-                    switch_after!(self.promise_resolve(v).and_then(|p| self.suspend_at_await(p, dst)));
-                }
-                Op::GeneratorStart => switch_after!(self.start_generator()),
-                Op::Yield { src, .. } => {
-                    let v = reg!(src);
-                    self.charge(Work::Call { args: 0 });
-                    switch_after!(self.generator_yield(v));
-                }
-                Op::IterClose { iter } => {
-                    let it = reg!(iter);
-                    save_pc!();
-                    if tri!(self.iter_close(it)) || tri!(self.user_iter_close(it)) {
-                        return Exit::Switch;
-                    }
-                }
-                Op::Throw { src } => {
-                    let v = reg!(src);
-                    throw!(v);
-                }
-                Op::ThrowError { kind, k } => {
-                    let msg = self.constant_str(fi, k);
-                    throw!(self.make_error(kind, &msg));
-                }
-                Op::GetIterator { dst, src } => {
-                    let v = reg!(src);
-                    match tri!(self.start_iteration(v, false)) {
-                        crate::user_iter::IterStart::Ready(it) => reg!(dst) = it,
-                        crate::user_iter::IterStart::Call(method) => switch_after!(
-                            self.call_value(method, v, &[], ReturnTo::Iterator(dst))
-                                .and_then(|p| self.deliver(p))
-                        ),
-                    }
-                }
-                Op::GetAsyncIterator { dst, src } => {
-                    let v = reg!(src);
-                    match tri!(self.start_iteration(v, true)) {
-                        crate::user_iter::IterStart::Ready(it) => reg!(dst) = it,
-                        crate::user_iter::IterStart::Call(method) => switch_after!(
-                            self.call_value(method, v, &[], ReturnTo::Iterator(dst))
-                                .and_then(|p| self.deliver(p))
-                        ),
-                    }
-                }
                 Op::IterNext { dst, iter, target } => {
                     let it = reg!(iter);
                     if let Some(g) = tri!(self.as_sync_generator(it)) {
@@ -746,60 +615,6 @@ impl Vm {
                         None => pc = target as usize,
                     }
                 }
-                Op::ForInKeys { dst, src } => {
-                    let v = reg!(src);
-                    if self.chain_has_proxy(v) {
-                        switch_after!(
-                            self.proxy_keys(v, crate::proxy_keys::KeysMode::ForIn)
-                                .and_then(|s| self.apply_step(s, ReturnTo::Reg(dst)))
-                                .and_then(|p| self.deliver(p))
-                        );
-                    }
-                    reg!(dst) = tri!(self.for_in_iterator(v));
-                }
-                Op::IterRest { dst, iter } => {
-                    let it = reg!(iter);
-                    if let Some(g) = tri!(self.as_sync_generator(it)) {
-                        let array = tri!(self.new_array(Vec::new()));
-                        reg!(dst) = array;
-                        if let Value::Obj(array) = array {
-                            let step = self.drain_generator(g, crate::generator::DrainInto::Array(array));
-                            switch_after!(
-                                self.apply_step(step, ReturnTo::Discard).and_then(|p| self.deliver(p))
-                            );
-                        }
-                    }
-                    if self.is_user_iterator(it) {
-                        let array = tri!(self.new_array(Vec::new()));
-                        reg!(dst) = array;
-                        if let Value::Obj(array) = array {
-                            let into = crate::generator::DrainInto::Array(array);
-                            switch_after!(
-                                self.drain_user_iterator(it, into)
-                                    .and_then(|step| self.apply_step(step, ReturnTo::Discard))
-                                    .and_then(|p| self.deliver(p))
-                            );
-                        }
-                    }
-                    let mut items = Vec::new();
-                    while let Some(v) = tri!(self.iter_next(it)) {
-                        items.push(v);
-                    }
-                    reg!(dst) = tri!(self.new_array(items));
-                }
-                Op::ObjectRest { dst, src, excluded, count } => {
-                    let s = reg!(src);
-                    let start = base + excluded as usize;
-                    let keys: Vec<Value> =
-                        self.stack.get(start..start + count as usize).unwrap_or(&[]).to_vec();
-                    let o = tri!(self.new_object());
-                    reg!(dst) = o;
-                    if let Some(step) = tri!(self.copy_data_properties(o, s, &keys)) {
-                        switch_after!(
-                            self.apply_step(step, ReturnTo::Reg(dst)).and_then(|p| self.deliver(p))
-                        );
-                    }
-                }
                 Op::LoadThis { dst } => {
                     let this = match self.frames.last() {
                         Some(Frame::Js(f)) => f.this,
@@ -809,14 +624,6 @@ impl Vm {
                         throw!(self.this_before_super());
                     }
                     reg!(dst) = this;
-                }
-                Op::LoadCallee { dst } => {
-                    reg!(dst) = closure!().map_or(Value::Undefined, Value::Obj);
-                }
-                Op::Regex { dst, k } => {
-                    let f = fi;
-                    let v = tri!(self.regex_from_constant(f, k));
-                    reg!(dst) = v;
                 }
                 Op::TemplateToString { dst, src } => {
                     let v = reg!(src);
@@ -838,99 +645,11 @@ impl Vm {
                         _ => tri!(self.to_string_value(v)),
                     };
                 }
-                Op::Class { dst, func: f, parent, fields } => {
-                    let (p, fl) = (reg!(parent), reg!(fields));
-                    let v = tri!(self.make_class(f, closure!(), base, p, fl));
-                    reg!(dst) = v;
-                }
-                Op::DefineMethod { obj, key, func: f, kind } => {
-                    let (o, kv, fv) = (reg!(obj), reg!(key), reg!(f));
-                    let key = tri!(self.to_key(kv));
-                    tri!(self.define_method(o, key, fv, kind));
-                }
-                Op::SuperCall { dst, args, argc } => {
-                    self.charge(Work::Call { args: argc as usize });
-                    let start = base + args as usize;
-                    let argv: Vec<Value> =
-                        self.stack.get(start..start + argc as usize).unwrap_or(&[]).to_vec();
-                    switch_after!(self.super_call(&argv, dst));
-                }
-                Op::SuperCallSpread { dst, arr } => {
-                    let a = reg!(arr);
-                    let argv = self.array_items(a);
-                    self.charge(Work::Call { args: argv.len() });
-                    switch_after!(self.super_call(&argv, dst));
-                }
-                Op::GetSuper { dst, home, key } => {
-                    let (h, kv) = (reg!(home), reg!(key));
-                    let this = match self.frames.last() {
-                        Some(Frame::Js(f)) => f.this,
-                        _ => Value::Undefined,
-                    };
-                    let parent = match h {
-                        Value::Obj(id) => self.heap.obj(id).proto.map_or(Value::Null, Value::Obj),
-                        _ => Value::Undefined,
-                    };
-                    match tri!(self.get_computed(parent, kv)) {
-                        crate::props::Got::Value(v) => reg!(dst) = v,
-                        crate::props::Got::Getter(g) => {
-                            switch_after!(
-                                self.call_value(g, this, &[], ReturnTo::Reg(dst))
-                                    .and_then(|p| self.deliver(p))
-                            );
-                        }
-                        crate::props::Got::Proxy(p, key) => switch_after!(self.proxy_get(p, key, this, dst)),
+                _ => {
+                    if let Err(exit) = self.execute_cold(op, &module, fi, base, pc) {
+                        return exit;
                     }
                 }
-                Op::GetPrivate { dst, obj, key } => {
-                    let (o, kv) = (reg!(obj), reg!(key));
-                    match tri!(self.private_get(o, kv)) {
-                        crate::props::Got::Value(v) => reg!(dst) = v,
-                        crate::props::Got::Getter(g) => {
-                            switch_after!(
-                                self.call_value(g, o, &[], ReturnTo::Reg(dst)).and_then(|p| self.deliver(p))
-                            );
-                        }
-                        crate::props::Got::Proxy(p, key) => switch_after!(self.proxy_get(p, key, o, dst)),
-                    }
-                }
-                Op::SetPrivate { obj, key, src } => {
-                    let (o, kv, v) = (reg!(obj), reg!(key), reg!(src));
-                    if let Some(setter) = tri!(self.private_set(o, kv, v)) {
-                        switch_after!(
-                            self.call_value(setter, o, &[v], ReturnTo::Discard).and_then(|p| self.deliver(p))
-                        );
-                    }
-                }
-                Op::DefinePrivate { obj, key, src } => {
-                    let (o, kv, v) = (reg!(obj), reg!(key), reg!(src));
-                    tri!(self.private_define(o, kv, v));
-                }
-                Op::HasPrivate { dst, obj, key } => {
-                    let (o, kv) = (reg!(obj), reg!(key));
-                    reg!(dst) = Value::Bool(tri!(self.private_has(o, kv)));
-                }
-                Op::NewTarget { dst } => {
-                    reg!(dst) = match self.frames.last() {
-                        Some(Frame::Js(f)) => match f.ret {
-                            ReturnTo::Construct { new_target, .. }
-                            | ReturnTo::ConstructDerived { new_target, .. } => Value::Obj(new_target),
-                            _ => Value::Undefined,
-                        },
-                        _ => Value::Undefined,
-                    };
-                }
-                Op::SetProto { obj, src } => {
-                    if let Value::Obj(o) = reg!(obj) {
-                        match reg!(src) {
-                            Value::Obj(p) => self.heap.obj_mut(o).proto = Some(p),
-                            Value::Null => self.heap.obj_mut(o).proto = None,
-                            _ => {}
-                        }
-                    }
-                }
-                Op::Nop => {}
-                Op::LoadInternal { dst, k } => reg!(dst) = tri!(self.load_internal(fi, k)),
             }
         }
     }

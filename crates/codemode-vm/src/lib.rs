@@ -31,6 +31,7 @@ mod generator;
 mod heap;
 mod host;
 mod interp;
+mod interp_cold;
 mod iter;
 mod jobs;
 mod meter;
