@@ -13,12 +13,13 @@ pub fn number_to_string(value: f64) -> String {
     if value.is_infinite() {
         return if value > 0.0 { "Infinity".into() } else { "-Infinity".into() };
     }
+    // Integers below 2^53 in magnitude (the common case: counters, ids) print all their digits,
+    // written here rather than through `format!` (a hot path of string building).
+    if value.fract() == 0.0 && value.abs() < 9_007_199_254_740_992.0 {
+        return integer_to_string(value);
+    }
     if value < 0.0 {
         return format!("-{}", number_to_string(-value));
-    }
-    // Integers below 2^53 (the common case: counters, ids) print all their digits.
-    if value.fract() == 0.0 && value < 9_007_199_254_740_992.0 {
-        return format!("{}", value as u64);
     }
     // Rust's `{:e}` prints the shortest digits that round-trip, as JavaScript requires.
     let formatted = format!("{value:e}");
@@ -42,6 +43,29 @@ pub fn number_to_string(value: f64) -> String {
     }
 }
 
+/// The decimal digits of an integral `value` with `|value| < 2^53`, with a `-` when negative.
+fn integer_to_string(value: f64) -> String {
+    let mut n = value.abs() as u64;
+    // 2^53 has 16 digits; one more byte for the sign.
+    let mut buf = [0u8; 17];
+    let mut start = buf.len();
+    loop {
+        start -= 1;
+        buf[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if value < 0.0 {
+        start -= 1;
+        buf[start] = b'-';
+    }
+    // ASCII digits: borrowed as `str`, then copied once at the exact length (a `String` grown
+    // digit by digit would reallocate, and again when the heap shrinks it to a `Box<str>`).
+    String::from_utf8_lossy(&buf[start..]).into_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::number_to_string;
@@ -61,6 +85,13 @@ mod tests {
             (123456789.125, "123456789.125"),
             (0.1, "0.1"),
             (f64::NAN, "NaN"),
+            (-5.0, "-5"),
+            (7.0, "7"),
+            (1234567890.0, "1234567890"),
+            (9_007_199_254_740_991.0, "9007199254740991"),
+            (-9_007_199_254_740_991.0, "-9007199254740991"),
+            (9_007_199_254_740_992.0, "9007199254740992"),
+            (-1e21, "-1e+21"),
             (f64::NEG_INFINITY, "-Infinity"),
         ];
         for (value, expected) in cases {

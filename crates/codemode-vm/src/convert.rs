@@ -213,7 +213,7 @@ impl Vm {
             return Ok(v);
         }
         let s = self.to_rust_string(v)?;
-        self.new_string(&s)
+        self.new_string_owned(s)
     }
 
     /// The `TypeError` of converting a symbol implicitly (`"" + sym`, `+sym`).

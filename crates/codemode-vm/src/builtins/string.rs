@@ -509,11 +509,22 @@ pub(crate) fn split_str(s: &str, sep: &str, limit: usize) -> Vec<String> {
         }
         return parts;
     }
-    for p in s.split(sep) {
+    // A one-byte separator (",", ":", "\n") is searched as a character: a byte scan instead of
+    // the general substring searcher.
+    let mut push = |p: &str| {
         if parts.len() >= limit {
-            break;
+            return false;
         }
         parts.push(p.to_string());
+        true
+    };
+    match sep.as_bytes() {
+        [b] if b.is_ascii() => {
+            let _ = s.split(char::from(*b)).all(&mut push);
+        }
+        _ => {
+            let _ = s.split(sep).all(&mut push);
+        }
     }
     parts
 }
