@@ -38,6 +38,10 @@ pub type Throw = Value;
 /// A value waiting to be delivered to its destination.
 pub type Pending = Option<(ReturnTo, Value)>;
 
+/// How many emptied argument lists [`Vm::args_pool`] keeps, and the largest it keeps.
+pub(crate) const ARGS_POOL_MAX: usize = 8;
+pub(crate) const ARGS_POOL_CAPACITY: usize = 8;
+
 /// One hop of the call trampoline: the next function to call and where its value goes.
 struct CallHop {
     callee: Value,
@@ -72,10 +76,26 @@ impl Vm {
             Next::Hop(hop) => hop,
         };
         loop {
-            hop = match self.call_once(hop.callee, hop.this, &hop.args, hop.ret)? {
+            let CallHop { callee, this, args, ret } = hop;
+            let next = self.call_once(callee, this, &args, ret);
+            self.recycle_args(args);
+            hop = match next? {
                 Next::Done(pending) => return Ok(pending),
                 Next::Hop(next) => next,
             };
+        }
+    }
+
+    /// An empty argument list for a `Step::Call`, reused from a finished hop when one is kept.
+    pub(crate) fn args_vec(&mut self) -> Vec<Value> {
+        self.args_pool.pop().unwrap_or_default()
+    }
+
+    /// Keeps a finished hop's argument list for [`Vm::args_vec`] (small ones, a few of them).
+    fn recycle_args(&mut self, mut args: Vec<Value>) {
+        if self.args_pool.len() < ARGS_POOL_MAX && args.capacity() <= ARGS_POOL_CAPACITY {
+            args.clear();
+            self.args_pool.push(args);
         }
     }
 
@@ -157,7 +177,11 @@ impl Vm {
         }
         match self.next_hop(step, ret)? {
             Next::Done(pending) => Ok(pending),
-            Next::Hop(CallHop { callee, this, args, ret }) => self.call_value(callee, this, &args, ret),
+            Next::Hop(CallHop { callee, this, args, ret }) => {
+                let pending = self.call_value(callee, this, &args, ret);
+                self.recycle_args(args);
+                pending
+            }
         }
     }
 

@@ -205,6 +205,12 @@ pub struct Vm {
     /// How many built-ins' first runs are in progress (nested ones count); 0 between steps.
     #[serde(skip)]
     pub(crate) native_depth: u32,
+    /// Emptied argument lists of finished trampoline hops, reused by built-ins that call back
+    /// once per element (`map`, `reduce`, ...) instead of allocating a list per call. A cache:
+    /// bounded ([`call::ARGS_POOL_MAX`] lists of at most [`call::ARGS_POOL_CAPACITY`] values),
+    /// never saved, with no effect on results or fuel.
+    #[serde(skip)]
+    pub(crate) args_pool: Vec<Vec<Value>>,
 }
 
 impl Vm {
@@ -249,6 +255,7 @@ impl Vm {
             result_json_value: None,
             replays: Vec::new(),
             native_depth: 0,
+            args_pool: Vec::new(),
         }
     }
 

@@ -79,6 +79,7 @@ impl TryFrom<SavedVm> for Vm {
             result_json_value: s.result_json_value,
             replays: Vec::new(),
             native_depth: 0,
+            args_pool: Vec::new(),
         };
         vm.check_restored()?;
         Ok(vm)

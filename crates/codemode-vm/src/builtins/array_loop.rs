@@ -198,12 +198,12 @@ pub(crate) fn next_call(vm: &mut Vm, mut s: Box<ArrayLoop>) -> Result<Step, Thro
             s.index += 1;
         }
     }
-    let args = match s.op {
-        LoopOp::Reduce | LoopOp::ReduceRight => {
-            vec![s.acc, s.element, Value::Number(s.index as f64), s.receiver]
-        }
-        _ => vec![s.element, Value::Number(s.index as f64), s.receiver],
-    };
+    // One call per element: the list comes from the trampoline's pool (no allocation per call).
+    let mut args = vm.args_vec();
+    if matches!(s.op, LoopOp::Reduce | LoopOp::ReduceRight) {
+        args.push(s.acc);
+    }
+    args.extend([s.element, Value::Number(s.index as f64), s.receiver]);
     let (callback, this) = (s.callback, s.this_arg);
     Ok(Step::Call { callee: callback, this, args, cont: Cont::ArrayLoop(s) })
 }
