@@ -410,3 +410,29 @@ fn adaptive_weight_leans_on_the_model_when_few_words_match() {
     assert_eq!(top(&adaptive, "cancel order").as_deref(), Some("orders.cancel"));
     assert_eq!(top(&adaptive, "list customers").as_deref(), Some("customers.list"));
 }
+
+#[test]
+fn a_query_naming_a_namespace_prefers_its_tools() {
+    let tools = Namespace::new()
+        .namespace(
+            "trello",
+            Namespace::new()
+                .tool("copy_card", tool("Copy a card to another list", json!({})))
+                .tool("archive_card", tool("Archive a card", json!({}))),
+        )
+        .namespace(
+            "linear",
+            Namespace::new()
+                .tool("duplicate_issue", tool("Make a duplicate of an issue", json!({})))
+                .tool("create_issue", tool("Create an issue", json!({}))),
+        )
+        .build()
+        .unwrap();
+    // `copy` matches the trello tool's name; `linear` names the namespace the user means.
+    let ranked: Vec<String> =
+        tools.rank("copy a linear issue", None).iter().map(|h| h.tool.path.clone()).collect();
+    assert!(ranked.iter().take(2).all(|p| p.starts_with("linear.")), "{ranked:?}");
+    // Without the namespace's name, the literal match wins.
+    let ranked = tools.rank("copy an issue", None);
+    assert_eq!(ranked[0].tool.path, "trello.copy_card");
+}
