@@ -436,3 +436,14 @@ fn a_query_naming_a_namespace_prefers_its_tools() {
     let ranked = tools.rank("copy an issue", None);
     assert_eq!(ranked[0].tool.path, "trello.copy_card");
 }
+
+#[test]
+fn centred_semantic_ranker_still_finds_the_close_tool() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let ranker = Arc::new(SemanticRanker::new(ToyEmbedder { calls }).with_centering(true));
+    let tools = sample().with_semantic_ranker(Arc::clone(&ranker));
+    assert_eq!(tools.rank("call off my purchase", None)[0].tool.path, "orders.cancel");
+    assert_eq!(tools.rank("is it alive", None)[0].tool.path, "ping");
+    // Scoped, the catalog's mean still applies; tools no closer than the mean do not join.
+    assert!(tools.rank("is it alive", Some("orders")).iter().all(|h| h.tool.path.starts_with("orders.")));
+}
