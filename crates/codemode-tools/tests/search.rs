@@ -410,3 +410,40 @@ fn adaptive_weight_leans_on_the_model_when_few_words_match() {
     assert_eq!(top(&adaptive, "cancel order").as_deref(), Some("orders.cancel"));
     assert_eq!(top(&adaptive, "list customers").as_deref(), Some("customers.list"));
 }
+
+#[test]
+fn a_query_naming_a_namespace_prefers_its_tools() {
+    let tools = Namespace::new()
+        .namespace(
+            "trello",
+            Namespace::new()
+                .tool("copy_card", tool("Copy a card to another list", json!({})))
+                .tool("archive_card", tool("Archive a card", json!({}))),
+        )
+        .namespace(
+            "linear",
+            Namespace::new()
+                .tool("duplicate_issue", tool("Make a duplicate of an issue", json!({})))
+                .tool("create_issue", tool("Create an issue", json!({}))),
+        )
+        .build()
+        .unwrap();
+    // `copy` matches the trello tool's name; `linear` names the namespace the user means.
+    let ranked: Vec<String> =
+        tools.rank("copy a linear issue", None).iter().map(|h| h.tool.path.clone()).collect();
+    assert!(ranked.iter().take(2).all(|p| p.starts_with("linear.")), "{ranked:?}");
+    // Without the namespace's name, the literal match wins.
+    let ranked = tools.rank("copy an issue", None);
+    assert_eq!(ranked[0].tool.path, "trello.copy_card");
+}
+
+#[test]
+fn centred_semantic_ranker_still_finds_the_close_tool() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let ranker = Arc::new(SemanticRanker::new(ToyEmbedder { calls }).with_centering(true));
+    let tools = sample().with_semantic_ranker(Arc::clone(&ranker));
+    assert_eq!(tools.rank("call off my purchase", None)[0].tool.path, "orders.cancel");
+    assert_eq!(tools.rank("is it alive", None)[0].tool.path, "ping");
+    // Scoped, the catalog's mean still applies; tools no closer than the mean do not join.
+    assert!(tools.rank("is it alive", Some("orders")).iter().all(|h| h.tool.path.starts_with("orders.")));
+}

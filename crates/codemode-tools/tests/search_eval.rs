@@ -134,6 +134,19 @@ fn report(label: &str, figures: &BTreeMap<String, (f64, f64, usize)>) {
     }
 }
 
+/// Hits at 1 and at 5 over several query sets (`"161 / 234 of 284"`): what a change is
+/// judged by on the development queries.
+fn development_hits(sets: &[BTreeMap<String, (f64, f64, usize)>]) -> String {
+    let (mut at1, mut at5, mut total) = (0.0, 0.0, 0);
+    for figures in sets {
+        let (r1, r5, n) = figures["all"];
+        at1 += r1 * n as f64;
+        at5 += r5 * n as f64;
+        total += n;
+    }
+    format!("{at1:.0} / {at5:.0} of {total}")
+}
+
 fn lexical(tools: &ToolSet, q: &str) -> Vec<String> {
     tools.rank(q, None).into_iter().map(|h| h.tool.path.clone()).collect()
 }
@@ -144,12 +157,13 @@ fn plain(tools: &ToolSet, q: &str) -> Vec<String> {
 
 /// Floors: the figures of the lexical ranking when they were last measured (docs/tools.md),
 /// rounded down, so a regression fails. They are not the targets (held-out recall@5
-/// 0.90, recall@1 0.70, every kind 0.80), which the lexical ranking does not all reach yet.
+/// 0.90, recall@1 0.70, every kind 0.80), though the lexical ranking now meets those too
+/// (paraphrase by one query, since the namespace gate).
 const HELDOUT_MIN_RECALL_AT_1: f64 = 0.74;
-const HELDOUT_MIN_RECALL_AT_5: f64 = 0.91;
+const HELDOUT_MIN_RECALL_AT_5: f64 = 0.92;
 /// Held-out recall@5 floors per kind.
 const HELDOUT_MIN_KIND_RECALL_AT_5: [(&str, f64); 5] =
-    [("keyword", 1.0), ("paraphrase", 0.78), ("task", 0.84), ("typo", 0.96), ("property", 1.0)];
+    [("keyword", 1.0), ("paraphrase", 0.81), ("task", 0.84), ("typo", 0.96), ("property", 1.0)];
 const DEV_MIN_RECALL_AT_1: f64 = 0.74;
 const DEV_MIN_RECALL_AT_5: f64 = 0.95;
 /// Floors of the extra development paraphrases (`queries_dev_extra.json`).
@@ -157,7 +171,7 @@ const DEV_EXTRA_MIN_RECALL_AT_1: f64 = 0.45;
 const DEV_EXTRA_MIN_RECALL_AT_5: f64 = 0.71;
 /// Floors of the second set of extra development paraphrases (`queries_dev_extra2.json`).
 const DEV_EXTRA2_MIN_RECALL_AT_1: f64 = 0.28;
-const DEV_EXTRA2_MIN_RECALL_AT_5: f64 = 0.60;
+const DEV_EXTRA2_MIN_RECALL_AT_5: f64 = 0.62;
 /// Fusion weights (lexical, semantic) for the thesaurus embedder, chosen on the dev split.
 const FUSION_LEXICAL_WEIGHT: f64 = 1.0;
 const FUSION_SEMANTIC_WEIGHT: f64 = 0.25;
@@ -223,6 +237,10 @@ fn search_eval() {
     report("codemode-tools lexical, dev extra", &extra_figures);
     report("codemode-tools lexical, dev extra 2", &extra2_figures);
     report("codemode-tools lexical, held-out", &held);
+    println!(
+        "lexical, development hits at 1 / at 5: {}",
+        development_hits(&[dev_figures.clone(), extra_figures.clone(), extra2_figures.clone()])
+    );
     let all = held["all"];
     assert!(all.0 >= HELDOUT_MIN_RECALL_AT_1, "held-out recall@1 {:.3}", all.0);
     assert!(all.1 >= HELDOUT_MIN_RECALL_AT_5, "held-out recall@5 {:.3}", all.1);
@@ -333,6 +351,8 @@ fn search_eval_fused_with_minilm() {
         if std::env::var("SEARCH_EVAL_TEXT").is_ok_and(|t| t == "short") {
             ranker = ranker.with_tool_text(short_tool_text);
         }
+        // `SEARCH_EVAL_CENTER=0`: vectors not centred on the catalog's mean.
+        ranker = ranker.with_centering(!std::env::var("SEARCH_EVAL_CENTER").is_ok_and(|c| c == "0"));
         let ranker = Arc::new(ranker);
         let tools = catalog().with_semantic_ranker(Arc::clone(&ranker));
         let started = std::time::Instant::now();
@@ -347,9 +367,15 @@ fn search_eval_fused_with_minilm() {
         let label = format!(
             "fused (lexical + MiniLM, {fusion:?} fusion, weights {lexical_weight} : {semantic_weight}–{unmatched_weight})"
         );
-        report(&format!("{label}, dev"), &evaluate(&tools, &dev, &lexical, false));
-        report(&format!("{label}, dev extra"), &evaluate(&tools, &dev_extra, &lexical, false));
-        report(&format!("{label}, dev extra 2"), &evaluate(&tools, &dev_extra2, &lexical, false));
+        let figures = [
+            evaluate(&tools, &dev, &lexical, false),
+            evaluate(&tools, &dev_extra, &lexical, false),
+            evaluate(&tools, &dev_extra2, &lexical, false),
+        ];
+        report(&format!("{label}, dev"), &figures[0]);
+        report(&format!("{label}, dev extra"), &figures[1]);
+        report(&format!("{label}, dev extra 2"), &figures[2]);
+        println!("{label}, development hits at 1 / at 5: {}", development_hits(&figures));
         report(&format!("{label}, held-out"), &evaluate(&tools, &heldout, &lexical, false));
         if let Some(file) = &cache_file {
             std::fs::write(file, serde_json::to_string(&*model.1.lock().unwrap()).unwrap()).unwrap();

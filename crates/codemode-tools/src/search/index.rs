@@ -1,7 +1,8 @@
 //! The ranking index: field-weighted BM25 (BM25F) over each tool's name, namespace path,
 //! title, description, enclosing namespace descriptions, input/output schema properties and
 //! the WordNet relatives of the name's words, plus exact / normalized / fuzzy name boosts (as in the Go runtime) and the reference
-//! runtime's path scoring as a tie-breaking component.
+//! runtime's path scoring as a tie-breaking component; a tool outside every namespace the
+//! query names keeps part of its score.
 
 use std::collections::HashMap;
 
@@ -104,6 +105,11 @@ const PHRASE_DISCOUNT: f64 = 0.45;
 const PHRASE_HEAD_WEIGHT: f64 = 0.3;
 /// Weight of a question form's adjective taken literally (`many` of `how many`).
 const QUESTION_ADJECTIVE_WEIGHT: f64 = 0.0;
+/// A query word names a namespace when at least this share of the tools using it have it in
+/// their namespace path (`linear`, `github`, `trello`; not `search` of `brave_search`).
+const NAMESPACE_SHARE: f64 = 0.5;
+/// Factor for a tool outside every namespace the query names.
+const NAMESPACE_GATE: f64 = 0.7;
 /// Bytes of a query that are analyzed; the rest is ignored.
 const MAX_QUERY_BYTES: usize = 1024;
 /// Words of a query that are analyzed.
@@ -169,6 +175,9 @@ pub struct SearchIndex {
     term_ids: HashMap<String, u32>,
     /// IDF per term id.
     idf_by_id: Vec<f64>,
+    /// Per term id: the share of the tools using it (outside related words) that have it in
+    /// their namespace path.
+    namespace_share: Vec<f64>,
 }
 
 /// `README.md`, `*.toml`, `src/main.rs`: a word, a dot, and a short alphabetic extension.
@@ -383,6 +392,9 @@ pub(crate) struct Query {
     /// Query tokens (split on spaces and punctuation other than `_`), normalized, that some
     /// tool takes as an input property: `repo_path`, `labelSelector`, `latitude`.
     property_names: Vec<String>,
+    /// Ids of the query's own words (not their alternatives) that name a namespace: most tools
+    /// using them are in a namespace of that name (see [`NAMESPACE_SHARE`]).
+    namespace_terms: Vec<u32>,
 }
 
 impl SearchIndex {
@@ -394,6 +406,7 @@ impl SearchIndex {
         // Every stem gets a dense id; each tool keeps its frequencies per field by id.
         let mut term_ids: HashMap<String, u32> = HashMap::new();
         let mut frequency_by_id: Vec<u32> = Vec::new();
+        let mut namespace_by_id: Vec<u32> = Vec::new();
         for doc in &mut docs {
             let mut entries: Vec<(u32, usize, u32)> = Vec::new();
             for field in FIELDS {
@@ -405,6 +418,7 @@ impl SearchIndex {
                             let id = term_ids.len() as u32;
                             term_ids.insert(term.clone(), id);
                             frequency_by_id.push(0);
+                            namespace_by_id.push(0);
                             id
                         }
                     };
@@ -428,6 +442,11 @@ impl SearchIndex {
                 let in_text = FIELDS.iter().any(|f| *f != Field::NameRelated && frequencies[f.index()] > 0);
                 if in_text && let Some(df) = frequency_by_id.get_mut(*id as usize) {
                     *df += 1;
+                }
+                if frequencies[Field::Namespace.index()] > 0
+                    && let Some(count) = namespace_by_id.get_mut(*id as usize)
+                {
+                    *count += 1;
                 }
             }
         }
@@ -459,6 +478,11 @@ impl SearchIndex {
             vocabulary,
             term_ids,
             idf_by_id: Vec::new(),
+            namespace_share: frequency_by_id
+                .iter()
+                .zip(&namespace_by_id)
+                .map(|(&df, &ns)| if df == 0 { 0.0 } else { f64::from(ns) / f64::from(df) })
+                .collect(),
         };
         let mut idf_by_id = vec![0.0; index.term_ids.len()];
         for (term, &id) in &index.term_ids {
@@ -644,6 +668,17 @@ impl SearchIndex {
         };
         property_names.sort();
         property_names.dedup();
+        let namespace_terms = if plain {
+            Vec::new()
+        } else {
+            terms
+                .iter()
+                .filter_map(|alternatives| alternatives.first())
+                .filter(|(_, weight)| *weight >= 1.0)
+                .filter_map(|(term, _)| self.term_ids.get(term).copied())
+                .filter(|&id| self.namespace_share.get(id as usize).is_some_and(|&s| s >= NAMESPACE_SHARE))
+                .collect()
+        };
         // Alternatives no tool has cannot score: only the others are looked up when ranking.
         let ids = terms
             .iter()
@@ -654,7 +689,16 @@ impl SearchIndex {
                     .collect()
             })
             .collect();
-        Query { raw_normalized: normalized(&raw), raw, terms, ids, reference_forms, plain, property_names }
+        Query {
+            raw_normalized: normalized(&raw),
+            raw,
+            terms,
+            ids,
+            reference_forms,
+            plain,
+            property_names,
+            namespace_terms,
+        }
     }
 
     /// Whether the analyzed query has any words.
@@ -752,6 +796,17 @@ impl SearchIndex {
         total / query.terms.len().max(1) as f64
     }
 
+    /// [`NAMESPACE_GATE`] when the query names namespaces and the document is in none of
+    /// them, else 1.
+    fn namespace_factor(doc: &Doc, query: &Query) -> f64 {
+        let outside = !query.namespace_terms.is_empty()
+            && !query
+                .namespace_terms
+                .iter()
+                .any(|&id| Self::frequencies(doc, id).is_some_and(|f| f[Field::Namespace.index()] > 0));
+        if outside { NAMESPACE_GATE } else { 1.0 }
+    }
+
     /// Scores one document; `0` means not relevant.
     pub(crate) fn score(&self, doc_index: usize, query: &Query) -> f64 {
         let Some(doc) = self.docs.get(doc_index) else { return 0.0 };
@@ -788,6 +843,9 @@ impl SearchIndex {
                 total += PROPERTY_NAME_WEIGHT * (1.0 + tools / takers).ln();
             }
         }
+        // A query that names a namespace ("copy a linear ticket") most likely means a tool of
+        // it: tools elsewhere keep only part of their score.
+        total *= Self::namespace_factor(doc, query);
         // Name boosts (the Go runtime): exact name, normalized name or path, fuzzy name.
         if query.raw == doc.name || query.raw == doc.path {
             total += 10.0;

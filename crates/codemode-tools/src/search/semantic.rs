@@ -86,8 +86,11 @@ const CACHED_CATALOGS: usize = 4;
 
 struct CatalogVectors {
     fingerprint: u64,
-    /// Unit vectors, in catalog order.
+    /// Unit vectors, in catalog order (centred when the ranker centres).
     vectors: Vec<Vec<f32>>,
+    /// The mean of the catalog's unit vectors, subtracted from every vector (and from the
+    /// query's) when the ranker centres; empty otherwise.
+    mean: Vec<f32>,
 }
 
 /// An [`Embedder`] with fusion weights and a per-catalog vector cache. Attach one to a tool
@@ -100,6 +103,8 @@ pub struct SemanticRanker {
     /// [`SemanticRanker::with_adaptive_weight`]).
     semantic_weight_unmatched: f64,
     fusion: Fusion,
+    /// Whether vectors are centred on the catalog's mean (see [`SemanticRanker::with_centering`]).
+    centering: bool,
     text: Box<ToolText>,
     cache: Mutex<Vec<Arc<CatalogVectors>>>,
 }
@@ -153,6 +158,11 @@ fn normalize(mut vector: Vec<f32>) -> Vec<f32> {
     vector
 }
 
+/// `vector - mean`, as a unit vector.
+fn centred(vector: Vec<f32>, mean: &[f32]) -> Vec<f32> {
+    normalize(vector.iter().zip(mean).map(|(x, m)| x - m).collect())
+}
+
 fn dot(a: &[f32], b: &[f32]) -> f64 {
     a.iter().zip(b).map(|(x, y)| f64::from(*x) * f64::from(*y)).sum()
 }
@@ -166,6 +176,7 @@ impl SemanticRanker {
             semantic_weight: 1.0,
             semantic_weight_unmatched: 1.0,
             fusion: Fusion::default(),
+            centering: false,
             text: Box::new(tool_text),
             cache: Mutex::new(Vec::new()),
         }
@@ -200,6 +211,16 @@ impl SemanticRanker {
         text: impl Fn(&ToolSet, usize) -> String + Send + Sync + 'static,
     ) -> Self {
         self.text = Box::new(text);
+        self
+    }
+
+    /// Centres the vectors on the catalog's mean: the mean of the tools' unit vectors is
+    /// subtracted from each tool's vector and from the query's before the cosine. Sentence
+    /// embeddings share a large common direction (every tool description is "about software"),
+    /// which crowds the cosines together; removing it leaves what tells tools apart.
+    #[must_use]
+    pub fn with_centering(mut self, centering: bool) -> Self {
+        self.centering = centering;
         self
     }
 
@@ -239,13 +260,28 @@ impl SemanticRanker {
         if vectors.iter().any(|v| v.len() != dimension) {
             return Err(EmbedError("vectors of different dimensions".to_owned()));
         }
-        let entry = Arc::new(CatalogVectors { fingerprint, vectors });
+        let mut mean = Vec::new();
+        if self.centering && !vectors.is_empty() {
+            let mut sum = vec![0f64; dimension];
+            for vector in &vectors {
+                for (m, x) in sum.iter_mut().zip(vector) {
+                    *m += f64::from(*x);
+                }
+            }
+            let count = vectors.len() as f64;
+            mean = sum.iter().map(|m| (m / count) as f32).collect();
+            vectors = vectors.into_iter().map(|v| centred(v, &mean)).collect();
+        }
+        Ok(self.remember(Arc::new(CatalogVectors { fingerprint, vectors, mean })))
+    }
+
+    fn remember(&self, entry: Arc<CatalogVectors>) -> Arc<CatalogVectors> {
         let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
         if cache.len() >= CACHED_CATALOGS {
             cache.remove(0);
         }
         cache.push(Arc::clone(&entry));
-        Ok(entry)
+        entry
     }
 
     /// Embeds every tool of `tools` now (otherwise the first semantic search does).
@@ -261,7 +297,10 @@ impl SemanticRanker {
         scope: &[usize],
     ) -> Result<Vec<(usize, f64)>, EmbedError> {
         let catalog = self.catalog_vectors(tools)?;
-        let query_vector = self.embed_checked(&[query])?.into_iter().next().unwrap_or_default();
+        let mut query_vector = self.embed_checked(&[query])?.into_iter().next().unwrap_or_default();
+        if !catalog.mean.is_empty() && query_vector.len() == catalog.mean.len() {
+            query_vector = centred(query_vector, &catalog.mean);
+        }
         let mut scored: Vec<(usize, f64)> = scope
             .iter()
             .filter_map(|&i| catalog.vectors.get(i).map(|v| (i, dot(&query_vector, v))))
