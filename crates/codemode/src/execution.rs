@@ -146,7 +146,7 @@ impl Execution {
     /// Runs the program until it finishes or a durable tool suspends it. Cancel-safe: dropping
     /// the future leaves the run where it was, to be awaited again or suspended.
     pub async fn result(&mut self) -> Outcome {
-        self.drive(true).await
+        self.drive(true, true).await
     }
 
     /// Suspends the run now: its state and the durable calls it waits on. Fails, and the run
@@ -165,7 +165,11 @@ impl Execution {
         }
     }
 
-    async fn drive(&mut self, suspendable: bool) -> Outcome {
+    /// Drives the run to its outcome. With `keep`, the execution also keeps a copy for later
+    /// calls of [`Execution::result`] and [`Execution::suspend`]; without (the run was handed
+    /// to its future, nobody can ask again), it keeps nothing: the result can hold up to the
+    /// memory limit of logs, and a second copy would double the process's peak.
+    async fn drive(&mut self, suspendable: bool, keep: bool) -> Outcome {
         let run = match &mut self.state {
             State::Running(run) => run,
             State::Ended(outcome) => return outcome.clone(),
@@ -180,7 +184,8 @@ impl Execution {
                 Outcome::Finished(result)
             }
         };
-        self.state = State::Ended(outcome.clone());
+        // Either way the run (and its VM) is dropped here, before the outcome is handed on.
+        self.state = State::Ended(if keep { outcome.clone() } else { Outcome::Finished(taken()) });
         outcome
     }
 }
@@ -200,7 +205,7 @@ impl Future for Execution {
                 awaiting: None,
             };
             Box::pin(async move {
-                match run.drive(false).await {
+                match run.drive(false, false).await {
                     Outcome::Finished(result) => result,
                     Outcome::Suspended(_) => taken(),
                 }
