@@ -43,7 +43,7 @@ fn install_tools(context: &mut Context) -> JsResult<()> {
         }
         let mut group = ObjectInitializer::new(context);
         for (_, name, path) in TOOLS.iter().filter(|(n, _, _)| n == namespace) {
-            group.function(tool_function(*path), JsString::from(*name), 1);
+            group.function(tool_function(path), JsString::from(*name), 1);
         }
         groups.push((*namespace, group.build()));
     }
