@@ -1,6 +1,8 @@
 //! Criterion benchmarks: every workload in `benches/workloads/` through one reused codemode runtime
 //! (`execute` per iteration on a current-thread tokio runtime), plus end-to-end Quick Start runs.
-//! With `--features compare`, QuickJS and Boa run the same programs with the same demo tools.
+//! With `--features compare`, QuickJS and Boa run the same programs with the same demo tools, each
+//! iteration in a fresh runtime and context with the tools installed as native functions (see
+//! `codemode_bench::quickjs` and `codemode_bench::boa`).
 //!
 //! Ids are `<workload>/<engine>`; `cargo xtask bench` turns criterion's estimates into
 //! `docs/benchmarks.md`. A workload that fails on an engine is reported on stderr and not timed there.
@@ -34,10 +36,6 @@ fn configure(group: &mut BenchmarkGroup<'_, WallTime>) {
 
 fn workloads(c: &mut Criterion) {
     let codemode = Codemode::new().expect("codemode runtime");
-    #[cfg(feature = "compare")]
-    let quickjs = codemode_bench::quickjs::Engine::new().expect("QuickJS runtime");
-    #[cfg(feature = "compare")]
-    let mut boa = codemode_bench::boa::Engine::new().expect("Boa context");
 
     for (name, source) in WORKLOADS {
         let mut group = c.benchmark_group(*name);
@@ -45,15 +43,15 @@ fn workloads(c: &mut Criterion) {
         bench_checked(&mut group, "codemode", name, || codemode.run(source));
         #[cfg(feature = "compare")]
         {
-            bench_checked(&mut group, "quickjs", name, || quickjs.run(source));
-            bench_checked(&mut group, "boa", name, || boa.run(source));
+            bench_checked(&mut group, "quickjs", name, || codemode_bench::quickjs::run(source));
+            bench_checked(&mut group, "boa", name, || codemode_bench::boa::run(source));
         }
         group.finish();
     }
 }
 
 /// The Quick Start program end to end: on a reused runtime, and with a fresh runtime per run
-/// (build + execute, what a one-shot host pays).
+/// (build + execute, what a one-shot host pays; QuickJS and Boa always run fresh).
 fn quickstart(c: &mut Criterion) {
     let codemode = Codemode::new().expect("codemode runtime");
     let mut group = c.benchmark_group("quickstart");
@@ -61,10 +59,8 @@ fn quickstart(c: &mut Criterion) {
     bench_checked(&mut group, "codemode", "quickstart", || codemode.run(QUICKSTART));
     #[cfg(feature = "compare")]
     {
-        let quickjs = codemode_bench::quickjs::Engine::new().expect("QuickJS runtime");
-        bench_checked(&mut group, "quickjs", "quickstart", || quickjs.run(QUICKSTART));
-        let mut boa = codemode_bench::boa::Engine::new().expect("Boa context");
-        bench_checked(&mut group, "boa", "quickstart", || boa.run(QUICKSTART));
+        bench_checked(&mut group, "quickjs", "quickstart", || codemode_bench::quickjs::run(QUICKSTART));
+        bench_checked(&mut group, "boa", "quickstart", || codemode_bench::boa::run(QUICKSTART));
     }
     group.finish();
 
@@ -73,12 +69,9 @@ fn quickstart(c: &mut Criterion) {
     bench_checked(&mut group, "codemode", "quickstart_cold", || Codemode::cold_run(QUICKSTART));
     #[cfg(feature = "compare")]
     {
-        bench_checked(&mut group, "quickjs", "quickstart_cold", || {
-            codemode_bench::quickjs::Engine::new()?.run(QUICKSTART)
-        });
-        bench_checked(&mut group, "boa", "quickstart_cold", || {
-            codemode_bench::boa::Engine::new()?.run(QUICKSTART)
-        });
+        // QuickJS and Boa build a fresh runtime for every run anyway: the same as `quickstart`.
+        bench_checked(&mut group, "quickjs", "quickstart_cold", || codemode_bench::quickjs::run(QUICKSTART));
+        bench_checked(&mut group, "boa", "quickstart_cold", || codemode_bench::boa::run(QUICKSTART));
     }
     group.finish();
 }

@@ -160,33 +160,31 @@ pub fn demo_tool(path: &str, input: &Value) -> Result<Value, String> {
     }
 }
 
-/// The host side of the comparison engines' one native function `__tool(path, inputJson)`: returns
-/// `{"ok": value}` or `{"err": message}` as JSON text.
-pub fn tool_bridge(path: &str, input_json: &str) -> String {
-    let input: Value = serde_json::from_str(input_json).unwrap_or(Value::Null);
-    match demo_tool(path, &input) {
-        Ok(value) => json!({ "ok": value }).to_string(),
-        Err(message) => json!({ "err": message }).to_string(),
+/// The demo tools the comparison engines install as native functions, as
+/// `(namespace, name, path for [`demo_tool`])`, grouped by namespace.
+pub const TOOLS: &[(&str, &str, &str)] = &[
+    ("orders", "lookup", "orders.lookup"),
+    ("data", "records", "data.records"),
+    ("demo", "echo", "demo.echo"),
+    ("demo", "fail", "demo.fail"),
+];
+
+/// A program by name, for the peak RSS runs (`src/bin/rss.rs`): a workload or `quickstart`.
+pub fn program(name: &str) -> Option<&'static str> {
+    if name == "quickstart" {
+        return Some(QUICKSTART);
     }
+    WORKLOADS.iter().find(|(n, _)| *n == name).map(|(_, source)| *source)
 }
 
-/// JavaScript for the comparison engines: a `tools` object over the native `__tool` bridge (tool
-/// calls return promises, as in codemode), a `console` that captures lines as codemode's does, and a
-/// runner that stores the program's result as JSON text
-/// in `globalThis.__result` or its failure in `globalThis.__error`.
+/// JavaScript for the comparison engines, around a program body: the engine has installed a global
+/// `tools` object of native functions ([`TOOLS`]; each returns a promise, as tool calls do in
+/// codemode); this adds a `console` that captures lines as codemode's does, and a runner that
+/// stores the program's result as JSON text in `globalThis.__result` or its failure in
+/// `globalThis.__error`.
 pub fn wrap_for_engine(body: &str) -> String {
     format!(
         r#"(() => {{
-  const call = (path) => async (input) => {{
-    const r = JSON.parse(__tool(path, JSON.stringify(input === undefined ? null : input)));
-    if ("err" in r) throw new Error(r.err);
-    return r.ok;
-  }};
-  const tools = {{
-    orders: {{ lookup: call("orders.lookup") }},
-    data: {{ records: call("data.records") }},
-    demo: {{ echo: call("demo.echo"), fail: call("demo.fail") }},
-  }};
   const logs = [];
   const show = (v) => (typeof v === "string" ? v : String(JSON.stringify(v)));
   const line = (prefix) => (...args) => {{ logs.push(prefix + args.map(show).join(" ")); }};
@@ -195,7 +193,7 @@ pub fn wrap_for_engine(body: &str) -> String {
   globalThis.__error = undefined;
   (async (tools, console) => {{
 {body}
-  }})(tools, console).then(
+  }})(globalThis.tools, console).then(
     (v) => {{ const s = JSON.stringify(v); globalThis.__result = s === undefined ? "null" : s; }},
     (e) => {{ globalThis.__error = String(e); }},
   );
@@ -216,7 +214,10 @@ mod tests {
         let records = demo_tool("data.records", &json!({ "n": 5 })).unwrap();
         assert_eq!(records["records"].as_array().unwrap().len(), 5);
         assert_eq!(records["records"][4]["tags"], json!(["priority", "x"]));
-        assert_eq!(tool_bridge("demo.fail", r#"{"message":"m"}"#), r#"{"err":"m"}"#);
+        assert_eq!(demo_tool("demo.fail", &json!({ "message": "m" })), Err("m".to_string()));
+        for (namespace, name, path) in TOOLS {
+            assert_eq!(format!("{namespace}.{name}"), *path);
+        }
     }
 
     #[test]
@@ -236,17 +237,29 @@ mod tests {
             ("workload_fib", include_str!("../../tests/conformance/workload_fib.js")),
             ("workload_json", include_str!("../../tests/conformance/workload_json.js")),
         ];
-        let quickjs = quickjs::Engine::new().unwrap();
-        let mut boa = boa::Engine::new().unwrap();
         for (name, source) in cases {
             let path = format!("{}/../tests/conformance/{name}.json", env!("CARGO_MANIFEST_DIR"));
             let expected: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-            let q: Value = serde_json::from_str(&quickjs.run(source).unwrap()).unwrap();
-            let b: Value = serde_json::from_str(&boa.run(source).unwrap()).unwrap();
+            let q: Value = serde_json::from_str(&quickjs::run(source).unwrap()).unwrap();
+            let b: Value = serde_json::from_str(&boa::run(source).unwrap()).unwrap();
             assert_eq!(q, expected["value"], "{name} on QuickJS");
             assert_eq!(b, expected["value"], "{name} on Boa");
         }
-        assert!(quickjs.run("throw new TypeError('x')").unwrap_err().contains("TypeError"));
-        assert!(boa.run("await tools.demo.fail({ message: 'm' })").unwrap_err().contains("m"));
+        assert!(quickjs::run("throw new TypeError('x')").unwrap_err().contains("TypeError"));
+        assert!(boa::run("throw new TypeError('x')").unwrap_err().contains("TypeError"));
+        // A failing tool makes the awaited call throw an Error with the tool's message, catchable.
+        let fail = "try { await tools.demo.fail({ message: 'no such order' }); return 'no throw'; } \
+                    catch (e) { return [e instanceof Error, e.message]; }";
+        let caught = json!([true, "no such order"]).to_string();
+        assert_eq!(quickjs::run(fail).unwrap(), caught);
+        assert_eq!(boa::run(fail).unwrap(), caught);
+        assert_eq!(quickjs::run("await tools.demo.fail({ message: 'm' })").unwrap_err(), "Error: m");
+        assert_eq!(boa::run("await tools.demo.fail({ message: 'm' })").unwrap_err(), "Error: m");
+        // Input objects reach the host as JSON values and come back as fresh objects.
+        let echo = "const input = { a: [1, 2.5, 'x', null, true], b: { c: {} }, skip: undefined }; \
+                    const out = await tools.demo.echo(input); return [out, out === input];";
+        let echoed = json!([{ "a": [1, 2.5, "x", null, true], "b": { "c": {} } }, false]).to_string();
+        assert_eq!(quickjs::run(echo).unwrap(), echoed);
+        assert_eq!(boa::run(echo).unwrap(), echoed);
     }
 }

@@ -2,11 +2,17 @@
 //! from criterion's `target/criterion/**/new/{benchmark,estimates}.json`.
 //!
 //! Benchmark ids are `<workload>/<engine>` (criterion group = workload, function = engine), so the
-//! table has one row per workload and one column per engine.
+//! table has one row per workload and one column per engine. With `--compare`, each (workload,
+//! engine) also runs once more in a fresh process (`codemode-bench`'s `rss` binary) for its peak RSS,
+//! kept in `target/criterion/rss.json` and shown as more columns.
+//!
+//! Only the text between `<!-- bench:begin -->` and `<!-- bench:end -->` in `docs/benchmarks.md` is
+//! generated; everything around it is hand-written and kept byte for byte ([`splice`]).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::SystemTime;
 
 use serde_json::Value;
@@ -15,6 +21,13 @@ use crate::{cargo, root, status};
 
 /// Column order; engines not listed here follow alphabetically.
 const ENGINE_ORDER: &[&str] = &["codemode", "quickjs", "boa"];
+
+/// The markers around the generated part of `docs/benchmarks.md`.
+const BEGIN: &str = "<!-- bench:begin -->";
+const END: &str = "<!-- bench:end -->";
+
+/// How many times the `rss` binary runs a program in its process.
+const RSS_RUNS: u32 = 3;
 
 pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let (ours, criterion_args) = match args.iter().position(|a| a == "--") {
@@ -46,15 +59,112 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     if results.is_empty() {
         return Err(format!("no fresh criterion results under {}", criterion.display()));
     }
-    let mut table = render(&results, compare);
+    let rss = if compare {
+        if !report_only {
+            measure_rss(&results, &criterion)?;
+        }
+        read_rss(&criterion, started)
+    } else {
+        Rss::default()
+    };
+    let mut table = render(&results, &rss, compare);
     table.push_str(&snapshot_sizes(&criterion));
     print!("{table}");
     let docs = root().join("docs");
     std::fs::create_dir_all(&docs).map_err(|e| format!("cannot create {}: {e}", docs.display()))?;
     let out = docs.join("benchmarks.md");
-    std::fs::write(&out, table).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
-    println!("\nwrote {}", out.display());
+    let existing = match std::fs::read_to_string(&out) {
+        Ok(text) => Some(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(format!("cannot read {}: {e}", out.display())),
+    };
+    let text = splice(existing.as_deref(), &table).map_err(|e| format!("{}: {e}", out.display()))?;
+    std::fs::write(&out, text).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    println!("\nwrote the generated part of {}", out.display());
     Ok(())
+}
+
+/// `existing` (the current `docs/benchmarks.md`) with the text between [`BEGIN`] and [`END`]
+/// replaced by `generated`, everything before and after the markers unchanged; a new file (`None`)
+/// is a title and the markers around `generated`.
+fn splice(existing: Option<&str>, generated: &str) -> Result<String, String> {
+    let inner = format!("\n\n{}\n\n", generated.trim());
+    let Some(existing) = existing else {
+        return Ok(format!("# Benchmarks\n\n{BEGIN}{inner}{END}\n"));
+    };
+    let begin = existing
+        .find(BEGIN)
+        .ok_or_else(|| format!("no `{BEGIN}` marker (add it before the generated table)"))?
+        + BEGIN.len();
+    let end = existing[begin..]
+        .find(END)
+        .map(|i| begin + i)
+        .ok_or_else(|| format!("no `{END}` marker after `{BEGIN}`"))?;
+    Ok(format!("{}{inner}{}", &existing[..begin], &existing[end..]))
+}
+
+/// Peak RSS per (workload, engine) in MiB, and the floor (a process that runs nothing).
+#[derive(Debug, Default)]
+struct Rss {
+    floor: Option<f64>,
+    peaks: BTreeMap<(String, String), f64>,
+}
+
+/// Runs the `rss` binary for every (workload, engine) in `samples` that it knows, writing
+/// `rss.json` under `criterion`. `cargo bench` builds the binary (bench profile); the same command
+/// with `--no-run` makes sure of it without rebuilding anything (a `cargo build` of the binary alone
+/// would resolve features without criterion and rebuild the workspace crates).
+fn measure_rss(samples: &[Sample], criterion: &Path) -> Result<(), String> {
+    let mut cmd = cargo();
+    cmd.args(["bench", "-p", "codemode-bench", "--features", "compare", "--no-run"]);
+    status(cmd)?;
+    let binary = target_dir().join("release").join(format!("rss{}", std::env::consts::EXE_SUFFIX));
+    let measure = |engine: &str, workload: &str| -> Option<f64> {
+        let output = Command::new(&binary).args([engine, workload, &RSS_RUNS.to_string()]).output().ok()?;
+        if !output.status.success() {
+            eprintln!(
+                "no peak RSS for {workload}/{engine}: {}",
+                String::from_utf8_lossy(&output.stderr).trim()
+            );
+            return None;
+        }
+        String::from_utf8_lossy(&output.stdout).trim().parse().ok()
+    };
+    let mut out = serde_json::Map::new();
+    if let Some(floor) = measure("none", "startup") {
+        out.insert("floor".into(), floor.into());
+    }
+    let mut peaks = serde_json::Map::new();
+    for s in samples {
+        // Programs the binary knows: the workloads and `quickstart`.
+        if s.workload.starts_with("snapshot_") || s.workload == "quickstart_cold" {
+            continue;
+        }
+        if let Some(mib) = measure(&s.engine, &s.workload) {
+            println!("peak RSS {}/{}: {mib:.1} MiB", s.workload, s.engine);
+            peaks.insert(format!("{}/{}", s.workload, s.engine), mib.into());
+        }
+    }
+    out.insert("peaks".into(), Value::Object(peaks));
+    let path = criterion.join("rss.json");
+    std::fs::write(&path, Value::Object(out).to_string())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// The peaks `measure_rss` wrote, when written after `since`.
+fn read_rss(criterion: &Path, since: SystemTime) -> Rss {
+    let path = criterion.join("rss.json");
+    let fresh = std::fs::metadata(&path).and_then(|m| m.modified()).is_ok_and(|m| m >= since);
+    let Some(json) = read_json(&path).filter(|_| fresh) else { return Rss::default() };
+    let mut rss = Rss { floor: json["floor"].as_f64(), peaks: BTreeMap::new() };
+    if let Some(peaks) = json["peaks"].as_object() {
+        for (key, mib) in peaks {
+            if let (Some((workload, engine)), Some(mib)) = (key.split_once('/'), mib.as_f64()) {
+                rss.peaks.insert((workload.to_string(), engine.to_string()), mib);
+            }
+        }
+    }
+    rss
 }
 
 /// The state sizes the snapshot benchmarks wrote, as a paragraph for the report.
@@ -142,7 +252,7 @@ fn format_ns(ns: f64) -> String {
     }
 }
 
-fn render(samples: &[Sample], compare: bool) -> String {
+fn render(samples: &[Sample], rss: &Rss, compare: bool) -> String {
     // codemode always has a column: a workload it cannot run yet shows as a gap, not as a missing column.
     let mut engines: Vec<&str> =
         std::iter::once("codemode").chain(samples.iter().map(|s| s.engine.as_str())).collect();
@@ -152,8 +262,8 @@ fn render(samples: &[Sample], compare: bool) -> String {
     for s in samples {
         rows.entry(&s.workload).or_default().insert(&s.engine, s);
     }
+    let with_rss = !rss.peaks.is_empty();
     let mut out = String::new();
-    let _ = writeln!(out, "# Benchmarks\n");
     let _ = writeln!(
         out,
         "Written by `cargo xtask bench{}` from criterion's estimates: median time per iteration \
@@ -164,12 +274,42 @@ fn render(samples: &[Sample], compare: bool) -> String {
          bench output).\n",
         if compare { " --compare" } else { "" }
     );
+    if compare {
+        let _ = writeln!(
+            out,
+            "How each engine runs: codemode keeps one runtime (`codemode::demo`) and calls `execute` \
+             per iteration (`quickstart_cold`: a new runtime per iteration). QuickJS (rquickjs) and \
+             Boa (boa_engine) create everything inside each iteration, as a host running one program \
+             would: a fresh runtime and context (`Runtime::new` + `Context::full`; \
+             `Context::default`), the demo tools installed as native functions that read their \
+             input as a JS value and build their results with the engine's object API (returning \
+             a promise; `JsValue::from_json` on Boa), then eval, pending jobs to completion, and \
+             the result as JSON text (so their `quickstart` and `quickstart_cold` are the same \
+             thing).\n"
+        );
+    }
+    if with_rss {
+        let floor =
+            rss.floor.map_or_else(String::new, |f| format!(" (a process that runs nothing: {f:.1} MiB)"));
+        let _ = writeln!(
+            out,
+            "RSS columns: peak resident set size (`VmHWM`) in MiB of a separate process \
+             (`benches/src/bin/rss.rs`, bench profile) that runs the workload {RSS_RUNS} times on \
+             that engine only, the same way as above{floor}.\n"
+        );
+    }
     let _ = write!(out, "| workload |");
     for e in &engines {
         let _ = write!(out, " {e} |");
     }
+    if with_rss {
+        for e in &engines {
+            let _ = write!(out, " {e} RSS |");
+        }
+    }
     let _ = write!(out, "\n| --- |");
-    for _ in &engines {
+    let columns = if with_rss { engines.len() * 2 } else { engines.len() };
+    for _ in 0..columns {
         let _ = write!(out, " ---: |");
     }
     out.push('\n');
@@ -186,7 +326,70 @@ fn render(samples: &[Sample], compare: bool) -> String {
             };
             let _ = write!(out, " {cell} |");
         }
+        if with_rss {
+            for e in &engines {
+                let cell = rss
+                    .peaks
+                    .get(&(workload.to_string(), e.to_string()))
+                    .map_or_else(|| "–".to_string(), |mib| format!("{mib:.1}"));
+                let _ = write!(out, " {cell} |");
+            }
+        }
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn splice_replaces_only_the_generated_part() {
+        let before = "# Benchmarks\n\nhand-written intro  \n<!-- bench:begin -->\nold table\n| a |\n<!-- bench:end -->\n\n## Later\n\ntext\r\nno newline at the end";
+        let after = splice(Some(before), "new table\n| b |\n").unwrap();
+        assert_eq!(
+            after,
+            "# Benchmarks\n\nhand-written intro  \n<!-- bench:begin -->\n\nnew table\n| b |\n\n<!-- bench:end -->\n\n## Later\n\ntext\r\nno newline at the end"
+        );
+        // Splicing again with the same table changes nothing.
+        assert_eq!(splice(Some(&after), "new table\n| b |").unwrap(), after);
+    }
+
+    #[test]
+    fn splice_needs_both_markers_and_starts_a_new_file() {
+        assert!(splice(Some("# Benchmarks\n\nhand-written only\n"), "t").is_err());
+        assert!(splice(Some("<!-- bench:begin -->\nt\n"), "t").is_err());
+        assert!(splice(Some("<!-- bench:end --> <!-- bench:begin -->"), "t").is_err());
+        assert_eq!(
+            splice(None, "t\n").unwrap(),
+            "# Benchmarks\n\n<!-- bench:begin -->\n\nt\n\n<!-- bench:end -->\n"
+        );
+    }
+
+    #[test]
+    fn render_adds_rss_columns_when_measured() {
+        let sample = |workload: &str, engine: &str, median_ns: f64| Sample {
+            workload: workload.to_string(),
+            engine: engine.to_string(),
+            median_ns,
+        };
+        let samples =
+            [sample("fib", "codemode", 8e6), sample("fib", "quickjs", 4e6), sample("json", "codemode", 2e7)];
+        let plain = render(&samples, &Rss::default(), false);
+        assert!(plain.contains("| workload | codemode | quickjs |\n| --- | ---: | ---: |\n"), "{plain}");
+        assert!(plain.contains("| fib | 8.00 ms | 4.00 ms (0.50×) |\n| json | 20.00 ms | – |\n"), "{plain}");
+        let mut rss = Rss { floor: Some(2.0), peaks: BTreeMap::new() };
+        rss.peaks.insert(("fib".into(), "codemode".into()), 5.24);
+        rss.peaks.insert(("fib".into(), "quickjs".into()), 3.0);
+        let table = render(&samples, &rss, true);
+        assert!(
+            table.contains("| workload | codemode | quickjs | codemode RSS | quickjs RSS |\n"),
+            "{table}"
+        );
+        assert!(table.contains("| fib | 8.00 ms | 4.00 ms (0.50×) | 5.2 | 3.0 |\n"), "{table}");
+        assert!(table.contains("| json | 20.00 ms | – | – | – |\n"), "{table}");
+        assert!(table.contains("runs nothing: 2.0 MiB"), "{table}");
+    }
 }
