@@ -178,19 +178,10 @@ impl Vm {
                 let msg = self.constant_str(fi, k);
                 throw!(self.make_error(kind, &msg));
             }
-            Op::GetIterator { dst, src } => {
+            Op::GetIterator { dst, src } | Op::GetAsyncIterator { dst, src } => {
                 let v = reg!(src);
-                match tri!(self.start_iteration(v, false)) {
-                    crate::user_iter::IterStart::Ready(it) => reg!(dst) = it,
-                    crate::user_iter::IterStart::Call(method) => switch_after!(
-                        self.call_value(method, v, &[], ReturnTo::Iterator(dst))
-                            .and_then(|p| self.deliver(p))
-                    ),
-                }
-            }
-            Op::GetAsyncIterator { dst, src } => {
-                let v = reg!(src);
-                match tri!(self.start_iteration(v, true)) {
+                let is_async = matches!(op, Op::GetAsyncIterator { .. });
+                match tri!(self.start_iteration(v, is_async)) {
                     crate::user_iter::IterStart::Ready(it) => reg!(dst) = it,
                     crate::user_iter::IterStart::Call(method) => switch_after!(
                         self.call_value(method, v, &[], ReturnTo::Iterator(dst))

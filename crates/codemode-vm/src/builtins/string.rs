@@ -511,20 +511,9 @@ pub(crate) fn split_str(s: &str, sep: &str, limit: usize) -> Vec<String> {
     }
     // A one-byte separator (",", ":", "\n") is searched as a character: a byte scan instead of
     // the general substring searcher.
-    let mut push = |p: &str| {
-        if parts.len() >= limit {
-            return false;
-        }
-        parts.push(p.to_string());
-        true
-    };
     match sep.as_bytes() {
-        [b] if b.is_ascii() => {
-            let _ = s.split(char::from(*b)).all(&mut push);
-        }
-        _ => {
-            let _ = s.split(sep).all(&mut push);
-        }
+        [b] if b.is_ascii() => parts.extend(s.split(char::from(*b)).take(limit).map(str::to_string)),
+        _ => parts.extend(s.split(sep).take(limit).map(str::to_string)),
     }
     parts
 }
