@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 mod number;
 pub mod regex;
 pub mod stack;
-pub use number::number_to_string;
+pub use number::{IntegerDigits, number_to_string};
 
 /// A 1-based source position: line, and column counted in characters of the normalized source.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

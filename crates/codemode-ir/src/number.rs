@@ -15,8 +15,12 @@ pub fn number_to_string(value: f64) -> String {
     }
     // Integers below 2^53 in magnitude (the common case: counters, ids) print all their digits,
     // written here rather than through `format!` (a hot path of string building).
-    if value.fract() == 0.0 && value.abs() < 9_007_199_254_740_992.0 {
-        return integer_to_string(value);
+    // (Copied once at the exact length: a `String` grown digit by digit would reallocate, and
+    // again when the heap shrinks it to a `Box<str>`.)
+    if let Some(digits) = IntegerDigits::of(value) {
+        let mut text = String::with_capacity(digits.len());
+        digits.push_to(&mut text);
+        return text;
     }
     if value < 0.0 {
         return format!("-{}", number_to_string(-value));
@@ -44,26 +48,61 @@ pub fn number_to_string(value: f64) -> String {
 }
 
 /// The decimal digits of an integral `value` with `|value| < 2^53`, with a `-` when negative.
-fn integer_to_string(value: f64) -> String {
-    let mut n = value.abs() as u64;
+/// The decimal text of an integer below 2^53 in magnitude, on the stack: what
+/// [`number_to_string`] prints for it, without allocating (string concatenation appends it
+/// straight into the result).
+pub struct IntegerDigits {
     // 2^53 has 16 digits; one more byte for the sign.
-    let mut buf = [0u8; 17];
-    let mut start = buf.len();
-    loop {
-        start -= 1;
-        buf[start] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
+    buf: [u8; 17],
+    start: u8,
+}
+
+impl IntegerDigits {
+    /// `None` unless `value` is an integer below 2^53 in magnitude (`-0` prints `0`).
+    #[inline]
+    pub fn of(value: f64) -> Option<Self> {
+        // A saturating cast and back: equal only for integers in `i64`'s range (NaN casts to 0).
+        let int = value as i64;
+        (int as f64 == value && int.unsigned_abs() < 1 << 53).then(|| Self::new(int))
+    }
+
+    fn new(int: i64) -> Self {
+        let mut n = int.unsigned_abs();
+        let mut buf = [0u8; 17];
+        let mut start = buf.len();
+        loop {
+            start -= 1;
+            buf[start] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        if int < 0 {
+            start -= 1;
+            buf[start] = b'-';
+        }
+        IntegerDigits { buf, start: start as u8 }
+    }
+
+    /// The length of the text in bytes.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.buf.len() - self.start as usize
+    }
+
+    /// Never: every integer has a digit.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Appends the text (ASCII digits and `-`, pushed as chars: no UTF-8 check to pass).
+    #[inline]
+    pub fn push_to(&self, out: &mut String) {
+        for &byte in self.buf.get(self.start as usize..).unwrap_or_default() {
+            out.push(char::from(byte));
         }
     }
-    if value < 0.0 {
-        start -= 1;
-        buf[start] = b'-';
-    }
-    // ASCII digits: borrowed as `str`, then copied once at the exact length (a `String` grown
-    // digit by digit would reallocate, and again when the heap shrinks it to a `Box<str>`).
-    String::from_utf8_lossy(&buf[start..]).into_owned()
 }
 
 #[cfg(test)]

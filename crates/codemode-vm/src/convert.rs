@@ -9,6 +9,7 @@
 
 use crate::meter::Work;
 use codemode_bytecode::{BinOp, ErrorKind, UnOp};
+use codemode_ir::IntegerDigits;
 
 use crate::Vm;
 use crate::call::Throw;
@@ -494,20 +495,30 @@ impl Vm {
     /// String concatenation with the length cap. The result's memory is checked before it is
     /// built, and the operands are not copied first.
     pub(crate) fn concat(&mut self, a: Value, b: Value) -> Result<Value, Throw> {
-        let sa = match a {
-            Value::Str(_) => None,
+        // An integer (`"g" + i`, the common way keys are built) goes into the result as digits,
+        // without a string of its own.
+        let digits = |v: Value| match v {
+            Value::Number(n) => IntegerDigits::of(n),
+            _ => None,
+        };
+        let (da, db) = (digits(a), digits(b));
+        let sa = match (a, &da) {
+            (Value::Str(_), _) | (_, Some(_)) => None,
             _ => Some(self.to_rust_string(a)?),
         };
-        let sb = match b {
-            Value::Str(_) => None,
+        let sb = match (b, &db) {
+            (Value::Str(_), _) | (_, Some(_)) => None,
             _ => Some(self.to_rust_string(b)?),
         };
-        let len_of = |vm: &Vm, owned: &Option<String>, v: Value| match (owned, v) {
-            (Some(s), _) => s.len(),
-            (None, Value::Str(id)) => vm.heap.str(id).len(),
+        let len_of = |vm: &Vm, owned: &Option<String>, digits: &Option<IntegerDigits>, v: Value| match (
+            owned, digits, v,
+        ) {
+            (Some(s), _, _) => s.len(),
+            (None, Some(d), _) => d.len(),
+            (None, None, Value::Str(id)) => vm.heap.str(id).len(),
             _ => 0,
         };
-        let total = len_of(self, &sa, a) + len_of(self, &sb, b);
+        let total = len_of(self, &sa, &da, a) + len_of(self, &sb, &db, b);
         if total > crate::heap::MAX_STRING_BYTES {
             return Err(self.make_error(ErrorKind::RangeError, "Invalid string length"));
         }
@@ -515,10 +526,11 @@ impl Vm {
         self.charge(Work::Bytes(total));
         self.ensure_fits(crate::heap::STRING_OVERHEAD + total)?;
         let mut out = String::with_capacity(total);
-        for (owned, v) in [(&sa, a), (&sb, b)] {
-            match (owned, v) {
-                (Some(s), _) => out.push_str(s),
-                (None, Value::Str(id)) => out.push_str(self.heap.str(id)),
+        for (owned, digits, v) in [(&sa, &da, a), (&sb, &db, b)] {
+            match (owned, digits, v) {
+                (Some(s), _, _) => out.push_str(s),
+                (None, Some(d), _) => d.push_to(&mut out),
+                (None, None, Value::Str(id)) => out.push_str(self.heap.str(id)),
                 _ => {}
             }
         }

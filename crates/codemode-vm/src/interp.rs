@@ -513,7 +513,7 @@ impl Vm {
                 Op::DefineNamed { obj, k, src } => {
                     let atom = self.constant_atom(fi, k);
                     let (o, v) = (reg!(obj), reg!(src));
-                    tri!(self.define(o, Key::Atom(atom), v));
+                    tri!(self.define_named(o, atom, v));
                 }
                 Op::Call { dst, callee, this, args, argc } => {
                     let f = reg!(callee);
@@ -642,7 +642,10 @@ impl Vm {
                             }
                             tri!(self.to_string_value(v))
                         }
-                        _ => tri!(self.to_string_value(v)),
+                        Value::Symbol(_) => tri!(self.to_string_value(v)),
+                        // The template's `+` that follows converts any other primitive exactly
+                        // as ToString would, without a string made here first.
+                        _ => v,
                     };
                 }
                 _ => {

@@ -485,6 +485,35 @@ impl Vm {
         SetFound::Done
     }
 
+    /// [`Vm::define`] of a name (object literals' `DefineNamed`): an ordinary object with room for
+    /// the slot takes it here; everything else (arrays, exotic objects, sealed objects, a map
+    /// that must grow and be charged) goes the general way.
+    #[inline]
+    pub(crate) fn define_named(&mut self, o: Value, atom: Atom, v: Value) -> Result<(), Throw> {
+        if let Value::Obj(id) = o {
+            let obj = self.heap.obj_mut(id);
+            if matches!(obj.kind, ObjKind::Plain) && obj.props.integrity == 0 {
+                match obj.props.find(atom) {
+                    Some(index) => {
+                        if let Some(slot) = obj.props.slot_mut(index)
+                            && slot.flags & READONLY == 0
+                        {
+                            slot.value = v;
+                            slot.flags &= !ACCESSOR;
+                            return Ok(());
+                        }
+                    }
+                    None if obj.props.growth_for_new() == 0 => {
+                        obj.props.push_new(atom, v, 0);
+                        return Ok(());
+                    }
+                    None => {}
+                }
+            }
+        }
+        self.define(o, Key::Atom(atom), v)
+    }
+
     /// Defines (or overwrites) an own data property.
     pub(crate) fn define(&mut self, o: Value, key: Key, v: Value) -> Result<(), Throw> {
         let Value::Obj(id) = o else { return Ok(()) };

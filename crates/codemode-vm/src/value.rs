@@ -108,4 +108,11 @@ mod size_tests {
     fn a_value_is_16_bytes() {
         assert_eq!(std::mem::size_of::<super::Value>(), 16);
     }
+
+    /// Every object's header sits in the object arena (and is copied when the arena grows): the
+    /// rare parts (a property map's hash index) are boxed to keep it at 96 bytes.
+    #[test]
+    fn an_object_is_96_bytes() {
+        assert_eq!(std::mem::size_of::<crate::object::Object>(), 96);
+    }
 }
