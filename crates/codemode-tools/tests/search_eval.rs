@@ -350,6 +350,32 @@ fn search_eval_fused_with_mpnet() {
     );
 }
 
+/// Opt-in: the runner reproduces the similarities sentence-transformers documents for its
+/// example sentences, for each model whose directory is set (`CODEMODE_MINILM_DIR`,
+/// `CODEMODE_MPNET_DIR`; see the tests above).
+#[test]
+#[ignore = "needs a model: set CODEMODE_MINILM_DIR and/or CODEMODE_MPNET_DIR"]
+fn bert_runner_matches_reference_similarities() {
+    let sentences = ["The weather is lovely today.", "It's so sunny outside!", "He drove to the stadium."];
+    // (0, 1), (0, 2), (1, 2)
+    let references =
+        [("CODEMODE_MINILM_DIR", [0.6660, 0.1046, 0.1411]), ("CODEMODE_MPNET_DIR", [0.6817, 0.0492, 0.0421])];
+    for (variable, expected) in references {
+        let Ok(dir) = std::env::var(variable) else {
+            println!("{variable} is not set: skipped");
+            continue;
+        };
+        let model = bert::Bert::load(Path::new(&dir), 128).unwrap();
+        let v = model.embed(&sentences).unwrap();
+        let cosine = |a: usize, b: usize| v[a].iter().zip(&v[b]).map(|(x, y)| x * y).sum::<f32>();
+        let got = [cosine(0, 1), cosine(0, 2), cosine(1, 2)];
+        for (g, e) in got.iter().zip(expected) {
+            assert!((g - e).abs() < 1e-3, "{}: {got:?}, expected {expected:?}", model.model_id());
+        }
+        println!("{}: {got:?}", model.model_id());
+    }
+}
+
 /// Evaluates a model alone and fused with the lexical ranking. Settings come from the
 /// environment (see docs/tools.md); `SEARCH_EVAL_DEV_ONLY=1` leaves the held-out split out, for
 /// choosing settings without seeing it.
@@ -413,6 +439,16 @@ fn fused_with_model(label: &str, dir: &str, default_weights: (f64, f64, f64)) {
         ranker.warm(&tools).unwrap();
         println!("embedded {} tools in {:?}", tools.len(), started.elapsed());
         if i == 0 {
+            let started = std::time::Instant::now();
+            for q in &dev {
+                model.embed_query(&q.q).unwrap();
+            }
+            println!(
+                "embedded {} dev queries in {:?} ({:?} each; cached ones are free)",
+                dev.len(),
+                started.elapsed(),
+                started.elapsed() / dev.len() as u32
+            );
             let alone = [
                 evaluate(&tools, &dev, &semantic_only, false),
                 evaluate(&tools, &dev_extra, &semantic_only, false),

@@ -145,10 +145,7 @@ impl Bert {
             unk,
             query_prefix: String::new(),
             document_prefix: String::new(),
-            model_id: config
-                .get("_name_or_path")
-                .and_then(Value::as_str)
-                .map_or_else(|| dir.display().to_string(), str::to_owned),
+            model_id: String::new(),
         };
         for name in [model.names().word_embeddings, model.names().position_embeddings] {
             if model.tensor(name).len() < model.hidden {
@@ -158,8 +155,8 @@ impl Bert {
         let folder =
             dir.file_name().map_or_else(|| dir.display().to_string(), |f| f.to_string_lossy().into_owned());
         let model_id = format!(
-            "{folder} ({}, {} layers x {}, {:?} pooling)",
-            model.model_id, model.layers, model.hidden, model.pooling
+            "{folder} ({:?}, {} layers x {}, {:?} pooling)",
+            model.kind, model.layers, model.hidden, model.pooling
         );
         Ok(Self { model_id, ..model })
     }
