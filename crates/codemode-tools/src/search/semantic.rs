@@ -36,6 +36,17 @@ pub trait Embedder: Send + Sync {
     /// Embeds a batch of texts.
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError>;
 
+    /// Embeds a search query. A model trained with different instructions for queries and
+    /// documents (e5's `query: ` / `passage: `, bge's retrieval instruction) overrides this;
+    /// by default a query is embedded like any other text.
+    fn embed_query(&self, query: &str) -> Result<Vec<f32>, EmbedError> {
+        let mut vectors = self.embed(&[query])?;
+        match (vectors.pop(), vectors.is_empty()) {
+            (Some(vector), true) => Ok(vector),
+            _ => Err(EmbedError("not one vector for the query".to_owned())),
+        }
+    }
+
     /// Identifies the model in the vector cache's key (two models never share vectors).
     fn model_id(&self) -> &str {
         "embedder"
@@ -48,6 +59,10 @@ impl<E: Embedder + ?Sized> Embedder for Arc<E> {
         (**self).embed(texts)
     }
 
+    fn embed_query(&self, query: &str) -> Result<Vec<f32>, EmbedError> {
+        (**self).embed_query(query)
+    }
+
     fn model_id(&self) -> &str {
         (**self).model_id()
     }
@@ -57,6 +72,10 @@ impl<E: Embedder + ?Sized> Embedder for Arc<E> {
 impl<E: Embedder + ?Sized> Embedder for Box<E> {
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
         (**self).embed(texts)
+    }
+
+    fn embed_query(&self, query: &str) -> Result<Vec<f32>, EmbedError> {
+        (**self).embed_query(query)
     }
 
     fn model_id(&self) -> &str {
@@ -297,7 +316,7 @@ impl SemanticRanker {
         scope: &[usize],
     ) -> Result<Vec<(usize, f64)>, EmbedError> {
         let catalog = self.catalog_vectors(tools)?;
-        let mut query_vector = self.embed_checked(&[query])?.into_iter().next().unwrap_or_default();
+        let mut query_vector = normalize(self.embedder.embed_query(query)?);
         if !catalog.mean.is_empty() && query_vector.len() == catalog.mean.len() {
             query_vector = centred(query_vector, &catalog.mean);
         }
