@@ -1,0 +1,44 @@
+//! Runs one workload on codemode `n` times in one process, the way the `quickstart` and `startup`
+//! benchmarks do (one runtime, `execute` per run), for profilers that want the per-run cost
+//! without the process's start-up:
+//!
+//! `repeat <workload|quickstart> [n]` (default 1000), e.g.
+//! `valgrind --tool=callgrind target/release/repeat startup 1000`.
+
+use std::process::ExitCode;
+
+use codemode_bench::{Codemode, program};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(workload) = args.first() else {
+        eprintln!("usage: repeat <workload|quickstart> [n]");
+        return ExitCode::FAILURE;
+    };
+    let runs: u32 = match args.get(1).map(|n| n.parse()) {
+        None => 1000,
+        Some(Ok(n)) => n,
+        Some(Err(e)) => {
+            eprintln!("repeat: run count: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let Some(source) = program(workload) else {
+        eprintln!("repeat: no program named `{workload}`");
+        return ExitCode::FAILURE;
+    };
+    let codemode = match Codemode::new() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("repeat: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    for _ in 0..runs {
+        if let Err(e) = codemode.run(source) {
+            eprintln!("repeat: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    ExitCode::SUCCESS
+}
