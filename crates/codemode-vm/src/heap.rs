@@ -87,10 +87,21 @@ impl JsBigInt {
     }
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct Arena<T> {
     pub(crate) slots: Vec<Option<T>>,
     pub(crate) free: Vec<u32>,
+}
+
+/// A copy with room to grow: every run starts from a copy of the pristine realm's heap, and a
+/// copy at its exact length would be moved whole by the run's first allocation (the main
+/// promise), which was an eighth of a short program's cost.
+impl<T: Clone> Clone for Arena<T> {
+    fn clone(&self) -> Self {
+        let mut slots = Vec::with_capacity(self.slots.len() + self.slots.len() / 4 + 16);
+        slots.extend(self.slots.iter().cloned());
+        Arena { slots, free: self.free.clone() }
+    }
 }
 
 impl<T> Default for Arena<T> {
@@ -120,7 +131,7 @@ impl<T> Arena<T> {
 /// **A symbol is an atom that no name finds.** `Symbol("x")` takes a fresh atom whose text is
 /// its description and whose kind is not [`AtomKind::Name`]; it is left out of the name index,
 /// so no string can ever produce that key. Property maps need no second key type.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Atoms {
     text: String,
     /// `(start, end)` of each name in `text`.
@@ -136,6 +147,27 @@ pub struct Atoms {
     /// `Symbol.for` keys → their symbols (rebuilt with `index`).
     #[serde(skip)]
     registry: crate::value::FastMap<Box<str>, u32>,
+}
+
+/// A copy with room for a run's own names (see [`Arena`]'s `Clone`; the name index keeps the
+/// spare capacity [`Atoms::reserve_for_runs`] gave the pristine table, as a hash map's copy does).
+impl Clone for Atoms {
+    fn clone(&self) -> Self {
+        let mut text = String::with_capacity(self.text.len() + 1024);
+        text.push_str(&self.text);
+        let mut spans = Vec::with_capacity(self.spans.len() + 64);
+        spans.extend_from_slice(&self.spans);
+        let mut kinds = Vec::with_capacity(self.kinds.len() + 64);
+        kinds.extend_from_slice(&self.kinds);
+        Atoms {
+            text,
+            spans,
+            kinds,
+            index: self.index.clone(),
+            indexed: self.indexed,
+            registry: self.registry.clone(),
+        }
+    }
 }
 
 /// What an atom stands for.
@@ -233,6 +265,15 @@ impl Atoms {
     /// The kinds of the atoms after the first `count` (for snapshots).
     pub(crate) fn kinds_from(&self, count: usize) -> Vec<u8> {
         (count..self.spans.len()).map(|i| self.kind(Atom(i as u32)) as u8).collect()
+    }
+
+    /// Spare room in the name index for the names a run adds: called once on the pristine
+    /// table, whose copies keep it (a full index would be rehashed whole by a run's first name).
+    pub(crate) fn reserve_for_runs(&mut self) {
+        if self.indexed != self.spans.len() {
+            self.rebuild_index();
+        }
+        self.index.reserve(256);
     }
 
     pub fn lookup(&mut self, name: &str) -> Option<Atom> {

@@ -82,6 +82,7 @@ fn pristine() -> Option<&'static (Heap, Realm)> {
         let module = VerifiedModule::new(Module { functions: vec![empty_function()] }).ok()?;
         let mut vm = Vm::bare(module, VmConfig::default(), heap, realm);
         builtins::install(&mut vm).ok()?;
+        vm.heap.atoms.reserve_for_runs();
         Some((vm.heap, vm.realm))
     });
     PRISTINE.as_ref()
