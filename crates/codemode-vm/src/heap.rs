@@ -102,6 +102,11 @@ impl<T: Clone> Clone for Arena<T> {
         slots.extend(self.slots.iter().cloned());
         Arena { slots, free: self.free.clone() }
     }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.slots.clone_from(&source.slots);
+        self.free.clone_from(&source.free);
+    }
 }
 
 impl<T> Default for Arena<T> {
@@ -167,6 +172,15 @@ impl Clone for Atoms {
             indexed: self.indexed,
             registry: self.registry.clone(),
         }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.text.clone_from(&source.text);
+        self.spans.clone_from(&source.spans);
+        self.kinds.clone_from(&source.kinds);
+        self.index.clone_from(&source.index);
+        self.indexed = source.indexed;
+        self.registry.clone_from(&source.registry);
     }
 }
 
@@ -392,6 +406,53 @@ pub const MAX_STRING_BYTES: usize = 256 << 20;
 pub const MAX_ARRAY_LENGTH: usize = 64 << 20;
 
 impl Heap {
+    /// Makes this heap equal to `pristine` (as a copy of it would be, capacities included where
+    /// accounting reads them), reusing its buffers: how a finished run's heap is reused by the
+    /// next run (`Vm::new`). Every field is named, so a new one cannot be forgotten.
+    pub(crate) fn reset_to(&mut self, pristine: &Heap) {
+        let Heap {
+            strings,
+            objects,
+            cells,
+            bigints,
+            atoms,
+            bytes_used,
+            memory_limit,
+            allocated_since_gc,
+            gc_threshold,
+            retained,
+            collect_soon,
+            map_deletes,
+            scratch,
+            gc_trigger,
+        } = pristine;
+        self.strings.clone_from(strings);
+        self.objects.clone_from(objects);
+        self.cells.clone_from(cells);
+        self.bigints.clone_from(bigints);
+        self.atoms.clone_from(atoms);
+        self.bytes_used = *bytes_used;
+        self.memory_limit = *memory_limit;
+        self.allocated_since_gc = *allocated_since_gc;
+        self.gc_threshold = *gc_threshold;
+        self.retained = *retained;
+        self.collect_soon = *collect_soon;
+        self.map_deletes = *map_deletes;
+        self.scratch.clone_from(scratch);
+        self.gc_trigger = *gc_trigger;
+    }
+
+    /// Whether a finished run's heap is worth keeping for [`Heap::reset_to`]: only one not much
+    /// larger than the pristine heap, so that a spare heap never holds a big run's memory.
+    pub(crate) fn small_enough_to_reuse(&self, pristine: &Heap) -> bool {
+        let bound = |pristine_len: usize| 2 * pristine_len + 4096;
+        self.bytes_used <= 8 << 20
+            && self.objects.slots.capacity() <= bound(pristine.objects.slots.len())
+            && self.strings.slots.capacity() <= bound(pristine.strings.slots.len())
+            && self.cells.slots.capacity() <= bound(pristine.cells.slots.len())
+            && self.atoms.text.capacity() <= 2 * pristine.atoms.text.len() + (64 << 10)
+    }
+
     pub fn new(memory_limit: usize) -> Self {
         let mut heap = Heap {
             strings: Arena::default(),

@@ -44,7 +44,7 @@ pub struct Slot {
 /// **Every operation is O(1) amortized.** `delete` leaves a tombstone (a slot whose key is
 /// [`Atom::DELETED`]) instead of shifting the slots and rebuilding the index; the map compacts
 /// itself when tombstones outnumber live slots. Iterate with [`PropMap::iter`], which skips them.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct PropMap {
     slots: Vec<Slot>,
     /// Tombstones among `slots`.
@@ -61,6 +61,31 @@ pub struct PropMap {
 }
 
 const INDEX_THRESHOLD: usize = 12;
+
+impl Clone for PropMap {
+    fn clone(&self) -> Self {
+        PropMap {
+            slots: self.slots.clone(),
+            deleted: self.deleted,
+            integrity: self.integrity,
+            index: self.index.clone(),
+        }
+    }
+
+    /// Reuses this map's slot buffer when it has exactly the capacity a fresh copy would have:
+    /// memory accounting reads capacities, so a reset heap (see `Heap::reset_to`) must not
+    /// differ from a copy in them.
+    fn clone_from(&mut self, source: &Self) {
+        if self.slots.capacity() == source.slots.len() {
+            self.slots.clone_from(&source.slots);
+        } else {
+            self.slots = source.slots.clone();
+        }
+        self.deleted = source.deleted;
+        self.integrity = source.integrity;
+        self.index = source.index.clone();
+    }
+}
 
 /// Bytes per entry of a property map's hash index (key, position, control byte, load factor).
 pub const INDEX_ENTRY_BYTES: usize = 16;
@@ -346,11 +371,24 @@ pub enum ObjKind {
     },
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct Object {
     pub proto: Option<ObjId>,
     pub props: PropMap,
     pub kind: ObjKind,
+}
+
+impl Clone for Object {
+    fn clone(&self) -> Self {
+        Object { proto: self.proto, props: self.props.clone(), kind: self.kind.clone() }
+    }
+
+    /// Keeps the property map's buffer where it can (see [`PropMap`]'s `clone_from`).
+    fn clone_from(&mut self, source: &Self) {
+        self.proto = source.proto;
+        self.props.clone_from(&source.props);
+        self.kind = source.kind.clone();
+    }
 }
 
 impl Default for Object {

@@ -232,6 +232,8 @@ impl Drop for Run {
     /// A run dropped before it finished (its `Execution` was dropped, "closing its scope")
     /// cancels the durable work it has running; one that was saved detached it instead.
     fn drop(&mut self) {
+        // Its heap's buffers serve the next run (`Vm::recycle`).
+        self.vm.recycle();
         let cancels = self.take_durable_cancels();
         if cancels.is_empty() {
             return;

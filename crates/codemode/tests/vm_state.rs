@@ -206,6 +206,41 @@ fn fuel_does_not_depend_on_what_the_thread_ran_before() {
     assert_eq!(spent(), first, "a warm regex cache must not make the second run cheaper");
 }
 
+/// A finished run's heap is reused by the next run (`Vm::recycle`): whatever the first run did
+/// to the built-ins and globals, the next one starts from the pristine realm and spends the same
+/// fuel as a run that had nothing before it.
+#[test]
+fn a_recycled_heap_starts_the_next_run_pristine() {
+    let observe = r#"
+        const keys = Object.getOwnPropertyNames(Math).length + Object.keys(globalThis).length;
+        return [typeof Array.prototype.extra, ({}).polluted, typeof Math.max, typeof globalThis.g,
+                typeof JSON.stringify, [3, 1, 2].sort().join(), keys, Object.isFrozen(Object)];
+    "#;
+    let spent = |source: &str| {
+        let mut vm = vm(source);
+        assert_eq!(vm.run(10_000_000), Status::Done);
+        let fuel = 10_000_000 - vm.fuel_left();
+        let result = vm.result_json().expect("result");
+        vm.recycle();
+        (result, fuel)
+    };
+    let before = spent(observe);
+    let (_, _) = spent(
+        r#"
+        Array.prototype.extra = () => 1; Object.prototype.polluted = true; Math.max = null;
+        globalThis.g = 5; delete JSON.stringify; Array.prototype.sort = () => "broken";
+        for (let i = 0; i < 200; i++) Math["k" + i] = { i }; Object.freeze(Object);
+        return 1;
+    "#,
+    );
+    let after = spent(observe);
+    assert_eq!(after, before);
+    assert_eq!(
+        before.0,
+        json!(["undefined", null, "function", "undefined", "function", "1,2,3", before.0[6], false])
+    );
+}
+
 /// The binary form round-trips mid-run and in every fuel slice, and holds only what the run
 /// changed: a fresh run's state is a small fraction of the pristine realm's JSON.
 #[test]
