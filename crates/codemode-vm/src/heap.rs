@@ -446,7 +446,7 @@ impl Heap {
     /// larger than the pristine heap, so that a spare heap never holds a big run's memory.
     pub(crate) fn small_enough_to_reuse(&self, pristine: &Heap) -> bool {
         let bound = |pristine_len: usize| 2 * pristine_len + 4096;
-        self.bytes_used <= 8 << 20
+        self.bytes_used <= 2 << 20
             && self.objects.slots.capacity() <= bound(pristine.objects.slots.len())
             && self.strings.slots.capacity() <= bound(pristine.strings.slots.len())
             && self.cells.slots.capacity() <= bound(pristine.cells.slots.len())
