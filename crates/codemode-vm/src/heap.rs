@@ -174,13 +174,45 @@ impl Clone for Atoms {
         }
     }
 
+    /// When this table is `source` plus atoms a run added (atoms are only ever appended), the
+    /// added ones are taken out of the index instead of copying the whole index again.
     fn clone_from(&mut self, source: &Self) {
-        self.text.clone_from(&source.text);
-        self.spans.clone_from(&source.spans);
-        self.kinds.clone_from(&source.kinds);
-        self.index.clone_from(&source.index);
+        let n = source.spans.len();
+        let extends_source = self.indexed == self.spans.len()
+            && source.indexed == n
+            && self.spans.get(..n) == Some(&source.spans[..])
+            && self.text.as_bytes().get(..source.text.len()) == Some(source.text.as_bytes())
+            && self.kinds.get(..source.kinds.len()) == Some(&source.kinds[..]);
+        if extends_source {
+            for i in n as u32..self.spans.len() as u32 {
+                match self.kind(Atom(i)) {
+                    AtomKind::Name => {
+                        let hash = name_hash(self.name(Atom(i)));
+                        if let Some(atoms) = self.index.get_mut(&hash) {
+                            atoms.retain(|a| *a != i);
+                            if atoms.is_empty() {
+                                self.index.remove(&hash);
+                            }
+                        }
+                    }
+                    AtomKind::RegisteredSymbol => {
+                        let key = self.name(Atom(i)).to_owned();
+                        self.registry.remove(key.as_str());
+                    }
+                    AtomKind::Symbol | AtomKind::DescribedSymbol => {}
+                }
+            }
+            self.text.truncate(source.text.len());
+            self.spans.truncate(n);
+            self.kinds.truncate(source.kinds.len());
+        } else {
+            self.text.clone_from(&source.text);
+            self.spans.clone_from(&source.spans);
+            self.kinds.clone_from(&source.kinds);
+            self.index.clone_from(&source.index);
+            self.registry.clone_from(&source.registry);
+        }
         self.indexed = source.indexed;
-        self.registry.clone_from(&source.registry);
     }
 }
 

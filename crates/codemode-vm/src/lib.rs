@@ -335,8 +335,15 @@ mod heap_reuse_tests {
             dirty.alloc_object(Object::plain(None))?;
         }
         dirty.alloc_string(JsString::new(Box::from("a run's string")))?;
+        dirty.atoms.insert_kind("registered", crate::heap::AtomKind::RegisteredSymbol);
         dirty.reset_to(pristine);
-        let fresh = pristine.clone();
+        let mut fresh = pristine.clone();
+        // Every pristine name is found as before; the run's names and symbols are gone.
+        for i in 0..fresh.atoms.count() as u32 {
+            let name = fresh.atoms.name(crate::value::Atom(i)).to_owned();
+            assert_eq!(dirty.atoms.lookup(&name), fresh.atoms.lookup(&name), "atom {i} `{name}`");
+        }
+        assert_eq!(dirty.atoms.registered("registered"), None);
         assert_eq!(dirty.objects.slots.len(), fresh.objects.slots.len());
         for (i, (a, b)) in dirty.objects.slots.iter().zip(&fresh.objects.slots).enumerate() {
             // Compared as text: `NaN` (the global's property) is not equal to itself.
