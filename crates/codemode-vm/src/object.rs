@@ -255,11 +255,50 @@ impl PropMap {
     }
 }
 
+/// The cells a closure captured. Most closures capture one or none: one is kept inline, so
+/// creating such a closure allocates nothing beyond its object; either way 16 bytes (the box's
+/// non-null pointer tells the two apart). Saved as the list of cells.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "Box<[CellId]>", into = "Box<[CellId]>")]
+pub enum Captures {
+    One(CellId),
+    Many(Box<[CellId]>),
+}
+
+impl From<Box<[CellId]>> for Captures {
+    fn from(cells: Box<[CellId]>) -> Self {
+        match *cells {
+            [one] => Captures::One(one),
+            _ => Captures::Many(cells),
+        }
+    }
+}
+
+impl From<Captures> for Box<[CellId]> {
+    fn from(captures: Captures) -> Self {
+        match captures {
+            Captures::One(one) => Box::new([one]),
+            Captures::Many(cells) => cells,
+        }
+    }
+}
+
+impl std::ops::Deref for Captures {
+    type Target = [CellId];
+
+    fn deref(&self) -> &[CellId] {
+        match self {
+            Captures::One(one) => std::slice::from_ref(one),
+            Captures::Many(cells) => cells,
+        }
+    }
+}
+
 /// What a function object calls.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Callable {
     /// A compiled function with its captured cells; arrows also carry the `this` they closed over.
-    Closure { func: u32, captures: Box<[CellId]>, this: Value },
+    Closure { func: u32, captures: Captures, this: Value },
     /// A built-in, with values it was bound to (resolving functions, `Promise.all` elements, ...).
     Native { native: Native, data: Box<[Value]> },
     /// `tools.a.b`: reading a property goes one level deeper; calling it calls the tool at `path`.
@@ -268,7 +307,7 @@ pub enum Callable {
     Bound { target: ObjId, this: Value, args: Box<[Value]> },
     /// A class constructor: a compiled function callable only with `new`, and the closure that
     /// defines its instances' fields (`undefined` when the class declares none).
-    Class { func: u32, captures: Box<[CellId]>, fields: Value },
+    Class { func: u32, captures: Captures, fields: Value },
 }
 
 /// The state of an iterator the VM drives natively (for-of, spread, destructuring, for-in).

@@ -11,7 +11,7 @@ use crate::call::Throw;
 use crate::frame::ReturnTo;
 use crate::heap::{Heap, JsString, OutOfMemory};
 use crate::host::FailureKind;
-use crate::object::{Callable, ErrorInfo, ObjKind, Object};
+use crate::object::{Callable, Captures, ErrorInfo, ObjKind, Object};
 use crate::props::Key;
 use crate::value::{Atom, CellId, ObjId, Value};
 
@@ -445,15 +445,13 @@ impl Vm {
     }
 
     /// The cells a new closure of `func` captures from the creating frame.
-    fn capture_cells(
-        &mut self,
-        func: u32,
-        closure: Option<ObjId>,
-        base: usize,
-    ) -> Result<Box<[CellId]>, Throw> {
+    fn capture_cells(&mut self, func: u32, closure: Option<ObjId>, base: usize) -> Result<Captures, Throw> {
         let module = self.module.clone();
-        let Some(code) = module.functions.get(func as usize) else { return Ok(Box::default()) };
-        let mut captures = Vec::with_capacity(code.captures.len());
+        let Some(code) = module.functions.get(func as usize) else {
+            return Ok(Captures::Many(Box::default()));
+        };
+        let mut captures: smallvec::SmallVec<[CellId; 4]> =
+            smallvec::SmallVec::with_capacity(code.captures.len());
         for source in &code.captures {
             let cell = match *source {
                 CaptureSource::Register(r) => match self.stack.get(base + r as usize) {
@@ -473,7 +471,10 @@ impl Vm {
             };
             captures.push(cell);
         }
-        Ok(captures.into_boxed_slice())
+        Ok(match captures[..] {
+            [one] => Captures::One(one),
+            _ => Captures::Many(captures.into_iter().collect()),
+        })
     }
 
     /// `class extends parent { .. }`: the constructor (a closure of `func`) with its
