@@ -114,7 +114,7 @@ impl Vm {
         };
         let mut bound_args: Vec<Value> = Vec::new();
         // Unwrap bound functions iteratively; a chain of binds is acyclic, so shorter than the heap.
-        for _ in 0..self.heap.objects.slots.len() {
+        for _ in 0..self.heap.objects.len() {
             match &self.heap.obj(id).kind {
                 ObjKind::Function(Callable::Bound { target, this: bound_this, args: extra }) => {
                     let mut all = extra.to_vec();

@@ -599,7 +599,7 @@ impl Vm {
         // A bound function tests against its target, iteratively. A chain of binds is acyclic
         // (each bind makes a new object pointing at an older one), so it is shorter than the heap.
         let mut cid = cid;
-        for _ in 0..self.heap.objects.slots.len() {
+        for _ in 0..self.heap.objects.len() {
             match self.heap.obj(cid).kind {
                 ObjKind::Function(Callable::Bound { target, .. }) => cid = target,
                 _ => break,

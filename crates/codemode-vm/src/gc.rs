@@ -34,16 +34,16 @@ impl Marks {
 impl Vm {
     pub(crate) fn collect_garbage(&mut self) {
         // Marking and sweeping visit every slot.
-        let slots = self.heap.objects.slots.len()
-            + self.heap.strings.slots.len()
-            + self.heap.cells.slots.len()
-            + self.heap.bigints.slots.len();
+        let slots = self.heap.objects.len()
+            + self.heap.strings.len()
+            + self.heap.cells.len()
+            + self.heap.bigints.len();
         self.charge(crate::meter::Work::Elements(slots));
         let mut m = Marks {
-            objects: vec![false; self.heap.objects.slots.len()],
-            strings: vec![false; self.heap.strings.slots.len()],
-            cells: vec![false; self.heap.cells.slots.len()],
-            bigints: vec![false; self.heap.bigints.slots.len()],
+            objects: vec![false; self.heap.objects.len()],
+            strings: vec![false; self.heap.strings.len()],
+            cells: vec![false; self.heap.cells.len()],
+            bigints: vec![false; self.heap.bigints.len()],
             work: Vec::new(),
         };
         self.push_roots(&mut m);
@@ -256,46 +256,36 @@ impl Vm {
             + self.frames.len() * std::mem::size_of::<crate::frame::Frame>()
             + self.jobs.len() * std::mem::size_of::<Job>()
             + self.heap.retained;
-        for (i, slot) in self.heap.objects.slots.iter_mut().enumerate() {
-            if slot.is_some() {
-                if m.objects.get(i).copied().unwrap_or(true) {
-                    bytes += OBJECT_OVERHEAD + slot.as_ref().map_or(0, |o| o.extra_bytes());
-                } else {
-                    *slot = None;
-                    self.heap.objects.free.push(i as u32);
-                }
+        // Marks are indexed like the slots; a slot past them (none) is kept.
+        let kept = |marks: &[bool], i: usize| marks.get(i).copied().unwrap_or(true);
+        self.heap.objects.free_where(|i, o| {
+            let keep = kept(&m.objects, i);
+            if keep {
+                bytes += OBJECT_OVERHEAD + o.extra_bytes();
             }
-        }
-        for (i, slot) in self.heap.strings.slots.iter_mut().enumerate() {
-            if slot.is_some() {
-                if m.strings.get(i).copied().unwrap_or(true) {
-                    bytes += STRING_OVERHEAD + slot.as_ref().map_or(0, |s| s.heap_bytes());
-                } else {
-                    *slot = None;
-                    self.heap.strings.free.push(i as u32);
-                }
+            keep
+        });
+        self.heap.strings.free_where(|i, s| {
+            let keep = kept(&m.strings, i);
+            if keep {
+                bytes += STRING_OVERHEAD + s.heap_bytes();
             }
-        }
-        for (i, slot) in self.heap.cells.slots.iter_mut().enumerate() {
-            if slot.is_some() {
-                if m.cells.get(i).copied().unwrap_or(true) {
-                    bytes += CELL_OVERHEAD;
-                } else {
-                    *slot = None;
-                    self.heap.cells.free.push(i as u32);
-                }
+            keep
+        });
+        self.heap.cells.free_where(|i, _| {
+            let keep = kept(&m.cells, i);
+            if keep {
+                bytes += CELL_OVERHEAD;
             }
-        }
-        for (i, slot) in self.heap.bigints.slots.iter_mut().enumerate() {
-            if slot.is_some() {
-                if m.bigints.get(i).copied().unwrap_or(true) {
-                    bytes += BIGINT_OVERHEAD + slot.as_ref().map_or(0, |b| b.heap_bytes());
-                } else {
-                    *slot = None;
-                    self.heap.bigints.free.push(i as u32);
-                }
+            keep
+        });
+        self.heap.bigints.free_where(|i, b| {
+            let keep = kept(&m.bigints, i);
+            if keep {
+                bytes += BIGINT_OVERHEAD + b.heap_bytes();
             }
-        }
+            keep
+        });
         self.heap.bytes_used = bytes;
         self.stack_charged = self.stack.len();
         self.heap.allocated_since_gc = 0;

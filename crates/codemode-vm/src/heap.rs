@@ -11,6 +11,7 @@ use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::arena::Arena;
 use crate::builtins::Utf16Index;
 use crate::object::Object;
 use crate::value::{Atom, BigId, CellId, ObjId, StrId, Value};
@@ -84,46 +85,6 @@ impl JsBigInt {
     /// Bytes this value holds beyond the fixed overhead (its 64-bit limbs).
     pub fn heap_bytes(&self) -> usize {
         (self.0.bits() as usize).div_ceil(64) * 8
-    }
-}
-
-#[derive(Debug, Serialize, Deserialize)]
-pub struct Arena<T> {
-    pub(crate) slots: Vec<Option<T>>,
-    pub(crate) free: Vec<u32>,
-}
-
-/// A copy with room to grow: every run starts from a copy of the pristine realm's heap, and a
-/// copy at its exact length would be moved whole by the run's first allocation (the main
-/// promise), which was an eighth of a short program's cost.
-impl<T: Clone> Clone for Arena<T> {
-    fn clone(&self) -> Self {
-        let mut slots = Vec::with_capacity(self.slots.len() + self.slots.len() / 4 + 16);
-        slots.extend(self.slots.iter().cloned());
-        Arena { slots, free: self.free.clone() }
-    }
-
-    fn clone_from(&mut self, source: &Self) {
-        self.slots.clone_from(&source.slots);
-        self.free.clone_from(&source.free);
-    }
-}
-
-impl<T> Default for Arena<T> {
-    fn default() -> Self {
-        Arena { slots: Vec::new(), free: Vec::new() }
-    }
-}
-
-impl<T> Arena<T> {
-    fn insert(&mut self, value: T) -> u32 {
-        if let Some(i) = self.free.pop() {
-            self.slots[i as usize] = Some(value);
-            i
-        } else {
-            self.slots.push(Some(value));
-            (self.slots.len() - 1) as u32
-        }
     }
 }
 
@@ -348,7 +309,7 @@ impl Atoms {
 
     /// [`Atoms::lookup`] of a heap string's text.
     pub fn lookup_in(&mut self, strings: &Arena<JsString>, id: StrId) -> Option<Atom> {
-        let text = match strings.slots.get(id.0 as usize) {
+        let text = match strings.slots().get(id.0 as usize) {
             Some(Some(s)) => &s.text,
             _ => "",
         };
@@ -421,6 +382,11 @@ pub struct Heap {
     /// [`Heap::charge`] (which moves `bytes_used` and `allocated_since_gc` together).
     #[serde(skip)]
     gc_trigger: usize,
+    /// The address of the heap whose copy this is (see [`Heap::copy_for_run`]), against which
+    /// the arenas record the slots a run changed; `None` for a heap that was built or restored.
+    /// An address, not a reference, so the heap stays plain data; compared, never followed.
+    #[serde(skip)]
+    tracked_from: Option<usize>,
 }
 
 /// Per-thing overheads used for accounting: the arena slot (objects take 120 bytes, strings 32,
@@ -457,11 +423,15 @@ impl Heap {
             map_deletes,
             scratch,
             gc_trigger,
+            tracked_from: _,
         } = pristine;
-        self.strings.clone_from(strings);
-        self.objects.clone_from(objects);
-        self.cells.clone_from(cells);
-        self.bigints.clone_from(bigints);
+        // The arenas copy only what the run changed when this heap was last tracked from
+        // `pristine` (a copy of it, or reset to it), and every slot otherwise.
+        let tracked = self.tracked_from == Some(std::ptr::from_ref(pristine).addr());
+        self.strings.reset_to(strings, tracked);
+        self.objects.reset_to(objects, tracked);
+        self.cells.reset_to(cells, tracked);
+        self.bigints.reset_to(bigints, tracked);
         self.atoms.clone_from(atoms);
         self.bytes_used = *bytes_used;
         self.memory_limit = *memory_limit;
@@ -472,6 +442,24 @@ impl Heap {
         self.map_deletes = *map_deletes;
         self.scratch.clone_from(scratch);
         self.gc_trigger = *gc_trigger;
+        self.track_from(pristine);
+    }
+
+    /// A copy of `pristine` for a run, which records what the run changes so that
+    /// [`Heap::reset_to`] the same `pristine` copies only that.
+    pub(crate) fn copy_for_run(pristine: &Heap) -> Heap {
+        let mut heap = pristine.clone();
+        heap.track_from(pristine);
+        heap
+    }
+
+    /// Records changes from now on against `pristine`, which this heap equals.
+    fn track_from(&mut self, pristine: &Heap) {
+        self.strings.track_from(&pristine.strings);
+        self.objects.track_from(&pristine.objects);
+        self.cells.track_from(&pristine.cells);
+        self.bigints.track_from(&pristine.bigints);
+        self.tracked_from = Some(std::ptr::from_ref(pristine).addr());
     }
 
     /// Whether a finished run's heap is worth keeping for [`Heap::reset_to`]: only one not much
@@ -479,9 +467,9 @@ impl Heap {
     pub(crate) fn small_enough_to_reuse(&self, pristine: &Heap) -> bool {
         let bound = |pristine_len: usize| 2 * pristine_len + 4096;
         self.bytes_used <= 2 << 20
-            && self.objects.slots.capacity() <= bound(pristine.objects.slots.len())
-            && self.strings.slots.capacity() <= bound(pristine.strings.slots.len())
-            && self.cells.slots.capacity() <= bound(pristine.cells.slots.len())
+            && self.objects.capacity() <= bound(pristine.objects.len())
+            && self.strings.capacity() <= bound(pristine.strings.len())
+            && self.cells.capacity() <= bound(pristine.cells.len())
             && self.atoms.text.capacity() <= 2 * pristine.atoms.text.len() + (64 << 10)
     }
 
@@ -501,6 +489,7 @@ impl Heap {
             map_deletes: 0,
             scratch: Object::plain(None),
             gc_trigger: 0,
+            tracked_from: None,
         };
         heap.retrigger();
         heap
@@ -590,7 +579,7 @@ impl Heap {
     /// restore refuses).
     #[inline]
     pub fn bigint(&self, id: BigId) -> &num_bigint::BigInt {
-        match self.bigints.slots.get(id.0 as usize) {
+        match self.bigints.slots().get(id.0 as usize) {
             Some(Some(b)) => &b.0,
             _ => &ZERO_BIGINT,
         }
@@ -603,7 +592,7 @@ impl Heap {
 
     #[inline]
     pub fn string(&self, id: StrId) -> &JsString {
-        match self.strings.slots.get(id.0 as usize) {
+        match self.strings.slots().get(id.0 as usize) {
             Some(Some(s)) => s,
             _ => &EMPTY_STRING,
         }
@@ -616,7 +605,7 @@ impl Heap {
 
     #[inline]
     pub fn obj(&self, id: ObjId) -> &Object {
-        match self.objects.slots.get(id.0 as usize) {
+        match self.objects.slots().get(id.0 as usize) {
             Some(Some(o)) => o,
             _ => &DEAD_OBJECT,
         }
@@ -624,14 +613,14 @@ impl Heap {
 
     /// The object at `id`, if that slot is live.
     pub fn obj_checked(&self, id: ObjId) -> Option<&Object> {
-        self.objects.slots.get(id.0 as usize).and_then(Option::as_ref)
+        self.objects.slots().get(id.0 as usize).and_then(Option::as_ref)
     }
 
     /// The object at `id`. A dangling id (only possible from a corrupt snapshot, which restore
     /// validates) yields a scratch object rather than a panic.
     #[inline]
     pub fn obj_mut(&mut self, id: ObjId) -> &mut Object {
-        match self.objects.slots.get_mut(id.0 as usize) {
+        match self.objects.get_mut(id.0 as usize) {
             Some(Some(o)) => o,
             _ => &mut self.scratch,
         }
@@ -639,7 +628,7 @@ impl Heap {
 
     #[inline]
     pub fn cell(&self, id: CellId) -> Value {
-        match self.cells.slots.get(id.0 as usize) {
+        match self.cells.slots().get(id.0 as usize) {
             Some(Some(v)) => *v,
             _ => Value::Undefined,
         }
@@ -647,7 +636,7 @@ impl Heap {
 
     #[inline]
     pub fn set_cell(&mut self, id: CellId, v: Value) {
-        if let Some(Some(slot)) = self.cells.slots.get_mut(id.0 as usize) {
+        if let Some(Some(slot)) = self.cells.get_mut(id.0 as usize) {
             *slot = v;
         }
     }

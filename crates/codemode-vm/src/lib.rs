@@ -18,6 +18,7 @@
 // throw); the naming convention lint is about converting `self`.
 #![allow(clippy::wrong_self_convention)]
 
+mod arena;
 mod async_generator;
 mod bigint;
 mod bindings;
@@ -233,7 +234,7 @@ impl Vm {
                 spare.reset_to(heap);
                 spare
             }
-            None => heap.clone(),
+            None => Heap::copy_for_run(heap),
         };
         let realm = realm.clone();
         heap.memory_limit = config.memory_limit;
@@ -313,49 +314,75 @@ impl Vm {
 
 #[cfg(test)]
 mod heap_reuse_tests {
-    use crate::heap::{JsString, OutOfMemory};
+    use crate::heap::{Heap, JsString, OutOfMemory};
     use crate::object::Object;
     use crate::value::{ObjId, Value};
 
     /// **A reused heap is the pristine heap**: a finished run's heap, reset for the next run
     /// (`Heap::reset_to`), equals a fresh copy of the pristine heap, including the capacities
     /// that memory accounting reads, so a run's results, fuel and memory do not depend on the
-    /// run before it.
+    /// run before it. Checked for a run's copy (which records what it changes, so the reset
+    /// copies only that) through every way a slot is written, and for a heap with no record.
     #[test]
     fn a_reset_heap_equals_a_fresh_copy_of_the_pristine_heap() -> Result<(), OutOfMemory> {
         let Some((pristine, _)) = super::pristine() else { panic!("no pristine realm") };
-        let mut dirty = pristine.clone();
-        // What a run does: properties on built-ins (their maps grow), new objects, strings and
-        // names, deleted properties.
+        for tracked in [true, false] {
+            let mut dirty = if tracked { Heap::copy_for_run(pristine) } else { pristine.clone() };
+            rewrite_like_a_run(&mut dirty)?;
+            dirty.reset_to(pristine);
+            assert_equal_heaps(&dirty, pristine);
+            // Twice: the record starts again after a reset.
+            rewrite_like_a_run(&mut dirty)?;
+            dirty.reset_to(pristine);
+            assert_equal_heaps(&dirty, pristine);
+        }
+        Ok(())
+    }
+
+    /// What a run does: properties on built-ins (their maps grow), new objects, strings, names
+    /// and symbols, deleted properties, a rewritten cell, built-ins freed by the collector and
+    /// their slots taken by new objects.
+    fn rewrite_like_a_run(heap: &mut Heap) -> Result<(), OutOfMemory> {
         for i in 0..40u32 {
-            let name = dirty.atoms.intern(&format!("added_{i}"));
-            dirty.obj_mut(ObjId(i)).props.push_new(name, Value::Number(f64::from(i)), 0);
+            let name = heap.atoms.intern(&format!("added_{i}"));
+            heap.obj_mut(ObjId(i)).props.push_new(name, Value::Number(f64::from(i)), 0);
         }
         for _ in 0..500 {
-            dirty.alloc_object(Object::plain(None))?;
+            heap.alloc_object(Object::plain(None))?;
         }
-        dirty.alloc_string(JsString::new(Box::from("a run's string")))?;
-        dirty.atoms.insert_kind("registered", crate::heap::AtomKind::RegisteredSymbol);
-        dirty.reset_to(pristine);
+        heap.alloc_string(JsString::new(Box::from("a run's string")))?;
+        heap.atoms.insert_kind("registered", crate::heap::AtomKind::RegisteredSymbol);
+        heap.set_cell(crate::value::CellId(0), Value::Number(7.0));
+        heap.objects.free_where(|i, _| !(100..110).contains(&i));
+        heap.strings.free_where(|i, _| i != 3);
+        for _ in 0..5 {
+            heap.alloc_object(Object::plain(None))?;
+        }
+        Ok(())
+    }
+
+    fn assert_equal_heaps(dirty: &Heap, pristine: &Heap) {
         let mut fresh = pristine.clone();
         // Every pristine name is found as before; the run's names and symbols are gone.
+        let mut dirty_atoms = dirty.atoms.clone();
         for i in 0..fresh.atoms.count() as u32 {
             let name = fresh.atoms.name(crate::value::Atom(i)).to_owned();
-            assert_eq!(dirty.atoms.lookup(&name), fresh.atoms.lookup(&name), "atom {i} `{name}`");
+            assert_eq!(dirty_atoms.lookup(&name), fresh.atoms.lookup(&name), "atom {i} `{name}`");
         }
-        assert_eq!(dirty.atoms.registered("registered"), None);
-        assert_eq!(dirty.objects.slots.len(), fresh.objects.slots.len());
-        for (i, (a, b)) in dirty.objects.slots.iter().zip(&fresh.objects.slots).enumerate() {
+        assert_eq!(dirty_atoms.registered("registered"), None);
+        assert_eq!(dirty.objects.len(), fresh.objects.len());
+        for (i, (a, b)) in dirty.objects.slots().iter().zip(fresh.objects.slots()).enumerate() {
             // Compared as text: `NaN` (the global's property) is not equal to itself.
             assert_eq!(format!("{a:?}"), format!("{b:?}"), "object {i}");
             let capacity = |o: &Option<Object>| o.as_ref().map(|o| (o.props.capacity(), o.extra_bytes()));
             assert_eq!(capacity(a), capacity(b), "object {i}'s accounted capacity");
         }
-        assert_eq!(dirty.strings.slots, fresh.strings.slots);
-        assert_eq!(dirty.cells.slots, fresh.cells.slots);
+        assert_eq!(dirty.objects.free, fresh.objects.free);
+        assert_eq!(dirty.strings.slots(), fresh.strings.slots());
+        assert_eq!(dirty.strings.free, fresh.strings.free);
+        assert_eq!(dirty.cells.slots(), fresh.cells.slots());
         assert_eq!(dirty.atoms.count(), fresh.atoms.count());
-        assert_eq!(dirty.atoms.lookup("added_0"), None);
+        assert_eq!(dirty_atoms.lookup("added_0"), None);
         assert_eq!(dirty.bytes_used, fresh.bytes_used);
-        Ok(())
     }
 }

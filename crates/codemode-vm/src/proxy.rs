@@ -174,7 +174,7 @@ impl Vm {
         let (mut id, mut op) = (start, op);
         // Forwarding chains are acyclic through targets, but a prototype chain may lead back
         // into one: bounded by the heap's size, every hop charged.
-        for _ in 0..=self.heap.objects.slots.len() {
+        for _ in 0..=self.heap.objects.len() {
             self.charge(Work::Units(1));
             let (target, handler) = match self.heap.obj(id).kind {
                 ObjKind::Proxy { target, handler, .. } => (target, handler),
@@ -301,7 +301,7 @@ impl Vm {
     /// is read without traps: invariant checks, `Array.isArray`, a constructor's `prototype`.
     pub(crate) fn proxy_innermost(&mut self, id: ObjId) -> Result<ObjId, Throw> {
         let mut cur = id;
-        for _ in 0..=self.heap.objects.slots.len() {
+        for _ in 0..=self.heap.objects.len() {
             match self.heap.obj(cur).kind {
                 ObjKind::Proxy { handler: None, .. } => {
                     let msg = "Cannot perform this operation on a proxy that has been revoked";

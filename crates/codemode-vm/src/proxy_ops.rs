@@ -121,7 +121,7 @@ impl Vm {
 
     /// Walks `v`'s prototypes from `cur` toward `proto`; a proxy's prototype is a call.
     fn instance_walk(&mut self, state: InstanceOf, mut cur: ObjId, proto: ObjId) -> Result<Step, Throw> {
-        for _ in 0..=self.heap.objects.slots.len() {
+        for _ in 0..=self.heap.objects.len() {
             if let ObjKind::Proxy { .. } = self.heap.obj(cur).kind {
                 let f = self.builtin_fn("Reflect.getPrototypeOf")?;
                 let state = InstanceOf { stage: Stage::Walk { proto }, ..state };
@@ -163,7 +163,7 @@ impl Vm {
     /// is refused too (its elements are listed by length, not keys).
     pub(crate) fn proxy_traps_keys_plainly(&mut self, p: ObjId) -> Result<ObjId, Throw> {
         let mut cur = p;
-        for _ in 0..=self.heap.objects.slots.len() {
+        for _ in 0..=self.heap.objects.len() {
             match self.heap.obj(cur).kind {
                 ObjKind::Proxy { target, handler: Some(h), .. } => {
                     if !self.lacks_trap(h, "ownKeys") || !self.lacks_trap(h, "getOwnPropertyDescriptor") {

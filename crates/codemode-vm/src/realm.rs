@@ -559,7 +559,7 @@ impl Vm {
         let (mut callee, mut new_target) = (callee, new_target);
         let mut all_args: Vec<Value> = Vec::new();
         let mut bound_any = false;
-        for _ in 0..self.heap.objects.slots.len() {
+        for _ in 0..self.heap.objects.len() {
             let ObjKind::Function(Callable::Bound { target, args: bound, .. }) = &self.heap.obj(callee).kind
             else {
                 break;
@@ -577,7 +577,7 @@ impl Vm {
         }
         let args: &[Value] = if bound_any { &all_args } else { args };
         // A proxy without a `construct` trap forwards `new` to its target, `new_target` kept.
-        for _ in 0..self.heap.objects.slots.len() {
+        for _ in 0..self.heap.objects.len() {
             let ObjKind::Proxy { target, handler: Some(h), constructor: true, .. } =
                 self.heap.obj(callee).kind
             else {

@@ -117,7 +117,7 @@ impl Vm {
         let mut marks = Marks::default();
         self.push_roots(&mut marks);
         let atoms = self.heap.atoms.count();
-        for (i, slot) in self.heap.objects.slots.iter().enumerate() {
+        for (i, slot) in self.heap.objects.slots().iter().enumerate() {
             let Some(obj) = slot else { continue };
             self.trace_object(ObjId(i as u32), &mut marks);
             for p in obj.props.iter() {
@@ -141,13 +141,13 @@ impl Vm {
                 }
             }
         }
-        marks.work.extend(self.heap.cells.slots.iter().flatten().copied());
+        marks.work.extend(self.heap.cells.slots().iter().flatten().copied());
         for v in &marks.work {
             let live = match *v {
-                Value::Obj(id) => matches!(self.heap.objects.slots.get(id.0 as usize), Some(Some(_))),
-                Value::Str(id) => matches!(self.heap.strings.slots.get(id.0 as usize), Some(Some(_))),
-                Value::Cell(id) => matches!(self.heap.cells.slots.get(id.0 as usize), Some(Some(_))),
-                Value::BigInt(id) => matches!(self.heap.bigints.slots.get(id.0 as usize), Some(Some(_))),
+                Value::Obj(id) => matches!(self.heap.objects.slots().get(id.0 as usize), Some(Some(_))),
+                Value::Str(id) => matches!(self.heap.strings.slots().get(id.0 as usize), Some(Some(_))),
+                Value::Cell(id) => matches!(self.heap.cells.slots().get(id.0 as usize), Some(Some(_))),
+                Value::BigInt(id) => matches!(self.heap.bigints.slots().get(id.0 as usize), Some(Some(_))),
                 Value::Symbol(a) => self.heap.atoms.is_symbol(a),
                 _ => true,
             };
@@ -164,9 +164,9 @@ impl Vm {
 
 /// An arena's free list names each empty slot at most once (allocation reuses them in place).
 fn check_free_list<T>(what: &str, arena: &crate::heap::Arena<T>) -> Result<(), String> {
-    let mut seen = vec![false; arena.slots.len()];
+    let mut seen = vec![false; arena.len()];
     for &i in &arena.free {
-        match (arena.slots.get(i as usize), seen.get_mut(i as usize)) {
+        match (arena.slots().get(i as usize), seen.get_mut(i as usize)) {
             (Some(None), Some(seen @ false)) => *seen = true,
             _ => return Err(format!("the {what} free list names slot {i}, which is not a free slot")),
         }

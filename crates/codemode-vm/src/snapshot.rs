@@ -41,10 +41,10 @@ pub fn build_fingerprint() -> u64 {
         h.write(&FORMAT_VERSION.to_le_bytes());
         if let Some((heap, _)) = crate::pristine() {
             h.write(heap.atoms.text().as_bytes());
-            for n in [heap.objects.slots.len(), heap.strings.slots.len(), heap.cells.slots.len()] {
+            for n in [heap.objects.len(), heap.strings.len(), heap.cells.len()] {
                 h.write(&(n as u64).to_le_bytes());
             }
-            for s in heap.strings.slots.iter().flatten() {
+            for s in heap.strings.slots().iter().flatten() {
                 h.write(s.text.as_bytes());
             }
         }
@@ -85,11 +85,12 @@ struct ArenaIn<T> {
 }
 
 fn arena_out<'a, T: PartialEq>(run: &'a Arena<T>, base: &Arena<T>) -> Result<ArenaOut<'a, T>, String> {
-    let n = base.slots.len();
-    let (kept, added) = run.slots.split_at_checked(n).ok_or("the heap is smaller than the pristine realm")?;
+    let n = base.len();
+    let (kept, added) =
+        run.slots().split_at_checked(n).ok_or("the heap is smaller than the pristine realm")?;
     let changed = kept
         .iter()
-        .zip(&base.slots)
+        .zip(base.slots())
         .enumerate()
         .filter(|(_, (now, was))| now != was)
         .map(|(i, (now, _))| (i as u32, now.as_ref()))
@@ -98,7 +99,7 @@ fn arena_out<'a, T: PartialEq>(run: &'a Arena<T>, base: &Arena<T>) -> Result<Are
 }
 
 fn arena_in<T: Clone>(saved: ArenaIn<T>, base: &Arena<T>, what: &str) -> Result<Arena<T>, String> {
-    let mut slots = base.slots.clone();
+    let mut slots = base.slots().to_vec();
     for (i, slot) in saved.changed {
         let target = slots.get_mut(i as usize).ok_or_else(|| {
             format!("the snapshot changes {what} {i}, which the pristine realm does not have")
@@ -106,7 +107,7 @@ fn arena_in<T: Clone>(saved: ArenaIn<T>, base: &Arena<T>, what: &str) -> Result<
         *target = slot;
     }
     slots.extend(saved.added);
-    Ok(Arena { slots, free: saved.free })
+    Ok(Arena::from_parts(slots, saved.free))
 }
 
 #[derive(Serialize)]

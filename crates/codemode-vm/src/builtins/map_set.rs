@@ -514,7 +514,7 @@ pub(crate) fn compact_maps(vm: &mut Vm) {
     }
     // New position of every old position, for the maps worth compacting.
     let mut remaps: crate::value::FastMap<ObjId, Vec<u32>> = Default::default();
-    for (i, slot) in vm.heap.objects.slots.iter().enumerate() {
+    for (i, slot) in vm.heap.objects.slots().iter().enumerate() {
         if let Some(obj) = slot
             && let ObjKind::Map { entries, .. } = &obj.kind
         {
@@ -535,8 +535,16 @@ pub(crate) fn compact_maps(vm: &mut Vm) {
         return;
     }
     let moved = |remap: &[u32], next: u32| remap.get(next as usize).or(remap.last()).copied().unwrap_or(0);
-    for slot in vm.heap.objects.slots.iter_mut().flatten() {
-        if let ObjKind::Iterator(IterState::Map { map, next, .. }) = &mut slot.kind
+    let iterators: Vec<ObjId> = (vm.heap.objects.slots().iter().enumerate())
+        .filter_map(|(i, slot)| match slot.as_ref().map(|o| &o.kind) {
+            Some(ObjKind::Iterator(IterState::Map { map, .. })) if remaps.contains_key(map) => {
+                Some(ObjId(i as u32))
+            }
+            _ => None,
+        })
+        .collect();
+    for id in iterators {
+        if let ObjKind::Iterator(IterState::Map { map, next, .. }) = &mut vm.heap.obj_mut(id).kind
             && let Some(remap) = remaps.get(map)
         {
             *next = moved(remap, *next);

@@ -529,7 +529,7 @@ fn set_prototype_of(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) 
     let Value::Obj(id) = o else { return Ok(Step::Return(o)) };
     // No cycles: walk up from the new prototype (bounded by the heap's size).
     let mut cur = proto;
-    for _ in 0..vm.heap.objects.slots.len() {
+    for _ in 0..vm.heap.objects.len() {
         match cur {
             Some(p) if p == id => return Err(vm.make_error(ErrorKind::TypeError, "Cyclic __proto__ value")),
             Some(p) => cur = vm.heap.obj(p).proto,

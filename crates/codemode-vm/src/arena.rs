@@ -1,0 +1,160 @@
+//! The heap's arenas: `Vec<Option<T>>` with a free list, addressed by index, and the record of
+//! which slots a run changed since its heap was copied from (or reset to) the pristine heap.
+//!
+//! **Every write to a slot goes through a method that records it.** The slots are private to
+//! this module, and [`Arena::get_mut`], [`Arena::insert`] and [`Arena::free_where`] note the
+//! index. That record is what lets [`Arena::reset_to`] restore only the slots a run touched, and
+//! it cannot be wrong by a forgotten call site: there is no other way to write.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Arena<T> {
+    slots: Vec<Option<T>>,
+    pub(crate) free: Vec<u32>,
+    /// Which slots differ from the base this arena was last [`Arena::track_from`]ed. A copy or a
+    /// restored arena has no base (`base_len` 0), so its reset copies every slot.
+    #[serde(skip)]
+    changed: Changes,
+}
+
+/// **Slots below `base_len` equal the base's, except those listed.** `seen` has a bit per slot
+/// below `base_len`, so an index is listed once however often it is written.
+#[derive(Clone, Debug, Default)]
+struct Changes {
+    base_len: usize,
+    listed: Vec<u32>,
+    seen: Vec<u64>,
+}
+
+impl Changes {
+    fn starting_at(base_len: usize) -> Changes {
+        Changes { base_len, listed: Vec::new(), seen: vec![0; base_len.div_ceil(64)] }
+    }
+
+    #[inline]
+    fn note(&mut self, i: usize) {
+        if i < self.base_len
+            && let Some(word) = self.seen.get_mut(i / 64)
+        {
+            let bit = 1u64 << (i % 64);
+            if *word & bit == 0 {
+                *word |= bit;
+                self.listed.push(i as u32);
+            }
+        }
+    }
+}
+
+/// A copy with room to grow: every run starts from a copy of the pristine realm's heap, and a
+/// copy at its exact length would be moved whole by the run's first allocation (the main
+/// promise), which was an eighth of a short program's cost. The record of changes is copied as
+/// it is (it describes the copy as well as the original).
+impl<T: Clone> Clone for Arena<T> {
+    fn clone(&self) -> Self {
+        let mut slots = Vec::with_capacity(self.slots.len() + self.slots.len() / 4 + 16);
+        slots.extend(self.slots.iter().cloned());
+        Arena { slots, free: self.free.clone(), changed: self.changed.clone() }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.slots.clone_from(&source.slots);
+        self.free.clone_from(&source.free);
+        self.changed.clone_from(&source.changed);
+    }
+}
+
+impl<T> Default for Arena<T> {
+    fn default() -> Self {
+        Arena { slots: Vec::new(), free: Vec::new(), changed: Changes::default() }
+    }
+}
+
+impl<T> Arena<T> {
+    /// An arena of these slots, with no base.
+    pub(crate) fn from_parts(slots: Vec<Option<T>>, free: Vec<u32>) -> Self {
+        Arena { slots, free, changed: Changes::default() }
+    }
+
+    pub(crate) fn slots(&self) -> &[Option<T>] {
+        &self.slots
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    pub(crate) fn capacity(&self) -> usize {
+        self.slots.capacity()
+    }
+
+    /// The slot at `i`, for writing (noted as changed).
+    #[inline]
+    pub(crate) fn get_mut(&mut self, i: usize) -> Option<&mut Option<T>> {
+        self.changed.note(i);
+        self.slots.get_mut(i)
+    }
+
+    pub(crate) fn insert(&mut self, value: T) -> u32 {
+        // A free list naming a slot past the end (only from a corrupt snapshot, which restore
+        // rejects) is skipped rather than trusted.
+        if let Some(i) = self.free.pop()
+            && let Some(slot) = self.slots.get_mut(i as usize)
+        {
+            *slot = Some(value);
+            self.changed.note(i as usize);
+            return i;
+        }
+        self.push(Some(value))
+    }
+
+    fn push(&mut self, value: Option<T>) -> u32 {
+        self.slots.push(value);
+        (self.slots.len() - 1) as u32
+    }
+
+    /// Frees every live slot that `keep` refuses (given its index), the collector's sweep.
+    pub(crate) fn free_where(&mut self, mut keep: impl FnMut(usize, &T) -> bool) {
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            if let Some(value) = slot
+                && !keep(i, value)
+            {
+                *slot = None;
+                self.free.push(i as u32);
+                self.changed.note(i);
+            }
+        }
+    }
+
+    /// From now on, records changes against this arena's present contents, which are `base`'s.
+    pub(crate) fn track_from(&mut self, base: &Arena<T>) {
+        self.changed = Changes::starting_at(base.slots.len());
+    }
+}
+
+impl<T: Clone> Arena<T> {
+    /// Makes this arena equal to `base` (`clone_from`), copying only the slots changed since
+    /// [`Arena::track_from`] when `tracked` says `base` is the base that call was given.
+    pub(crate) fn reset_to(&mut self, base: &Arena<T>, tracked: bool) {
+        let changes = std::mem::take(&mut self.changed);
+        if tracked && changes.base_len == base.slots.len() && self.slots.len() >= base.slots.len() {
+            self.slots.truncate(base.slots.len());
+            for &i in &changes.listed {
+                if let (Some(slot), Some(original)) =
+                    (self.slots.get_mut(i as usize), base.slots.get(i as usize))
+                {
+                    slot.clone_from(original);
+                }
+            }
+            let mut seen = changes.seen;
+            seen.fill(0);
+            let mut listed = changes.listed;
+            listed.clear();
+            self.changed = Changes { base_len: base.slots.len(), listed, seen };
+        } else {
+            self.slots.clone_from(&base.slots);
+            self.changed = Changes::starting_at(base.slots.len());
+        }
+        self.free.clone_from(&base.free);
+    }
+}
