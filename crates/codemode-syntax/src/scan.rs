@@ -146,67 +146,37 @@ struct Scanner<'a> {
     unmatched_closer: Option<usize>,
 }
 
-/// Keywords after which an expression starts (so a `/` is a regex and `-` a prefix operator).
-const OPERAND_EXPECTING_KEYWORDS: &[&[u8]] = &[
-    b"return",
-    b"typeof",
-    b"void",
-    b"delete",
-    b"await",
-    b"new",
-    b"yield",
-    b"case",
-    b"throw",
-    b"in",
-    b"of",
-    b"instanceof",
-    b"do",
-    b"else",
-    b"extends",
-    b"as",
-    b"satisfies",
-    b"keyof",
-    b"default",
-    b"export",
-    b"var",
-    b"let",
-    b"const",
-    b"async",
-    b"function",
-    b"import",
-    b"try",
-    b"finally",
-];
+/// What a word means to the scan (a set of the `WORD_*` bits; 0 for any other word).
+/// A `match` rather than lists searched in turn: every identifier of the program goes through it.
+fn word_class(word: &[u8]) -> u8 {
+    match word {
+        b"typeof" | b"void" | b"delete" | b"await" | b"new" | b"yield" | b"do" | b"keyof" => {
+            WORD_EXPECTS_OPERAND | WORD_CHAINS
+        }
+        b"return" | b"case" | b"throw" | b"extends" | b"default" | b"export" | b"var" | b"let" | b"const"
+        | b"async" | b"function" | b"import" | b"try" => WORD_EXPECTS_OPERAND,
+        b"in" | b"instanceof" | b"as" | b"satisfies" => WORD_EXPECTS_OPERAND | WORD_FLAT | WORD_CONTINUES,
+        b"of" | b"else" | b"finally" => WORD_EXPECTS_OPERAND | WORD_CONTINUES,
+        b"if" | b"for" | b"with" => WORD_CHAINS | WORD_HEAD,
+        b"while" => WORD_CHAINS | WORD_HEAD | WORD_CONTINUES,
+        // TypeScript type operators, which nest the same way.
+        b"readonly" | b"unique" | b"infer" => WORD_CHAINS,
+        b"switch" => WORD_HEAD,
+        b"catch" => WORD_HEAD | WORD_CONTINUES,
+        _ => 0,
+    }
+}
 
-/// Keywords that make the parser recurse into what follows.
-const CHAINING_KEYWORDS: &[&[u8]] = &[
-    b"typeof",
-    b"void",
-    b"delete",
-    b"await",
-    b"new",
-    b"yield",
-    b"do",
-    b"if",
-    b"for",
-    b"while",
-    b"with",
-    // TypeScript type operators, which nest the same way.
-    b"keyof",
-    b"readonly",
-    b"unique",
-    b"infer",
-];
-
-/// Keywords followed by a parenthesized head and then a nested statement or block.
-const HEAD_KEYWORDS: &[&[u8]] = &[b"if", b"for", b"while", b"with", b"switch", b"catch"];
-
-/// Binary-operator words: flat links.
-const FLAT_KEYWORDS: &[&[u8]] = &[b"instanceof", b"in", b"as", b"satisfies"];
-
-/// Words that continue the previous expression or statement rather than start a new one.
-const CONTINUATION_WORDS: &[&[u8]] =
-    &[b"instanceof", b"in", b"of", b"as", b"satisfies", b"else", b"catch", b"finally", b"while"];
+/// A keyword after which an expression starts (so a `/` is a regex and `-` a prefix operator).
+const WORD_EXPECTS_OPERAND: u8 = 1;
+/// A keyword that makes the parser recurse into what follows.
+const WORD_CHAINS: u8 = 2;
+/// A keyword followed by a parenthesized head and then a nested statement or block.
+const WORD_HEAD: u8 = 4;
+/// A binary-operator word: a flat link.
+const WORD_FLAT: u8 = 8;
+/// A word that continues the previous expression or statement rather than starts a new one.
+const WORD_CONTINUES: u8 = 16;
 
 /// Punctuators, longest first so that the first match is the longest.
 const PUNCTUATORS: &[&[u8]] = &[
@@ -333,7 +303,8 @@ impl<'a> Scanner<'a> {
             self.pos += 1;
         }
         let word = self.bytes.get(start..self.pos).unwrap_or_default();
-        self.statement_boundary_before_operand(CONTINUATION_WORDS.contains(&word));
+        let class = word_class(word);
+        self.statement_boundary_before_operand(class & WORD_CONTINUES != 0);
         if word == b"else" {
             self.current_frame().else_chain += 1;
             self.total_chain += 1;
@@ -343,16 +314,16 @@ impl<'a> Scanner<'a> {
             self.total_chain = self.total_chain.saturating_sub(ended);
         }
         let else_if = word == b"if" && self.follows_else;
-        if CHAINING_KEYWORDS.contains(&word) && !else_if {
+        if class & WORD_CHAINS != 0 && !else_if {
             self.chain(start)?;
         }
         self.last_was_else = word == b"else";
-        if FLAT_KEYWORDS.contains(&word) {
+        if class & WORD_FLAT != 0 {
             self.flat(start)?;
         }
-        self.prev = if HEAD_KEYWORDS.contains(&word) {
+        self.prev = if class & WORD_HEAD != 0 {
             Prev::HeadKeyword
-        } else if OPERAND_EXPECTING_KEYWORDS.contains(&word) {
+        } else if class & WORD_EXPECTS_OPERAND != 0 {
             Prev::ExpressionStart
         } else {
             Prev::Operand
@@ -362,7 +333,10 @@ impl<'a> Scanner<'a> {
 
     fn punctuator(&mut self, start: usize) -> ScanResult {
         let rest = self.bytes.get(self.pos..).unwrap_or_default();
-        let len = PUNCTUATORS.iter().find(|p| rest.starts_with(p)).map_or(1, |p| p.len());
+        let first = rest.first().copied();
+        let len = (PUNCTUATORS.iter())
+            .find(|p| p.first().copied() == first && rest.starts_with(p))
+            .map_or(1, |p| p.len());
         let punct = rest.get(..len).unwrap_or_default();
         self.pos += len.max(1);
         let prefix_position = self.prev != Prev::Operand && self.prev != Prev::CloseBrace;

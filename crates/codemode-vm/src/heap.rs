@@ -138,12 +138,29 @@ impl Clone for Atoms {
     /// When this table is `source` plus atoms a run added (atoms are only ever appended), the
     /// added ones are taken out of the index instead of copying the whole index again.
     fn clone_from(&mut self, source: &Self) {
+        self.reset_to(source, false);
+    }
+}
+
+impl Atoms {
+    /// Makes this table equal to `source` (`clone_from`). `copied_from_source` says this table
+    /// was a copy of `source` (or reset to it) since when atoms were only appended (its fields are
+    /// private to this module, and no method rewrites an atom), so the prefix need not be
+    /// compared; otherwise it is.
+    pub(crate) fn reset_to(&mut self, source: &Self, copied_from_source: bool) {
         let n = source.spans.len();
+        let same_prefix = if copied_from_source {
+            self.spans.len() >= n && self.spans.get(n.wrapping_sub(1)) == source.spans.last()
+        } else {
+            self.spans.get(..n) == Some(&source.spans[..])
+                && self.text.as_bytes().get(..source.text.len()) == Some(source.text.as_bytes())
+                && self.kinds.get(..source.kinds.len()) == Some(&source.kinds[..])
+        };
         let extends_source = self.indexed == self.spans.len()
             && source.indexed == n
-            && self.spans.get(..n) == Some(&source.spans[..])
-            && self.text.as_bytes().get(..source.text.len()) == Some(source.text.as_bytes())
-            && self.kinds.get(..source.kinds.len()) == Some(&source.kinds[..]);
+            && same_prefix
+            && self.text.len() >= source.text.len()
+            && self.kinds.len() >= source.kinds.len();
         if extends_source {
             for i in n as u32..self.spans.len() as u32 {
                 match self.kind(Atom(i)) {
@@ -432,7 +449,7 @@ impl Heap {
         self.objects.reset_to(objects, tracked);
         self.cells.reset_to(cells, tracked);
         self.bigints.reset_to(bigints, tracked);
-        self.atoms.clone_from(atoms);
+        self.atoms.reset_to(atoms, tracked);
         self.bytes_used = *bytes_used;
         self.memory_limit = *memory_limit;
         self.allocated_since_gc = *allocated_since_gc;
