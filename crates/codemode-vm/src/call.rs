@@ -236,7 +236,13 @@ impl Vm {
             self.charge_memory((new_len - self.stack_charged) * crate::heap::VALUE_SIZE)?;
             self.stack_charged = new_len;
         }
-        self.stack.resize(new_len, Value::Undefined);
+        // Most windows are small: copied from a block of `undefined`s, which is cheaper than
+        // `resize`'s loop.
+        const UNDEFINED_BLOCK: [Value; 32] = [Value::Undefined; 32];
+        match UNDEFINED_BLOCK.get(..count) {
+            Some(block) => self.stack.extend_from_slice(block),
+            None => self.stack.resize(new_len, Value::Undefined),
+        }
         Ok(base)
     }
 
