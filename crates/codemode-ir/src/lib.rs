@@ -27,6 +27,12 @@ pub mod regex;
 pub mod stack;
 pub use number::{IntegerDigits, number_to_string};
 
+/// A deterministic, fast hash map (ahash with fixed keys: iteration order never leaks into
+/// program behaviour, and runs stay reproducible). The one map type of the compiler and the VM.
+pub type FastMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<ahash::AHasher>>;
+/// The set counterpart of [`FastMap`].
+pub type FastSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<ahash::AHasher>>;
+
 /// A 1-based source position: line, and column counted in characters of the normalized source.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Span {

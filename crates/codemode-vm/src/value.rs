@@ -75,12 +75,8 @@ pub fn parse_array_index(s: &str) -> Option<u32> {
     if n < 4_294_967_295 { Some(n as u32) } else { None }
 }
 
-/// A deterministic, fast hash map (ahash with fixed keys: iteration order never leaks into
-/// program behaviour, and runs stay reproducible).
-pub type FastMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<ahash::AHasher>>;
-
 pub use codemode_bytecode::f64_bits;
-pub type FastSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<ahash::AHasher>>;
+pub use codemode_ir::{FastMap, FastSet};
 
 /// JSON values inside saved state are stored as JSON text: binary formats (the snapshot's
 /// `postcard`) cannot decode a self-describing `serde_json::Value`, and text works in both.

@@ -21,7 +21,7 @@ mod generator;
 mod pattern;
 mod stmt;
 
-use std::collections::HashMap;
+use codemode_ir::FastMap;
 
 use codemode_ir::Span;
 use codemode_ir::{self as ir, FuncId, Program, VarId, VarKind};
@@ -123,7 +123,7 @@ struct FnCompiler<'a> {
     /// Instructions this function may still emit (what the module's budget has left).
     code_budget: usize,
     constants: Vec<Constant>,
-    string_consts: HashMap<String, u32>,
+    string_consts: FastMap<String, u32>,
     handlers: Vec<Handler>,
     lines: Vec<(u32, Span)>,
     callee_names: Vec<(u32, u32)>,
@@ -140,7 +140,7 @@ struct FnCompiler<'a> {
     /// Pending `null`/`undefined` exits of the optional chains being compiled.
     optional_exits: Vec<Vec<usize>>,
     /// Capture sources and names of the child functions created here.
-    child_captures: HashMap<u32, (Vec<CaptureSource>, Vec<String>)>,
+    child_captures: FastMap<u32, (Vec<CaptureSource>, Vec<String>)>,
     /// Names of this function's own captures (empty when unknown).
     capture_names: Vec<String>,
     depth: usize,
@@ -160,7 +160,7 @@ impl<'a> FnCompiler<'a> {
             code: Vec::new(),
             code_budget: MAX_MODULE_CODE,
             constants: Vec::new(),
-            string_consts: HashMap::new(),
+            string_consts: FastMap::default(),
             handlers: Vec::new(),
             lines: Vec::new(),
             callee_names: Vec::new(),
@@ -173,7 +173,7 @@ impl<'a> FnCompiler<'a> {
             jump_scopes: Vec::new(),
             try_stack: Vec::new(),
             optional_exits: Vec::new(),
-            child_captures: HashMap::new(),
+            child_captures: FastMap::default(),
             capture_names,
             depth: 0,
             span: func.span,

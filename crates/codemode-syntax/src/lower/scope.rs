@@ -24,7 +24,7 @@
 //!
 //! "Before" is measured with a clock that ticks at every declaration and function creation.
 
-use std::collections::HashMap;
+use codemode_ir::FastMap;
 
 use crate::ir::{Capture, ClassKind, VarId, VarInfo, VarKind, VarRef};
 
@@ -41,14 +41,14 @@ pub enum ScopeKind {
 #[derive(Debug)]
 pub struct Scope {
     pub kind: ScopeKind,
-    names: HashMap<String, VarId>,
+    names: FastMap<String, VarId>,
     /// The bindings declared here, in declaration order: the IR block's `scope`.
     pub vars: Vec<VarId>,
 }
 
 impl Scope {
     pub fn new(kind: ScopeKind) -> Self {
-        Scope { kind, names: HashMap::new(), vars: Vec::new() }
+        Scope { kind, names: FastMap::default(), vars: Vec::new() }
     }
 }
 
