@@ -108,6 +108,9 @@ impl Vm {
         args: &[Value],
         ret: ReturnTo,
     ) -> Result<Next, Throw> {
+        if self.enter_plain_closure(callee, this, args, ret)? {
+            return Ok(Next::Done(None));
+        }
         self.charge(Work::Call { args: args.len() });
         let Value::Obj(mut id) = callee else {
             return Err(self.not_a_function(callee));
@@ -134,11 +137,7 @@ impl Vm {
         let step = match &self.heap.obj(id).kind {
             ObjKind::Function(Callable::Closure { func, this: arrow_this, .. }) => {
                 let func = *func;
-                let this = if self.module.functions.get(func as usize).is_some_and(|f| f.is_arrow) {
-                    *arrow_this
-                } else {
-                    this
-                };
+                let this = self.closure_this(func, *arrow_this, this);
                 self.push_closure_frame(id, func, this, args, ret)?;
                 return Ok(Next::Done(None));
             }
@@ -170,6 +169,34 @@ impl Vm {
         self.next_hop(step, ret)
     }
 
+    /// Calls `callee` when it is a closure (not bound, not a class): charges the call and
+    /// pushes its frame, and says whether it did. The common case of [`Vm::call_once`], also
+    /// taken by a built-in's callback (`Step::Call`) without a trampoline hop.
+    #[inline]
+    fn enter_plain_closure(
+        &mut self,
+        callee: Value,
+        this: Value,
+        args: &[Value],
+        ret: ReturnTo,
+    ) -> Result<bool, Throw> {
+        let Value::Obj(id) = callee else { return Ok(false) };
+        let ObjKind::Function(Callable::Closure { func, this: arrow_this, .. }) = &self.heap.obj(id).kind
+        else {
+            return Ok(false);
+        };
+        let (func, arrow_this) = (*func, *arrow_this);
+        self.charge(Work::Call { args: args.len() });
+        let this = self.closure_this(func, arrow_this, this);
+        self.push_closure_frame(id, func, this, args, ret)?;
+        Ok(true)
+    }
+
+    /// The `this` a closure of function `func` runs with: an arrow's own, else the caller's.
+    fn closure_this(&self, func: u32, arrow_this: Value, this: Value) -> Value {
+        if self.module.functions.get(func as usize).is_some_and(|f| f.is_arrow) { arrow_this } else { this }
+    }
+
     /// Continues after a built-in produced `step`; `ret` is where its value goes.
     pub(crate) fn apply_step(&mut self, step: Step, ret: ReturnTo) -> Result<Pending, Throw> {
         if let Step::Return(v) = step {
@@ -193,6 +220,11 @@ impl Vm {
                 // Frames are bounded by `max_call_depth` and counted by every collection.
                 self.check_call_depth()?;
                 self.frames.push(Frame::Native(NativeFrame { cont, ret }));
+                let entered = self.enter_plain_closure(callee, this, &args, ReturnTo::Native);
+                if entered? {
+                    self.recycle_args(args);
+                    return Ok(Next::Done(None));
+                }
                 Next::Hop(CallHop { callee, this, args, ret: ReturnTo::Native })
             }
             Step::TailCall { callee, this, args } => Next::Hop(CallHop { callee, this, args, ret }),
