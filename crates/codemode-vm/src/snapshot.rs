@@ -45,7 +45,7 @@ pub fn build_fingerprint() -> u64 {
                 h.write(&(n as u64).to_le_bytes());
             }
             for s in heap.strings.slots().iter().flatten() {
-                h.write(s.text.as_bytes());
+                h.write(s.as_str().as_bytes());
             }
         }
         h.0

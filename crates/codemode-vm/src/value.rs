@@ -111,4 +111,16 @@ mod size_tests {
     fn an_object_is_96_bytes() {
         assert_eq!(std::mem::size_of::<crate::object::Object>(), 96);
     }
+
+    /// A string's slot holds text of up to 24 bytes itself (no allocation of its own) in 40 bytes,
+    /// within what [`crate::heap::STRING_OVERHEAD`] accounts for a string.
+    #[test]
+    fn a_string_slot_is_40_bytes_and_holds_short_text() {
+        assert_eq!(std::mem::size_of::<Option<crate::heap::JsString>>(), 40);
+        assert!(std::mem::size_of::<Option<crate::heap::JsString>>() < crate::heap::STRING_OVERHEAD);
+        let short = crate::heap::JsString::new("twenty-four bytes, ascii");
+        assert_eq!(short.as_str().len(), 24);
+        assert!(!short.text_is_allocated());
+        assert!(crate::heap::JsString::new("twenty-five bytes, ascii!").text_is_allocated());
+    }
 }
