@@ -547,8 +547,9 @@ pub(crate) fn json_number(n: f64) -> Json {
     }
     // Every integral f64 in i64's range converts exactly; JSON then prints all its digits, as
     // JavaScript does below 1e21.
-    if n.fract() == 0.0 && n.abs() < 9.2e18 {
-        return Json::Number(serde_json::Number::from(n as i64));
+    let i = n as i64;
+    if i as f64 == n && n.abs() < 9.2e18 {
+        return Json::Number(serde_json::Number::from(i));
     }
     serde_json::Number::from_f64(n).map_or(Json::Null, Json::Number)
 }
