@@ -1,6 +1,6 @@
 //! Search over a [`ToolSet`]: the `search({ query?, namespace?, limit?, offset? })` built-in
 //! with the reference runtime's exact-path lookup, namespace scoping, empty-query browsing and
-//! pagination, ranked by [`SearchIndex`] (BM25F, see `index.rs`); plus a regex search for hosts.
+//! pagination, ranked by [`SearchIndex`] (BM25F, see `index/`); plus a regex search for hosts.
 
 mod index;
 pub mod regex;
@@ -152,13 +152,7 @@ impl ToolSet {
                 .map(|i| ScoredHit { tool: &catalog[i], score: 0.0, matches: Vec::new() })
                 .collect();
         }
-        let mut lexical: Vec<(usize, f64)> = scoped
-            .iter()
-            .filter_map(|&i| {
-                let score = index.score(i, &analyzed);
-                (score > 0.0).then_some((i, score))
-            })
-            .collect();
+        let mut lexical = index.scored(&analyzed, |i| in_namespace(&catalog[i].path, &namespace));
         lexical.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| catalog[a.0].path.cmp(&catalog[b.0].path)));
         if let Some(ranker) = self.semantic_ranker()
             && let Ok(semantic) = ranker.similarities(self, trimmed, &scoped)
@@ -211,11 +205,10 @@ impl ToolSet {
         let catalog = self.catalog();
         let index = self.index();
         let analyzed = index.analyze_plain(query);
-        let mut hits: Vec<ScoredHit<'_>> = (0..catalog.len())
-            .filter_map(|i| {
-                let score = index.score(i, &analyzed);
-                (score > 0.0).then(|| ScoredHit { tool: &catalog[i], score, matches: Vec::new() })
-            })
+        let mut hits: Vec<ScoredHit<'_>> = index
+            .scored(&analyzed, |_| true)
+            .into_iter()
+            .map(|(i, score)| ScoredHit { tool: &catalog[i], score, matches: Vec::new() })
             .collect();
         hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.tool.path.cmp(&b.tool.path)));
         hits

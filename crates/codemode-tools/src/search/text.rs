@@ -6,33 +6,53 @@
 /// `get_file-contents` → `get file contents`, `HTTPServer` → `http server`.
 pub fn words(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut current = String::new();
-    let chars: Vec<char> = text.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        if c.is_alphanumeric() {
-            // `HTTPServer` splits before `S`, but an acronym's plural (`PRs`, `IDs`, `URLs`)
-            // is one word.
-            let acronym_plural =
-                chars.get(i + 1) == Some(&'s') && !chars.get(i + 2).is_some_and(|n| n.is_lowercase());
-            let boundary = c.is_uppercase()
-                && i > 0
-                && (chars[i - 1].is_lowercase()
-                    || chars[i - 1].is_ascii_digit()
-                    || (chars[i - 1].is_uppercase()
-                        && !acronym_plural
-                        && chars.get(i + 1).is_some_and(|n| n.is_lowercase())));
-            if boundary && !current.is_empty() {
-                out.push(std::mem::take(&mut current));
+    Words::default().each(text, |word| out.push(word.to_owned()));
+    out
+}
+
+/// The buffers of [`words`], kept between texts: the search index tokenizes a whole catalog
+/// with one.
+#[derive(Debug, Default)]
+pub(crate) struct Words {
+    chars: Vec<char>,
+    current: String,
+}
+
+impl Words {
+    /// Calls `f` with each word of `text`, as [`words`] splits it.
+    pub(crate) fn each(&mut self, text: &str, mut f: impl FnMut(&str)) {
+        let Words { chars, current } = self;
+        chars.clear();
+        chars.extend(text.chars());
+        current.clear();
+        for (i, &c) in chars.iter().enumerate() {
+            if c.is_alphanumeric() {
+                // `HTTPServer` splits before `S`, but an acronym's plural (`PRs`, `IDs`, `URLs`)
+                // is one word.
+                let acronym_plural =
+                    chars.get(i + 1) == Some(&'s') && !chars.get(i + 2).is_some_and(|n| n.is_lowercase());
+                let boundary = c.is_uppercase()
+                    && i > 0
+                    && (chars[i - 1].is_lowercase()
+                        || chars[i - 1].is_ascii_digit()
+                        || (chars[i - 1].is_uppercase()
+                            && !acronym_plural
+                            && chars.get(i + 1).is_some_and(|n| n.is_lowercase())));
+                if boundary && !current.is_empty() {
+                    f(current);
+                    current.clear();
+                }
+                current.extend(c.to_lowercase());
+            } else if !current.is_empty() {
+                f(current);
+                current.clear();
             }
-            current.extend(c.to_lowercase());
-        } else if !current.is_empty() {
-            out.push(std::mem::take(&mut current));
+        }
+        if !current.is_empty() {
+            f(current);
+            current.clear();
         }
     }
-    if !current.is_empty() {
-        out.push(current);
-    }
-    out
 }
 
 /// Folds a word to its search stem: plurals (`-ies`, `-es`, `-s`) and the `-ing`/`-ed` verb
@@ -192,15 +212,20 @@ pub fn expand_abbreviation(word: &str) -> Option<&'static str> {
     ABBREVIATIONS.iter().find(|(short, _)| *short == word).map(|(_, long)| *long)
 }
 
+/// The synonym groups' stems, made once.
+fn synonym_stems() -> &'static [Vec<String>] {
+    static STEMS: std::sync::OnceLock<Vec<Vec<String>>> = std::sync::OnceLock::new();
+    STEMS.get_or_init(|| SYNONYMS.iter().map(|group| group.iter().map(|w| stem(w)).collect()).collect())
+}
+
 /// Synonym stems of a stem (excluding itself).
 pub fn synonyms(stem_word: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for group in SYNONYMS {
-        let stems_of: Vec<String> = group.iter().map(|w| stem(w)).collect();
+    for stems_of in synonym_stems() {
         if stems_of.iter().any(|s| s == stem_word) {
             for s in stems_of {
-                if s != stem_word && !out.contains(&s) {
-                    out.push(s);
+                if s != stem_word && !out.contains(s) {
+                    out.push(s.clone());
                 }
             }
         }
