@@ -152,12 +152,15 @@ impl ToolSet {
                 .map(|i| ScoredHit { tool: &catalog[i], score: 0.0, matches: Vec::new() })
                 .collect();
         }
-        let mut lexical = index.scored(&analyzed, |i| in_namespace(&catalog[i].path, &namespace));
-        lexical.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| catalog[a.0].path.cmp(&catalog[b.0].path)));
+        let mut hits = index.scored(&analyzed, |i| in_namespace(&catalog[i].path, &namespace));
+        hits.sort_by(|a, b| {
+            b.score.total_cmp(&a.score).then_with(|| catalog[a.index].path.cmp(&catalog[b.index].path))
+        });
         if let Some(ranker) = self.semantic_ranker()
             && let Ok(semantic) = ranker.similarities(self, trimmed, &scoped)
         {
             // How literally the best lexical hit matches: the less, the more the model counts.
+            let lexical: Vec<(usize, f64)> = hits.iter().map(|hit| (hit.index, hit.score)).collect();
             let strength = lexical.first().map_or(0.0, |&(i, _)| index.match_strength(i, &analyzed));
             return ranker
                 .fuse(&lexical, &semantic, strength)
@@ -171,12 +174,11 @@ impl ToolSet {
                 })
                 .collect();
         }
-        lexical
-            .into_iter()
-            .map(|(i, score)| ScoredHit {
-                tool: &catalog[i],
-                score,
-                matches: index.matched_fields(i, &analyzed),
+        hits.into_iter()
+            .map(|hit| ScoredHit {
+                tool: &catalog[hit.index],
+                score: hit.score,
+                matches: SearchIndex::field_labels(hit.fields),
             })
             .collect()
     }
@@ -208,7 +210,7 @@ impl ToolSet {
         let mut hits: Vec<ScoredHit<'_>> = index
             .scored(&analyzed, |_| true)
             .into_iter()
-            .map(|(i, score)| ScoredHit { tool: &catalog[i], score, matches: Vec::new() })
+            .map(|hit| ScoredHit { tool: &catalog[hit.index], score: hit.score, matches: Vec::new() })
             .collect();
         hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.tool.path.cmp(&b.tool.path)));
         hits

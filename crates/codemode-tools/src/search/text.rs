@@ -21,6 +21,10 @@ pub(crate) struct Words {
 impl Words {
     /// Calls `f` with each word of `text`, as [`words`] splits it.
     pub(crate) fn each(&mut self, text: &str, mut f: impl FnMut(&str)) {
+        if text.is_ascii() {
+            self.each_ascii(text.as_bytes(), f);
+            return;
+        }
         let Words { chars, current } = self;
         chars.clear();
         chars.extend(text.chars());
@@ -43,6 +47,40 @@ impl Words {
                     current.clear();
                 }
                 current.extend(c.to_lowercase());
+            } else if !current.is_empty() {
+                f(current);
+                current.clear();
+            }
+        }
+        if !current.is_empty() {
+            f(current);
+            current.clear();
+        }
+    }
+}
+
+impl Words {
+    /// [`Words::each`] of an ASCII text, on its bytes: for ASCII, the char predicates and
+    /// lowercasing are the ASCII ones.
+    fn each_ascii(&mut self, bytes: &[u8], mut f: impl FnMut(&str)) {
+        let current = &mut self.current;
+        current.clear();
+        for (i, &c) in bytes.iter().enumerate() {
+            if c.is_ascii_alphanumeric() {
+                let acronym_plural =
+                    bytes.get(i + 1) == Some(&b's') && !bytes.get(i + 2).is_some_and(u8::is_ascii_lowercase);
+                let boundary = c.is_ascii_uppercase()
+                    && i > 0
+                    && (bytes[i - 1].is_ascii_lowercase()
+                        || bytes[i - 1].is_ascii_digit()
+                        || (bytes[i - 1].is_ascii_uppercase()
+                            && !acronym_plural
+                            && bytes.get(i + 1).is_some_and(u8::is_ascii_lowercase)));
+                if boundary && !current.is_empty() {
+                    f(current);
+                    current.clear();
+                }
+                current.push(char::from(c.to_ascii_lowercase()));
             } else if !current.is_empty() {
                 f(current);
                 current.clear();
@@ -249,6 +287,25 @@ mod tests {
             words("tools.context7[\"resolve-library-id\"]"),
             ["tools", "context7", "resolve", "library", "id"]
         );
+    }
+
+    /// The ASCII path splits as the general one does.
+    #[test]
+    fn ascii_texts_split_as_unicode_ones() {
+        let texts = [
+            "listPullRequests get_file-contents HTTPServer v2 open PRs, IDs and URLs",
+            "getURLs listIDsByName tools.context7[\"resolve-library-id\"] ABCs AbC aBc 9Lives x2Y",
+            "IDs IDsX IDss s S sS Ss A1b2C3 __init__ k8sCluster",
+        ];
+        for text in texts {
+            let mut ascii = Vec::new();
+            Words::default().each(text, |w| ascii.push(w.to_owned()));
+            // A non-ASCII char that is not alphanumeric splits like a space, so the general
+            // path sees the same words.
+            let mut general = Vec::new();
+            Words::default().each(&format!("{text}\u{2014}"), |w| general.push(w.to_owned()));
+            assert_eq!(ascii, general, "{text}");
+        }
     }
 
     #[test]

@@ -7,6 +7,8 @@ use ahash::AHashMap;
 use serde_json::Value;
 
 use super::fields::{FIELD_COUNT, Field};
+use super::pairs::Pairs;
+use super::typo::Counts;
 use crate::registry::Registered;
 use crate::schema::{MAX_SCHEMA_DEPTH, resolve_ref, str_keyword};
 use crate::search::text::{Words, stem, words};
@@ -24,18 +26,22 @@ pub(super) struct Doc {
     pub(super) postings: Vec<(u32, [u32; FIELD_COUNT])>,
     /// Per field: token count.
     pub(super) lengths: [u32; FIELD_COUNT],
-    /// Per field: BM25's length normalization, `1 - b + b * length / average length`.
-    pub(super) norms: [f64; FIELD_COUNT],
     /// Lowercase path, last segment, and their alphanumeric-only forms, for name boosts.
     pub(super) path: String,
     pub(super) name: String,
     pub(super) name_normalized: String,
     pub(super) path_normalized: String,
-    /// `name_normalized`'s length in chars.
-    pub(super) name_normalized_chars: usize,
-    /// Lowercase description and searchable text, for the reference's substring scoring.
+    /// `name_normalized`'s chars and their counts, for the fuzzy name boost.
+    pub(super) name_chars: Box<[char]>,
+    pub(super) name_counts: Counts,
+    /// Lowercase description and searchable text, for the reference's substring scoring,
+    /// with their byte-pair filters.
     pub(super) description: String,
     pub(super) other_text: String,
+    pub(super) description_pairs: Pairs,
+    pub(super) other_pairs: Pairs,
+    /// The byte-pair filter of `path`.
+    pub(super) path_pairs: Pairs,
     /// Input property names, normalized (`repo_path` → `repopath`), sorted.
     pub(super) property_names: Vec<String>,
 }
@@ -77,7 +83,7 @@ impl Builder {
         let mut doc = Doc {
             path: path.to_lowercase(),
             name: name.to_lowercase(),
-            name_normalized_chars: name_normalized.chars().count(),
+            name_chars: name_normalized.chars().collect(),
             name_normalized,
             path_normalized: normalized(path),
             description: tool.description().to_lowercase(),
@@ -100,6 +106,10 @@ impl Builder {
         doc.other_text = [namespace_descriptions.as_str(), &input_names, &input_descriptions, title]
             .join("\n")
             .to_lowercase();
+        doc.name_counts = Counts::of(&doc.name_chars);
+        doc.path_pairs = Pairs::of(&doc.path);
+        doc.description_pairs = Pairs::of(&doc.description);
+        doc.other_pairs = Pairs::of(&doc.other_text);
         let Builder { ids, word_ids, words, tokens, .. } = self;
         tokens.clear();
         for (field, text) in texts {

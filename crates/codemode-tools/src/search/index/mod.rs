@@ -6,10 +6,11 @@
 //!
 //! Modules: [`fields`] (the fields and their weights), [`doc`] (a tool's analyzed text and the
 //! builder that makes it), [`query`] (query analysis), [`score`] (scoring and match reasons),
-//! [`typo`] (typo candidates from the vocabulary). This one holds the index and builds it.
+//! [`typo`] (typo candidates from the vocabulary), [`pairs`] (a text's byte-pair filter). This one holds the index and builds it.
 
 mod doc;
 mod fields;
+mod pairs;
 mod query;
 mod score;
 mod typo;
@@ -25,13 +26,27 @@ use crate::registry::{Registered, ToolDescription};
 /// BM25's length normalization strength.
 const B: f64 = 0.75;
 
+/// One tool on a term's postings.
+#[derive(Debug, Clone, Copy)]
+struct Posting {
+    /// The tool's index in the catalog.
+    doc: u32,
+    /// The fields the term occurs in, bit `Field::index`.
+    fields: u16,
+    /// BM25F's pseudo-frequency: the sum over fields of weight × tf / length norm.
+    weighted: f64,
+    /// The same without related words, for the plain baseline.
+    weighted_plain: f64,
+}
+
 /// The search index of a [`crate::ToolSet`]: built once with it.
 #[derive(Debug, Clone, Default)]
 pub struct SearchIndex {
     docs: Vec<Doc>,
-    /// Per term id: the tools having the term in any field, in catalog order (the inverted
-    /// index: ranking scores only the tools on its query terms' lists).
-    tools_by_term: Vec<Vec<u32>>,
+    /// Per term id: the tools having the term in any field, in catalog order, with what
+    /// scoring needs of its frequencies there (the inverted index: ranking looks only at the
+    /// tools on its query terms' lists).
+    postings: Vec<Vec<Posting>>,
     /// Per term id: the number of tools containing it outside related words (0: the term is
     /// only a related word of some names).
     document_frequency: Vec<u32>,
@@ -57,22 +72,19 @@ impl SearchIndex {
     /// Indexes the registered tools (in catalog order).
     pub(crate) fn new(registered: &[Registered], _catalog: &[ToolDescription]) -> Self {
         let mut builder = Builder::default();
-        let mut docs: Vec<Doc> = registered.iter().map(|r| builder.doc(r)).collect();
+        let docs: Vec<Doc> = registered.iter().map(|r| builder.doc(r)).collect();
         let term_ids = builder.ids;
         let terms = term_ids.len();
         let mut totals = [0f64; FIELD_COUNT];
-        let mut tools_by_term: Vec<Vec<u32>> = vec![Vec::new(); terms];
+        let mut postings: Vec<Vec<Posting>> = vec![Vec::new(); terms];
         let mut document_frequency: Vec<u32> = vec![0; terms];
         let mut namespace_by_id: Vec<u32> = vec![0; terms];
-        for (i, doc) in docs.iter().enumerate() {
+        for doc in &docs {
             for field in FIELDS {
                 totals[field.index()] += f64::from(doc.lengths[field.index()]);
             }
             for (id, frequencies) in &doc.postings {
                 let id = *id as usize;
-                if let Some(tools) = tools_by_term.get_mut(id) {
-                    tools.push(i as u32);
-                }
                 // Related words are not the tool's text: they do not make a word common.
                 let in_text = FIELDS.iter().any(|f| *f != Field::NameRelated && frequencies[f.index()] > 0);
                 if in_text && let Some(df) = document_frequency.get_mut(id) {
@@ -87,9 +99,29 @@ impl SearchIndex {
         }
         let count = docs.len().max(1) as f64;
         let average_lengths = totals.map(|t| (t / count).max(1.0));
-        for doc in &mut docs {
-            for ((norm, &length), average) in doc.norms.iter_mut().zip(&doc.lengths).zip(average_lengths) {
+        for (i, doc) in docs.iter().enumerate() {
+            let mut norms = [0f64; FIELD_COUNT];
+            for ((norm, &length), average) in norms.iter_mut().zip(&doc.lengths).zip(average_lengths) {
                 *norm = 1.0 - B + B * f64::from(length) / average;
+            }
+            for (id, frequencies) in &doc.postings {
+                // Summed in field order, related words (the last field) last: the plain sum is
+                // the full one before its last term.
+                let (mut weighted, mut weighted_plain, mut fields) = (0.0, 0.0, 0u16);
+                for field in FIELDS {
+                    let f = field.index();
+                    let tf = frequencies[f];
+                    if tf > 0 {
+                        weighted += field.weight() * f64::from(tf) / norms[f];
+                        if field != Field::NameRelated {
+                            weighted_plain = weighted;
+                        }
+                        fields |= 1 << f;
+                    }
+                }
+                if let Some(list) = postings.get_mut(*id as usize) {
+                    list.push(Posting { doc: i as u32, fields, weighted, weighted_plain });
+                }
             }
         }
         let mut name_vocabulary = AHashSet::new();
@@ -128,7 +160,7 @@ impl SearchIndex {
             .collect();
         Self {
             docs,
-            tools_by_term,
+            postings,
             document_frequency,
             name_vocabulary,
             property_frequency,

@@ -4,7 +4,7 @@
 
 use super::SearchIndex;
 use super::doc::normalized;
-use super::typo::Distance;
+use super::typo::{Counts, Distance};
 use crate::search::text::{expand_abbreviation, is_stopword, stem, synonyms, words};
 use crate::search::thesaurus;
 use crate::suggest::typo_budget;
@@ -122,8 +122,9 @@ pub(crate) struct Query {
     /// The query lowercased and trimmed.
     pub(super) raw: String,
     pub(super) raw_normalized: String,
-    /// `raw_normalized`'s length in chars.
-    pub(super) raw_normalized_chars: usize,
+    /// `raw_normalized`'s chars and their counts, for the fuzzy name boost.
+    pub(super) raw_chars: Vec<char>,
+    pub(super) raw_counts: Counts,
     /// Per word: (stem, weight) alternatives, the word's own stem first with weight 1.
     pub(super) terms: Vec<Vec<(String, f64)>>,
     /// Per word: the alternatives some tool has, as (term id, weight).
@@ -330,8 +331,10 @@ impl SearchIndex {
             })
             .collect();
         let raw_normalized = normalized(&raw);
+        let raw_chars: Vec<char> = raw_normalized.chars().collect();
         Query {
-            raw_normalized_chars: raw_normalized.chars().count(),
+            raw_counts: Counts::of(&raw_chars),
+            raw_chars,
             raw_normalized,
             raw,
             terms,

@@ -1,13 +1,14 @@
 //! Scoring: BM25F per query word (its best alternative), the coverage factor, the reference
 //! runtime's path scoring, property-name hits, the namespace gate and the name boosts; and why
-//! a tool matched. Only the tools holding one of the query's terms are scored (the index's
-//! postings per term): every other tool scores 0.
+//! a tool matched. Term at a time over the index's postings: a tool without any of the
+//! query's terms is never looked at (it scores 0).
 
 use super::SearchIndex;
 use super::doc::Doc;
 use super::fields::{FIELDS, Field};
 use super::query::Query;
-use crate::suggest::{edit_distance, typo_budget};
+use super::typo::Distance;
+use crate::suggest::typo_budget;
 
 const K1: f64 = 3.0;
 /// k1 of the plain baseline: BM25's customary value.
@@ -17,74 +18,105 @@ const PROPERTY_NAME_WEIGHT: f64 = 0.5;
 /// Factor for a tool outside every namespace the query names.
 const NAMESPACE_GATE: f64 = 0.7;
 
+/// A tool with a positive score.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Hit {
+    /// The tool's index in the catalog.
+    pub(crate) index: usize,
+    pub(crate) score: f64,
+    /// The fields a query word (or its synonym, related word or typo match) occurs in, bit
+    /// `Field::index` (see [`SearchIndex::field_labels`]).
+    pub(crate) fields: u16,
+}
+
 impl SearchIndex {
-    /// The tools with a positive score for `query` among those `in_scope` accepts, by index,
-    /// in catalog order. A tool without any of the query's terms (alternatives with a weight)
-    /// scores 0, so only the tools on those terms' postings are scored.
-    pub(crate) fn scored(&self, query: &Query, in_scope: impl Fn(usize) -> bool) -> Vec<(usize, f64)> {
-        let mut candidate = vec![false; self.docs.len()];
-        for &(id, weight) in query.ids.iter().flatten() {
-            if weight > 0.0 {
-                for &doc in self.tools_by_term.get(id as usize).map_or(&[][..], Vec::as_slice) {
-                    if let Some(slot) = candidate.get_mut(doc as usize) {
-                        *slot = true;
+    /// The tools with a positive score for `query` among those `in_scope` accepts, in catalog
+    /// order. Term at a time: each alternative's postings give the tools that have it their
+    /// BM25F score for it, so only tools with one of the query's terms are looked at, and the
+    /// rest of the score is computed only for tools with a positive BM25F.
+    pub(crate) fn scored(&self, query: &Query, in_scope: impl Fn(usize) -> bool) -> Vec<Hit> {
+        let n = self.docs.len();
+        let k1 = if query.plain { K1_PLAIN } else { K1 };
+        let mut total = vec![0.0f64; n];
+        let mut matched = vec![0u32; n];
+        let mut fields = vec![0u16; n];
+        // Per tool, the current word's best alternative so far; negative: not met yet.
+        let mut best = vec![-1.0f64; n];
+        let mut met: Vec<usize> = Vec::new();
+        for alternatives in &query.ids {
+            for &(id, weight) in alternatives {
+                let Some(postings) = self.postings.get(id as usize) else { continue };
+                if weight <= 0.0 {
+                    // No score, but still a reason the tool matched.
+                    for posting in postings {
+                        if let Some(f) = fields.get_mut(posting.doc as usize) {
+                            *f |= posting.fields;
+                        }
                     }
+                    continue;
+                }
+                let idf = self.idf_by_id.get(id as usize).copied().unwrap_or(0.0);
+                for posting in postings {
+                    let doc = posting.doc as usize;
+                    let (Some(slot), Some(f)) = (best.get_mut(doc), fields.get_mut(doc)) else { continue };
+                    *f |= posting.fields;
+                    let weighted = if query.plain { posting.weighted_plain } else { posting.weighted };
+                    let term =
+                        if weighted == 0.0 { 0.0 } else { idf * weighted * (k1 + 1.0) / (k1 + weighted) };
+                    if *slot < 0.0 {
+                        *slot = 0.0;
+                        met.push(doc);
+                    }
+                    *slot = slot.max(weight * term);
                 }
             }
+            for doc in met.drain(..) {
+                let word = std::mem::replace(&mut best[doc], -1.0);
+                if word > 0.0 {
+                    matched[doc] += 1;
+                }
+                total[doc] += word;
+            }
         }
+        let mut distance = Distance::default();
         let mut out = Vec::new();
-        for (i, (doc, &is_candidate)) in self.docs.iter().zip(&candidate).enumerate() {
-            if is_candidate && in_scope(i) {
-                let score = self.score(doc, query);
+        for (index, doc) in self.docs.iter().enumerate() {
+            let bm25 = total[index];
+            if bm25 > 0.0 && in_scope(index) {
+                let score = self.finish(doc, query, bm25, matched[index] as usize, &mut distance);
                 if score > 0.0 {
-                    out.push((i, score));
+                    out.push(Hit { index, score, fields: fields[index] });
                 }
             }
         }
         out
     }
 
-    /// The BM25F score of one term alternative (by id) in one document.
-    fn term_score(&self, doc: &Doc, id: u32, plain: bool) -> f64 {
-        let Some(frequencies) = doc.frequencies(id) else { return 0.0 };
-        let k1 = if plain { K1_PLAIN } else { K1 };
-        let mut weighted = 0.0;
-        for field in FIELDS {
-            // The plain baseline knows only the tool's own text.
-            if plain && field == Field::NameRelated {
-                continue;
-            }
-            let i = field.index();
-            let tf = frequencies[i];
-            if tf > 0 {
-                weighted += field.weight() * f64::from(tf) / doc.norms[i];
-            }
-        }
-        if weighted == 0.0 {
-            return 0.0;
-        }
-        let idf = self.idf_by_id.get(id as usize).copied().unwrap_or(0.0);
-        idf * weighted * (k1 + 1.0) / (k1 + weighted)
+    /// The labels of the fields in a [`Hit::fields`] mask, in field order.
+    pub(crate) fn field_labels(fields: u16) -> Vec<&'static str> {
+        FIELDS.into_iter().filter(|field| fields & (1 << field.index()) != 0).map(Field::label).collect()
     }
 
     /// The reference runtime's per-word path/description scoring, scaled to break ties and to
     /// reward path hits (a word that is a path segment).
     fn reference_score(doc: &Doc, forms: &[String]) -> f64 {
-        let any = |f: &dyn Fn(&str) -> bool| forms.iter().any(|form| f(form));
         let mut score = 0.0;
         let segment = |form: &str| {
             doc.path.strip_suffix(form).is_some_and(|rest| rest.is_empty() || rest.ends_with('.'))
         };
-        if any(&segment) {
+        if forms.iter().any(|form| segment(form)) {
             score += 20.0;
         }
-        if any(&|form| doc.path.contains(form)) {
+        // The forms are the word and prefixes of it (without `-es`, `-s`): a text contains one
+        // of them exactly when it contains the shortest.
+        let Some(shortest) = forms.iter().min_by_key(|form| form.len()) else { return score };
+        if doc.path_pairs.may_contain(shortest) && doc.path.contains(shortest.as_str()) {
             score += 8.0;
         }
-        if any(&|form| doc.description.contains(form)) {
+        if doc.description_pairs.may_contain(shortest) && doc.description.contains(shortest.as_str()) {
             score += 4.0;
         }
-        if any(&|form| doc.other_text.contains(form)) {
+        if doc.other_pairs.may_contain(shortest) && doc.other_text.contains(shortest.as_str()) {
             score += 2.0;
         }
         score
@@ -139,24 +171,10 @@ impl SearchIndex {
         if outside { NAMESPACE_GATE } else { 1.0 }
     }
 
-    /// Scores one document; `0` means not relevant.
-    fn score(&self, doc: &Doc, query: &Query) -> f64 {
-        let mut total = 0.0;
-        let mut matched = 0usize;
-        for alternatives in &query.ids {
-            let best = alternatives
-                .iter()
-                .filter(|(_, weight)| *weight > 0.0)
-                .map(|(id, weight)| weight * self.term_score(doc, *id, query.plain))
-                .fold(0.0f64, f64::max);
-            if best > 0.0 {
-                matched += 1;
-            }
-            total += best;
-        }
-        if total <= 0.0 {
-            return 0.0;
-        }
+    /// The score of a document from its BM25F sum over the query's words (positive) and the
+    /// number of words it matched.
+    fn finish(&self, doc: &Doc, query: &Query, bm25: f64, matched: usize, distance: &mut Distance) -> f64 {
+        let mut total = bm25;
         if !query.plain {
             // Tools matching more of the query's words rank above tools matching one word often.
             let coverage = matched as f64 / query.terms.len().max(1) as f64;
@@ -186,10 +204,8 @@ impl SearchIndex {
             total += 8.0;
         } else if query.raw_normalized.len() >= 4 {
             let budget = typo_budget(query.raw_normalized.len());
-            // Names more letters apart than the budget are not typos of the query (checked
-            // before `edit_distance`, which allocates).
-            let apart = query.raw_normalized_chars.abs_diff(doc.name_normalized_chars);
-            if apart <= budget && edit_distance(&query.raw_normalized, &doc.name_normalized, budget) <= budget
+            if query.raw_counts.may_be_within(&doc.name_counts, budget)
+                && distance.within(&query.raw_chars, &doc.name_chars, budget) <= budget
             {
                 total += 4.0;
             }
