@@ -153,7 +153,8 @@ impl ToolSet {
                 .collect();
         }
         let mut hits = index.scored(&analyzed, |i| in_namespace(&catalog[i].path, &namespace));
-        hits.sort_by(|a, b| {
+        // Paths are unique, so the order is total: an unstable sort gives the same.
+        hits.sort_unstable_by(|a, b| {
             b.score.total_cmp(&a.score).then_with(|| catalog[a.index].path.cmp(&catalog[b.index].path))
         });
         if let Some(ranker) = self.semantic_ranker()
@@ -212,7 +213,7 @@ impl ToolSet {
             .into_iter()
             .map(|hit| ScoredHit { tool: &catalog[hit.index], score: hit.score, matches: Vec::new() })
             .collect();
-        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.tool.path.cmp(&b.tool.path)));
+        hits.sort_unstable_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.tool.path.cmp(&b.tool.path)));
         hits
     }
 

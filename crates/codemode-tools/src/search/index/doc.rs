@@ -190,10 +190,27 @@ fn collect_properties(
     }
     *steps -= 1;
     let Some(object) = schema.as_object() else { return };
-    if let Some(target) = str_keyword(schema, "$ref").and_then(|r| resolve_ref(root, r)) {
+    // One pass over the keywords rather than a (hashed) lookup of each.
+    let (mut reference, mut properties) = (None, None);
+    let mut nested: [Option<&Value>; 2] = [None; 2];
+    let mut parts: [Option<&Value>; 4] = [None; 4];
+    for (key, value) in object {
+        match key.as_str() {
+            "$ref" => reference = value.as_str(),
+            "properties" => properties = Some(value),
+            "items" => nested[0] = Some(value),
+            "additionalProperties" => nested[1] = Some(value),
+            "anyOf" => parts[0] = Some(value),
+            "oneOf" => parts[1] = Some(value),
+            "allOf" => parts[2] = Some(value),
+            "prefixItems" => parts[3] = Some(value),
+            _ => {}
+        }
+    }
+    if let Some(target) = reference.and_then(|r| resolve_ref(root, r)) {
         collect_properties(root, target, depth + 1, steps, names, descriptions);
     }
-    if let Some(Value::Object(props)) = object.get("properties") {
+    if let Some(Value::Object(props)) = properties {
         for (name, sub) in props {
             if names.len() >= MAX_PROPERTIES {
                 return;
@@ -205,15 +222,13 @@ fn collect_properties(
             collect_properties(root, sub, depth + 1, steps, names, descriptions);
         }
     }
-    for key in ["items", "additionalProperties"] {
-        if let Some(sub) = object.get(key) {
-            collect_properties(root, sub, depth + 1, steps, names, descriptions);
-        }
+    for sub in nested.into_iter().flatten() {
+        collect_properties(root, sub, depth + 1, steps, names, descriptions);
     }
-    for key in ["anyOf", "oneOf", "allOf", "prefixItems"] {
-        if let Some(Value::Array(parts)) = object.get(key) {
-            for part in parts {
-                collect_properties(root, part, depth + 1, steps, names, descriptions);
+    for part in parts.into_iter().flatten() {
+        if let Value::Array(list) = part {
+            for item in list {
+                collect_properties(root, item, depth + 1, steps, names, descriptions);
             }
         }
     }
