@@ -5,7 +5,7 @@
 //! a noun to its first senses' synonyms and the verbs derived from it, and a question form to
 //! the attribute it asks for (`how_big` → `size`, `magnitude`; 639 of them). Nothing in
 //! it was chosen for a tool catalog or a query set; the index keeps only related words that
-//! occur in its catalog, at a discount (see `index.rs`).
+//! occur in its catalog, at a discount (see `index/`).
 
 const TABLE: &str = include_str!("../../data/thesaurus.txt");
 
