@@ -26,6 +26,9 @@ const ENGINE_ORDER: &[&str] = &["codemode", "quickjs", "boa"];
 const BEGIN: &str = "<!-- bench:begin -->";
 const END: &str = "<!-- bench:end -->";
 
+/// Benchmark groups of tool search (`benches/benches/search.rs`), reported apart from programs.
+const SEARCH_PREFIX: &str = "search_";
+
 /// How many times the `rss` binary runs a program in its process.
 const RSS_RUNS: u32 = 3;
 
@@ -67,8 +70,12 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     } else {
         Rss::default()
     };
-    let mut table = render(&results, &rss, compare);
+    // Tool search (`benches/benches/search.rs`) is not a program run: its own table.
+    let (search, programs): (Vec<Sample>, Vec<Sample>) =
+        results.into_iter().partition(|s| s.workload.starts_with(SEARCH_PREFIX));
+    let mut table = if programs.is_empty() { String::new() } else { render(&programs, &rss, compare) };
     table.push_str(&snapshot_sizes(&criterion));
+    table.push_str(&render_search(&search));
     print!("{table}");
     let docs = root().join("docs");
     std::fs::create_dir_all(&docs).map_err(|e| format!("cannot create {}: {e}", docs.display()))?;
@@ -137,7 +144,10 @@ fn measure_rss(samples: &[Sample], criterion: &Path) -> Result<(), String> {
     let mut peaks = serde_json::Map::new();
     for s in samples {
         // Programs the binary knows: the workloads and `quickstart`.
-        if s.workload.starts_with("snapshot_") || s.workload == "quickstart_cold" {
+        if s.workload.starts_with("snapshot_")
+            || s.workload.starts_with(SEARCH_PREFIX)
+            || s.workload == "quickstart_cold"
+        {
             continue;
         }
         if let Some(mib) = measure(&s.engine, &s.workload) {
@@ -185,6 +195,31 @@ fn snapshot_sizes(criterion: &Path) -> String {
         );
     }
     out.push('\n');
+    out
+}
+
+/// The tool-search benchmarks as a table of their own (median per iteration; what an
+/// iteration is, per row).
+fn render_search(samples: &[Sample]) -> String {
+    if samples.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "\nTool search (`benches/benches/search.rs`, the 869-tool catalog of \
+         `crates/codemode-tools/tests/search_corpus/`): median per iteration.\n\n\
+         | benchmark | iteration | median |\n| --- | --- | ---: |\n",
+    );
+    let mut sorted: Vec<&Sample> = samples.iter().collect();
+    sorted.sort_by(|a, b| a.workload.cmp(&b.workload));
+    for s in sorted {
+        let what = match s.workload.as_str() {
+            "search_index_build" => "building the search index",
+            "search_tool_set_build" => "building the tool set (catalog, signatures, search index)",
+            "search_rank_dev_query" => "ranking one dev query (mean over the dev queries)",
+            _ => "",
+        };
+        let _ = writeln!(out, "| {} | {what} | {} |", s.workload, format_ns(s.median_ns));
+    }
     out
 }
 
@@ -365,6 +400,26 @@ mod tests {
         assert_eq!(
             splice(None, "t\n").unwrap(),
             "# Benchmarks\n\n<!-- bench:begin -->\n\nt\n\n<!-- bench:end -->\n"
+        );
+    }
+
+    #[test]
+    fn search_benchmarks_have_their_own_table() {
+        let sample = |workload: &str, median_ns: f64| Sample {
+            workload: workload.to_string(),
+            engine: "codemode".to_string(),
+            median_ns,
+        };
+        assert_eq!(render_search(&[]), "");
+        let table =
+            render_search(&[sample("search_index_build", 4.5e6), sample("search_rank_dev_query", 42e3)]);
+        assert!(table.contains("| benchmark | iteration | median |\n| --- | --- | ---: |\n"), "{table}");
+        assert!(table.contains("| search_index_build | building the search index | 4.50 ms |\n"), "{table}");
+        assert!(
+            table.contains(
+                "| search_rank_dev_query | ranking one dev query (mean over the dev queries) | 42.00 µs |\n"
+            ),
+            "{table}"
         );
     }
 

@@ -350,6 +350,13 @@ impl ToolSet {
         &self.inner.index
     }
 
+    /// Builds this tool set's search index once more, as building the tool set does: what
+    /// the search benchmark measures (`benches/benches/search.rs`).
+    #[doc(hidden)]
+    pub fn build_search_index(&self) -> SearchIndex {
+        SearchIndex::new(&self.inner.tools, &self.inner.catalog)
+    }
+
     /// This tool set with `search` and [`ToolSet::rank`] fusing the lexical ranking with
     /// `ranker`'s semantic one (see [`crate::search::SemanticRanker`]). The ranker's vector
     /// cache is shared by every tool set it is attached to.

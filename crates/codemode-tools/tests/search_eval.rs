@@ -17,32 +17,12 @@ use std::path::Path;
 use std::sync::Arc;
 
 use codemode_tools::search::{EmbedError, Embedder, Fusion, SemanticRanker, ThesaurusEmbedder};
-use codemode_tools::{Namespace, Tool, ToolSet};
-use serde::Deserialize;
-use serde_json::Value;
+use codemode_tools::{Namespace, ToolSet};
 
-#[derive(Deserialize)]
-struct Server {
-    server: String,
-    tools: Vec<ServerTool>,
-}
+#[path = "common/eval_corpus.rs"]
+mod eval_corpus;
 
-#[derive(Deserialize)]
-struct ServerTool {
-    name: String,
-    description: String,
-    #[serde(default)]
-    title: Option<String>,
-    #[serde(rename = "inputSchema", default)]
-    input_schema: Value,
-}
-
-#[derive(Deserialize)]
-struct Query {
-    q: String,
-    kind: String,
-    expect: Vec<String>,
-}
+use eval_corpus::Query;
 
 fn dir() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/search_corpus")
@@ -55,35 +35,11 @@ pub fn catalog() -> ToolSet {
 
 /// The corpus as a namespace, before the tool set (and its search index) is built.
 fn catalog_namespace() -> Namespace {
-    let mut files: Vec<_> = std::fs::read_dir(dir())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.extension().is_some_and(|e| e == "json")
-                && !p.file_name().unwrap().to_string_lossy().starts_with("queries")
-        })
-        .collect();
-    files.sort();
-    let mut root = Namespace::new();
-    for file in files {
-        let server: Server = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-        let mut namespace = Namespace::new();
-        for t in server.tools {
-            let schema = if t.input_schema.is_object() { Some(t.input_schema) } else { None };
-            let mut tool = Tool::from_json(t.description, schema, None, |_, _| async { Ok(Value::Null) });
-            if let Some(title) = t.title {
-                tool = tool.with_title(title);
-            }
-            namespace.add_tool(t.name, tool);
-        }
-        root.add_namespace(server.server, namespace);
-    }
-    root
+    eval_corpus::catalog_namespace(&dir())
 }
 
 fn queries(split: &str) -> Vec<Query> {
-    serde_json::from_str(&std::fs::read_to_string(dir().join(format!("queries_{split}.json"))).unwrap())
-        .unwrap()
+    eval_corpus::queries(&dir(), split)
 }
 
 const KINDS: [&str; 5] = ["keyword", "paraphrase", "task", "typo", "property"];

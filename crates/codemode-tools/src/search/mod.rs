@@ -1,6 +1,6 @@
 //! Search over a [`ToolSet`]: the `search({ query?, namespace?, limit?, offset? })` built-in
 //! with the reference runtime's exact-path lookup, namespace scoping, empty-query browsing and
-//! pagination, ranked by [`SearchIndex`] (BM25F, see `index.rs`); plus a regex search for hosts.
+//! pagination, ranked by [`SearchIndex`] (BM25F, see `index/`); plus a regex search for hosts.
 
 mod index;
 pub mod regex;
@@ -152,18 +152,16 @@ impl ToolSet {
                 .map(|i| ScoredHit { tool: &catalog[i], score: 0.0, matches: Vec::new() })
                 .collect();
         }
-        let mut lexical: Vec<(usize, f64)> = scoped
-            .iter()
-            .filter_map(|&i| {
-                let score = index.score(i, &analyzed);
-                (score > 0.0).then_some((i, score))
-            })
-            .collect();
-        lexical.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| catalog[a.0].path.cmp(&catalog[b.0].path)));
+        let mut hits = index.scored(&analyzed, |i| in_namespace(&catalog[i].path, &namespace));
+        // Paths are unique, so the order is total: an unstable sort gives the same.
+        hits.sort_unstable_by(|a, b| {
+            b.score.total_cmp(&a.score).then_with(|| catalog[a.index].path.cmp(&catalog[b.index].path))
+        });
         if let Some(ranker) = self.semantic_ranker()
             && let Ok(semantic) = ranker.similarities(self, trimmed, &scoped)
         {
             // How literally the best lexical hit matches: the less, the more the model counts.
+            let lexical: Vec<(usize, f64)> = hits.iter().map(|hit| (hit.index, hit.score)).collect();
             let strength = lexical.first().map_or(0.0, |&(i, _)| index.match_strength(i, &analyzed));
             return ranker
                 .fuse(&lexical, &semantic, strength)
@@ -177,12 +175,11 @@ impl ToolSet {
                 })
                 .collect();
         }
-        lexical
-            .into_iter()
-            .map(|(i, score)| ScoredHit {
-                tool: &catalog[i],
-                score,
-                matches: index.matched_fields(i, &analyzed),
+        hits.into_iter()
+            .map(|hit| ScoredHit {
+                tool: &catalog[hit.index],
+                score: hit.score,
+                matches: SearchIndex::field_labels(hit.fields),
             })
             .collect()
     }
@@ -211,13 +208,12 @@ impl ToolSet {
         let catalog = self.catalog();
         let index = self.index();
         let analyzed = index.analyze_plain(query);
-        let mut hits: Vec<ScoredHit<'_>> = (0..catalog.len())
-            .filter_map(|i| {
-                let score = index.score(i, &analyzed);
-                (score > 0.0).then(|| ScoredHit { tool: &catalog[i], score, matches: Vec::new() })
-            })
+        let mut hits: Vec<ScoredHit<'_>> = index
+            .scored(&analyzed, |_| true)
+            .into_iter()
+            .map(|hit| ScoredHit { tool: &catalog[hit.index], score: hit.score, matches: Vec::new() })
             .collect();
-        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.tool.path.cmp(&b.tool.path)));
+        hits.sort_unstable_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.tool.path.cmp(&b.tool.path)));
         hits
     }
 

@@ -6,33 +6,91 @@
 /// `get_file-contents` → `get file contents`, `HTTPServer` → `http server`.
 pub fn words(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut current = String::new();
-    let chars: Vec<char> = text.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        if c.is_alphanumeric() {
-            // `HTTPServer` splits before `S`, but an acronym's plural (`PRs`, `IDs`, `URLs`)
-            // is one word.
-            let acronym_plural =
-                chars.get(i + 1) == Some(&'s') && !chars.get(i + 2).is_some_and(|n| n.is_lowercase());
-            let boundary = c.is_uppercase()
-                && i > 0
-                && (chars[i - 1].is_lowercase()
-                    || chars[i - 1].is_ascii_digit()
-                    || (chars[i - 1].is_uppercase()
-                        && !acronym_plural
-                        && chars.get(i + 1).is_some_and(|n| n.is_lowercase())));
-            if boundary && !current.is_empty() {
-                out.push(std::mem::take(&mut current));
+    Words::default().each(text, |word| out.push(word.to_owned()));
+    out
+}
+
+/// The buffers of [`words`], kept between texts: the search index tokenizes a whole catalog
+/// with one.
+#[derive(Debug, Default)]
+pub(crate) struct Words {
+    chars: Vec<char>,
+    current: String,
+}
+
+impl Words {
+    /// Calls `f` with each word of `text`, as [`words`] splits it.
+    pub(crate) fn each(&mut self, text: &str, mut f: impl FnMut(&str)) {
+        if text.is_ascii() {
+            self.each_ascii(text.as_bytes(), f);
+            return;
+        }
+        let Words { chars, current } = self;
+        chars.clear();
+        chars.extend(text.chars());
+        current.clear();
+        for (i, &c) in chars.iter().enumerate() {
+            if c.is_alphanumeric() {
+                // `HTTPServer` splits before `S`, but an acronym's plural (`PRs`, `IDs`, `URLs`)
+                // is one word.
+                let acronym_plural =
+                    chars.get(i + 1) == Some(&'s') && !chars.get(i + 2).is_some_and(|n| n.is_lowercase());
+                let boundary = c.is_uppercase()
+                    && i > 0
+                    && (chars[i - 1].is_lowercase()
+                        || chars[i - 1].is_ascii_digit()
+                        || (chars[i - 1].is_uppercase()
+                            && !acronym_plural
+                            && chars.get(i + 1).is_some_and(|n| n.is_lowercase())));
+                if boundary && !current.is_empty() {
+                    f(current);
+                    current.clear();
+                }
+                current.extend(c.to_lowercase());
+            } else if !current.is_empty() {
+                f(current);
+                current.clear();
             }
-            current.extend(c.to_lowercase());
-        } else if !current.is_empty() {
-            out.push(std::mem::take(&mut current));
+        }
+        if !current.is_empty() {
+            f(current);
+            current.clear();
         }
     }
-    if !current.is_empty() {
-        out.push(current);
+}
+
+impl Words {
+    /// [`Words::each`] of an ASCII text, on its bytes: for ASCII, the char predicates and
+    /// lowercasing are the ASCII ones.
+    fn each_ascii(&mut self, bytes: &[u8], mut f: impl FnMut(&str)) {
+        let current = &mut self.current;
+        current.clear();
+        for (i, &c) in bytes.iter().enumerate() {
+            if c.is_ascii_alphanumeric() {
+                let acronym_plural =
+                    bytes.get(i + 1) == Some(&b's') && !bytes.get(i + 2).is_some_and(u8::is_ascii_lowercase);
+                let boundary = c.is_ascii_uppercase()
+                    && i > 0
+                    && (bytes[i - 1].is_ascii_lowercase()
+                        || bytes[i - 1].is_ascii_digit()
+                        || (bytes[i - 1].is_ascii_uppercase()
+                            && !acronym_plural
+                            && bytes.get(i + 1).is_some_and(u8::is_ascii_lowercase)));
+                if boundary && !current.is_empty() {
+                    f(current);
+                    current.clear();
+                }
+                current.push(char::from(c.to_ascii_lowercase()));
+            } else if !current.is_empty() {
+                f(current);
+                current.clear();
+            }
+        }
+        if !current.is_empty() {
+            f(current);
+            current.clear();
+        }
     }
-    out
 }
 
 /// Folds a word to its search stem: plurals (`-ies`, `-es`, `-s`) and the `-ing`/`-ed` verb
@@ -192,15 +250,20 @@ pub fn expand_abbreviation(word: &str) -> Option<&'static str> {
     ABBREVIATIONS.iter().find(|(short, _)| *short == word).map(|(_, long)| *long)
 }
 
+/// The synonym groups' stems, made once.
+fn synonym_stems() -> &'static [Vec<String>] {
+    static STEMS: std::sync::OnceLock<Vec<Vec<String>>> = std::sync::OnceLock::new();
+    STEMS.get_or_init(|| SYNONYMS.iter().map(|group| group.iter().map(|w| stem(w)).collect()).collect())
+}
+
 /// Synonym stems of a stem (excluding itself).
 pub fn synonyms(stem_word: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for group in SYNONYMS {
-        let stems_of: Vec<String> = group.iter().map(|w| stem(w)).collect();
+    for stems_of in synonym_stems() {
         if stems_of.iter().any(|s| s == stem_word) {
             for s in stems_of {
-                if s != stem_word && !out.contains(&s) {
-                    out.push(s);
+                if s != stem_word && !out.contains(s) {
+                    out.push(s.clone());
                 }
             }
         }
@@ -224,6 +287,25 @@ mod tests {
             words("tools.context7[\"resolve-library-id\"]"),
             ["tools", "context7", "resolve", "library", "id"]
         );
+    }
+
+    /// The ASCII path splits as the general one does.
+    #[test]
+    fn ascii_texts_split_as_unicode_ones() {
+        let texts = [
+            "listPullRequests get_file-contents HTTPServer v2 open PRs, IDs and URLs",
+            "getURLs listIDsByName tools.context7[\"resolve-library-id\"] ABCs AbC aBc 9Lives x2Y",
+            "IDs IDsX IDss s S sS Ss A1b2C3 __init__ k8sCluster",
+        ];
+        for text in texts {
+            let mut ascii = Vec::new();
+            Words::default().each(text, |w| ascii.push(w.to_owned()));
+            // A non-ASCII char that is not alphanumeric splits like a space, so the general
+            // path sees the same words.
+            let mut general = Vec::new();
+            Words::default().each(&format!("{text}\u{2014}"), |w| general.push(w.to_owned()));
+            assert_eq!(ascii, general, "{text}");
+        }
     }
 
     #[test]

@@ -5,42 +5,62 @@
 //! a noun to its first senses' synonyms and the verbs derived from it, and a question form to
 //! the attribute it asks for (`how_big` → `size`, `magnitude`; 639 of them). Nothing in
 //! it was chosen for a tool catalog or a query set; the index keeps only related words that
-//! occur in its catalog, at a discount (see `index.rs`).
+//! occur in its catalog, at a discount (see `index/`).
 
 const TABLE: &str = include_str!("../../data/thesaurus.txt");
 
 /// The table's entries (`word<TAB>related related ...` lines, sorted bytewise by word), after
 /// the comment header.
 fn entries() -> &'static str {
-    let mut start = 0;
-    while TABLE[start..].starts_with('#') {
-        match TABLE[start..].find('\n') {
-            Some(end) => start += end + 1,
-            None => return "",
+    static START: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let start = *START.get_or_init(|| {
+        let mut start = 0;
+        while TABLE[start..].starts_with('#') {
+            match TABLE[start..].find('\n') {
+                Some(end) => start += end + 1,
+                None => return TABLE.len(),
+            }
         }
-    }
-    &TABLE[start..]
+        start
+    });
+    TABLE.get(start..).unwrap_or("")
 }
 
-/// The related words of `word`'s entry, found by binary search over the text itself: no table
-/// is built (parsing the 11k entries into a map cost every process ~20M instructions at start).
+/// Where each entry's line starts in [`entries`], found once per process by one pass over
+/// the text (a few hundred thousand instructions, 4 bytes per entry); the entries themselves
+/// are not parsed into a table (that cost every process ~20M instructions at start).
+fn line_starts() -> &'static [u32] {
+    static STARTS: std::sync::OnceLock<Vec<u32>> = std::sync::OnceLock::new();
+    STARTS.get_or_init(|| {
+        let body = entries();
+        let mut starts = Vec::with_capacity(16 * 1024);
+        let mut start = 0;
+        while start < body.len() {
+            starts.push(u32::try_from(start).unwrap_or(u32::MAX));
+            start = match body.get(start..).and_then(|rest| rest.find('\n')) {
+                Some(end) => start + end + 1,
+                None => body.len(),
+            };
+        }
+        starts
+    })
+}
+
+/// The related words of `word`'s entry, found by binary search over the entries' lines.
 fn entry(word: &str) -> Option<&'static str> {
     let body = entries();
-    let (mut lo, mut hi) = (0, body.len());
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        // The line around `mid` (lines are short: the scans are bounded by a line's length).
-        let start = body[lo..mid].rfind('\n').map_or(lo, |i| lo + i + 1);
-        let end = body[start..hi].find('\n').map_or(hi, |i| start + i);
-        let line = &body[start..end];
-        let (head, rest) = line.split_once('\t').unwrap_or((line, ""));
-        match head.cmp(word) {
-            std::cmp::Ordering::Equal => return Some(rest),
-            std::cmp::Ordering::Less => lo = end + 1,
-            std::cmp::Ordering::Greater => hi = start,
-        }
-    }
-    None
+    let starts = line_starts();
+    let found = starts
+        .binary_search_by(|&start| {
+            // The head: the line up to its tab (bytewise order is the table's and `str`'s).
+            let rest = body.as_bytes().get(start as usize..).unwrap_or(&[]);
+            let len = rest.iter().position(|&b| b == b'\t' || b == b'\n').unwrap_or(rest.len());
+            rest.get(..len).unwrap_or(&[]).cmp(word.as_bytes())
+        })
+        .ok()?;
+    let start = starts.get(found).map_or(body.len(), |&s| s as usize);
+    let line = body.get(start..).unwrap_or("").split('\n').next().unwrap_or("");
+    Some(line.split_once('\t').map_or("", |(_, rest)| rest))
 }
 
 /// Words related to `word` (lowercase), most frequent senses first; empty when unknown.
@@ -132,8 +152,8 @@ mod tests {
         assert!(related("qwertyuiop").is_empty());
     }
 
-    /// The lookup is a binary search over the text: every entry must be found, which holds only
-    /// while the table stays sorted bytewise with one entry per word.
+    /// The lookup is a binary search over the entries' lines: every entry must be found, which
+    /// holds only while the table stays sorted bytewise with one entry per word.
     #[test]
     fn every_entry_is_found_by_the_binary_search() {
         let mut previous = "";

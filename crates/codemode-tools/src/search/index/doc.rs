@@ -1,0 +1,247 @@
+//! One tool's analyzed text ([`Doc`]) and how the index builder makes it: the text of each
+//! field (name, namespace, title, description, namespace descriptions, schema properties, the
+//! name's WordNet relatives) tokenized and stemmed into dense term ids, each word stemmed once
+//! per catalog.
+
+use ahash::AHashMap;
+use serde_json::Value;
+
+use super::fields::{FIELD_COUNT, Field};
+use super::pairs::Pairs;
+use super::typo::Counts;
+use crate::registry::Registered;
+use crate::schema::{MAX_SCHEMA_DEPTH, resolve_ref, str_keyword};
+use crate::search::text::{Words, stem, words};
+use crate::search::thesaurus;
+
+/// WordNet relatives indexed per word of a tool's name (see [`name_relatives`]).
+const NAME_RELATIVES: usize = 3;
+/// The properties collected per schema, so huge schemas cannot bloat the index.
+const MAX_PROPERTIES: usize = 200;
+
+/// One tool's analyzed text.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Doc {
+    /// Per term id (see [`Builder::ids`]), sorted by id: its frequency per field.
+    pub(super) postings: Vec<(u32, [u32; FIELD_COUNT])>,
+    /// Per field: token count.
+    pub(super) lengths: [u32; FIELD_COUNT],
+    /// Lowercase path, last segment, and their alphanumeric-only forms, for name boosts.
+    pub(super) path: String,
+    pub(super) name: String,
+    pub(super) name_normalized: String,
+    pub(super) path_normalized: String,
+    /// `name_normalized`'s chars and their counts, for the fuzzy name boost.
+    pub(super) name_chars: Box<[char]>,
+    pub(super) name_counts: Counts,
+    /// Lowercase description and searchable text, for the reference's substring scoring,
+    /// with their byte-pair filters.
+    pub(super) description: String,
+    pub(super) other_text: String,
+    pub(super) description_pairs: Pairs,
+    pub(super) other_pairs: Pairs,
+    /// The byte-pair filter of `path`.
+    pub(super) path_pairs: Pairs,
+    /// Input property names, normalized (`repo_path` → `repopath`), sorted.
+    pub(super) property_names: Vec<String>,
+}
+
+impl Doc {
+    /// A document's term frequencies per field for a term id, if it has the term.
+    pub(super) fn frequencies(&self, id: u32) -> Option<&[u32; FIELD_COUNT]> {
+        self.postings.binary_search_by_key(&id, |(term, _)| *term).ok().map(|i| &self.postings[i].1)
+    }
+}
+
+/// Makes the [`Doc`]s of a catalog, numbering stems as it meets them.
+#[derive(Debug, Default)]
+pub(super) struct Builder {
+    /// Every stem of any field → its dense id.
+    pub(super) ids: AHashMap<String, u32>,
+    /// Every word met → the id of its stem, so a word is stemmed once per catalog.
+    word_ids: AHashMap<String, u32>,
+    /// The name words' WordNet relatives (see [`name_relatives`]).
+    relatives: AHashMap<String, Vec<&'static str>>,
+    words: Words,
+    /// (term id, field) per token of the current tool, reused.
+    tokens: Vec<(u32, u8)>,
+}
+
+impl Builder {
+    /// The analyzed text of one tool.
+    pub(super) fn doc(&mut self, registered: &Registered) -> Doc {
+        let tool = &registered.tool;
+        let path = registered.path.as_str();
+        let (namespace, name) = path.rsplit_once('.').unwrap_or(("", path));
+        let (input_names, input_descriptions, mut property_names) = schema_text(tool.input_schema());
+        let (output_names, output_descriptions, _) = schema_text(tool.output_schema());
+        property_names.sort();
+        property_names.dedup();
+        let namespace_descriptions = registered.namespace_descriptions.join(" ");
+        let name_related = name_relatives(name, &mut self.relatives);
+        let name_normalized = normalized(name);
+        let mut doc = Doc {
+            path: path.to_lowercase(),
+            name: name.to_lowercase(),
+            name_chars: name_normalized.chars().collect(),
+            name_normalized,
+            path_normalized: normalized(path),
+            description: tool.description().to_lowercase(),
+            property_names,
+            ..Doc::default()
+        };
+        let title = tool.title().unwrap_or("");
+        let texts: [(Field, &str); FIELD_COUNT] = [
+            (Field::Name, name),
+            (Field::Namespace, namespace),
+            (Field::Title, title),
+            (Field::Description, tool.description()),
+            (Field::NamespaceDescription, &namespace_descriptions),
+            (Field::InputProperty, &input_names),
+            (Field::InputPropertyDescription, &input_descriptions),
+            (Field::OutputProperty, &output_names),
+            (Field::OutputPropertyDescription, &output_descriptions),
+            (Field::NameRelated, &name_related),
+        ];
+        doc.other_text = [namespace_descriptions.as_str(), &input_names, &input_descriptions, title]
+            .join("\n")
+            .to_lowercase();
+        doc.name_counts = Counts::of(&doc.name_chars);
+        doc.path_pairs = Pairs::of(&doc.path);
+        doc.description_pairs = Pairs::of(&doc.description);
+        doc.other_pairs = Pairs::of(&doc.other_text);
+        let Builder { ids, word_ids, words, tokens, .. } = self;
+        tokens.clear();
+        for (field, text) in texts {
+            let before = tokens.len();
+            words.each(text, |word| {
+                let id = match word_ids.get(word) {
+                    Some(&id) => id,
+                    None => {
+                        let stemmed = stem(word);
+                        let next = ids.len() as u32;
+                        let id = *ids.entry(stemmed).or_insert(next);
+                        word_ids.insert(word.to_owned(), id);
+                        id
+                    }
+                };
+                tokens.push((id, field.index() as u8));
+            });
+            doc.lengths[field.index()] = (tokens.len() - before) as u32;
+        }
+        tokens.sort_unstable();
+        for &(id, field) in tokens.iter() {
+            match doc.postings.last_mut() {
+                Some((last, frequencies)) if *last == id => frequencies[usize::from(field)] += 1,
+                _ => {
+                    let mut frequencies = [0; FIELD_COUNT];
+                    frequencies[usize::from(field)] = 1;
+                    doc.postings.push((id, frequencies));
+                }
+            }
+        }
+        doc
+    }
+}
+
+/// The WordNet relatives of a tool name's words (the first [`NAME_RELATIVES`] of each, its
+/// most frequent senses): `create_relations` → `make create relate interrelate associate`,
+/// `add_watcher` → `increase append supply spectator witness viewer`. A query word finds the
+/// tool through them when the tool's own text has no word for it ("link two entities").
+/// `cache` keeps each word's relatives: tool names share most of their words.
+fn name_relatives(name: &str, cache: &mut AHashMap<String, Vec<&'static str>>) -> String {
+    let mut related: Vec<&str> = Vec::new();
+    for word in words(name) {
+        let found = cache.entry(word).or_insert_with_key(|word| {
+            let mut found = thesaurus::related(word);
+            if found.is_empty() {
+                found = thesaurus::related(&stem(word));
+            }
+            found.truncate(NAME_RELATIVES);
+            found
+        });
+        for r in found.iter() {
+            if !related.contains(r) {
+                related.push(r);
+            }
+        }
+    }
+    related.join(" ")
+}
+
+/// The alphanumeric characters of `text`, lowercase (`repo_path` → `repopath`).
+pub(super) fn normalized(text: &str) -> String {
+    text.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
+}
+
+/// Collects property names and descriptions of a schema, nested ones included (an output
+/// `{ items: [{ title }] }` is found by "title"), depth- and count-limited.
+fn collect_properties(
+    root: &Value,
+    schema: &Value,
+    depth: usize,
+    steps: &mut usize,
+    names: &mut Vec<String>,
+    descriptions: &mut Vec<String>,
+) {
+    // `steps` bounds the walk: `allOf`s of `$ref`s can revisit a definition exponentially often.
+    if depth > MAX_SCHEMA_DEPTH.min(8) || names.len() >= MAX_PROPERTIES || *steps == 0 {
+        return;
+    }
+    *steps -= 1;
+    let Some(object) = schema.as_object() else { return };
+    // One pass over the keywords rather than a (hashed) lookup of each.
+    let (mut reference, mut properties) = (None, None);
+    let mut nested: [Option<&Value>; 2] = [None; 2];
+    let mut parts: [Option<&Value>; 4] = [None; 4];
+    for (key, value) in object {
+        match key.as_str() {
+            "$ref" => reference = value.as_str(),
+            "properties" => properties = Some(value),
+            "items" => nested[0] = Some(value),
+            "additionalProperties" => nested[1] = Some(value),
+            "anyOf" => parts[0] = Some(value),
+            "oneOf" => parts[1] = Some(value),
+            "allOf" => parts[2] = Some(value),
+            "prefixItems" => parts[3] = Some(value),
+            _ => {}
+        }
+    }
+    if let Some(target) = reference.and_then(|r| resolve_ref(root, r)) {
+        collect_properties(root, target, depth + 1, steps, names, descriptions);
+    }
+    if let Some(Value::Object(props)) = properties {
+        for (name, sub) in props {
+            if names.len() >= MAX_PROPERTIES {
+                return;
+            }
+            names.push(name.clone());
+            if let Some(d) = str_keyword(sub, "description") {
+                descriptions.push(d.to_owned());
+            }
+            collect_properties(root, sub, depth + 1, steps, names, descriptions);
+        }
+    }
+    for sub in nested.into_iter().flatten() {
+        collect_properties(root, sub, depth + 1, steps, names, descriptions);
+    }
+    for part in parts.into_iter().flatten() {
+        if let Value::Array(list) = part {
+            for item in list {
+                collect_properties(root, item, depth + 1, steps, names, descriptions);
+            }
+        }
+    }
+}
+
+/// A schema's property names and descriptions as two texts, and the names normalized.
+fn schema_text(schema: Option<&Value>) -> (String, String, Vec<String>) {
+    let mut names = Vec::new();
+    let mut descriptions = Vec::new();
+    if let Some(schema) = schema {
+        let mut steps = 2_000;
+        collect_properties(schema, schema, 0, &mut steps, &mut names, &mut descriptions);
+    }
+    let normalized_names = names.iter().map(|n| normalized(n)).filter(|n| !n.is_empty()).collect();
+    (names.join(" "), descriptions.join(" "), normalized_names)
+}

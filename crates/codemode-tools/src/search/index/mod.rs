@@ -1,0 +1,181 @@
+//! The ranking index: field-weighted BM25 (BM25F) over each tool's name, namespace path,
+//! title, description, enclosing namespace descriptions, input/output schema properties and
+//! the WordNet relatives of the name's words, plus exact / normalized / fuzzy name boosts (as
+//! in the Go runtime) and the reference runtime's path scoring as a tie-breaking component; a
+//! tool outside every namespace the query names keeps part of its score.
+//!
+//! Modules: [`fields`] (the fields and their weights), [`doc`] (a tool's analyzed text and the
+//! builder that makes it), [`query`] (query analysis), [`score`] (scoring and match reasons),
+//! [`typo`] (typo candidates from the vocabulary), [`pairs`] (a text's byte-pair filter). This one holds the index and builds it.
+
+mod doc;
+mod fields;
+mod pairs;
+mod query;
+mod score;
+mod typo;
+
+use ahash::{AHashMap, AHashSet};
+
+use self::doc::{Builder, Doc};
+use self::fields::{FIELD_COUNT, FIELDS, Field};
+use self::typo::ByLength;
+use super::text::Words;
+use crate::registry::{Registered, ToolDescription};
+
+/// BM25's length normalization strength.
+const B: f64 = 0.75;
+
+/// One tool on a term's postings.
+#[derive(Debug, Clone, Copy)]
+struct Posting {
+    /// The tool's index in the catalog.
+    doc: u32,
+    /// The fields the term occurs in, bit `Field::index`.
+    fields: u16,
+    /// BM25F's pseudo-frequency: the sum over fields of weight × tf / length norm.
+    weighted: f64,
+    /// The same without related words, for the plain baseline.
+    weighted_plain: f64,
+}
+
+/// The search index of a [`crate::ToolSet`]: built once with it.
+#[derive(Debug, Clone, Default)]
+pub struct SearchIndex {
+    docs: Vec<Doc>,
+    /// Per term id: the tools having the term in any field, in catalog order, with what
+    /// scoring needs of its frequencies there (the inverted index: ranking looks only at the
+    /// tools on its query terms' lists).
+    postings: Vec<Vec<Posting>>,
+    /// Per term id: the number of tools containing it outside related words (0: the term is
+    /// only a related word of some names).
+    document_frequency: Vec<u32>,
+    /// Every word of every tool name, so stopwords that name tools are kept in queries.
+    name_vocabulary: AHashSet<String>,
+    /// Normalized input property name → number of tools that take it.
+    property_frequency: AHashMap<String, u32>,
+    /// Every stem of some tool's text (document frequency above 0), sorted, for prefix lookups.
+    vocabulary: Vec<String>,
+    /// The vocabulary by length, for typo candidates.
+    by_length: ByLength,
+    /// Every stem of any field → a dense id, so ranking looks a query term up once per query
+    /// rather than once per field of every tool.
+    term_ids: AHashMap<String, u32>,
+    /// IDF per term id.
+    idf_by_id: Vec<f64>,
+    /// Per term id: the share of the tools using it (outside related words) that have it in
+    /// their namespace path.
+    namespace_share: Vec<f64>,
+}
+
+impl SearchIndex {
+    /// Indexes the registered tools (in catalog order).
+    pub(crate) fn new(registered: &[Registered], _catalog: &[ToolDescription]) -> Self {
+        let mut builder = Builder::default();
+        let docs: Vec<Doc> = registered.iter().map(|r| builder.doc(r)).collect();
+        let term_ids = builder.ids;
+        let terms = term_ids.len();
+        let mut totals = [0f64; FIELD_COUNT];
+        let mut postings: Vec<Vec<Posting>> = vec![Vec::new(); terms];
+        let mut document_frequency: Vec<u32> = vec![0; terms];
+        let mut namespace_by_id: Vec<u32> = vec![0; terms];
+        for doc in &docs {
+            for field in FIELDS {
+                totals[field.index()] += f64::from(doc.lengths[field.index()]);
+            }
+            for (id, frequencies) in &doc.postings {
+                let id = *id as usize;
+                // Related words are not the tool's text: they do not make a word common.
+                let in_text = FIELDS.iter().any(|f| *f != Field::NameRelated && frequencies[f.index()] > 0);
+                if in_text && let Some(df) = document_frequency.get_mut(id) {
+                    *df += 1;
+                }
+                if frequencies[Field::Namespace.index()] > 0
+                    && let Some(count) = namespace_by_id.get_mut(id)
+                {
+                    *count += 1;
+                }
+            }
+        }
+        let count = docs.len().max(1) as f64;
+        let average_lengths = totals.map(|t| (t / count).max(1.0));
+        for (i, doc) in docs.iter().enumerate() {
+            let mut norms = [0f64; FIELD_COUNT];
+            for ((norm, &length), average) in norms.iter_mut().zip(&doc.lengths).zip(average_lengths) {
+                *norm = 1.0 - B + B * f64::from(length) / average;
+            }
+            for (id, frequencies) in &doc.postings {
+                // Summed in field order, related words (the last field) last: the plain sum is
+                // the full one before its last term.
+                let (mut weighted, mut weighted_plain, mut fields) = (0.0, 0.0, 0u16);
+                for field in FIELDS {
+                    let f = field.index();
+                    let tf = frequencies[f];
+                    if tf > 0 {
+                        weighted += field.weight() * f64::from(tf) / norms[f];
+                        if field != Field::NameRelated {
+                            weighted_plain = weighted;
+                        }
+                        fields |= 1 << f;
+                    }
+                }
+                if let Some(list) = postings.get_mut(*id as usize) {
+                    list.push(Posting { doc: i as u32, fields, weighted, weighted_plain });
+                }
+            }
+        }
+        let mut name_vocabulary = AHashSet::new();
+        let mut words = Words::default();
+        for r in registered {
+            words.each(r.path.rsplit('.').next().unwrap_or(&r.path), |word| {
+                if !name_vocabulary.contains(word) {
+                    name_vocabulary.insert(word.to_owned());
+                }
+            });
+        }
+        let mut property_frequency: AHashMap<String, u32> = AHashMap::new();
+        for doc in &docs {
+            for name in &doc.property_names {
+                *property_frequency.entry(name.clone()).or_insert(0) += 1;
+            }
+        }
+        let mut vocabulary: Vec<String> = term_ids
+            .iter()
+            .filter(|&(_, &id)| document_frequency.get(id as usize).is_some_and(|&df| df > 0))
+            .map(|(term, _)| term.clone())
+            .collect();
+        vocabulary.sort_unstable();
+        let n = docs.len() as f64;
+        let idf_by_id = document_frequency
+            .iter()
+            .map(|&df| {
+                let df = f64::from(df);
+                (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+            })
+            .collect();
+        let namespace_share = document_frequency
+            .iter()
+            .zip(&namespace_by_id)
+            .map(|(&df, &ns)| if df == 0 { 0.0 } else { f64::from(ns) / f64::from(df) })
+            .collect();
+        Self {
+            docs,
+            postings,
+            document_frequency,
+            name_vocabulary,
+            property_frequency,
+            by_length: ByLength::new(&vocabulary),
+            vocabulary,
+            term_ids,
+            idf_by_id,
+            namespace_share,
+        }
+    }
+
+    /// Whether some tool's own text (not only a name's related words) has the stem.
+    fn in_text(&self, term: &str) -> bool {
+        self.term_ids
+            .get(term)
+            .is_some_and(|&id| self.document_frequency.get(id as usize).is_some_and(|&df| df > 0))
+    }
+}

@@ -1,0 +1,215 @@
+//! Scoring: BM25F per query word (its best alternative), the coverage factor, the reference
+//! runtime's path scoring, property-name hits, the namespace gate and the name boosts; and why
+//! a tool matched. Term at a time over the index's postings: a tool without any of the
+//! query's terms is never looked at (it scores 0).
+
+use super::SearchIndex;
+use super::doc::Doc;
+use super::fields::{FIELDS, Field};
+use super::query::Query;
+use super::typo::Distance;
+use crate::suggest::typo_budget;
+
+const K1: f64 = 3.0;
+/// k1 of the plain baseline: BM25's customary value.
+const K1_PLAIN: f64 = 1.2;
+/// Weight of a query word that is exactly an input property name, times ln(1 + tools / takers).
+const PROPERTY_NAME_WEIGHT: f64 = 0.5;
+/// Factor for a tool outside every namespace the query names.
+const NAMESPACE_GATE: f64 = 0.7;
+
+/// A tool with a positive score.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Hit {
+    /// The tool's index in the catalog.
+    pub(crate) index: usize,
+    pub(crate) score: f64,
+    /// The fields a query word (or its synonym, related word or typo match) occurs in, bit
+    /// `Field::index` (see [`SearchIndex::field_labels`]).
+    pub(crate) fields: u16,
+}
+
+impl SearchIndex {
+    /// The tools with a positive score for `query` among those `in_scope` accepts, in catalog
+    /// order. Term at a time: each alternative's postings give the tools that have it their
+    /// BM25F score for it, so only tools with one of the query's terms are looked at, and the
+    /// rest of the score is computed only for tools with a positive BM25F.
+    pub(crate) fn scored(&self, query: &Query, in_scope: impl Fn(usize) -> bool) -> Vec<Hit> {
+        let n = self.docs.len();
+        let k1 = if query.plain { K1_PLAIN } else { K1 };
+        let mut total = vec![0.0f64; n];
+        let mut matched = vec![0u32; n];
+        let mut fields = vec![0u16; n];
+        // Per tool, the current word's best alternative so far; negative: not met yet.
+        let mut best = vec![-1.0f64; n];
+        let mut met: Vec<usize> = Vec::new();
+        for alternatives in &query.ids {
+            for &(id, weight) in alternatives {
+                let Some(postings) = self.postings.get(id as usize) else { continue };
+                if weight <= 0.0 {
+                    // No score, but still a reason the tool matched.
+                    for posting in postings {
+                        if let Some(f) = fields.get_mut(posting.doc as usize) {
+                            *f |= posting.fields;
+                        }
+                    }
+                    continue;
+                }
+                let idf = self.idf_by_id.get(id as usize).copied().unwrap_or(0.0);
+                for posting in postings {
+                    let doc = posting.doc as usize;
+                    let (Some(slot), Some(f)) = (best.get_mut(doc), fields.get_mut(doc)) else { continue };
+                    *f |= posting.fields;
+                    let weighted = if query.plain { posting.weighted_plain } else { posting.weighted };
+                    let term =
+                        if weighted == 0.0 { 0.0 } else { idf * weighted * (k1 + 1.0) / (k1 + weighted) };
+                    if *slot < 0.0 {
+                        *slot = 0.0;
+                        met.push(doc);
+                    }
+                    *slot = slot.max(weight * term);
+                }
+            }
+            for doc in met.drain(..) {
+                let word = std::mem::replace(&mut best[doc], -1.0);
+                if word > 0.0 {
+                    matched[doc] += 1;
+                }
+                total[doc] += word;
+            }
+        }
+        let mut distance = Distance::default();
+        let mut out = Vec::new();
+        for (index, doc) in self.docs.iter().enumerate() {
+            let bm25 = total[index];
+            if bm25 > 0.0 && in_scope(index) {
+                let score = self.finish(doc, query, bm25, matched[index] as usize, &mut distance);
+                if score > 0.0 {
+                    out.push(Hit { index, score, fields: fields[index] });
+                }
+            }
+        }
+        out
+    }
+
+    /// The labels of the fields in a [`Hit::fields`] mask, in field order.
+    pub(crate) fn field_labels(fields: u16) -> Vec<&'static str> {
+        FIELDS.into_iter().filter(|field| fields & (1 << field.index()) != 0).map(Field::label).collect()
+    }
+
+    /// The reference runtime's per-word path/description scoring, scaled to break ties and to
+    /// reward path hits (a word that is a path segment).
+    fn reference_score(doc: &Doc, forms: &[String]) -> f64 {
+        let mut score = 0.0;
+        let segment = |form: &str| {
+            doc.path.strip_suffix(form).is_some_and(|rest| rest.is_empty() || rest.ends_with('.'))
+        };
+        if forms.iter().any(|form| segment(form)) {
+            score += 20.0;
+        }
+        // The forms are the word and prefixes of it (without `-es`, `-s`): a text contains one
+        // of them exactly when it contains the shortest.
+        let Some(shortest) = forms.iter().min_by_key(|form| form.len()) else { return score };
+        if doc.path_pairs.may_contain(shortest) && doc.path.contains(shortest.as_str()) {
+            score += 8.0;
+        }
+        if doc.description_pairs.may_contain(shortest) && doc.description.contains(shortest.as_str()) {
+            score += 4.0;
+        }
+        if doc.other_pairs.may_contain(shortest) && doc.other_text.contains(shortest.as_str()) {
+            score += 2.0;
+        }
+        score
+    }
+
+    /// The fields of one document that a query word (or its synonym, related word or typo
+    /// match) occurs in, in field order: why the tool matched.
+    pub(crate) fn matched_fields(&self, doc_index: usize, query: &Query) -> Vec<&'static str> {
+        let Some(doc) = self.docs.get(doc_index) else { return Vec::new() };
+        let mut found = [false; 10];
+        for (id, _) in query.ids.iter().flatten() {
+            if let Some(frequencies) = doc.frequencies(*id) {
+                for (seen, &tf) in found.iter_mut().zip(frequencies) {
+                    *seen |= tf > 0;
+                }
+            }
+        }
+        FIELDS.into_iter().filter(|field| found[field.index()]).map(Field::label).collect()
+    }
+
+    /// How literally a document matches the query, in [0, 1]: per query word, the weight of
+    /// its best alternative the document has (1 for the word itself, less for a synonym,
+    /// another ending or a typo), averaged over the words. A paraphrase shares few words with
+    /// the tool it means, so its best lexical hit scores low here.
+    pub(crate) fn match_strength(&self, doc_index: usize, query: &Query) -> f64 {
+        let Some(doc) = self.docs.get(doc_index) else { return 0.0 };
+        if query.ids.is_empty() {
+            return 0.0;
+        }
+        let total: f64 = query
+            .ids
+            .iter()
+            .map(|alternatives| {
+                alternatives
+                    .iter()
+                    .filter(|(id, weight)| *weight > 0.0 && doc.frequencies(*id).is_some())
+                    .map(|(_, weight)| weight.min(1.0))
+                    .fold(0.0f64, f64::max)
+            })
+            .sum();
+        total / query.terms.len().max(1) as f64
+    }
+
+    /// [`NAMESPACE_GATE`] when the query names namespaces and the document is in none of
+    /// them, else 1.
+    fn namespace_factor(doc: &Doc, query: &Query) -> f64 {
+        let outside = !query.namespace_terms.is_empty()
+            && !query
+                .namespace_terms
+                .iter()
+                .any(|&id| doc.frequencies(id).is_some_and(|f| f[Field::Namespace.index()] > 0));
+        if outside { NAMESPACE_GATE } else { 1.0 }
+    }
+
+    /// The score of a document from its BM25F sum over the query's words (positive) and the
+    /// number of words it matched.
+    fn finish(&self, doc: &Doc, query: &Query, bm25: f64, matched: usize, distance: &mut Distance) -> f64 {
+        let mut total = bm25;
+        if !query.plain {
+            // Tools matching more of the query's words rank above tools matching one word often.
+            let coverage = matched as f64 / query.terms.len().max(1) as f64;
+            total *= 0.4 + 0.6 * coverage;
+            let reference: f64 =
+                query.reference_forms.iter().map(|forms| Self::reference_score(doc, forms)).sum();
+            total += reference / 40.0;
+        }
+        // A query word that is exactly an input property name of the tool (`jql`,
+        // `repo_path`), weighted by how few tools take that property.
+        let tools = self.docs.len().max(1) as f64;
+        for name in &query.property_names {
+            if doc.property_names.binary_search(name).is_ok() {
+                let takers = f64::from(self.property_frequency.get(name.as_str()).copied().unwrap_or(1));
+                total += PROPERTY_NAME_WEIGHT * (1.0 + tools / takers).ln();
+            }
+        }
+        // A query that names a namespace ("copy a linear ticket") most likely means a tool of
+        // it: tools elsewhere keep only part of their score.
+        total *= Self::namespace_factor(doc, query);
+        // Name boosts (the Go runtime): exact name, normalized name or path, fuzzy name.
+        if query.raw == doc.name || query.raw == doc.path {
+            total += 10.0;
+        } else if !query.raw_normalized.is_empty()
+            && (query.raw_normalized == doc.name_normalized || query.raw_normalized == doc.path_normalized)
+        {
+            total += 8.0;
+        } else if query.raw_normalized.len() >= 4 {
+            let budget = typo_budget(query.raw_normalized.len());
+            if query.raw_counts.may_be_within(&doc.name_counts, budget)
+                && distance.within(&query.raw_chars, &doc.name_chars, budget) <= budget
+            {
+                total += 4.0;
+            }
+        }
+        total
+    }
+}
