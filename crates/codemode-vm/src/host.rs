@@ -99,8 +99,10 @@ pub struct HostState {
     next_id: u32,
     /// Calls issued but not yet taken by the host.
     outbox: Vec<HostCall>,
-    /// Calls in flight: id → the promise their completion settles.
-    pending: Vec<(u32, ObjId)>,
+    /// Calls in flight: id → the promise their completion settles, in id order. A deque
+    /// because calls mostly end in the order they were made (1,000 calls in flight would
+    /// otherwise shift the rest down at each completion); it saves as a list like a `Vec`.
+    pending: std::collections::VecDeque<(u32, ObjId)>,
     /// A synchronous call the program is stopped on, and where its value goes.
     pub(crate) blocked: Option<(u32, crate::frame::ReturnTo)>,
     /// The global objects extensions defined (`fs`), which extension paths may extend.
@@ -153,7 +155,7 @@ impl Vm {
         let promise = self.new_promise()?;
         let id = self.host.next_id();
         self.host.outbox.push(HostCall { id, target: HostTarget::Tool(path.to_string()), input });
-        self.host.pending.push((id, promise));
+        self.host.pending.push_back((id, promise));
         Ok(Value::Obj(promise))
     }
 
@@ -204,7 +206,7 @@ impl Vm {
             return true;
         }
         let Some(pos) = self.host.pending.iter().position(|(i, _)| *i == id) else { return false };
-        let (_, promise) = self.host.pending.remove(pos);
+        let Some((_, promise)) = self.host.pending.remove(pos) else { return false };
         let result = match outcome {
             Ok(json) => match self.from_json_with_functions(&json, functions) {
                 Ok(v) => self.resolve_promise(promise, v),

@@ -89,8 +89,11 @@ fn lookup() -> Tool {
         }, "required": ["id", "status", "total", "customer"]})),
         |input: Value, _ctx| async move {
             let id = input.get("id").and_then(Value::as_str).unwrap_or_default().to_string();
-            let digits: String = id.chars().filter(char::is_ascii_digit).collect();
-            let n: u64 = digits.parse().unwrap_or(0);
+            // The id's digits as a number (0 when there are none; wraps past u64).
+            let n = id
+                .bytes()
+                .filter(u8::is_ascii_digit)
+                .fold(0u64, |n, d| n.wrapping_mul(10).wrapping_add(u64::from(d - b'0')));
             let status = if n.is_multiple_of(2) { "open" } else { "complete" };
             let total = (n.wrapping_mul(17) % 100) as f64 + 0.5;
             Ok(json!({"id": id, "status": status, "total": total, "customer": format!("c{}", n % 5)}))

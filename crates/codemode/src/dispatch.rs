@@ -2,7 +2,9 @@
 //! their hooks, and feeding what they end with back to the program. Every call is numbered in
 //! program order and started at once; a handler's panic fails its own call (`calls.rs`).
 
+use std::future::Future;
 use std::panic::AssertUnwindSafe;
+use std::task::{Context, Poll, Waker};
 use std::time::Instant;
 
 use codemode_tools::{CallContext, Tool, ToolError};
@@ -121,31 +123,13 @@ impl Run {
         };
         self.calls.push(ToolCall { id, path: path.clone(), status: CallStatus::Interrupted, failure: None });
         let ctx = CallContext::new(key.clone(), path.clone()).with_run_context(self.context.clone());
-        let shown_path = match kind {
-            CallKind::Tool => format!("{}.{path}", self.inner.root_name),
-            _ => path.clone(),
-        };
-        let phase = match &work {
-            Work::Durable(tool) => {
-                Phase::Starting { tool: tool.clone(), path: path.clone(), args: input.clone() }
-            }
-            _ => Phase::Plain,
-        };
-        self.inflight.insert(id, Inflight { id, key: key.clone(), shown_path, phase });
-        if let Work::Durable(tool) = &work
-            && !hooked
-        {
-            return self.start_durable_now(id, tool, input, ctx);
-        }
-        if !hooked {
-            // Without hooks the handler is called now, in program order.
+        if !hooked && matches!(work, Work::Tool(_) | Work::Extension(..)) {
+            // Without hooks the handler is called now, in program order; the call is in flight
+            // (and can block a suspend) only if it does not end at once.
             let started = match work {
                 Work::Tool(tool) => invoke(&tool, input, ctx),
                 Work::Extension(HostFunction::Async(f), args) => match invoke_async(&f, args, ctx) {
-                    Ok(future) => {
-                        self.tasks.spawn(async move { (id, Done::Ended(settle_host(future).await)) });
-                        return false;
-                    }
+                    Ok(future) => return self.settle_or_spawn(id, settle_host(future), (key, kind)),
                     Err(panic) => Err(panic),
                 },
                 Work::Extension(HostFunction::Sync(f), args) => {
@@ -154,16 +138,25 @@ impl Run {
                 }
                 Work::Search(_) | Work::Durable(_) => return false,
             };
-            match started {
-                Ok(future) => {
-                    self.tasks.spawn(async move { (id, Done::Ended(settle(future).await)) });
-                }
+            return match started {
+                Ok(future) => self.settle_or_spawn(id, settle(future), (key, kind)),
                 Err(panic) => {
                     self.finish_call(id, Ended::Panicked(panic));
-                    return true;
+                    true
                 }
+            };
+        }
+        let phase = match &work {
+            Work::Durable(tool) => {
+                Phase::Starting { tool: tool.clone(), path: path.clone(), args: input.clone() }
             }
-            return false;
+            _ => Phase::Plain,
+        };
+        self.inflight.insert(id, self.inflight_entry(id, key.clone(), kind, phase));
+        if let Work::Durable(tool) = &work
+            && !hooked
+        {
+            return self.start_durable_now(id, tool, input, ctx);
         }
         let start = CallStart { name: path, kind, input, key, context: self.context.clone() };
         if !self.inner.hooks.after.is_empty() {
@@ -286,6 +279,37 @@ impl Run {
         });
     }
 
+    /// Polls a call's future once, here: a handler that is ready at once (most are) ends now,
+    /// in program order and without a task; one that waits goes on in a task of its own, whose
+    /// first poll registers the real waker. Returns whether the call ended.
+    fn settle_or_spawn<F>(&mut self, id: u32, future: F, (key, kind): (String, CallKind)) -> bool
+    where
+        F: Future<Output = Ended> + Send + 'static,
+    {
+        let mut future = Box::pin(future);
+        match future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+            Poll::Ready(ended) => {
+                self.finish_call(id, ended);
+                true
+            }
+            Poll::Pending => {
+                self.inflight.insert(id, self.inflight_entry(id, key, kind, Phase::Plain));
+                self.tasks.spawn(async move { (id, Done::Ended(future.await)) });
+                false
+            }
+        }
+    }
+
+    /// The in-flight record of call `id` (the path shown as the program wrote it).
+    fn inflight_entry(&self, id: u32, key: String, kind: CallKind, phase: Phase) -> Inflight {
+        let path = self.calls.iter().rev().find(|c| c.id == id).map_or("", |c| c.path.as_str());
+        let shown_path = match kind {
+            CallKind::Tool => format!("{}.{path}", self.inner.root_name),
+            _ => path.to_string(),
+        };
+        Inflight { id, key, shown_path, phase }
+    }
+
     /// Records a call the driver answered itself and completes it.
     pub(crate) fn answer_now(&mut self, id: u32, path: String, ended: Ended) {
         self.calls.push(ToolCall { id, path, status: CallStatus::Interrupted, failure: None });
@@ -314,7 +338,7 @@ impl Run {
         let (outcome, failure) = ended.split(&call.path);
         call.status = if outcome.is_ok() { CallStatus::Ok } else { CallStatus::Error };
         call.failure = failure;
-        let caller = call.path.clone();
+        let caller = if functions.is_empty() { String::new() } else { call.path.clone() };
         let owner = owner.unwrap_or(usize::MAX);
         let mut refs = Vec::with_capacity(functions.len());
         for (path, f) in functions {

@@ -708,3 +708,40 @@ fn the_program_side_root_follows_the_configured_name() {
         assert_eq!(err, codemode::BuildError::InvalidRootName { name: bad.into() });
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Tool calls that end at once and calls that wait
+// ---------------------------------------------------------------------------------------------
+
+/// A handler's future is polled once when the call is made: one that is ready ends there, one
+/// that waits goes on in a task. A future that waits several times (re-registering its waker
+/// each time) must still be woken and finish, and results must reach the right promises
+/// whatever order the calls end in.
+#[test]
+fn calls_that_end_at_once_and_calls_that_wait_all_reach_their_promises() {
+    let slow = codemode::Tool::from_json("Slow", None, None, |input: Value, _ctx| async move {
+        let n = input["n"].as_u64().unwrap_or(0);
+        for _ in 0..n {
+            tokio::task::yield_now().await;
+        }
+        Ok(json!({ "n": n }))
+    });
+    // A lost wake-up would leave the run waiting: the timeout turns that into a failure.
+    let limits = Limits::default().timeout(std::time::Duration::from_secs(10));
+    let rt = CodeMode::builder().tool("echo", echo_tool()).tool("slow", slow).limits(limits).build().unwrap();
+    let source = r#"
+        const calls = [];
+        for (let i = 0; i < 30; i++) {
+            calls.push(i % 3 === 0 ? tools.slow({ n: (i * 7) % 5 }) : tools.echo({ i }));
+        }
+        const all = await Promise.all(calls);
+        return all.map((r, i) => (i % 3 === 0 ? r.n === (i * 7) % 5 : r.i === i)).every(Boolean);
+    "#;
+    for runtime in [runtime(), tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap()] {
+        let result = runtime.block_on(rt.execute(source));
+        assert!(result.ok, "{:?}", result.error);
+        assert_eq!(result.value, Some(json!(true)));
+        assert_eq!(result.tool_calls.len(), 30);
+        assert!(result.tool_calls.iter().all(|c| c.status == codemode::CallStatus::Ok));
+    }
+}

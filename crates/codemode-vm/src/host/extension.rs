@@ -158,7 +158,7 @@ impl Vm {
             return Ok(Step::Block(id));
         }
         let promise = self.new_promise()?;
-        self.host.pending.push((id, promise));
+        self.host.pending.push_back((id, promise));
         Ok(Step::Return(Value::Obj(promise)))
     }
 }
