@@ -153,10 +153,15 @@ impl ToolSet {
                 .collect();
         }
         let mut hits = index.scored(&analyzed, |i| in_namespace(&catalog[i].path, &namespace));
-        // Paths are unique, so the order is total: an unstable sort gives the same.
-        hits.sort_unstable_by(|a, b| {
-            b.score.total_cmp(&a.score).then_with(|| catalog[a.index].path.cmp(&catalog[b.index].path))
-        });
+        // Paths are unique, so the order is total: an unstable sort gives the same. In a
+        // catalog in path order, the index orders as the path does, and is cheaper to compare.
+        if index.path_ordered {
+            hits.sort_unstable_by(|a, b| b.score.total_cmp(&a.score).then(a.index.cmp(&b.index)));
+        } else {
+            hits.sort_unstable_by(|a, b| {
+                b.score.total_cmp(&a.score).then_with(|| catalog[a.index].path.cmp(&catalog[b.index].path))
+            });
+        }
         if let Some(ranker) = self.semantic_ranker()
             && let Ok(semantic) = ranker.similarities(self, trimmed, &scoped)
         {
