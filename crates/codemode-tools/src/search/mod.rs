@@ -153,10 +153,21 @@ impl ToolSet {
                 .collect();
         }
         let mut hits = index.scored(&analyzed, |i| in_namespace(&catalog[i].path, &namespace));
-        // Paths are unique, so the order is total: an unstable sort gives the same.
-        hits.sort_unstable_by(|a, b| {
-            b.score.total_cmp(&a.score).then_with(|| catalog[a.index].path.cmp(&catalog[b.index].path))
-        });
+        // Paths are unique, so the order is total: an unstable sort gives the same. In a
+        // catalog in path order, the index orders as the path does, and is cheaper to compare.
+        if index.path_ordered {
+            // One integer key per hit: the score's bits mapped to an order that is
+            // `total_cmp`'s, reversed (best first), then the index.
+            hits.sort_unstable_by_key(|hit| {
+                let bits = hit.score.to_bits() as i64;
+                let ordered = (bits ^ (((bits >> 63) as u64) >> 1) as i64) as u64 ^ (1 << 63);
+                (u128::from(!ordered) << 64) | hit.index as u128
+            });
+        } else {
+            hits.sort_unstable_by(|a, b| {
+                b.score.total_cmp(&a.score).then_with(|| catalog[a.index].path.cmp(&catalog[b.index].path))
+            });
+        }
         if let Some(ranker) = self.semantic_ranker()
             && let Ok(semantic) = ranker.similarities(self, trimmed, &scoped)
         {

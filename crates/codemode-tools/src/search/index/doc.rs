@@ -7,7 +7,8 @@ use ahash::AHashMap;
 use serde_json::Value;
 
 use super::fields::{FIELD_COUNT, Field};
-use super::pairs::Pairs;
+use super::hash::FxMap;
+use super::runs::{DESCRIPTION, OTHER, PATH, RunsBuilder};
 use super::typo::Counts;
 use crate::registry::Registered;
 use crate::schema::{MAX_SCHEMA_DEPTH, resolve_ref, str_keyword};
@@ -28,20 +29,18 @@ pub(super) struct Doc {
     pub(super) lengths: [u32; FIELD_COUNT],
     /// Lowercase path, last segment, and their alphanumeric-only forms, for name boosts.
     pub(super) path: String,
+    /// Where `path`'s last segment (after its last `.`) starts.
+    pub(super) last_segment: usize,
     pub(super) name: String,
     pub(super) name_normalized: String,
     pub(super) path_normalized: String,
     /// `name_normalized`'s chars and their counts, for the fuzzy name boost.
     pub(super) name_chars: Box<[char]>,
     pub(super) name_counts: Counts,
-    /// Lowercase description and searchable text, for the reference's substring scoring,
-    /// with their byte-pair filters.
+    /// Lowercase description and searchable text, for the reference's substring scoring
+    /// (which [`super::runs::Runs`] answers for words it can; these for the others).
     pub(super) description: String,
     pub(super) other_text: String,
-    pub(super) description_pairs: Pairs,
-    pub(super) other_pairs: Pairs,
-    /// The byte-pair filter of `path`.
-    pub(super) path_pairs: Pairs,
     /// Input property names, normalized (`repo_path` → `repopath`), sorted.
     pub(super) property_names: Vec<String>,
 }
@@ -57,14 +56,19 @@ impl Doc {
 #[derive(Debug, Default)]
 pub(super) struct Builder {
     /// Every stem of any field → its dense id.
-    pub(super) ids: AHashMap<String, u32>,
+    pub(super) ids: FxMap<String, u32>,
     /// Every word met → the id of its stem, so a word is stemmed once per catalog.
-    word_ids: AHashMap<String, u32>,
+    word_ids: FxMap<String, u32>,
     /// The name words' WordNet relatives (see [`name_relatives`]).
     relatives: AHashMap<String, Vec<&'static str>>,
     words: Words,
-    /// (term id, field) per token of the current tool, reused.
-    tokens: Vec<(u32, u8)>,
+    /// The runs of the tools' path, description and other text, for substring scoring.
+    pub(super) runs: RunsBuilder,
+    /// Per term id: the current tool's entry for it in `Doc::postings`, when `seen` is the
+    /// current tool's number (made so far + 1).
+    slot: Vec<(u32, u32)>,
+    /// Tools made so far.
+    count: u32,
 }
 
 impl Builder {
@@ -80,8 +84,10 @@ impl Builder {
         let namespace_descriptions = registered.namespace_descriptions.join(" ");
         let name_related = name_relatives(name, &mut self.relatives);
         let name_normalized = normalized(name);
+        let lower_path = path.to_lowercase();
         let mut doc = Doc {
-            path: path.to_lowercase(),
+            last_segment: lower_path.rfind('.').map_or(0, |dot| dot + 1),
+            path: lower_path,
             name: name.to_lowercase(),
             name_chars: name_normalized.chars().collect(),
             name_normalized,
@@ -107,13 +113,14 @@ impl Builder {
             .join("\n")
             .to_lowercase();
         doc.name_counts = Counts::of(&doc.name_chars);
-        doc.path_pairs = Pairs::of(&doc.path);
-        doc.description_pairs = Pairs::of(&doc.description);
-        doc.other_pairs = Pairs::of(&doc.other_text);
-        let Builder { ids, word_ids, words, tokens, .. } = self;
-        tokens.clear();
+        self.runs.add(&doc.path, PATH);
+        self.runs.add(&doc.description, DESCRIPTION);
+        self.runs.add(&doc.other_text, OTHER);
+        self.runs.next_doc();
+        self.count += 1;
+        let Builder { ids, word_ids, words, slot, count, .. } = self;
         for (field, text) in texts {
-            let before = tokens.len();
+            let mut length = 0;
             words.each(text, |word| {
                 let id = match word_ids.get(word) {
                     Some(&id) => id,
@@ -125,21 +132,27 @@ impl Builder {
                         id
                     }
                 };
-                tokens.push((id, field.index() as u8));
-            });
-            doc.lengths[field.index()] = (tokens.len() - before) as u32;
-        }
-        tokens.sort_unstable();
-        for &(id, field) in tokens.iter() {
-            match doc.postings.last_mut() {
-                Some((last, frequencies)) if *last == id => frequencies[usize::from(field)] += 1,
-                _ => {
-                    let mut frequencies = [0; FIELD_COUNT];
-                    frequencies[usize::from(field)] = 1;
-                    doc.postings.push((id, frequencies));
+                length += 1;
+                let index = id as usize;
+                if slot.len() <= index {
+                    slot.resize(index + 1, (0, 0));
                 }
-            }
+                // The term's entry of this tool, made at its first occurrence here.
+                let entry = match slot[index] {
+                    (seen, entry) if seen == *count => entry as usize,
+                    _ => {
+                        slot[index] = (*count, doc.postings.len() as u32);
+                        doc.postings.push((id, [0; FIELD_COUNT]));
+                        doc.postings.len() - 1
+                    }
+                };
+                if let Some((_, frequencies)) = doc.postings.get_mut(entry) {
+                    frequencies[field.index()] += 1;
+                }
+            });
+            doc.lengths[field.index()] = length;
         }
+        doc.postings.sort_unstable_by_key(|&(id, _)| id);
         doc
     }
 }
@@ -171,6 +184,14 @@ fn name_relatives(name: &str, cache: &mut AHashMap<String, Vec<&'static str>>) -
 
 /// The alphanumeric characters of `text`, lowercase (`repo_path` → `repopath`).
 pub(super) fn normalized(text: &str) -> String {
+    if text.is_ascii() {
+        // The same for ASCII, without decoding chars: property names are mostly ASCII.
+        return text
+            .bytes()
+            .filter(u8::is_ascii_alphanumeric)
+            .map(|b| char::from(b.to_ascii_lowercase()))
+            .collect();
+    }
     text.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
 }
 

@@ -6,12 +6,14 @@
 //!
 //! Modules: [`fields`] (the fields and their weights), [`doc`] (a tool's analyzed text and the
 //! builder that makes it), [`query`] (query analysis), [`score`] (scoring and match reasons),
-//! [`typo`] (typo candidates from the vocabulary), [`pairs`] (a text's byte-pair filter). This one holds the index and builds it.
+//! [`typo`] (typo candidates from the vocabulary), [`runs`] (which tools' texts contain a word).
+//! This one holds the index and builds it.
 
 mod doc;
 mod fields;
-mod pairs;
+mod hash;
 mod query;
+mod runs;
 mod score;
 mod typo;
 
@@ -19,6 +21,8 @@ use ahash::{AHashMap, AHashSet};
 
 use self::doc::{Builder, Doc};
 use self::fields::{FIELD_COUNT, FIELDS, Field};
+use self::hash::FxMap;
+use self::runs::Runs;
 use self::typo::ByLength;
 use super::text::Words;
 use crate::registry::{Registered, ToolDescription};
@@ -60,19 +64,25 @@ pub struct SearchIndex {
     by_length: ByLength,
     /// Every stem of any field → a dense id, so ranking looks a query term up once per query
     /// rather than once per field of every tool.
-    term_ids: AHashMap<String, u32>,
+    term_ids: FxMap<String, u32>,
     /// IDF per term id.
     idf_by_id: Vec<f64>,
     /// Per term id: the share of the tools using it (outside related words) that have it in
     /// their namespace path.
     namespace_share: Vec<f64>,
+    /// Which tools' path, description and other text contain a word.
+    runs: Runs,
+    /// Whether the catalog is in path order (it is, paths being unique): then ties of score
+    /// are broken by catalog index rather than by comparing paths.
+    pub(crate) path_ordered: bool,
 }
 
 impl SearchIndex {
     /// Indexes the registered tools (in catalog order).
-    pub(crate) fn new(registered: &[Registered], _catalog: &[ToolDescription]) -> Self {
+    pub(crate) fn new(registered: &[Registered], catalog: &[ToolDescription]) -> Self {
         let mut builder = Builder::default();
         let docs: Vec<Doc> = registered.iter().map(|r| builder.doc(r)).collect();
+        let runs = builder.runs.build();
         let term_ids = builder.ids;
         let terms = term_ids.len();
         let mut totals = [0f64; FIELD_COUNT];
@@ -169,6 +179,8 @@ impl SearchIndex {
             term_ids,
             idf_by_id,
             namespace_share,
+            runs,
+            path_ordered: catalog.windows(2).all(|pair| pair[0].path < pair[1].path),
         }
     }
 

@@ -7,6 +7,7 @@ use super::SearchIndex;
 use super::doc::Doc;
 use super::fields::{FIELDS, Field};
 use super::query::Query;
+use super::runs::{DESCRIPTION, OTHER, PATH};
 use super::typo::Distance;
 use crate::suggest::typo_budget;
 
@@ -29,6 +30,16 @@ pub(crate) struct Hit {
     pub(crate) fields: u16,
 }
 
+/// A query word for the reference scoring: its forms, the shortest, and per tool the texts
+/// containing the shortest (`None`: search them).
+struct Word<'q> {
+    forms: &'q [String],
+    shortest: Option<&'q str>,
+    masks: Option<Vec<u8>>,
+    /// Whether no form has a `.`.
+    dotless: bool,
+}
+
 impl SearchIndex {
     /// The tools with a positive score for `query` among those `in_scope` accepts, in catalog
     /// order. Term at a time: each alternative's postings give the tools that have it their
@@ -42,7 +53,7 @@ impl SearchIndex {
         let mut fields = vec![0u16; n];
         // Per tool, the current word's best alternative so far; negative: not met yet.
         let mut best = vec![-1.0f64; n];
-        let mut met: Vec<usize> = Vec::new();
+        let mut met: Vec<usize> = Vec::with_capacity(n);
         for alternatives in &query.ids {
             for &(id, weight) in alternatives {
                 let Some(postings) = self.postings.get(id as usize) else { continue };
@@ -79,11 +90,13 @@ impl SearchIndex {
             }
         }
         let mut distance = Distance::default();
-        let mut out = Vec::new();
+        let words: Vec<Word<'_>> = query.reference_forms.iter().map(|forms| self.word(forms)).collect();
+        let mut out = Vec::with_capacity(total.iter().filter(|&&bm25| bm25 > 0.0).count());
         for (index, doc) in self.docs.iter().enumerate() {
             let bm25 = total[index];
             if bm25 > 0.0 && in_scope(index) {
-                let score = self.finish(doc, query, bm25, matched[index] as usize, &mut distance);
+                let score =
+                    self.finish(doc, index, query, &words, bm25, matched[index] as usize, &mut distance);
                 if score > 0.0 {
                     out.push(Hit { index, score, fields: fields[index] });
                 }
@@ -94,29 +107,65 @@ impl SearchIndex {
 
     /// The labels of the fields in a [`Hit::fields`] mask, in field order.
     pub(crate) fn field_labels(fields: u16) -> Vec<&'static str> {
-        FIELDS.into_iter().filter(|field| fields & (1 << field.index()) != 0).map(Field::label).collect()
+        let mut labels = Vec::with_capacity(fields.count_ones() as usize);
+        labels
+            .extend(FIELDS.into_iter().filter(|field| fields & (1 << field.index()) != 0).map(Field::label));
+        labels
+    }
+
+    /// A query word's forms for [`Self::reference_score`], with which tools' texts contain
+    /// the shortest (looked up once for all tools).
+    fn word<'q>(&self, forms: &'q [String]) -> Word<'q> {
+        // The forms are the word and prefixes of it (without `-es`, `-s`): a text contains one
+        // of them exactly when it contains the shortest.
+        let shortest = forms.iter().min_by_key(|form| form.len()).map(String::as_str);
+        let masks = shortest.and_then(|shortest| {
+            let mut masks = vec![0u8; self.docs.len()];
+            self.runs.containing(shortest, &mut masks).then_some(masks)
+        });
+        let dotless = !forms.iter().any(|form| form.contains('.'));
+        Word { forms, shortest, masks, dotless }
     }
 
     /// The reference runtime's per-word path/description scoring, scaled to break ties and to
     /// reward path hits (a word that is a path segment).
-    fn reference_score(doc: &Doc, forms: &[String]) -> f64 {
+    fn reference_score(doc: &Doc, index: usize, word: &Word<'_>) -> f64 {
         let mut score = 0.0;
         let segment = |form: &str| {
-            doc.path.strip_suffix(form).is_some_and(|rest| rest.is_empty() || rest.ends_with('.'))
+            if word.dotless {
+                // A form without `.` ends the path after a `.` or as a whole exactly when it is
+                // the last segment.
+                doc.path.get(doc.last_segment..) == Some(form)
+            } else {
+                doc.path.strip_suffix(form).is_some_and(|rest| rest.is_empty() || rest.ends_with('.'))
+            }
         };
-        if forms.iter().any(|form| segment(form)) {
+        if word.forms.iter().any(|form| segment(form)) {
             score += 20.0;
         }
-        // The forms are the word and prefixes of it (without `-es`, `-s`): a text contains one
-        // of them exactly when it contains the shortest.
-        let Some(shortest) = forms.iter().min_by_key(|form| form.len()) else { return score };
-        if doc.path_pairs.may_contain(shortest) && doc.path.contains(shortest.as_str()) {
+        let Some(shortest) = word.shortest else { return score };
+        let mask = match &word.masks {
+            Some(masks) => masks.get(index).copied().unwrap_or(0),
+            // A word the runs cannot answer: its texts are searched.
+            None => {
+                let mut mask = 0;
+                for (text, bit) in
+                    [(&doc.path, PATH), (&doc.description, DESCRIPTION), (&doc.other_text, OTHER)]
+                {
+                    if text.contains(shortest) {
+                        mask |= bit;
+                    }
+                }
+                mask
+            }
+        };
+        if mask & PATH != 0 {
             score += 8.0;
         }
-        if doc.description_pairs.may_contain(shortest) && doc.description.contains(shortest.as_str()) {
+        if mask & DESCRIPTION != 0 {
             score += 4.0;
         }
-        if doc.other_pairs.may_contain(shortest) && doc.other_text.contains(shortest.as_str()) {
+        if mask & OTHER != 0 {
             score += 2.0;
         }
         score
@@ -173,14 +222,23 @@ impl SearchIndex {
 
     /// The score of a document from its BM25F sum over the query's words (positive) and the
     /// number of words it matched.
-    fn finish(&self, doc: &Doc, query: &Query, bm25: f64, matched: usize, distance: &mut Distance) -> f64 {
+    #[allow(clippy::too_many_arguments)]
+    fn finish(
+        &self,
+        doc: &Doc,
+        index: usize,
+        query: &Query,
+        words: &[Word<'_>],
+        bm25: f64,
+        matched: usize,
+        distance: &mut Distance,
+    ) -> f64 {
         let mut total = bm25;
         if !query.plain {
             // Tools matching more of the query's words rank above tools matching one word often.
             let coverage = matched as f64 / query.terms.len().max(1) as f64;
             total *= 0.4 + 0.6 * coverage;
-            let reference: f64 =
-                query.reference_forms.iter().map(|forms| Self::reference_score(doc, forms)).sum();
+            let reference: f64 = words.iter().map(|word| Self::reference_score(doc, index, word)).sum();
             total += reference / 40.0;
         }
         // A query word that is exactly an input property name of the tool (`jql`,
@@ -204,7 +262,9 @@ impl SearchIndex {
             total += 8.0;
         } else if query.raw_normalized.len() >= 4 {
             let budget = typo_budget(query.raw_normalized.len());
-            if query.raw_counts.may_be_within(&doc.name_counts, budget)
+            // Lengths further apart than the budget are further apart in edits too.
+            if query.raw_chars.len().abs_diff(doc.name_chars.len()) <= budget
+                && query.raw_counts.may_be_within(&doc.name_counts, budget)
                 && distance.within(&query.raw_chars, &doc.name_chars, budget) <= budget
             {
                 total += 4.0;

@@ -1,0 +1,178 @@
+//! Which tools' texts contain a query word as a substring, for the reference runtime's path
+//! and description scoring ([`super::SearchIndex`]'s `reference_score`), answered for every
+//! tool at once rather than by searching each tool's text.
+//!
+//! A query word is made of lowercased alphanumeric chars, which include no ASCII byte other
+//! than letters and digits (see the test below). So an occurrence of it in a lowercased text
+//! lies inside one *run*: a maximal stretch without ASCII punctuation, space or control bytes.
+//! The index keeps each distinct run once, joined by `\n` into one string, with the tools
+//! (and which of their texts) that have it: a query word is searched once in that string
+//! (a few tens of kilobytes for 869 tools, where the texts are some 450 KB), and the tools of
+//! the runs it occurs in are the tools whose text contains it.
+
+use memchr::memmem;
+
+use super::hash::FxMap;
+
+/// Bit of a tool's lowercased path in [`Runs`]' text masks.
+pub(super) const PATH: u8 = 1;
+/// Bit of a tool's lowercased description.
+pub(super) const DESCRIPTION: u8 = 2;
+/// Bit of a tool's other searchable text (namespace descriptions, input property names and
+/// descriptions, title).
+pub(super) const OTHER: u8 = 4;
+
+/// Whether a byte separates runs: an ASCII byte other than a letter or digit.
+fn separates(byte: u8) -> bool {
+    byte.is_ascii() && !byte.is_ascii_alphanumeric()
+}
+
+/// The distinct runs of every tool's texts and the tools that have them.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Runs {
+    /// Every distinct run, each followed by `\n`.
+    text: String,
+    /// Per run id: its start in `text`, ascending.
+    starts: Vec<u32>,
+    /// Per run id: (tool, mask of its texts having the run), by tool.
+    postings: Vec<Vec<(u32, u8)>>,
+}
+
+/// Makes [`Runs`], one tool after the other.
+#[derive(Debug, Default)]
+pub(super) struct RunsBuilder {
+    ids: FxMap<String, u32>,
+    runs: Runs,
+    /// The current tool's number.
+    doc: u32,
+}
+
+impl RunsBuilder {
+    /// Adds a lowercased text of the current tool under `bit`.
+    pub(super) fn add(&mut self, text: &str, bit: u8) {
+        let RunsBuilder { ids, runs, doc } = self;
+        let base = text.as_ptr() as usize;
+        for bytes in text.as_bytes().split(|&byte| separates(byte)) {
+            if bytes.is_empty() {
+                continue;
+            }
+            // Runs end at separating bytes, which are ASCII: every cut is a char boundary.
+            let start = bytes.as_ptr() as usize - base;
+            let Some(run) = text.get(start..start + bytes.len()) else { continue };
+            let id = match ids.get(run) {
+                Some(&id) => id,
+                None => {
+                    let id = runs.starts.len() as u32;
+                    runs.starts.push(runs.text.len() as u32);
+                    runs.text.push_str(run);
+                    runs.text.push('\n');
+                    runs.postings.push(Vec::new());
+                    ids.insert(run.to_owned(), id);
+                    id
+                }
+            };
+            // Tools are added in order, so a run's postings are by tool: the current tool's
+            // entry, if any, is the last.
+            if let Some(list) = runs.postings.get_mut(id as usize) {
+                match list.last_mut() {
+                    Some((last, mask)) if *last == *doc => *mask |= bit,
+                    _ => list.push((*doc, bit)),
+                }
+            }
+        }
+    }
+
+    /// Ends the current tool: the next texts are the next tool's.
+    pub(super) fn next_doc(&mut self) {
+        self.doc += 1;
+    }
+
+    pub(super) fn build(self) -> Runs {
+        self.runs
+    }
+}
+
+impl Runs {
+    /// ORs into `masks[tool]` the bits of the texts of each tool that contain `word`, a
+    /// lowercased query word; false (leaving `masks` as it was) when `word` has a byte that
+    /// separates runs (or is empty), which this index cannot answer.
+    pub(super) fn containing(&self, word: &str, masks: &mut [u8]) -> bool {
+        if word.is_empty() || word.bytes().any(separates) {
+            return false;
+        }
+        let finder = memmem::Finder::new(word.as_bytes());
+        let text = self.text.as_bytes();
+        let (mut from, mut first_run) = (0, 0);
+        while let Some(found) = text.get(from..).and_then(|rest| finder.find(rest)) {
+            let position = from + found;
+            // The run the occurrence starts in holds all of it (a run has no separator); it
+            // starts after the previous match's run.
+            let Some(later) = self.starts.get(first_run..) else { break };
+            let run =
+                first_run + later.partition_point(|&start| start as usize <= position).saturating_sub(1);
+            for &(doc, mask) in self.postings.get(run).map_or(&[][..], Vec::as_slice) {
+                if let Some(slot) = masks.get_mut(doc as usize) {
+                    *slot |= mask;
+                }
+            }
+            // Other occurrences in the same run add nothing: search on from the next one.
+            first_run = run + 1;
+            match self.starts.get(first_run) {
+                Some(&next) => from = next as usize,
+                None => break,
+            }
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{DESCRIPTION, OTHER, PATH, RunsBuilder, separates};
+
+    /// No alphanumeric char lowercases to a separating byte: a query word never spans runs.
+    #[test]
+    fn lowercased_alphanumerics_have_no_separators() {
+        for c in (0..=u32::from(char::MAX)).filter_map(char::from_u32).filter(|c| c.is_alphanumeric()) {
+            for lower in c.to_lowercase() {
+                assert!(!(lower.is_ascii() && separates(lower as u8)), "{c:?}");
+            }
+        }
+    }
+
+    /// The masks are those of `str::contains` on each text.
+    #[test]
+    fn masks_equal_contains() {
+        let docs = [
+            ["github.create_issue", "create an issue in a repository", "owner repo title body"],
+            ["github.list_issues", "list issues; filter by state.", "owner\nrepo\nstate ünïcödé"],
+            ["slack.post_message", "post a message to a channel", ""],
+        ];
+        let mut builder = RunsBuilder::default();
+        for texts in &docs {
+            for (text, bit) in texts.iter().zip([PATH, DESCRIPTION, OTHER]) {
+                builder.add(text, bit);
+            }
+            builder.next_doc();
+        }
+        let runs = builder.build();
+        for word in
+            ["issue", "iss", "sue", "repo", "o", "te", "ünï", "cödé", "message", "xyz", "github", "st"]
+        {
+            let mut masks = vec![0u8; docs.len()];
+            assert!(runs.containing(word, &mut masks));
+            for (doc, texts) in docs.iter().enumerate() {
+                let mut expected = 0;
+                for (text, bit) in texts.iter().zip([PATH, DESCRIPTION, OTHER]) {
+                    if text.contains(word) {
+                        expected |= bit;
+                    }
+                }
+                assert_eq!(masks[doc], expected, "{word} {doc}");
+            }
+        }
+        let mut masks = vec![0u8; docs.len()];
+        assert!(!runs.containing("a b", &mut masks));
+        assert!(!runs.containing("", &mut masks));
+    }
+}
