@@ -453,6 +453,17 @@ impl Vm {
                     }
                     Json::Array(out)
                 } else {
+                    if let Some(entries) = self.plain_data_entries(id) {
+                        // The common case, without a key list and a lookup per key.
+                        let mut map = serde_json::Map::with_capacity(entries.len());
+                        for (key, val) in entries {
+                            if let Some(j) = self.to_json_inner(val, depth + 1, seen, errors_as_objects)? {
+                                map.insert(self.heap.atoms.name(key).to_string(), j);
+                            }
+                        }
+                        seen.pop();
+                        return Ok(Some(Json::Object(map)));
+                    }
                     let mut map = serde_json::Map::new();
                     if errors_as_objects && matches!(self.heap.obj(id).kind, ObjKind::Error(_)) {
                         for name in ["name", "message"] {
@@ -478,6 +489,28 @@ impl Vm {
                 out
             }
         }))
+    }
+
+    /// A plain object's own properties, in order, when every one is an enumerable, writable,
+    /// configurable data property named by a string that is not an array index: what
+    /// `own_keys` and a `get_value` per key give for it. `None` for any other object.
+    fn plain_data_entries(&self, id: ObjId) -> Option<Vec<(crate::value::Atom, Value)>> {
+        let obj = self.heap.obj(id);
+        if !matches!(obj.kind, ObjKind::Plain) {
+            return None;
+        }
+        let atoms = &self.heap.atoms;
+        let mut entries = Vec::new();
+        for slot in obj.props.iter() {
+            if slot.flags != 0
+                || atoms.is_symbol(slot.key)
+                || crate::value::parse_array_index(atoms.name(slot.key)).is_some()
+            {
+                return None;
+            }
+            entries.push((slot.key, slot.value));
+        }
+        Some(entries)
     }
 
     /// The program's result as JSON (`undefined` becomes `null`), once [`Vm::run`] said `Done`.

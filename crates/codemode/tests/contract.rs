@@ -745,3 +745,32 @@ fn calls_that_end_at_once_and_calls_that_wait_all_reach_their_promises() {
         assert!(result.tool_calls.iter().all(|c| c.status == codemode::CallStatus::Ok));
     }
 }
+
+/// What a tool receives is what `JSON.stringify` gives for the argument, whichever way the VM
+/// converts it (plain data objects take a shortcut; index-like keys, hidden, read-only and
+/// symbol-keyed properties and arrays the general path).
+#[test]
+fn a_tool_receives_what_json_stringify_gives() {
+    let rt = CodeMode::builder().tool("echo", echo_tool()).build().unwrap();
+    let source = r#"
+        const hidden = { a: 1 };
+        Object.defineProperty(hidden, "h", { value: 2, enumerable: false });
+        const args = [
+            { b: 1, a: "two", c: null, d: [1, { e: true }], u: undefined, f() {} },
+            { z: 1, 2: "two", 1: "one", y: 2 },
+            hidden,
+            Object.freeze({ p: 1, q: { r: 2 } }),
+            { [Symbol("s")]: 1, t: 2 },
+            Object.assign(Object.create({ inherited: 1 }), { own: 2 }),
+        ];
+        const out = [];
+        for (const a of args) {
+            const got = await tools.echo(a);
+            out.push(JSON.stringify(got) === JSON.stringify(a) ? "same" : JSON.stringify(got));
+        }
+        return out;
+    "#;
+    let result = runtime().block_on(rt.execute(source));
+    assert!(result.ok, "{:?}", result.error);
+    assert_eq!(result.value, Some(json!(["same", "same", "same", "same", "same", "same"])));
+}
