@@ -279,15 +279,25 @@ impl Run {
         });
     }
 
-    /// Polls a call's future once, here: a handler that is ready at once (most are) ends now,
-    /// in program order and without a task; one that waits goes on in a task of its own, whose
-    /// first poll registers the real waker. Returns whether the call ended.
+    /// On a current-thread runtime, polls a call's future once, here: a handler that is ready at
+    /// once (most are) ends now, in program order and without a task; one that waits goes on in
+    /// a task of its own, whose first poll registers the real waker. Returns whether the call
+    /// ended. On a multi-thread runtime every call gets its task, as a handler that computes
+    /// before its first `.await` must not hold up the driver (and its deadline) there; on a
+    /// current-thread runtime its task would hold up the same thread anyway.
     fn settle_or_spawn<F>(&mut self, id: u32, future: F, (key, kind): (String, CallKind)) -> bool
     where
         F: Future<Output = Ended> + Send + 'static,
     {
         let mut future = Box::pin(future);
-        match future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+        let current_thread = tokio::runtime::Handle::try_current()
+            .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::CurrentThread);
+        let first = if current_thread {
+            future.as_mut().poll(&mut Context::from_waker(Waker::noop()))
+        } else {
+            Poll::Pending
+        };
+        match first {
             Poll::Ready(ended) => {
                 self.finish_call(id, ended);
                 true

@@ -774,3 +774,23 @@ fn a_tool_receives_what_json_stringify_gives() {
     assert!(result.ok, "{:?}", result.error);
     assert_eq!(result.value, Some(json!(["same", "same", "same", "same", "same", "same"])));
 }
+
+/// On a multi-thread runtime a handler that blocks before its first `.await` (which it should
+/// not) runs in its own task, so the run still ends at its deadline rather than when the handler
+/// returns.
+#[test]
+fn a_blocking_handler_does_not_hold_up_the_deadline_on_a_multi_thread_runtime() {
+    let blocking = codemode::Tool::from_json("Blocks", None, None, |_: Value, _ctx| async move {
+        std::thread::sleep(std::time::Duration::from_secs(3));
+        Ok(json!(1))
+    });
+    let limits = Limits::default().timeout(std::time::Duration::from_millis(200));
+    let rt = CodeMode::builder().tool("blocks", blocking).limits(limits).build().unwrap();
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let started = std::time::Instant::now();
+    let result = runtime.block_on(rt.execute("return await tools.blocks({});"));
+    assert!(!result.ok);
+    assert_eq!(result.error.map(|d| d.kind), Some(DiagnosticKind::TimeoutExceeded));
+    assert!(started.elapsed() < std::time::Duration::from_secs(2), "{:?}", started.elapsed());
+    runtime.shutdown_background();
+}
