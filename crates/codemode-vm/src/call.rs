@@ -151,8 +151,10 @@ impl Vm {
             }
             ObjKind::Function(Callable::Tool { path }) => {
                 let path = path.clone();
-                let promise = self.call_tool(&path, args)?;
-                return Ok(Next::Done(Some((ret, promise))));
+                match self.call_tool(&path, args)? {
+                    Step::Return(promise) => return Ok(Next::Done(Some((ret, promise)))),
+                    step => step,
+                }
             }
             ObjKind::Function(Callable::Class { func, .. }) => {
                 let name = self.module.functions.get(*func as usize).and_then(|f| f.name.clone());

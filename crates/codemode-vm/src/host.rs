@@ -9,14 +9,16 @@
 //! host back; the VM holds only the handle.
 
 mod extension;
+mod outgoing;
 
 pub use extension::builtin_global_names;
+pub(crate) use outgoing::json_number;
 
-use crate::meter::Work;
 use codemode_bytecode::ErrorKind;
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
+use crate::builtins::Step;
 use crate::call::Throw;
 use crate::object::{Callable, ObjKind};
 use crate::promise::Settled;
@@ -138,37 +140,13 @@ impl Vm {
         Ok(Value::Obj(id))
     }
 
-    /// `tools.a.b(input)`: issues a host call and returns its promise.
-    pub(crate) fn call_tool(&mut self, path: &str, args: &[Value]) -> Result<Value, Throw> {
+    /// `tools.a.b(input)`: issues a host call; the step returns its promise.
+    pub(crate) fn call_tool(&mut self, path: &str, args: &[Value]) -> Result<Step, Throw> {
         if path.is_empty() {
             return Err(self.make_error(ErrorKind::TypeError, "tools is not a function"));
         }
-        let input = match args.first() {
-            None | Some(Value::Undefined) => Json::Null,
-            Some(v) => match self.to_json(*v) {
-                Ok(Some(j)) => j,
-                Ok(None) => Json::Null,
-                Err(e) => return self.reject_tool_input(path, e),
-            },
-        };
-        self.charge_retained(crate::meter::HOST_CALL_RECORD_BYTES + path.len())?;
-        let promise = self.new_promise()?;
-        let id = self.host.next_id();
-        self.host.outbox.push(HostCall { id, target: HostTarget::Tool(path.to_string()), input });
-        self.host.pending.push_back((id, promise));
-        Ok(Value::Obj(promise))
-    }
-
-    /// Issues a synchronous host call: the program stops until [`Vm::complete`] answers it.
-    pub(crate) fn call_host_sync(&mut self, target: HostTarget, args: &[Value]) -> Result<u32, Throw> {
-        let input = match args.first() {
-            None | Some(Value::Undefined) => Json::Null,
-            Some(v) => self.to_json(*v)?.unwrap_or(Json::Null),
-        };
-        self.charge_retained(crate::meter::HOST_CALL_RECORD_BYTES)?;
-        let id = self.host.next_id();
-        self.host.outbox.push(HostCall { id, target, input });
-        Ok(id)
+        let input = args.first().copied().unwrap_or(Value::Undefined);
+        self.call_host(HostTarget::Tool(path.to_string()), input, false)
     }
 
     /// Takes the calls issued since the last take, in program order.
@@ -357,162 +335,6 @@ impl Vm {
         })
     }
 
-    /// Converts a program value to JSON with `JSON.stringify` semantics; `None` for values that
-    /// vanish (`undefined`, functions). Throws a `TypeError` on cycles and a `RangeError` past
-    /// [`MAX_BOUNDARY_DEPTH`].
-    pub(crate) fn to_json(&mut self, v: Value) -> Result<Option<Json>, Throw> {
-        let mut seen = Vec::new();
-        self.to_json_inner(v, 0, &mut seen, true)
-    }
-
-    fn to_json_inner(
-        &mut self,
-        v: Value,
-        depth: usize,
-        seen: &mut Vec<ObjId>,
-        errors_as_objects: bool,
-    ) -> Result<Option<Json>, Throw> {
-        // The JSON is built before the host takes it: every node is charged to the memory limit
-        // as it is made (a DAG of shared arrays expands exponentially here) and costs fuel.
-        if !matches!(v, Value::Undefined | Value::Uninit | Value::Cell(_) | Value::Symbol(_)) {
-            let text = if let Value::Str(s) = v { self.heap.str(s).len() } else { 0 };
-            self.charge(Work::Elements(1));
-            self.charge(Work::Bytes(text));
-            self.charge_memory(JSON_NODE_BYTES + text)?;
-        }
-        Ok(Some(match v {
-            // Symbols are left out like `undefined`, as `JSON.stringify` does.
-            Value::Undefined | Value::Uninit | Value::Cell(_) | Value::Symbol(_) => return Ok(None),
-            Value::Null => Json::Null,
-            Value::Bool(b) => Json::Bool(b),
-            Value::Number(n) => json_number(n),
-            Value::Str(s) => Json::String(self.heap.str(s).to_string()),
-            // JSON cannot carry a BigInt: refused clearly rather than rounded to a Number.
-            Value::BigInt(_) => {
-                return Err(self.make_error(
-                    ErrorKind::TypeError,
-                    "Do not know how to serialize a BigInt: JSON cannot carry it; convert it with String(x) or Number(x) first",
-                ));
-            }
-            Value::Obj(id) => {
-                if depth >= MAX_BOUNDARY_DEPTH {
-                    let msg = format!("Value exceeds the maximum depth of {MAX_BOUNDARY_DEPTH}.");
-                    return Err(self.make_error(ErrorKind::RangeError, &msg));
-                }
-                if seen.contains(&id) {
-                    return Err(
-                        self.make_error(ErrorKind::TypeError, "Converting circular structure to JSON")
-                    );
-                }
-                // toJSON (Dates and user objects with a native toJSON).
-                if let ObjKind::Date(t) = self.heap.obj(id).kind {
-                    return Ok(Some(match crate::builtins::date_to_iso(t) {
-                        Some(s) => Json::String(s),
-                        None => Json::Null,
-                    }));
-                }
-                seen.push(id);
-                let kind_tag = match &self.heap.obj(id).kind {
-                    ObjKind::Function(_) => {
-                        seen.pop();
-                        return Ok(None);
-                    }
-                    ObjKind::Array(items) => Some(items.clone()),
-                    ObjKind::Map { entries, set } => {
-                        let set = *set;
-                        let entries: Vec<(Value, Value)> = entries.iter().flatten().copied().collect();
-                        let mut out = Vec::new();
-                        for (k, val) in entries {
-                            if set {
-                                out.push(
-                                    self.to_json_inner(k, depth + 1, seen, errors_as_objects)?
-                                        .unwrap_or(Json::Null),
-                                );
-                            } else {
-                                let pair = vec![
-                                    self.to_json_inner(k, depth + 2, seen, errors_as_objects)?
-                                        .unwrap_or(Json::Null),
-                                    self.to_json_inner(val, depth + 2, seen, errors_as_objects)?
-                                        .unwrap_or(Json::Null),
-                                ];
-                                out.push(Json::Array(pair));
-                            }
-                        }
-                        seen.pop();
-                        return Ok(Some(Json::Array(out)));
-                    }
-                    _ => None,
-                };
-                let out = if let Some(items) = kind_tag {
-                    let mut out = Vec::with_capacity(items.len());
-                    for item in items {
-                        out.push(
-                            self.to_json_inner(item, depth + 1, seen, errors_as_objects)?
-                                .unwrap_or(Json::Null),
-                        );
-                    }
-                    Json::Array(out)
-                } else {
-                    if let Some(entries) = self.plain_data_entries(id) {
-                        // The common case, without a key list and a lookup per key.
-                        let mut map = serde_json::Map::with_capacity(entries.len());
-                        for (key, val) in entries {
-                            if let Some(j) = self.to_json_inner(val, depth + 1, seen, errors_as_objects)? {
-                                map.insert(self.heap.atoms.name(key).to_string(), j);
-                            }
-                        }
-                        seen.pop();
-                        return Ok(Some(Json::Object(map)));
-                    }
-                    let mut map = serde_json::Map::new();
-                    if errors_as_objects && matches!(self.heap.obj(id).kind, ObjKind::Error(_)) {
-                        for name in ["name", "message"] {
-                            let val = self.get_named(v, name)?;
-                            if let Some(j) = self.to_json_inner(val, depth + 1, seen, errors_as_objects)? {
-                                map.insert(name.to_string(), j);
-                            }
-                        }
-                    }
-                    for key in self.own_keys(id) {
-                        let val = self.get_value(v, key)?;
-                        let name = match key {
-                            Key::Atom(a) => self.heap.atoms.name(a).to_string(),
-                            Key::Index(i) => i.to_string(),
-                        };
-                        if let Some(j) = self.to_json_inner(val, depth + 1, seen, errors_as_objects)? {
-                            map.insert(name, j);
-                        }
-                    }
-                    Json::Object(map)
-                };
-                seen.pop();
-                out
-            }
-        }))
-    }
-
-    /// A plain object's own properties, in order, when every one is an enumerable, writable,
-    /// configurable data property named by a string that is not an array index: what
-    /// `own_keys` and a `get_value` per key give for it. `None` for any other object.
-    fn plain_data_entries(&self, id: ObjId) -> Option<Vec<(crate::value::Atom, Value)>> {
-        let obj = self.heap.obj(id);
-        if !matches!(obj.kind, ObjKind::Plain) {
-            return None;
-        }
-        let atoms = &self.heap.atoms;
-        let mut entries = Vec::new();
-        for slot in obj.props.iter() {
-            if slot.flags != 0
-                || atoms.is_symbol(slot.key)
-                || crate::value::parse_array_index(atoms.name(slot.key)).is_some()
-            {
-                return None;
-            }
-            entries.push((slot.key, slot.value));
-        }
-        Some(entries)
-    }
-
     /// The program's result as JSON (`undefined` becomes `null`), once [`Vm::run`] said `Done`.
     pub fn result_json(&mut self) -> Result<Json, ErrorReport> {
         if let Some(json) = &self.result_json_value {
@@ -573,18 +395,4 @@ impl Vm {
             location: self.throw_location,
         }
     }
-}
-
-/// JSON has no NaN or Infinity: they become `null`. Integral values print without `.0`.
-pub(crate) fn json_number(n: f64) -> Json {
-    if !n.is_finite() {
-        return Json::Null;
-    }
-    // Every integral f64 in i64's range converts exactly; JSON then prints all its digits, as
-    // JavaScript does below 1e21.
-    let i = n as i64;
-    if i as f64 == n && n.abs() < 9.2e18 {
-        return Json::Number(serde_json::Number::from(i));
-    }
-    serde_json::Number::from_f64(n).map_or(Json::Null, Json::Number)
 }

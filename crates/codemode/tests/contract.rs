@@ -748,7 +748,8 @@ fn calls_that_end_at_once_and_calls_that_wait_all_reach_their_promises() {
 
 /// What a tool receives is what `JSON.stringify` gives for the argument, whichever way the VM
 /// converts it (plain data objects take a shortcut; index-like keys, hidden, read-only and
-/// symbol-keyed properties and arrays the general path).
+/// symbol-keyed properties and arrays the general path; getters, `toJSON` methods and proxies
+/// the resumable walk, which runs them).
 #[test]
 fn a_tool_receives_what_json_stringify_gives() {
     let rt = CodeMode::builder().tool("echo", echo_tool()).build().unwrap();
@@ -762,6 +763,12 @@ fn a_tool_receives_what_json_stringify_gives() {
             Object.freeze({ p: 1, q: { r: 2 } }),
             { [Symbol("s")]: 1, t: 2 },
             Object.assign(Object.create({ inherited: 1 }), { own: 2 }),
+            // JavaScript runs to convert these: getters, toJSON methods, proxies.
+            { get g() { return { deep: [1, 2] }; }, after: 3 },
+            { o: { toJSON(key) { return "toJSON of " + key; } }, d: new Date(0) },
+            new Proxy({ a: 1, b: 2 }, { get: (t, k) => (k === "a" ? 42 : t[k]) }),
+            [1, { get y() { return "got"; } }, { toJSON() { return undefined; } }],
+            Object.assign(Object.create({ toJSON() { return { inherited: "toJSON" }; } }), { x: 1 }),
         ];
         const out = [];
         for (const a of args) {
@@ -772,7 +779,7 @@ fn a_tool_receives_what_json_stringify_gives() {
     "#;
     let result = runtime().block_on(rt.execute(source));
     assert!(result.ok, "{:?}", result.error);
-    assert_eq!(result.value, Some(json!(["same", "same", "same", "same", "same", "same"])));
+    assert_eq!(result.value, Some(json!(vec!["same"; 11])));
 }
 
 /// On a multi-thread runtime a handler that blocks before its first `.await` (which it should

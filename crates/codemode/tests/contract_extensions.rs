@@ -84,6 +84,33 @@ fn extension_globals_are_sync_or_async_and_copy_values() {
     assert!(rt.tools().get("fetch").is_none());
 }
 
+/// Arguments of extension functions and of `search` convert as `JSON.stringify` does even
+/// when that runs JavaScript (getters, `toJSON`), synchronous calls included; a cycle is still
+/// refused, and a carrier of several arguments does not count as a level of nesting.
+#[test]
+fn extension_and_search_arguments_run_their_getters_and_to_json() {
+    let rt = extension_runtime().build().unwrap();
+    let source = r#"
+        const path = { toJSON() { return "/etc/motd"; } };
+        const text = fs.readFileSync(path);
+        const total = sum({ toJSON: () => 2 }, 3, { get x() { return 1; } });
+        const promised = await fs.promises.readFile({ get a() { return [1]; } });
+        const found = search({ get query() { return "order"; }, limit: 1 });
+        let cycle;
+        const c = {}; c.c = c;
+        try { fs.readFileSync({ toJSON: () => c }); } catch (e) { cycle = e.message; }
+        let deep = [];
+        for (let i = 0; i < 31; i++) deep = [deep];
+        return [text, total, promised, found.items.length, cycle, sum(deep, { toJSON: () => 4 })];
+    "#;
+    let r = run_with(&rt, source);
+    assert_eq!(
+        r.value,
+        Some(json!(["hello", 5, "async {\"a\":[1]}", 1, "Converting circular structure to JSON", 4])),
+        "{r:?}"
+    );
+}
+
 #[test]
 fn hooks_see_extension_calls_by_path_and_can_deny_them() {
     use std::sync::{Arc, Mutex};

@@ -158,8 +158,7 @@ fn parse_float(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Re
 /// `search({ query?, namespace?, limit?, offset? })`: a synchronous host call answered from the
 /// host's tool catalog.
 fn search(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    let id = vm.call_host_sync(crate::host::HostTarget::Search, args)?;
-    Ok(Step::Block(id))
+    vm.call_host(crate::host::HostTarget::Search, arg(args, 0), false)
 }
 
 fn is_nan(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {

@@ -14,7 +14,7 @@ use serde_json::{Map, Value as Json};
 use super::{Cont, Step};
 use crate::Vm;
 use crate::call::Throw;
-use crate::host::{FailureKind, JSON_NODE_BYTES, MAX_BOUNDARY_DEPTH, json_number};
+use crate::host::{FailureKind, HostTarget, JSON_NODE_BYTES, MAX_BOUNDARY_DEPTH, json_number};
 use crate::object::{Callable, ObjKind};
 use crate::props::Key;
 use crate::value::{ObjId, Value};
@@ -27,6 +27,9 @@ pub enum Purpose {
     /// The program's result: stored in `Vm::result_json_value`, errors become `{ name, message }`
     /// and violations are `InvalidDataValue`.
     Result,
+    /// A host call's input (`Walk::host_target`), once the native pass (`host/outgoing.rs`) met a
+    /// getter, a program's `toJSON` or a proxy: converted like the result, then the call is made.
+    HostInput,
 }
 
 /// The deepest nesting `JSON.stringify` accepts (the result boundary allows 32).
@@ -70,6 +73,13 @@ pub struct Walk {
     /// A proxy whose `toJSON` is being read ([`Stage::ProxyToJson`]).
     #[serde(default)]
     proxy_value: Option<Value>,
+    /// [`Purpose::HostInput`]: the call to make with the finished value.
+    #[serde(default)]
+    host_target: Option<HostTarget>,
+    /// [`Purpose::HostInput`]: the value is an array made to carry several arguments, which
+    /// does not count as a level of nesting.
+    #[serde(default)]
+    wrapped: bool,
 }
 
 /// How far a value has come through `SerializeJSONProperty`.
@@ -139,14 +149,58 @@ pub(crate) fn start_with_replacer(
         replacer,
         root_holder,
         proxy_value: None,
+        host_target: None,
+        wrapped: false,
     };
     drive(vm, walk, Some((value, Stage::ToJson)))
+}
+
+/// Starts converting a host call's input whose conversion runs JavaScript; the call is made
+/// when it is done.
+pub(crate) fn start_host_input(
+    vm: &mut Vm,
+    value: Value,
+    target: HostTarget,
+    wrapped: bool,
+) -> Result<Step, Throw> {
+    let walk = Walk {
+        purpose: Purpose::HostInput,
+        stack: Vec::new(),
+        pending_key: String::new(),
+        allowed: None,
+        indent: String::new(),
+        done: None,
+        awaiting: Stage::ToJson,
+        replacer: None,
+        root_holder: None,
+        proxy_value: None,
+        host_target: Some(target.clone()),
+        wrapped,
+    };
+    drive_host_input(vm, walk, Some((value, Stage::ToJson)), target)
 }
 
 /// Resumes after a getter, a `toJSON` call or the replacer returned `result`.
 pub(super) fn resume(vm: &mut Vm, mut walk: Walk, result: Value) -> Result<Step, Throw> {
     let stage = std::mem::take(&mut walk.awaiting);
-    drive(vm, walk, Some((result, stage)))
+    match walk.host_target.clone() {
+        Some(target) => drive_host_input(vm, walk, Some((result, stage)), target),
+        None => drive(vm, walk, Some((result, stage))),
+    }
+}
+
+/// [`drive`] for a host call's input: a value that cannot be converted refuses the call as the
+/// native pass does (a tool's promise is rejected).
+fn drive_host_input(
+    vm: &mut Vm,
+    walk: Walk,
+    next: Option<(Value, Stage)>,
+    target: HostTarget,
+) -> Result<Step, Throw> {
+    match drive(vm, walk, next) {
+        Err(thrown) => vm.host_input_refused(&target, thrown),
+        done => done,
+    }
 }
 
 /// The walk's one loop: serializes `next` (calling its `toJSON` first when asked and it has one),
@@ -236,6 +290,7 @@ fn drive(vm: &mut Vm, mut walk: Walk, mut next: Option<(Value, Stage)>) -> Resul
                 Produced::Level(level) => {
                     let limit = match walk.purpose {
                         Purpose::Result => MAX_BOUNDARY_DEPTH,
+                        Purpose::HostInput => MAX_BOUNDARY_DEPTH + usize::from(walk.wrapped),
                         Purpose::Stringify => MAX_STRINGIFY_DEPTH,
                     };
                     if walk.stack.len() >= limit {
@@ -304,12 +359,15 @@ fn emit(walk: &mut Walk, json: Option<Json>) {
 
 fn finish(vm: &mut Vm, walk: Walk) -> Result<Step, Throw> {
     let json = walk.done.flatten();
+    if let Some(target) = walk.host_target {
+        return vm.issue_host_call(target, json.unwrap_or(Json::Null));
+    }
     match walk.purpose {
         Purpose::Result => {
             vm.result_json_value = Some(json.unwrap_or(Json::Null));
             Ok(Step::Return(Value::Undefined))
         }
-        Purpose::Stringify => {
+        Purpose::Stringify | Purpose::HostInput => {
             let Some(mut json) = json else { return Ok(Step::Return(Value::Undefined)) };
             if let Some(allowed) = &walk.allowed {
                 super::json::filter_keys(&mut json, allowed, 0);
@@ -370,7 +428,7 @@ fn leaf_or_level(vm: &mut Vm, walk: &Walk, value: Value) -> Result<Produced, Thr
                 ObjKind::Date(t) => {
                     return Ok(Produced::Leaf(Some(super::date_to_iso(*t).map_or(Json::Null, Json::String))));
                 }
-                ObjKind::Map { .. } if walk.purpose == Purpose::Result => {
+                ObjKind::Map { .. } if walk.purpose != Purpose::Stringify => {
                     // Maps and Sets cross the boundary as arrays (the reference's rule; no toJSON
                     // inside them). `JSON.stringify` sees them as objects without own keys.
                     return Ok(Produced::Leaf(Some(vm.to_json(value)?.unwrap_or(Json::Null))));
@@ -387,7 +445,7 @@ fn leaf_or_level(vm: &mut Vm, walk: &Walk, value: Value) -> Result<Produced, Thr
                     };
                     return Ok(Produced::Level(level));
                 }
-                ObjKind::Error(_) if walk.purpose == Purpose::Result => {
+                ObjKind::Error(_) if walk.purpose != Purpose::Stringify => {
                     let mut keys = vec!["name".to_string(), "message".to_string()];
                     for key in vm.own_keys(id) {
                         let name = key_name(vm, key);
@@ -450,6 +508,9 @@ fn user_to_json(vm: &mut Vm, value: Value) -> Result<Option<Value>, Throw> {
 fn bigint_error(vm: &mut Vm, purpose: Purpose) -> Throw {
     let message = match purpose {
         Purpose::Stringify => "Do not know how to serialize a BigInt",
+        Purpose::HostInput => {
+            "Do not know how to serialize a BigInt: JSON cannot carry it; convert it with String(x) or Number(x) first"
+        }
         Purpose::Result => {
             "Do not know how to serialize a BigInt: JSON cannot carry it; return a string (String(x)) or a number (Number(x)) instead"
         }
@@ -459,7 +520,7 @@ fn bigint_error(vm: &mut Vm, purpose: Purpose) -> Throw {
 
 fn error(vm: &mut Vm, purpose: Purpose, kind: ErrorKind, message: &str) -> Throw {
     match purpose {
-        Purpose::Stringify => vm.make_error(kind, message),
+        Purpose::Stringify | Purpose::HostInput => vm.make_error(kind, message),
         Purpose::Result => {
             let e = vm.make_error(kind, message);
             if let Value::Obj(id) = e

@@ -5,9 +5,8 @@
 //! stops the program until the host answers (as `search` does).
 
 use codemode_bytecode::ErrorKind;
-use serde_json::Value as Json;
 
-use super::{HostCall, HostTarget};
+use super::HostTarget;
 use crate::Vm;
 use crate::builtins::Step;
 use crate::call::Throw;
@@ -145,21 +144,8 @@ impl Vm {
             Some(Value::Number(n)) => Some(*n as u32),
             _ => None,
         };
-        let mut input = Vec::with_capacity(args.len());
-        for arg in args {
-            input.push(self.to_json(*arg)?.unwrap_or(Json::Null));
-        }
-        self.charge_retained(crate::meter::HOST_CALL_RECORD_BYTES + path.len())?;
-        let id = self.host.next_id();
-        let call =
-            HostCall { id, target: HostTarget::Extension { path, sync, handle }, input: Json::Array(input) };
-        self.host.outbox.push(call);
-        if sync {
-            return Ok(Step::Block(id));
-        }
-        let promise = self.new_promise()?;
-        self.host.pending.push_back((id, promise));
-        Ok(Step::Return(Value::Obj(promise)))
+        let carrier = self.new_array(args.to_vec())?;
+        self.call_host(HostTarget::Extension { path, sync, handle }, carrier, true)
     }
 }
 
