@@ -96,7 +96,14 @@ fn lookup() -> Tool {
                 .fold(0u64, |n, d| n.wrapping_mul(10).wrapping_add(u64::from(d - b'0')));
             let status = if n.is_multiple_of(2) { "open" } else { "complete" };
             let total = (n.wrapping_mul(17) % 100) as f64 + 0.5;
-            Ok(json!({"id": id, "status": status, "total": total, "customer": format!("c{}", n % 5)}))
+            // Built at its final size (`json!` grows the map one member at a time).
+            let mut order = serde_json::Map::with_capacity(4);
+            order.insert("id".into(), Value::String(id));
+            order.insert("status".into(), Value::String(status.into()));
+            order.insert("total".into(), total.into());
+            let customer = ['c', char::from(b'0' + (n % 5) as u8)];
+            order.insert("customer".into(), Value::String(customer.iter().collect()));
+            Ok(Value::Object(order))
         },
     )
 }

@@ -10,6 +10,7 @@
 
 use codemode_bytecode::ErrorKind;
 use serde_json::Value as Json;
+use smallvec::SmallVec;
 
 use super::{HostCall, HostTarget, JSON_NODE_BYTES, MAX_BOUNDARY_DEPTH};
 use crate::Vm;
@@ -34,10 +35,22 @@ impl From<Throw> for Stop {
     }
 }
 
+/// What an object holds, listed before its members are converted.
+enum Opened {
+    /// Converted whole (a Date) or vanishing (a function).
+    Done(Option<Json>),
+    /// An array's items, or a Set's values.
+    Array(Vec<Value>),
+    /// A Map's entries, each crossing as a `[key, value]` array.
+    Pairs(Vec<(Value, Value)>),
+    /// Any other object's members, by name.
+    Object(Vec<(String, Value)>),
+}
+
 /// The native pass's state.
 struct Pass {
-    /// The objects being converted (a cycle is an error).
-    seen: Vec<ObjId>,
+    /// The objects being converted (a cycle is an error); most arguments nest a few levels.
+    seen: SmallVec<[ObjId; 8]>,
     /// `toJSON`, when the pass must stop where JavaScript would run (host input); `None` when it
     /// reads what is there without running anything (reports, `console`).
     to_json: Option<Atom>,
@@ -50,7 +63,7 @@ impl Vm {
     /// `RangeError` past [`MAX_BOUNDARY_DEPTH`]. For reports and `console`, which must not run
     /// code; what crosses to the host goes through [`Vm::call_host`].
     pub(crate) fn to_json(&mut self, v: Value) -> Result<Option<Json>, Throw> {
-        let mut pass = Pass { seen: Vec::new(), to_json: None };
+        let mut pass = Pass { seen: SmallVec::new(), to_json: None };
         match self.to_json_inner(v, 0, &mut pass) {
             Ok(json) => Ok(json),
             Err(Stop::Throw(e)) => Err(e),
@@ -69,7 +82,7 @@ impl Vm {
         wrapped: bool,
     ) -> Result<Step, Throw> {
         let to_json = self.intern("toJSON")?;
-        let mut pass = Pass { seen: Vec::new(), to_json: Some(to_json) };
+        let mut pass = Pass { seen: SmallVec::new(), to_json: Some(to_json) };
         let converted = match input {
             // The carrier of several arguments: each converts as if it came alone.
             Value::Obj(id) if wrapped => {
@@ -130,18 +143,51 @@ impl Vm {
         Ok(Step::Return(Value::Obj(promise)))
     }
 
+    /// The one recursive step. Its frame holds only what the recursion needs (everything else
+    /// is in [`Vm::leaf_to_json`] and [`Vm::open_object`]), so the 32 levels the boundary allows
+    /// fit the 256 KiB stack the VM promises to run on, in debug builds too.
     fn to_json_inner(&mut self, v: Value, depth: usize, pass: &mut Pass) -> Result<Option<Json>, Stop> {
-        // The JSON is built before the host takes it: every node is charged to the memory limit
-        // as it is made (a DAG of shared arrays expands exponentially here) and costs fuel.
-        if !matches!(v, Value::Undefined | Value::Uninit | Value::Cell(_) | Value::Symbol(_)) {
-            let text = if let Value::Str(s) = v { self.heap.str(s).len() } else { 0 };
-            self.charge(Work::Elements(1));
-            self.charge(Work::Bytes(text));
-            self.charge_memory(JSON_NODE_BYTES + text)?;
-        }
+        let Value::Obj(id) = v else { return self.leaf_to_json(v, pass) };
+        let json = match self.open_object(v, id, depth, pass)? {
+            Opened::Done(json) => return Ok(json),
+            Opened::Array(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for item in items {
+                    out.push(self.to_json_inner(item, depth + 1, pass)?.unwrap_or(Json::Null));
+                }
+                Json::Array(out)
+            }
+            Opened::Pairs(pairs) => {
+                let mut out = Vec::with_capacity(pairs.len());
+                for (key, value) in pairs {
+                    let key = self.to_json_inner(key, depth + 2, pass)?.unwrap_or(Json::Null);
+                    let value = self.to_json_inner(value, depth + 2, pass)?.unwrap_or(Json::Null);
+                    out.push(Json::Array(vec![key, value]));
+                }
+                Json::Array(out)
+            }
+            Opened::Object(members) => {
+                let mut map = serde_json::Map::with_capacity(members.len());
+                for (name, value) in members {
+                    if let Some(json) = self.to_json_inner(value, depth + 1, pass)? {
+                        map.insert(name, json);
+                    }
+                }
+                Json::Object(map)
+            }
+        };
+        pass.seen.pop();
+        Ok(Some(json))
+    }
+
+    /// A value that is not an object.
+    fn leaf_to_json(&mut self, v: Value, pass: &Pass) -> Result<Option<Json>, Stop> {
+        self.charge_json_node(v)?;
         Ok(Some(match v {
             // Symbols are left out like `undefined`, as `JSON.stringify` does.
-            Value::Undefined | Value::Uninit | Value::Cell(_) | Value::Symbol(_) => return Ok(None),
+            Value::Undefined | Value::Uninit | Value::Cell(_) | Value::Symbol(_) | Value::Obj(_) => {
+                return Ok(None);
+            }
             Value::Null => Json::Null,
             Value::Bool(b) => Json::Bool(b),
             Value::Number(n) => json_number(n),
@@ -159,105 +205,83 @@ impl Vm {
                     "Do not know how to serialize a BigInt: JSON cannot carry it; convert it with String(x) or Number(x) first",
                 )));
             }
-            Value::Obj(id) => return self.object_to_json(v, id, depth, pass),
         }))
     }
 
-    fn object_to_json(
-        &mut self,
-        v: Value,
-        id: ObjId,
-        depth: usize,
-        pass: &mut Pass,
-    ) -> Result<Option<Json>, Stop> {
+    /// The JSON is built before the host takes it: every node is charged to the memory limit
+    /// as it is made (a DAG of shared arrays expands exponentially here) and costs fuel.
+    fn charge_json_node(&mut self, v: Value) -> Result<(), Throw> {
+        if !matches!(v, Value::Undefined | Value::Uninit | Value::Cell(_) | Value::Symbol(_)) {
+            let text = if let Value::Str(s) = v { self.heap.str(s).len() } else { 0 };
+            self.charge(Work::Elements(1));
+            self.charge(Work::Bytes(text));
+            self.charge_memory(JSON_NODE_BYTES + text)?;
+        }
+        Ok(())
+    }
+
+    /// Checks an object (depth, cycle, whether script must run) and lists what it holds; one
+    /// that converts whole (a Date, a function) is `Done`. Otherwise it is on `pass.seen` until
+    /// its members are converted.
+    fn open_object(&mut self, v: Value, id: ObjId, depth: usize, pass: &mut Pass) -> Result<Opened, Stop> {
+        self.charge_json_node(v)?;
         if depth >= MAX_BOUNDARY_DEPTH {
             let msg = format!("Value exceeds the maximum depth of {MAX_BOUNDARY_DEPTH}.");
             return Err(Stop::Throw(self.make_error(ErrorKind::RangeError, &msg)));
         }
         if pass.seen.contains(&id) {
-            return Err(Stop::Throw(
-                self.make_error(ErrorKind::TypeError, "Converting circular structure to JSON"),
-            ));
+            let msg = "Converting circular structure to JSON";
+            return Err(Stop::Throw(self.make_error(ErrorKind::TypeError, msg)));
         }
         if let Some(to_json) = pass.to_json
             && self.script_answers(v, to_json)
         {
             return Err(Stop::NeedsScript);
         }
-        // Date's built-in toJSON.
-        if let ObjKind::Date(t) = self.heap.obj(id).kind {
-            return Ok(Some(match crate::builtins::date_to_iso(t) {
-                Some(s) => Json::String(s),
-                None => Json::Null,
-            }));
-        }
+        let opened = match &self.heap.obj(id).kind {
+            // Date's built-in toJSON.
+            ObjKind::Date(t) => {
+                return Ok(Opened::Done(Some(
+                    crate::builtins::date_to_iso(*t).map_or(Json::Null, Json::String),
+                )));
+            }
+            ObjKind::Function(_) => return Ok(Opened::Done(None)),
+            ObjKind::Array(items) => Opened::Array(items.clone()),
+            ObjKind::Map { entries, set: true } => {
+                Opened::Array(entries.iter().flatten().map(|(k, _)| *k).collect())
+            }
+            ObjKind::Map { entries, set: false } => {
+                Opened::Pairs(entries.iter().flatten().copied().collect())
+            }
+            _ => Opened::Object(self.object_members(v, id, pass)?),
+        };
         pass.seen.push(id);
-        let items = match &self.heap.obj(id).kind {
-            ObjKind::Function(_) => {
-                pass.seen.pop();
-                return Ok(None);
-            }
-            ObjKind::Array(items) => Some(items.clone()),
-            ObjKind::Map { entries, set } => {
-                let set = *set;
-                let entries: Vec<(Value, Value)> = entries.iter().flatten().copied().collect();
-                let mut out = Vec::with_capacity(entries.len());
-                for (k, val) in entries {
-                    if set {
-                        out.push(self.to_json_inner(k, depth + 1, pass)?.unwrap_or(Json::Null));
-                    } else {
-                        let pair = vec![
-                            self.to_json_inner(k, depth + 2, pass)?.unwrap_or(Json::Null),
-                            self.to_json_inner(val, depth + 2, pass)?.unwrap_or(Json::Null),
-                        ];
-                        out.push(Json::Array(pair));
-                    }
-                }
-                pass.seen.pop();
-                return Ok(Some(Json::Array(out)));
-            }
-            _ => None,
-        };
-        let out = if let Some(items) = items {
-            let mut out = Vec::with_capacity(items.len());
-            for item in items {
-                out.push(self.to_json_inner(item, depth + 1, pass)?.unwrap_or(Json::Null));
-            }
-            Json::Array(out)
-        } else if let Some(entries) = self.plain_data_entries(id) {
+        Ok(opened)
+    }
+
+    /// An object's members as `JSON.stringify` lists them (an Error's `name` and `message`
+    /// first), with their values.
+    fn object_members(&mut self, v: Value, id: ObjId, pass: &Pass) -> Result<Vec<(String, Value)>, Stop> {
+        if let Some(members) = self.plain_data_members(id) {
             // The common case, without a key list and a lookup per key.
-            let mut map = serde_json::Map::with_capacity(entries.len());
-            for (key, val) in entries {
-                if let Some(j) = self.to_json_inner(val, depth + 1, pass)? {
-                    map.insert(self.heap.atoms.name(key).to_string(), j);
-                }
+            return Ok(members);
+        }
+        let mut members = Vec::new();
+        if matches!(self.heap.obj(id).kind, ObjKind::Error(_)) {
+            for name in ["name", "message"] {
+                let key = Key::Atom(self.intern(name)?);
+                members.push((name.to_string(), self.read_for_json(v, key, pass)?));
             }
-            Json::Object(map)
-        } else {
-            let mut map = serde_json::Map::new();
-            if matches!(self.heap.obj(id).kind, ObjKind::Error(_)) {
-                for name in ["name", "message"] {
-                    let key = Key::Atom(self.intern(name)?);
-                    let val = self.read_for_json(v, key, pass)?;
-                    if let Some(j) = self.to_json_inner(val, depth + 1, pass)? {
-                        map.insert(name.to_string(), j);
-                    }
-                }
-            }
-            for key in self.own_keys(id) {
-                let val = self.read_for_json(v, key, pass)?;
-                let name = match key {
-                    Key::Atom(a) => self.heap.atoms.name(a).to_string(),
-                    Key::Index(i) => i.to_string(),
-                };
-                if let Some(j) = self.to_json_inner(val, depth + 1, pass)? {
-                    map.insert(name, j);
-                }
-            }
-            Json::Object(map)
-        };
-        pass.seen.pop();
-        Ok(Some(out))
+        }
+        for key in self.own_keys(id) {
+            let value = self.read_for_json(v, key, pass)?;
+            let name = match key {
+                Key::Atom(a) => self.heap.atoms.name(a).to_string(),
+                Key::Index(i) => i.to_string(),
+            };
+            members.push((name, value));
+        }
+        Ok(members)
     }
 
     /// `v[key]`, or a stop when reading it means calling a getter (or a proxy's trap) and the
@@ -294,23 +318,18 @@ impl Vm {
     /// A plain object's own properties, in order, when every one is an enumerable, writable,
     /// configurable data property named by a string that is not an array index: what
     /// `own_keys` and a `get_value` per key give for it. `None` for any other object.
-    fn plain_data_entries(&self, id: ObjId) -> Option<Vec<(Atom, Value)>> {
+    fn plain_data_members(&self, id: ObjId) -> Option<Vec<(String, Value)>> {
         let obj = self.heap.obj(id);
         if !matches!(obj.kind, ObjKind::Plain) {
             return None;
         }
         let atoms = &self.heap.atoms;
-        let mut entries = Vec::new();
-        for slot in obj.props.iter() {
-            if slot.flags != 0
-                || atoms.is_symbol(slot.key)
-                || crate::value::parse_array_index(atoms.name(slot.key)).is_some()
-            {
-                return None;
-            }
-            entries.push((slot.key, slot.value));
-        }
-        Some(entries)
+        let plain = obj.props.iter().all(|slot| {
+            slot.flags == 0
+                && !atoms.is_symbol(slot.key)
+                && crate::value::parse_array_index(atoms.name(slot.key)).is_none()
+        });
+        plain.then(|| obj.props.iter().map(|slot| (atoms.name(slot.key).to_string(), slot.value)).collect())
     }
 }
 
