@@ -290,9 +290,9 @@ impl Vm {
         self.stack_charged = self.stack.len();
         self.heap.allocated_since_gc = 0;
         self.heap.collect_soon = false;
-        // Collect again after the heap doubles (at least 16 MiB later; close to the limit,
+        // Collect again after the heap doubles (at least `MIN_GC_THRESHOLD` later; close to the limit,
         // `wants_collection` collects sooner).
-        self.heap.gc_threshold = bytes.max(16 << 20);
+        self.heap.gc_threshold = bytes.max(crate::heap::MIN_GC_THRESHOLD);
         self.heap.retrigger();
     }
 }

@@ -378,6 +378,11 @@ impl Atoms {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OutOfMemory;
 
+/// Bytes charged between collections at the least (a collection also waits for the heap to
+/// double). Smaller keeps a program that makes garbage fast small in memory; each collection
+/// marks the live heap (the built-ins included), so too small costs time.
+pub const MIN_GC_THRESHOLD: usize = 4 << 20;
+
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Heap {
     pub strings: Arena<JsString>,
@@ -515,7 +520,7 @@ impl Heap {
             bytes_used: 0,
             memory_limit,
             allocated_since_gc: 0,
-            gc_threshold: 16 << 20,
+            gc_threshold: MIN_GC_THRESHOLD,
             retained: 0,
             collect_soon: false,
             map_deletes: 0,
