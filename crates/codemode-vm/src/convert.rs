@@ -569,7 +569,7 @@ impl Vm {
             }
             let atom = match key {
                 Key::Atom(a) => Some(a),
-                Key::Index(i) => self.heap.atoms.lookup(&i.to_string()),
+                Key::Index(i) => self.heap.atoms.lookup_index(i),
             };
             let obj = self.heap.obj(id);
             if atom.is_some_and(|a| obj.props.find(a).is_some()) {

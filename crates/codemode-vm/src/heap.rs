@@ -339,6 +339,23 @@ impl Atoms {
         spans.iter().map(|&(start, end)| self.text.get(start as usize..end as usize)).collect()
     }
 
+    /// [`Atoms::lookup`] of an array index's decimal text (the name an ordinary object keeps it
+    /// under), written on the stack: a read of `o[i]` that misses must not allocate.
+    pub fn lookup_index(&mut self, index: u32) -> Option<Atom> {
+        let mut digits = [0u8; 10];
+        let (mut n, mut at) = (index, digits.len());
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        let text = std::str::from_utf8(digits.get(at..)?).ok()?;
+        self.lookup(text)
+    }
+
     /// [`Atoms::lookup`] of a heap string's text.
     pub fn lookup_in(&mut self, strings: &Arena<JsString>, id: StrId) -> Option<Atom> {
         let text = match strings.slots().get(id.0 as usize) {
@@ -682,3 +699,21 @@ impl Heap {
 static ZERO_BIGINT: num_bigint::BigInt = num_bigint::BigInt::ZERO;
 static EMPTY_STRING: LazyLock<JsString> = LazyLock::new(|| JsString::new(""));
 static DEAD_OBJECT: LazyLock<Object> = LazyLock::new(|| Object::plain(None));
+
+#[cfg(test)]
+mod tests {
+    /// An index read finds the name an ordinary object keeps it under, for every width of
+    /// number, and never a name that was not interned.
+    #[test]
+    fn an_index_is_looked_up_by_its_decimal_name() {
+        let mut atoms = super::Atoms::default();
+        let names = ["0", "7", "42", "1000", "4294967295"];
+        let interned: Vec<_> = names.iter().map(|n| atoms.intern(n)).collect();
+        for (n, atom) in [0u32, 7, 42, 1000, u32::MAX].into_iter().zip(interned) {
+            assert_eq!(atoms.lookup_index(n), Some(atom), "{n}");
+        }
+        for n in [1u32, 10, 70, 100, 4_294_967_294] {
+            assert_eq!(atoms.lookup_index(n), None, "{n}");
+        }
+    }
+}

@@ -278,6 +278,8 @@ impl Vm {
     fn lookup(&mut self, start: ObjId, key: Key, receiver: Value) -> Result<Got, Throw> {
         let mut cur = Some(start);
         let mut steps = 0;
+        // An index's name, looked up once for the whole chain (`None` inside: never interned).
+        let mut index_atom: Option<Option<Atom>> = None;
         while let Some(id) = cur {
             steps += 1;
             if steps > MAX_PROTO_CHAIN {
@@ -354,7 +356,7 @@ impl Vm {
                     if self.heap.obj(id).props.is_empty() {
                         None
                     } else {
-                        self.heap.atoms.lookup(&i.to_string())
+                        *index_atom.get_or_insert_with(|| self.heap.atoms.lookup_index(i))
                     }
                 }
             };
@@ -458,7 +460,7 @@ impl Vm {
         // An index key never interned names no property: only a proxy can answer it.
         let atom = match key {
             Key::Atom(a) => Some(a),
-            Key::Index(i) => self.heap.atoms.lookup(&i.to_string()),
+            Key::Index(i) => self.heap.atoms.lookup_index(i),
         };
         let mut cur = Some(start);
         let mut steps = 0;
@@ -616,7 +618,7 @@ impl Vm {
                 let found = self
                     .heap
                     .atoms
-                    .lookup(&i.to_string())
+                    .lookup_index(i)
                     .is_some_and(|a| self.heap.obj(id).props.find(a).is_some());
                 (found, false)
             }

@@ -231,7 +231,7 @@ fn property_is_enumerable(vm: &mut Vm, this: Value, args: &[Value], _data: &[Val
     }
     let atom = match key {
         Key::Atom(a) => Some(a),
-        Key::Index(i) => vm.heap.atoms.lookup(&i.to_string()),
+        Key::Index(i) => vm.heap.atoms.lookup_index(i),
     };
     let enumerable =
         atom.and_then(|a| vm.heap.obj(id).props.get(a)).is_some_and(|s| s.flags & crate::object::HIDDEN == 0);

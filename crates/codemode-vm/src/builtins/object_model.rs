@@ -406,7 +406,7 @@ pub(crate) fn descriptor_of(vm: &mut Vm, o: Value, key: Key) -> Result<Value, Th
     }
     let atom = match key {
         Key::Atom(a) => Some(a),
-        Key::Index(i) => vm.heap.atoms.lookup(&i.to_string()),
+        Key::Index(i) => vm.heap.atoms.lookup_index(i),
     };
     let Some(slot) =
         atom.and_then(|a| vm.heap.obj(id).props.get(a).copied()).filter(|s| s.flags & PRIVATE == 0)

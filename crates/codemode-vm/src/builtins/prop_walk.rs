@@ -64,7 +64,7 @@ impl Vm {
         keys.iter().any(|key| {
             let atom = match key {
                 Key::Atom(a) => Some(*a),
-                Key::Index(i) => self.heap.atoms.lookup(&i.to_string()),
+                Key::Index(i) => self.heap.atoms.lookup_index(*i),
             };
             atom.and_then(|a| self.heap.obj(id).props.get(a)).is_some_and(|s| s.flags & ACCESSOR != 0)
         })
