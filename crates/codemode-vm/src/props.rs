@@ -83,10 +83,15 @@ impl Vm {
         }
         Ok(match self.key_text(v)? {
             KeyText::Index(i) => Key::Index(i),
-            KeyText::Heap(id) => {
-                let s = self.heap.str(id).to_string();
-                Key::Atom(self.intern(&s)?)
-            }
+            // A name already interned (the common case: `o[k]` with a key the program used
+            // before) is found without copying the text out of the heap.
+            KeyText::Heap(id) => match self.heap.atoms.lookup_in(&self.heap.strings, id) {
+                Some(atom) => Key::Atom(atom),
+                None => {
+                    let s = self.heap.str(id).to_string();
+                    Key::Atom(self.intern(&s)?)
+                }
+            },
             KeyText::Name(s) => Key::Atom(self.intern(&s)?),
         })
     }
