@@ -66,6 +66,12 @@ impl IntegerDigits {
         (int as f64 == value && int.unsigned_abs() < 1 << 53).then(|| Self::new(int))
     }
 
+    /// The decimal text of `index` (an array index, a call number).
+    #[inline]
+    pub fn of_u32(index: u32) -> Self {
+        Self::new(i64::from(index))
+    }
+
     fn new(int: i64) -> Self {
         let mut n = int.unsigned_abs();
         let mut buf = [0u8; 17];
@@ -94,6 +100,12 @@ impl IntegerDigits {
     /// Never: every integer has a digit.
     pub fn is_empty(&self) -> bool {
         false
+    }
+
+    /// The text.
+    #[inline]
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(self.buf.get(self.start as usize..).unwrap_or_default()).unwrap_or_default()
     }
 
     /// Appends the text (ASCII digits and `-`, pushed as chars: no UTF-8 check to pass).

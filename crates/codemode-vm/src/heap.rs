@@ -342,18 +342,7 @@ impl Atoms {
     /// [`Atoms::lookup`] of an array index's decimal text (the name an ordinary object keeps it
     /// under), written on the stack: a read of `o[i]` that misses must not allocate.
     pub fn lookup_index(&mut self, index: u32) -> Option<Atom> {
-        let mut digits = [0u8; 10];
-        let (mut n, mut at) = (index, digits.len());
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        let text = std::str::from_utf8(digits.get(at..)?).ok()?;
-        self.lookup(text)
+        self.lookup(codemode_ir::IntegerDigits::of_u32(index).as_str())
     }
 
     /// [`Atoms::lookup`] of a heap string's text.

@@ -469,20 +469,11 @@ pub(crate) fn call_end(start: CallStart, outcome: CallOutcome, duration: std::ti
 /// `run_id:id`, a call's idempotency key (built by hand: `format!` cost a thousand instructions
 /// a call).
 fn call_key(run_id: &str, id: u32) -> String {
-    let mut digits = [0u8; 10];
-    let (mut n, mut at) = (id, digits.len());
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    let mut key = String::with_capacity(run_id.len() + 1 + digits.len() - at);
+    let digits = codemode_ir::IntegerDigits::of_u32(id);
+    let mut key = String::with_capacity(run_id.len() + 1 + digits.len());
     key.push_str(run_id);
     key.push(':');
-    key.extend(digits[at..].iter().map(|&d| char::from(d)));
+    digits.push_to(&mut key);
     key
 }
 

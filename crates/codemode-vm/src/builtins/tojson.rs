@@ -98,6 +98,24 @@ enum Stage {
 }
 
 impl Walk {
+    /// A walk for `purpose` that has not started: no replacer, no indent, no host call.
+    fn new(purpose: Purpose) -> Walk {
+        Walk {
+            purpose,
+            stack: Vec::new(),
+            pending_key: String::new(),
+            allowed: None,
+            indent: String::new(),
+            done: None,
+            awaiting: Stage::ToJson,
+            replacer: None,
+            root_holder: None,
+            proxy_value: None,
+            host_target: None,
+            wrapped: false,
+        }
+    }
+
     pub fn trace(&self, out: &mut Vec<Value>) {
         out.extend(self.proxy_value);
         out.extend(self.stack.iter().map(|l| Value::Obj(l.object)));
@@ -138,20 +156,7 @@ pub(crate) fn start_with_replacer(
         }
         None => None,
     };
-    let walk = Walk {
-        purpose,
-        stack: Vec::new(),
-        pending_key: String::new(),
-        allowed,
-        indent,
-        done: None,
-        awaiting: Stage::ToJson,
-        replacer,
-        root_holder,
-        proxy_value: None,
-        host_target: None,
-        wrapped: false,
-    };
+    let walk = Walk { allowed, indent, replacer, root_holder, ..Walk::new(purpose) };
     drive(vm, walk, Some((value, Stage::ToJson)))
 }
 
@@ -163,20 +168,7 @@ pub(crate) fn start_host_input(
     target: HostTarget,
     wrapped: bool,
 ) -> Result<Step, Throw> {
-    let walk = Walk {
-        purpose: Purpose::HostInput,
-        stack: Vec::new(),
-        pending_key: String::new(),
-        allowed: None,
-        indent: String::new(),
-        done: None,
-        awaiting: Stage::ToJson,
-        replacer: None,
-        root_holder: None,
-        proxy_value: None,
-        host_target: Some(target.clone()),
-        wrapped,
-    };
+    let walk = Walk { host_target: Some(target.clone()), wrapped, ..Walk::new(Purpose::HostInput) };
     drive_host_input(vm, walk, Some((value, Stage::ToJson)), target)
 }
 
@@ -359,15 +351,17 @@ fn emit(walk: &mut Walk, json: Option<Json>) {
 
 fn finish(vm: &mut Vm, walk: Walk) -> Result<Step, Throw> {
     let json = walk.done.flatten();
-    if let Some(target) = walk.host_target {
-        return vm.issue_host_call(target, json.unwrap_or(Json::Null));
-    }
     match walk.purpose {
         Purpose::Result => {
             vm.result_json_value = Some(json.unwrap_or(Json::Null));
             Ok(Step::Return(Value::Undefined))
         }
-        Purpose::Stringify | Purpose::HostInput => {
+        Purpose::HostInput => match walk.host_target {
+            Some(target) => vm.issue_host_call(target, json.unwrap_or(Json::Null)),
+            // Only a damaged snapshot has a host input walk without its call.
+            None => Err(vm.make_error(ErrorKind::TypeError, "a host call's input lost its call")),
+        },
+        Purpose::Stringify => {
             let Some(mut json) = json else { return Ok(Step::Return(Value::Undefined)) };
             if let Some(allowed) = &walk.allowed {
                 super::json::filter_keys(&mut json, allowed, 0);

@@ -262,6 +262,16 @@ impl Vm {
     /// An object's members as `JSON.stringify` lists them (an Error's `name` and `message`
     /// first), with their values.
     fn object_members(&mut self, v: Value, id: ObjId, pass: &Pass) -> Result<Vec<(String, Value)>, Stop> {
+        let members = self.list_members(v, id, pass)?;
+        // The names are copied for every time the object is reached (a DAG of shared objects
+        // with long names must not outgrow the memory limit uncounted).
+        let bytes: usize = members.iter().map(|(name, _)| name.len()).sum();
+        self.charge(Work::Bytes(bytes));
+        self.charge_memory(bytes)?;
+        Ok(members)
+    }
+
+    fn list_members(&mut self, v: Value, id: ObjId, pass: &Pass) -> Result<Vec<(String, Value)>, Stop> {
         if let Some(members) = self.plain_data_members(id) {
             // The common case, without a key list and a lookup per key.
             return Ok(members);
