@@ -84,6 +84,7 @@ impl<T> Arena<T> {
         self.slots.len()
     }
 
+    #[cfg(test)]
     pub(crate) fn capacity(&self) -> usize {
         self.slots.capacity()
     }
@@ -124,6 +125,12 @@ impl<T> Arena<T> {
                 self.changed.note(i);
             }
         }
+    }
+
+    /// Gives back the slots' capacity beyond `capacity` (and the free list's beyond its length).
+    pub(crate) fn shrink_to(&mut self, capacity: usize) {
+        self.slots.shrink_to(capacity);
+        self.free.shrink_to(self.free.len());
     }
 
     /// From now on, records changes against this arena's present contents, which are `base`'s.

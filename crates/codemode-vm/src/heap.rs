@@ -209,6 +209,22 @@ impl Atoms {
     }
 }
 
+impl Atoms {
+    #[cfg(test)]
+    pub(crate) fn text_capacity(&self) -> usize {
+        self.text.capacity()
+    }
+
+    /// Keeps room for a run's own names (as a copy has, see `Clone`) and gives back the rest:
+    /// for a table just reset to `source`.
+    fn shrink_to_spare(&mut self, source: &Self) {
+        self.text.shrink_to(source.text.len() + (64 << 10));
+        self.spans.shrink_to(source.spans.len() + 4096);
+        self.kinds.shrink_to(source.kinds.len() + 4096);
+        self.index.shrink_to(source.index.capacity());
+    }
+}
+
 /// What an atom stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
@@ -440,6 +456,9 @@ pub const CELL_OVERHEAD: usize = 40;
 /// A BigInt's slot (a `Vec` header and sign) with its allocation's header.
 pub const BIGINT_OVERHEAD: usize = 48;
 pub const VALUE_SIZE: usize = 16;
+/// How many things beyond the pristine heap's a spare heap's arenas keep room for
+/// ([`Heap::trim_for_reuse`]): about 2.5 MB of slots in all.
+pub(crate) const SPARE_SLOTS: usize = 16 << 10;
 
 /// The longest string a program can build (in bytes of UTF-8).
 pub const MAX_STRING_BYTES: usize = 256 << 20;
@@ -505,15 +524,16 @@ impl Heap {
         self.tracked_from = Some(std::ptr::from_ref(pristine).addr());
     }
 
-    /// Whether a finished run's heap is worth keeping for [`Heap::reset_to`]: only one not much
-    /// larger than the pristine heap, so that a spare heap never holds a big run's memory.
-    pub(crate) fn small_enough_to_reuse(&self, pristine: &Heap) -> bool {
-        let bound = |pristine_len: usize| 2 * pristine_len + 4096;
-        self.bytes_used <= 2 << 20
-            && self.objects.capacity() <= bound(pristine.objects.len())
-            && self.strings.capacity() <= bound(pristine.strings.len())
-            && self.cells.capacity() <= bound(pristine.cells.len())
-            && self.atoms.text.capacity() <= 2 * pristine.atoms.text.len() + (64 << 10)
+    /// Bounds what a heap just reset to `pristine` keeps beyond it, for a spare heap waiting for
+    /// the next run: each arena keeps room for [`SPARE_SLOTS`] more things (a run like most
+    /// reuses it without growing or faulting in pages), and no more, so a big run's memory is
+    /// given back. Capacities are not observable: accounting reads only the objects' own maps.
+    pub(crate) fn trim_for_reuse(&mut self, pristine: &Heap) {
+        self.strings.shrink_to(pristine.strings.len() + SPARE_SLOTS);
+        self.objects.shrink_to(pristine.objects.len() + SPARE_SLOTS);
+        self.cells.shrink_to(pristine.cells.len() + SPARE_SLOTS);
+        self.bigints.shrink_to(pristine.bigints.len());
+        self.atoms.shrink_to_spare(&pristine.atoms);
     }
 
     pub fn new(memory_limit: usize) -> Self {

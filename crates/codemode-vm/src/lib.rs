@@ -75,10 +75,11 @@ use value::ObjId;
 
 /// The global environment (intrinsics and every built-in installed), built once per process;
 /// each run starts from a copy, which is much cheaper than installing the built-ins again.
-/// Heaps of finished runs ([`Vm::recycle`]), reset to the pristine heap by the next [`Vm::new`]:
+/// Heaps of finished runs ([`Vm::recycle`]), reset to the pristine heap, for the next [`Vm::new`]:
 /// copying the pristine heap allocates every built-in's property map, and dropping a run's heap
-/// frees them all, about half of a short program's cost. At most [`SPARE_HEAPS_MAX`] are kept,
-/// each small ([`Heap::small_enough_to_reuse`]).
+/// frees them all, about half of a short program's cost; and a run that outgrows the pristine
+/// arenas would grow them again (copying them and faulting in fresh pages). At most
+/// [`SPARE_HEAPS_MAX`] are kept, each already reset and trimmed ([`Vm::recycle`]).
 static SPARE_HEAPS: std::sync::Mutex<Vec<Heap>> = std::sync::Mutex::new(Vec::new());
 const SPARE_HEAPS_MAX: usize = 2;
 
@@ -248,18 +249,25 @@ impl Vm {
         Ok(vm)
     }
 
-    /// Gives this VM's heap to the next [`Vm::new`] to reuse (see [`SPARE_HEAPS`]) when it is
-    /// small; the VM is left with an empty heap and must not run again. Called by the host when
-    /// a run is dropped. Results are unaffected: the next run's heap is reset to the pristine
-    /// one whichever way it was made.
+    /// Gives this VM's heap to the next [`Vm::new`] to reuse (see [`SPARE_HEAPS`]), reset to the
+    /// pristine heap now and trimmed (`Heap::trim_for_reuse`), so that a spare heap holds none
+    /// of this run's things and little spare room; the VM is left with an empty heap and must
+    /// not run again. Called by the host when a run is dropped. Results are unaffected: the
+    /// next run's heap is reset to the pristine one whichever way it was made.
     pub fn recycle(&mut self) {
         let Some((pristine_heap, _)) = pristine() else { return };
-        if !self.heap.small_enough_to_reuse(pristine_heap) {
+        let room = |spare: &Vec<Heap>| spare.len() < SPARE_HEAPS_MAX;
+        // Not reset under the lock: other threads' runs start meanwhile.
+        if !SPARE_HEAPS.lock().is_ok_and(|spare| room(&spare)) {
             return;
         }
-        let Ok(mut spare) = SPARE_HEAPS.lock() else { return };
-        if spare.len() < SPARE_HEAPS_MAX {
-            spare.push(std::mem::replace(&mut self.heap, Heap::new(0)));
+        let mut heap = std::mem::replace(&mut self.heap, Heap::new(0));
+        heap.reset_to(pristine_heap);
+        heap.trim_for_reuse(pristine_heap);
+        if let Ok(mut spare) = SPARE_HEAPS.lock()
+            && room(&spare)
+        {
+            spare.push(heap);
         }
     }
 
@@ -336,6 +344,30 @@ mod heap_reuse_tests {
             dirty.reset_to(pristine);
             assert_equal_heaps(&dirty, pristine);
         }
+        Ok(())
+    }
+
+    /// **A spare heap holds none of its run's memory**: a big run's heap, reset and trimmed for
+    /// reuse, equals the pristine heap and keeps room for a bounded number of things only.
+    #[test]
+    fn a_trimmed_heap_keeps_bounded_room() -> Result<(), OutOfMemory> {
+        let Some((pristine, _)) = super::pristine() else { panic!("no pristine realm") };
+        let mut big = Heap::copy_for_run(pristine);
+        rewrite_like_a_run(&mut big)?;
+        for i in 0..100_000u32 {
+            big.alloc_object(Object::plain(None))?;
+            big.alloc_string(JsString::new(Box::from("a string of the run, longer than inline")))?;
+            big.alloc_cell(Value::Number(f64::from(i)))?;
+            big.atoms.intern(&format!("name_{i}"));
+        }
+        big.reset_to(pristine);
+        big.trim_for_reuse(pristine);
+        assert_equal_heaps(&big, pristine);
+        let bound = crate::heap::SPARE_SLOTS;
+        assert!(big.objects.capacity() <= pristine.objects.len() + bound, "{}", big.objects.capacity());
+        assert!(big.strings.capacity() <= pristine.strings.len() + bound, "{}", big.strings.capacity());
+        assert!(big.cells.capacity() <= pristine.cells.len() + bound, "{}", big.cells.capacity());
+        assert!(big.atoms.text_capacity() <= pristine.atoms.text().len() + (64 << 10));
         Ok(())
     }
 
