@@ -46,6 +46,7 @@
 //! | `DefineGetter` / `DefineSetter` | obj, key, func | define accessor half on obj | 0 |
 //! | `Delete` | dst, obj, key | dst = delete obj[key] | 0 |
 //! | `Call` | dst, callee, this, args, argc | dst = callee.call(this, r[args..args+argc]) | 1 |
+//! | `CallPlain` | dst, callee, args, argc | `Call` with `this` undefined (`f(x)`: no register to load) | 1 |
 //! | `CallSpread` | dst, callee, this, arr | like `Call` with the elements of array arr as arguments | 1 + n |
 //! | `New` / `NewSpread` | dst, callee, args, argc / arr | dst = new callee(...) | 1 (+ n) |
 //! | `Return` | src | return src to the caller | 0 |
@@ -154,6 +155,7 @@ pub enum Op {
     DefineSetter { obj: Reg, key: Reg, func: Reg },
     Delete { dst: Reg, obj: Reg, key: Reg },
     Call { dst: Reg, callee: Reg, this: Reg, args: Reg, argc: u16 },
+    CallPlain { dst: Reg, callee: Reg, args: Reg, argc: u16 },
     CallSpread { dst: Reg, callee: Reg, this: Reg, arr: Reg },
     New { dst: Reg, callee: Reg, args: Reg, argc: u16 },
     NewSpread { dst: Reg, callee: Reg, arr: Reg },
@@ -259,7 +261,7 @@ pub struct FunctionCode {
     pub captures: Vec<CaptureSource>,
     /// `(first instruction, span)` pairs in increasing instruction order.
     pub lines: Vec<(u32, Span)>,
-    /// `(instruction, constant)` pairs naming the callee of a `Call`/`CallSpread`/`New` as written
+    /// `(instruction, constant)` pairs naming the callee of a `Call`/`CallPlain`/`CallSpread`/`New` as written
     /// (`obj.method`), for `TypeError: obj.method is not a function`; increasing instruction order.
     #[serde(default)]
     pub callee_names: Vec<(u32, ConstIdx)>,

@@ -104,6 +104,7 @@ impl Op {
             Op::DefineSetter { .. } => "DefineSetter",
             Op::Delete { .. } => "Delete",
             Op::Call { .. } => "Call",
+            Op::CallPlain { .. } => "CallPlain",
             Op::CallSpread { .. } => "CallSpread",
             Op::New { .. } => "New",
             Op::NewSpread { .. } => "NewSpread",
@@ -347,6 +348,11 @@ impl Op {
                 f("this", Operand::Reg(this));
                 f("args", Operand::Regs { start: args, count: argc });
             }
+            Op::CallPlain { dst, callee, args, argc } => {
+                f("dst", Operand::Reg(dst));
+                f("callee", Operand::Reg(callee));
+                f("args", Operand::Regs { start: args, count: argc });
+            }
             Op::CallSpread { dst, callee, this, arr } => {
                 f("dst", Operand::Reg(dst));
                 f("callee", Operand::Reg(callee));
@@ -529,7 +535,7 @@ impl Op {
             Op::DefineGetter { .. } => Fuel::Free,
             Op::DefineSetter { .. } => Fuel::Free,
             Op::Delete { .. } => Fuel::Free,
-            Op::Call { .. } => Fuel::Call,
+            Op::Call { .. } | Op::CallPlain { .. } => Fuel::Call,
             Op::CallSpread { .. } => Fuel::CallPerElement,
             Op::New { .. } => Fuel::Call,
             Op::NewSpread { .. } => Fuel::CallPerElement,
@@ -609,6 +615,7 @@ pub const OPCODE_NAMES: &[&str] = &[
     "DefineSetter",
     "Delete",
     "Call",
+    "CallPlain",
     "CallSpread",
     "New",
     "NewSpread",

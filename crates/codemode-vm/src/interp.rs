@@ -205,6 +205,69 @@ impl Vm {
             }};
         }
 
+        // `Call` and `CallPlain`: `$this` is evaluated only when the callee is not an arrow.
+        macro_rules! call {
+            ($dst:expr, $callee:expr, $this:expr, $args:expr, $argc:expr) => {{
+                let f = reg!($callee);
+                // Fast path: a synchronous closure without rest or `arguments` gets its frame
+                // here, and the loop goes on in it.
+                if let Value::Obj(id) = f
+                    && let ObjKind::Function(Callable::Closure { func: target, this: arrow_this, .. }) =
+                        self.heap.obj(id).kind
+                    && let Some(callee_code) = module.functions.get(target as usize)
+                    && !callee_code.is_async
+                    && callee_code.rest.is_none()
+                    && callee_code.arguments.is_none()
+                    && self.frames.len() < self.config.max_call_depth
+                {
+                    self.charge_call($argc);
+                    let this = if callee_code.is_arrow { arrow_this } else { $this };
+                    save_pc!();
+                    let new_base = tri!(self.grow_stack(callee_code.register_count as usize));
+                    let passed = ($argc as usize).min(callee_code.param_count as usize);
+                    self.copy_args(base + $args as usize, new_base, passed);
+                    self.frames.push(Frame::Js(crate::frame::JsFrame {
+                        func: target,
+                        pc: 0,
+                        base: new_base as u32,
+                        this,
+                        closure: Some(id),
+                        ret: ReturnTo::Reg($dst),
+                        async_promise: None,
+                    }));
+                    code = &callee_code.code[..];
+                    fi = target;
+                    base = new_base;
+                    pc = 0;
+                    // Fuel and the collector, checked at every call (the new frame's pc is
+                    // saved: it is the top frame).
+                    if self.fuel <= 0 {
+                        return Exit::OutOfFuel;
+                    }
+                    if self.heap.wants_collection() {
+                        return Exit::Switch;
+                    }
+                    continue;
+                }
+                let t = $this;
+                if !self.is_callable(f) {
+                    throw!(self.not_a_function_in(f, &module, fi, pc - 1));
+                }
+                let start = base + $args as usize;
+                let argv: smallvec::SmallVec<[Value; 8]> =
+                    self.stack.get(start..start + $argc as usize).unwrap_or(&[]).iter().copied().collect();
+                save_pc!();
+                let result = self.call_value(f, t, &argv, ReturnTo::Reg($dst)).and_then(|p| self.deliver(p));
+                if let Err(e) = result {
+                    return Exit::Throw(e);
+                }
+                if self.fuel <= 0 {
+                    return Exit::OutOfFuel;
+                }
+                return Exit::Switch;
+            }};
+        }
+
         loop {
             let Some(op) = code.get(pc) else {
                 // Falling off the end returns undefined (the compiler always emits a Return).
@@ -515,66 +578,8 @@ impl Vm {
                     let (o, v) = (reg!(obj), reg!(src));
                     tri!(self.define_named(o, atom, v));
                 }
-                Op::Call { dst, callee, this, args, argc } => {
-                    let f = reg!(callee);
-                    // Fast path: a synchronous closure without rest or `arguments` gets its frame
-                    // here, and the loop goes on in it.
-                    if let Value::Obj(id) = f
-                        && let ObjKind::Function(Callable::Closure { func: target, this: arrow_this, .. }) =
-                            self.heap.obj(id).kind
-                        && let Some(callee_code) = module.functions.get(target as usize)
-                        && !callee_code.is_async
-                        && callee_code.rest.is_none()
-                        && callee_code.arguments.is_none()
-                        && self.frames.len() < self.config.max_call_depth
-                    {
-                        self.charge_call(argc);
-                        let this = if callee_code.is_arrow { arrow_this } else { reg!(this) };
-                        save_pc!();
-                        let new_base = tri!(self.grow_stack(callee_code.register_count as usize));
-                        let passed = (argc as usize).min(callee_code.param_count as usize);
-                        self.copy_args(base + args as usize, new_base, passed);
-                        self.frames.push(Frame::Js(crate::frame::JsFrame {
-                            func: target,
-                            pc: 0,
-                            base: new_base as u32,
-                            this,
-                            closure: Some(id),
-                            ret: ReturnTo::Reg(dst),
-                            async_promise: None,
-                        }));
-                        code = &callee_code.code[..];
-                        fi = target;
-                        base = new_base;
-                        pc = 0;
-                        // Fuel and the collector, checked at every call (the new frame's pc is
-                        // saved: it is the top frame).
-                        if self.fuel <= 0 {
-                            return Exit::OutOfFuel;
-                        }
-                        if self.heap.wants_collection() {
-                            return Exit::Switch;
-                        }
-                        continue;
-                    }
-                    let t = reg!(this);
-                    if !self.is_callable(f) {
-                        throw!(self.not_a_function_in(f, &module, fi, pc - 1));
-                    }
-                    let start = base + args as usize;
-                    let argv: smallvec::SmallVec<[Value; 8]> =
-                        self.stack.get(start..start + argc as usize).unwrap_or(&[]).iter().copied().collect();
-                    save_pc!();
-                    let result =
-                        self.call_value(f, t, &argv, ReturnTo::Reg(dst)).and_then(|p| self.deliver(p));
-                    if let Err(e) = result {
-                        return Exit::Throw(e);
-                    }
-                    if self.fuel <= 0 {
-                        return Exit::OutOfFuel;
-                    }
-                    return Exit::Switch;
-                }
+                Op::Call { dst, callee, this, args, argc } => call!(dst, callee, reg!(this), args, argc),
+                Op::CallPlain { dst, callee, args, argc } => call!(dst, callee, Value::Undefined, args, argc),
                 Op::Return { src } => {
                     let v = reg!(src);
                     // Fast path: a synchronous frame returning into a JavaScript caller's register

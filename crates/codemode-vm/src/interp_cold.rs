@@ -377,6 +377,7 @@ impl Vm {
             | Op::SetIndex { .. }
             | Op::DefineNamed { .. }
             | Op::Call { .. }
+            | Op::CallPlain { .. }
             | Op::Return { .. }
             | Op::IterNext { .. }
             | Op::LoadThis { .. }

@@ -629,6 +629,27 @@ impl<'a> FnCompiler<'a> {
         dst: Reg,
         call: &'a Expr,
     ) -> Result<(), CompileError> {
+        let spread = args.iter().any(|a| matches!(a, ArrayElem::Spread(_)));
+        let plain = !spread && !matches!(callee.kind, ExprKind::SuperMember { .. } | ExprKind::Member { .. });
+        if plain {
+            // `f(x)`: `this` is undefined (`CallPlain` needs no register for it), and a local
+            // callee is read in place unless an argument could assign it first.
+            let f = if args.iter().any(|a| matches!(a, ArrayElem::Item(x) if writes_locals(x, 0))) {
+                let f = self.alloc_reg()?;
+                self.expr(callee, f)?;
+                f
+            } else {
+                self.expr_any(callee)?
+            };
+            if optional {
+                self.optional_exit(f)?;
+            }
+            let (first, argc) = self.args_in_registers(args)?;
+            self.mark(call.span);
+            let at = self.emit(Op::CallPlain { dst, callee: f, args: first, argc })?;
+            self.name_callee(at, callee);
+            return Ok(());
+        }
         let f = self.alloc_reg()?;
         let this = self.alloc_reg()?;
         match &callee.kind {
@@ -652,7 +673,7 @@ impl<'a> FnCompiler<'a> {
         if optional {
             self.optional_exit(f)?;
         }
-        if args.iter().any(|a| matches!(a, ArrayElem::Spread(_))) {
+        if spread {
             let arr = self.alloc_reg()?;
             self.args_array(args, arr)?;
             self.mark(call.span);
