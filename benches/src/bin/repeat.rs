@@ -3,7 +3,8 @@
 //! without the process's start-up:
 //!
 //! `repeat <workload|quickstart> [n]` (default 1000), e.g.
-//! `valgrind --tool=callgrind target/release/repeat startup 1000`.
+//! `valgrind --tool=callgrind target/release/repeat startup 1000`. With `REPEAT_SMAPS` set it
+//! prints `/proc/self/smaps` at the end, to see what the resident set is made of (code, heap).
 
 use std::process::ExitCode;
 
@@ -39,6 +40,9 @@ fn main() -> ExitCode {
             eprintln!("repeat: {e}");
             return ExitCode::FAILURE;
         }
+    }
+    if std::env::var_os("REPEAT_SMAPS").is_some() {
+        print!("{}", std::fs::read_to_string("/proc/self/smaps").unwrap_or_default());
     }
     ExitCode::SUCCESS
 }

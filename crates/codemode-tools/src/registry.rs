@@ -1,9 +1,10 @@
 //! [`ToolSet`]: the checked, indexed registry of a host's tools: lookup by path, "did you mean"
 //! suggestions, the catalog, the namespace list and the search index, all computed once.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+use ahash::AHashMap;
 use serde::Serialize;
 
 use crate::error::BuildError;
@@ -62,7 +63,8 @@ pub enum Lookup<'a> {
 struct Inner {
     /// Sorted by path.
     tools: Vec<Registered>,
-    by_path: HashMap<String, usize>,
+    /// The host's tool paths (the program only looks up): a fast hash, looked up on every call.
+    by_path: AHashMap<String, usize>,
     /// Namespace path → sorted child names ("" is the root).
     children: BTreeMap<String, Vec<String>>,
     catalog: Vec<ToolDescription>,

@@ -150,8 +150,8 @@ impl Vm {
                 }
             }
             ObjKind::Function(Callable::Tool { path }) => {
-                let path = path.clone();
-                match self.call_tool(&path, args)? {
+                let path = String::from(&**path);
+                match self.call_tool(path, args)? {
                     Step::Return(promise) => return Ok(Next::Done(Some((ret, promise)))),
                     step => step,
                 }

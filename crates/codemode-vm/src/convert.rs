@@ -525,11 +525,12 @@ impl Vm {
         // Copying is O(length): long strings built with `+=` in a loop must run out of fuel.
         self.charge(Work::Bytes(total));
         self.ensure_fits(crate::heap::STRING_OVERHEAD + total)?;
-        let mut out = String::with_capacity(total);
+        // Built where it stays: a short result (most keys and ids) needs no allocation at all.
+        let mut out = compact_str::CompactString::with_capacity(total);
         for (owned, digits, v) in [(&sa, &da, a), (&sb, &db, b)] {
             match (owned, digits, v) {
                 (Some(s), _, _) => out.push_str(s),
-                (None, Some(d), _) => d.push_to(&mut out),
+                (None, Some(d), _) => out.push_str(d.as_str()),
                 (None, None, Value::Str(id)) => out.push_str(self.heap.str(id)),
                 _ => {}
             }

@@ -141,12 +141,12 @@ impl Vm {
     }
 
     /// `tools.a.b(input)`: issues a host call; the step returns its promise.
-    pub(crate) fn call_tool(&mut self, path: &str, args: &[Value]) -> Result<Step, Throw> {
+    pub(crate) fn call_tool(&mut self, path: String, args: &[Value]) -> Result<Step, Throw> {
         if path.is_empty() {
             return Err(self.make_error(ErrorKind::TypeError, "tools is not a function"));
         }
         let input = args.first().copied().unwrap_or(Value::Undefined);
-        self.call_host(HostTarget::Tool(path.to_string()), input, false)
+        self.call_host(HostTarget::Tool(path), input, false)
     }
 
     /// Takes the calls issued since the last take, in program order.

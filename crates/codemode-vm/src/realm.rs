@@ -358,7 +358,10 @@ impl Vm {
         }
     }
 
-    pub(crate) fn new_string_owned(&mut self, s: String) -> Result<Value, Throw> {
+    pub(crate) fn new_string_owned(
+        &mut self,
+        s: impl Into<compact_str::CompactString>,
+    ) -> Result<Value, Throw> {
         match self.heap.alloc_string(JsString::new(s)) {
             Ok(id) => Ok(Value::Str(id)),
             Err(OutOfMemory) => Err(self.out_of_memory()),

@@ -101,8 +101,10 @@ fn lookup() -> Tool {
             order.insert("id".into(), Value::String(id));
             order.insert("status".into(), Value::String(status.into()));
             order.insert("total".into(), total.into());
-            let customer = ['c', char::from(b'0' + (n % 5) as u8)];
-            order.insert("customer".into(), Value::String(customer.iter().collect()));
+            let mut customer = String::with_capacity(2);
+            customer.push('c');
+            customer.push(char::from(b'0' + (n % 5) as u8));
+            order.insert("customer".into(), Value::String(customer));
             Ok(Value::Object(order))
         },
     )

@@ -122,14 +122,15 @@ impl Run {
             (_, input) => input,
         };
         self.calls.push(ToolCall { id, path: path.clone(), status: CallStatus::Interrupted, failure: None });
-        let ctx = CallContext::new(key.clone(), path.clone()).with_run_context(self.context.clone());
         if !hooked && matches!(work, Work::Tool(_) | Work::Extension(..)) {
             // Without hooks the handler is called now, in program order; the call is in flight
-            // (and can block a suspend) only if it does not end at once.
+            // (and can block a suspend) only if it does not end at once (the context takes the
+            // key: a call that ends at once needs no other copy).
+            let ctx = CallContext::new(key, path).with_run_context(self.context.clone());
             let started = match work {
                 Work::Tool(tool) => invoke(&tool, input, ctx),
                 Work::Extension(HostFunction::Async(f), args) => match invoke_async(&f, args, ctx) {
-                    Ok(future) => return self.settle_or_spawn(id, settle_host(future), (key, kind)),
+                    Ok(future) => return self.settle_or_spawn(id, settle_host(future), kind),
                     Err(panic) => Err(panic),
                 },
                 Work::Extension(HostFunction::Sync(f), args) => {
@@ -139,13 +140,14 @@ impl Run {
                 Work::Search(_) | Work::Durable(_) => return false,
             };
             return match started {
-                Ok(future) => self.settle_or_spawn(id, settle(future), (key, kind)),
+                Ok(future) => self.settle_or_spawn(id, settle(future), kind),
                 Err(panic) => {
                     self.finish_call(id, Ended::Panicked(panic));
                     true
                 }
             };
         }
+        let ctx = CallContext::new(key.clone(), path.clone()).with_run_context(self.context.clone());
         let phase = match &work {
             Work::Durable(tool) => {
                 Phase::Starting { tool: tool.clone(), path: path.clone(), args: input.clone() }
@@ -285,7 +287,7 @@ impl Run {
     /// ended. On a multi-thread runtime every call gets its task, as a handler that computes
     /// before its first `.await` must not hold up the driver (and its deadline) there; on a
     /// current-thread runtime its task would hold up the same thread anyway.
-    fn settle_or_spawn<F>(&mut self, id: u32, future: F, (key, kind): (String, CallKind)) -> bool
+    fn settle_or_spawn<F>(&mut self, id: u32, future: F, kind: CallKind) -> bool
     where
         F: Future<Output = Ended> + Send + 'static,
     {
@@ -303,6 +305,7 @@ impl Run {
                 true
             }
             Poll::Pending => {
+                let key = call_key(&self.run_id, id);
                 self.inflight.insert(id, self.inflight_entry(id, key, kind, Phase::Plain));
                 self.tasks.spawn(async move { (id, Done::Ended(future.await)) });
                 false

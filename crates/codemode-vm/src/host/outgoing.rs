@@ -44,8 +44,12 @@ enum Opened {
     /// A Map's entries, each crossing as a `[key, value]` array.
     Pairs(Vec<(Value, Value)>),
     /// Any other object's members, by name.
-    Object(Vec<(String, Value)>),
+    Object(Members),
 }
+
+/// An object's members by name: most objects crossing to a tool are small, and are listed
+/// without an allocation.
+type Members = SmallVec<[(String, Value); 4]>;
 
 /// The native pass's state.
 struct Pass {
@@ -261,7 +265,7 @@ impl Vm {
 
     /// An object's members as `JSON.stringify` lists them (an Error's `name` and `message`
     /// first), with their values.
-    fn object_members(&mut self, v: Value, id: ObjId, pass: &Pass) -> Result<Vec<(String, Value)>, Stop> {
+    fn object_members(&mut self, v: Value, id: ObjId, pass: &Pass) -> Result<Members, Stop> {
         let members = self.list_members(v, id, pass)?;
         // The names are copied for every time the object is reached (a DAG of shared objects
         // with long names must not outgrow the memory limit uncounted).
@@ -271,12 +275,12 @@ impl Vm {
         Ok(members)
     }
 
-    fn list_members(&mut self, v: Value, id: ObjId, pass: &Pass) -> Result<Vec<(String, Value)>, Stop> {
+    fn list_members(&mut self, v: Value, id: ObjId, pass: &Pass) -> Result<Members, Stop> {
         if let Some(members) = self.plain_data_members(id) {
             // The common case, without a key list and a lookup per key.
             return Ok(members);
         }
-        let mut members = Vec::new();
+        let mut members = Members::new();
         if matches!(self.heap.obj(id).kind, ObjKind::Error(_)) {
             for name in ["name", "message"] {
                 let key = Key::Atom(self.intern(name)?);
@@ -328,7 +332,7 @@ impl Vm {
     /// A plain object's own properties, in order, when every one is an enumerable, writable,
     /// configurable data property named by a string that is not an array index: what
     /// `own_keys` and a `get_value` per key give for it. `None` for any other object.
-    fn plain_data_members(&self, id: ObjId) -> Option<Vec<(String, Value)>> {
+    fn plain_data_members(&self, id: ObjId) -> Option<Members> {
         let obj = self.heap.obj(id);
         if !matches!(obj.kind, ObjKind::Plain) {
             return None;
