@@ -260,6 +260,24 @@ impl Vm {
         self.intern_string(s)
     }
 
+    /// Comparing two strings reads up to the shorter one's length: charged as bytes.
+    #[inline]
+    fn charge_string_comparison(&mut self, a: Value, b: Value) {
+        if let (Value::Str(x), Value::Str(y)) = (a, b)
+            && x != y
+        {
+            let n = self.heap.str(x).len().min(self.heap.str(y).len());
+            self.charge(Work::Bytes(n));
+        }
+    }
+
+    /// `===` as the operator: [`Vm::strict_equals`] with the strings' comparison charged.
+    #[inline]
+    pub(crate) fn strict_equals_metered(&mut self, a: Value, b: Value) -> bool {
+        self.charge_string_comparison(a, b);
+        self.strict_equals(a, b)
+    }
+
     pub(crate) fn strict_equals(&self, a: Value, b: Value) -> bool {
         match (a, b) {
             (Value::Number(x), Value::Number(y)) => x == y,
@@ -339,13 +357,7 @@ impl Vm {
     }
 
     pub(crate) fn binary(&mut self, op: BinOp, a: Value, b: Value) -> Result<Value, Throw> {
-        if let (Value::Str(x), Value::Str(y)) = (a, b)
-            && x != y
-        {
-            // Comparing two strings reads up to the shorter one's length.
-            let n = self.heap.str(x).len().min(self.heap.str(y).len());
-            self.charge(Work::Bytes(n));
-        }
+        self.charge_string_comparison(a, b);
         if matches!(
             op,
             BinOp::Sub

@@ -6,7 +6,7 @@
 //! completion.
 
 use crate::meter::Work;
-use codemode_bytecode::{ErrorKind, Op};
+use codemode_bytecode::{BinOp, ErrorKind, Op};
 
 use crate::call::Throw;
 use crate::convert::NumericOp;
@@ -342,12 +342,20 @@ impl Vm {
                     let (x, y) = (reg!(a), reg!(b));
                     reg!(dst) = match (x, y) {
                         (Value::Number(x), Value::Number(y))
-                            if !matches!(
-                                op,
-                                codemode_bytecode::BinOp::In | codemode_bytecode::BinOp::InstanceOf
-                            ) =>
+                            if !matches!(op, BinOp::In | BinOp::InstanceOf) =>
                         {
                             number_binary(op, x, y)
+                        }
+                        // A string and a string or number: `+` concatenates (`"order_" + i`).
+                        (Value::Str(_), Value::Str(_) | Value::Number(_))
+                        | (Value::Number(_), Value::Str(_))
+                            if matches!(op, BinOp::Add) =>
+                        {
+                            tri!(self.concat(x, y))
+                        }
+                        // `===` never converts or runs program code (`r.status === "open"`).
+                        _ if matches!(op, BinOp::StrictEq | BinOp::StrictNotEq) => {
+                            Value::Bool(self.strict_equals_metered(x, y) == matches!(op, BinOp::StrictEq))
                         }
                         (Value::Obj(_), _) | (_, Value::Obj(_)) => {
                             save_pc!();
