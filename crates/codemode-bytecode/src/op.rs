@@ -66,6 +66,7 @@
 //! | `LoadCallee` | dst | dst = the closure being run (named function expressions) | 0 |
 //! | `Regex` | dst, k | dst = new RegExp(pool[k]) | 0 |
 //! | `TemplateToString` | dst, src | dst = src made ready for the template literal's string `+` that always follows: ToString(src) for an object (may run user code) or a symbol (TypeError); any other primitive is left for the `+` to convert | 0 |
+//! | `Concat` | dst, start, count | dst = the strings of r[start..start+count] joined (each a string or a primitive printed as ToString does: a template literal's pieces) | n + bytes |
 //! | `Class` | dst, f, parent, fields | dst = new class with constructor f, extending parent (uninit: none), instance field initializer fields (undefined: none) | 0 |
 //! | `DefineMethod` | obj, key, func, kind | define a non-enumerable method (kind 0), getter (1) or setter (2) on obj, or half of private accessor key (3 getter, 4 setter) | 0 |
 //! | `SuperCall` / `SuperCallSpread` | dst, args, argc / arr | construct the parent class with this `new.target`; binds `this`; dst = this | 1 (+ n) |
@@ -176,6 +177,7 @@ pub enum Op {
     LoadCallee { dst: Reg },
     Regex { dst: Reg, k: ConstIdx },
     TemplateToString { dst: Reg, src: Reg },
+    Concat { dst: Reg, start: Reg, count: u16 },
     Class { dst: Reg, func: u32, parent: Reg, fields: Reg },
     DefineMethod { obj: Reg, key: Reg, func: Reg, kind: u8 },
     SuperCall { dst: Reg, args: Reg, argc: u16 },

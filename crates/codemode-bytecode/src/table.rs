@@ -125,6 +125,7 @@ impl Op {
             Op::LoadCallee { .. } => "LoadCallee",
             Op::Regex { .. } => "Regex",
             Op::TemplateToString { .. } => "TemplateToString",
+            Op::Concat { .. } => "Concat",
             Op::Class { .. } => "Class",
             Op::DefineMethod { .. } => "DefineMethod",
             Op::SuperCall { .. } => "SuperCall",
@@ -428,6 +429,10 @@ impl Op {
                 f("dst", Operand::Reg(dst));
                 f("src", Operand::Reg(src));
             }
+            Op::Concat { dst, start, count } => {
+                f("dst", Operand::Reg(dst));
+                f("pieces", Operand::Regs { start, count });
+            }
             Op::Class { dst, func, parent, fields } => {
                 f("dst", Operand::Reg(dst));
                 f("func", Operand::Func(func));
@@ -554,6 +559,7 @@ impl Op {
             Op::LoadCallee { .. } => Fuel::Free,
             Op::Regex { .. } => Fuel::Free,
             Op::TemplateToString { .. } => Fuel::Free,
+            Op::Concat { .. } => Fuel::PerElement,
             Op::Class { .. } | Op::DefineMethod { .. } | Op::GetSuper { .. } => Fuel::Free,
             Op::GetPrivate { .. } | Op::SetPrivate { .. } | Op::DefinePrivate { .. } => Fuel::Free,
             Op::HasPrivate { .. } | Op::NewTarget { .. } | Op::SetProto { .. } => Fuel::Free,
@@ -636,6 +642,7 @@ pub const OPCODE_NAMES: &[&str] = &[
     "LoadCallee",
     "Regex",
     "TemplateToString",
+    "Concat",
     "Class",
     "DefineMethod",
     "SuperCall",

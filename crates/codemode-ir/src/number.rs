@@ -72,6 +72,7 @@ impl IntegerDigits {
         Self::new(i64::from(index))
     }
 
+    #[inline]
     fn new(int: i64) -> Self {
         let mut n = int.unsigned_abs();
         let mut buf = [0u8; 17];

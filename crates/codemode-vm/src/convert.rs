@@ -10,6 +10,7 @@
 use crate::meter::Work;
 use codemode_bytecode::{BinOp, ErrorKind, UnOp};
 use codemode_ir::IntegerDigits;
+use smallvec::SmallVec;
 
 use crate::Vm;
 use crate::call::Throw;
@@ -504,33 +505,28 @@ impl Vm {
         })
     }
 
-    /// String concatenation with the length cap. The result's memory is checked before it is
-    /// built, and the operands are not copied first.
+    /// String concatenation (`a + b` with a string operand).
     pub(crate) fn concat(&mut self, a: Value, b: Value) -> Result<Value, Throw> {
-        // An integer (`"g" + i`, the common way keys are built) goes into the result as digits,
-        // without a string of its own.
-        let digits = |v: Value| match v {
-            Value::Number(n) => IntegerDigits::of(n),
-            _ => None,
-        };
-        let (da, db) = (digits(a), digits(b));
-        let sa = match (a, &da) {
-            (Value::Str(_), _) | (_, Some(_)) => None,
-            _ => Some(self.to_rust_string(a)?),
-        };
-        let sb = match (b, &db) {
-            (Value::Str(_), _) | (_, Some(_)) => None,
-            _ => Some(self.to_rust_string(b)?),
-        };
-        let len_of = |vm: &Vm, owned: &Option<String>, digits: &Option<IntegerDigits>, v: Value| match (
-            owned, digits, v,
-        ) {
-            (Some(s), _, _) => s.len(),
-            (None, Some(d), _) => d.len(),
-            (None, None, Value::Str(id)) => vm.heap.str(id).len(),
-            _ => 0,
-        };
-        let total = len_of(self, &sa, &da, a) + len_of(self, &sb, &db, b);
+        self.concat_all(&[a, b])
+    }
+
+    /// The pieces joined into one new string, each a string or a primitive printed as ToString
+    /// does (a template literal's pieces, `Concat`). The length cap and the result's memory are
+    /// checked before it is built, and the common pieces are read in place: an integer (`"g" + i`,
+    /// the common way keys are built) goes in as digits, without a string of its own.
+    #[inline]
+    pub(crate) fn concat_all(&mut self, pieces: &[Value]) -> Result<Value, Throw> {
+        let mut digits: SmallVec<[Option<IntegerDigits>; 4]> = SmallVec::with_capacity(pieces.len());
+        let mut total = 0usize;
+        for &v in pieces {
+            let (len, d) = match v {
+                Value::Str(id) => (self.heap.str(id).len(), None),
+                Value::Number(n) if let Some(d) = IntegerDigits::of(n) => (d.len(), Some(d)),
+                _ => return self.concat_printed(pieces),
+            };
+            total = total.saturating_add(len);
+            digits.push(d);
+        }
         if total > crate::heap::MAX_STRING_BYTES {
             return Err(self.make_error(ErrorKind::RangeError, "Invalid string length"));
         }
@@ -539,15 +535,42 @@ impl Vm {
         self.ensure_fits(crate::heap::STRING_OVERHEAD + total)?;
         // Built where it stays: a short result (most keys and ids) needs no allocation at all.
         let mut out = compact_str::CompactString::with_capacity(total);
-        for (owned, digits, v) in [(&sa, &da, a), (&sb, &db, b)] {
-            match (owned, digits, v) {
-                (Some(s), _, _) => out.push_str(s),
-                (None, Some(d), _) => out.push_str(d.as_str()),
-                (None, None, Value::Str(id)) => out.push_str(self.heap.str(id)),
+        for (&v, d) in pieces.iter().zip(&digits) {
+            match (v, d) {
+                (_, Some(d)) => out.push_str(d.as_str()),
+                (Value::Str(id), None) => out.push_str(self.heap.str(id)),
                 _ => {}
             }
         }
         self.new_string_owned(out)
+    }
+
+    /// `Concat`: the `count` registers from stack index `first` joined (out of line: the
+    /// interpreter's loop stays small).
+    #[inline(never)]
+    pub(crate) fn concat_registers(&mut self, first: usize, count: usize) -> Result<Value, Throw> {
+        let pieces: SmallVec<[Value; 8]> =
+            self.stack.get(first..first + count).unwrap_or(&[]).iter().copied().collect();
+        self.charge(Work::Elements(pieces.len()));
+        self.concat_all(&pieces)
+    }
+
+    /// [`Vm::concat_all`] when a piece must be printed first (a fraction, a boolean, `null`, a
+    /// BigInt, …; a symbol throws): each such piece becomes a string of its own, in order.
+    fn concat_printed(&mut self, pieces: &[Value]) -> Result<Value, Throw> {
+        let mut printed: SmallVec<[Value; 8]> = SmallVec::with_capacity(pieces.len());
+        for &v in pieces {
+            printed.push(match v {
+                Value::Str(_) => v,
+                Value::Number(n) if IntegerDigits::of(n).is_some() => v,
+                _ => {
+                    let text = self.to_rust_string(v)?;
+                    self.new_string_owned(text)?
+                }
+            });
+        }
+        // Every piece is now a string or an integer: this join does not come back here.
+        self.concat_all(&printed)
     }
 
     /// `key in o` for built-ins (a proxy on the chain answers `false`: see [`Vm::has_found`]).

@@ -638,6 +638,9 @@ impl Vm {
                     }
                     reg!(dst) = this;
                 }
+                Op::Concat { dst, start, count } => {
+                    reg!(dst) = tri!(self.concat_registers(base + start as usize, count as usize));
+                }
                 Op::TemplateToString { dst, src } => {
                     let v = reg!(src);
                     reg!(dst) = match v {

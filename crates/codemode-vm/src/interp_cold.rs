@@ -381,7 +381,8 @@ impl Vm {
             | Op::Return { .. }
             | Op::IterNext { .. }
             | Op::LoadThis { .. }
-            | Op::TemplateToString { .. } => {
+            | Op::TemplateToString { .. }
+            | Op::Concat { .. } => {
                 throw!(
                     self.make_error(
                         ErrorKind::Error,
