@@ -4,6 +4,7 @@
 
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
 use std::time::Instant;
 
@@ -130,7 +131,7 @@ impl Run {
             let started = match work {
                 Work::Tool(tool) => invoke(&tool, input, ctx),
                 Work::Extension(HostFunction::Async(f), args) => match invoke_async(&f, args, ctx) {
-                    Ok(future) => return self.settle_or_spawn(id, settle_host(future), kind),
+                    Ok(future) => return self.settle_or_spawn(id, future, host_ended, kind),
                     Err(panic) => Err(panic),
                 },
                 Work::Extension(HostFunction::Sync(f), args) => {
@@ -140,7 +141,7 @@ impl Run {
                 Work::Search(_) | Work::Durable(_) => return false,
             };
             return match started {
-                Ok(future) => self.settle_or_spawn(id, settle(future), kind),
+                Ok(future) => self.settle_or_spawn(id, future, tool_ended, kind),
                 Err(panic) => {
                     self.finish_call(id, Ended::Panicked(panic));
                     true
@@ -287,30 +288,29 @@ impl Run {
     /// ended. On a multi-thread runtime every call gets its task, as a handler that computes
     /// before its first `.await` must not hold up the driver (and its deadline) there; on a
     /// current-thread runtime its task would hold up the same thread anyway.
-    fn settle_or_spawn<F>(&mut self, id: u32, future: F, kind: CallKind) -> bool
-    where
-        F: Future<Output = Ended> + Send + 'static,
-    {
-        let mut future = Box::pin(future);
+    ///
+    /// The handler's own boxed future is polled (no second box around it), and `end` says how
+    /// its output (or its panic) ends the call.
+    fn settle_or_spawn<T: Send + 'static>(
+        &mut self,
+        id: u32,
+        future: codemode_tools::BoxFuture<T>,
+        end: fn(Result<T, String>) -> Ended,
+        kind: CallKind,
+    ) -> bool {
+        let mut caught = CatchUnwind(future);
         let current_thread = tokio::runtime::Handle::try_current()
             .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::CurrentThread);
-        let first = if current_thread {
-            future.as_mut().poll(&mut Context::from_waker(Waker::noop()))
-        } else {
-            Poll::Pending
-        };
-        match first {
-            Poll::Ready(ended) => {
-                self.finish_call(id, ended);
-                true
-            }
-            Poll::Pending => {
-                let key = call_key(&self.run_id, id);
-                self.inflight.insert(id, self.inflight_entry(id, key, kind, Phase::Plain));
-                self.tasks.spawn(async move { (id, Done::Ended(future.await)) });
-                false
-            }
+        if current_thread
+            && let Poll::Ready(output) = Pin::new(&mut caught).poll(&mut Context::from_waker(Waker::noop()))
+        {
+            self.finish_call(id, end(output));
+            return true;
         }
+        let key = call_key(&self.run_id, id);
+        self.inflight.insert(id, self.inflight_entry(id, key, kind, Phase::Plain));
+        self.tasks.spawn(async move { (id, Done::Ended(end(caught.await))) });
+        false
     }
 
     /// The in-flight record of call `id` (the path shown as the program wrote it).
@@ -447,22 +447,32 @@ fn host_value_ended(value: HostValue) -> Ended {
     Ended::HostValue(json, functions, Box::new(value))
 }
 
-/// Awaits an extension function's future; a panic while it is polled is the call's failure.
-async fn settle_host(future: codemode_tools::BoxFuture<Result<HostValue, ToolError>>) -> Ended {
-    match CatchUnwind(future).await {
+/// How an extension call ends: with its value, its error, or its handler's panic.
+fn host_ended(output: Result<Result<HostValue, ToolError>, String>) -> Ended {
+    match output {
         Ok(Ok(value)) => host_value_ended(value),
         Ok(Err(e)) => Ended::Failed(e),
         Err(panic) => Ended::Panicked(panic),
     }
 }
 
-/// Awaits a handler's future; a panic while it is polled is the call's failure.
-async fn settle(future: codemode_tools::BoxFuture<Result<Json, ToolError>>) -> Ended {
-    match CatchUnwind(future).await {
+/// How a tool call ends: with its value, its error, or its handler's panic.
+fn tool_ended(output: Result<Result<Json, ToolError>, String>) -> Ended {
+    match output {
         Ok(Ok(value)) => Ended::Value(value),
         Ok(Err(e)) => Ended::Failed(e),
         Err(panic) => Ended::Panicked(panic),
     }
+}
+
+/// Awaits an extension function's future; a panic while it is polled is the call's failure.
+async fn settle_host(future: codemode_tools::BoxFuture<Result<HostValue, ToolError>>) -> Ended {
+    host_ended(CatchUnwind(future).await)
+}
+
+/// Awaits a handler's future; a panic while it is polled is the call's failure.
+async fn settle(future: codemode_tools::BoxFuture<Result<Json, ToolError>>) -> Ended {
+    tool_ended(CatchUnwind(future).await)
 }
 
 pub(crate) fn call_end(start: CallStart, outcome: CallOutcome, duration: std::time::Duration) -> CallEnd {
