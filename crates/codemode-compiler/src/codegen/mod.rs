@@ -19,7 +19,9 @@
 mod expr;
 mod generator;
 mod pattern;
+mod peephole;
 mod stmt;
+mod template;
 
 use codemode_ir::FastMap;
 
@@ -426,7 +428,8 @@ impl<'a> FnCompiler<'a> {
         Ok(())
     }
 
-    fn finish(self) -> FunctionCode {
+    fn finish(mut self) -> FunctionCode {
+        peephole::run(&mut self.code, &self.handlers);
         let func = self.func;
         FunctionCode {
             name: func.name.clone(),
