@@ -119,7 +119,7 @@ pub use namespace::Namespace;
 pub use registry::{Lookup, MAX_PATH_DEPTH, NamespaceDescription, ToolDescription, ToolSet};
 pub use schema::render::{Direction, Mode, RenderOptions};
 pub use search::regex::RegexSearchError;
-pub use search::{DEFAULT_LIMIT, NextPage, ScoredHit, SearchItem, SearchRequest, SearchResponse};
+pub use search::{DEFAULT_LIMIT, Matches, NextPage, ScoredHit, SearchItem, SearchRequest, SearchResponse};
 pub use signature::{is_empty_input, search_signature, signature};
 pub use tool::{BoxFuture, Tool};
 pub use validate::ValidationError;

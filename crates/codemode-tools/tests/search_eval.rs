@@ -215,7 +215,10 @@ fn search_eval() {
     // Every match carries its reasons.
     let hit = &tools.rank("jira transition issue", None)[0];
     assert_eq!(hit.tool.path, "atlassian.jira_transition_issue");
-    assert_eq!(hit.matches, ["name", "title", "description", "input property", "input property description"]);
+    assert_eq!(
+        hit.matches.as_slice(),
+        ["name", "title", "description", "input property", "input property description"]
+    );
 }
 
 fn semantic_only(tools: &ToolSet, q: &str) -> Vec<String> {

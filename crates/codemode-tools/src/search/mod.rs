@@ -109,8 +109,12 @@ pub struct ScoredHit<'a> {
     /// semantic ranker attached this is the fused (reciprocal-rank) score.
     pub score: f64,
     /// Why it matched (see [`SearchItem::matches`]).
-    pub matches: Vec<&'static str>,
+    pub matches: Matches,
 }
+
+/// The labels of the fields a hit matched in (and `semantic`): a handful at most, kept inline,
+/// since a ranking labels every hit (hundreds per query).
+pub type Matches = smallvec::SmallVec<[&'static str; 4]>;
 
 pub(crate) fn in_namespace(path: &str, namespace: &str) -> bool {
     namespace.is_empty()
@@ -141,7 +145,7 @@ impl ToolSet {
             let path = canonical(trimmed);
             if let Some(&i) = scoped.iter().find(|&&i| catalog[i].path == path || catalog[i].path == trimmed)
             {
-                return vec![ScoredHit { tool: &catalog[i], score: 0.0, matches: Vec::new() }];
+                return vec![ScoredHit { tool: &catalog[i], score: 0.0, matches: Matches::new() }];
             }
         }
         let index = self.index();
@@ -149,7 +153,7 @@ impl ToolSet {
         if SearchIndex::is_empty_query(&analyzed) {
             return scoped
                 .into_iter()
-                .map(|i| ScoredHit { tool: &catalog[i], score: 0.0, matches: Vec::new() })
+                .map(|i| ScoredHit { tool: &catalog[i], score: 0.0, matches: Matches::new() })
                 .collect();
         }
         let mut hits = index.scored(&analyzed, |i| in_namespace(&catalog[i].path, &namespace));
@@ -206,7 +210,11 @@ impl ToolSet {
             .similarities(self, query, &scope)
             .unwrap_or_default()
             .into_iter()
-            .map(|(i, score)| ScoredHit { tool: &catalog[i], score, matches: vec!["semantic"] })
+            .map(|(i, score)| ScoredHit {
+                tool: &catalog[i],
+                score,
+                matches: smallvec::smallvec!["semantic"],
+            })
             .collect()
     }
 
@@ -222,7 +230,7 @@ impl ToolSet {
         let mut hits: Vec<ScoredHit<'_>> = index
             .scored(&analyzed, |_| true)
             .into_iter()
-            .map(|hit| ScoredHit { tool: &catalog[hit.index], score: hit.score, matches: Vec::new() })
+            .map(|hit| ScoredHit { tool: &catalog[hit.index], score: hit.score, matches: Matches::new() })
             .collect();
         hits.sort_unstable_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.tool.path.cmp(&b.tool.path)));
         hits

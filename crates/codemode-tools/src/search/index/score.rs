@@ -106,11 +106,8 @@ impl SearchIndex {
     }
 
     /// The labels of the fields in a [`Hit::fields`] mask, in field order.
-    pub(crate) fn field_labels(fields: u16) -> Vec<&'static str> {
-        let mut labels = Vec::with_capacity(fields.count_ones() as usize);
-        labels
-            .extend(FIELDS.into_iter().filter(|field| fields & (1 << field.index()) != 0).map(Field::label));
-        labels
+    pub(crate) fn field_labels(fields: u16) -> crate::search::Matches {
+        FIELDS.into_iter().filter(|field| fields & (1 << field.index()) != 0).map(Field::label).collect()
     }
 
     /// A query word's forms for [`Self::reference_score`], with which tools' texts contain
@@ -173,8 +170,8 @@ impl SearchIndex {
 
     /// The fields of one document that a query word (or its synonym, related word or typo
     /// match) occurs in, in field order: why the tool matched.
-    pub(crate) fn matched_fields(&self, doc_index: usize, query: &Query) -> Vec<&'static str> {
-        let Some(doc) = self.docs.get(doc_index) else { return Vec::new() };
+    pub(crate) fn matched_fields(&self, doc_index: usize, query: &Query) -> crate::search::Matches {
+        let Some(doc) = self.docs.get(doc_index) else { return crate::search::Matches::new() };
         let mut found = [false; 10];
         for (id, _) in query.ids.iter().flatten() {
             if let Some(frequencies) = doc.frequencies(*id) {
