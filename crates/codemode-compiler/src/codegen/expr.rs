@@ -564,11 +564,8 @@ impl<'a> FnCompiler<'a> {
     /// Puts the arguments in consecutive fresh registers; returns the first and the count.
     fn args_in_registers(&mut self, args: &'a [ArrayElem]) -> Result<(Reg, u16), CompileError> {
         let argc = u16::try_from(args.len()).map_err(|_| self.error("too many arguments"))?;
-        let first = self.next_reg as Reg;
-        let mut regs = Vec::with_capacity(args.len());
-        for _ in args {
-            regs.push(self.alloc_reg()?);
-        }
+        let regs = self.alloc_regs(argc)?;
+        let first = regs.start;
         for (arg, r) in args.iter().zip(regs) {
             match arg {
                 ArrayElem::Item(x) => self.expr(x, r)?,

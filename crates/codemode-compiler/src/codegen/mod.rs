@@ -224,6 +224,16 @@ impl<'a> FnCompiler<'a> {
         Ok(r as Reg)
     }
 
+    /// `n` consecutive fresh registers (call arguments, a template literal's pieces).
+    fn alloc_regs(&mut self, n: u16) -> Result<std::ops::Range<Reg>, CompileError> {
+        let first = self.next_reg as Reg;
+        for _ in 0..n {
+            self.alloc_reg()?;
+        }
+        // Every register allocated is below `MAX_REGISTERS`, which is below `Reg::MAX`.
+        Ok(first..first + n)
+    }
+
     /// A mark to free temporaries back to.
     fn temp_mark(&self) -> usize {
         self.next_reg

@@ -42,11 +42,8 @@ impl<'a> FnCompiler<'a> {
             Ok(count) if count <= MAX_CONCAT_PIECES => count,
             _ => return self.template_by_pieces(quasis, exprs, dst),
         };
-        let start = self.next_reg as Reg;
-        let mut regs = Vec::with_capacity(pieces.len());
-        for _ in 0..count {
-            regs.push(self.alloc_reg()?);
-        }
+        let regs = self.alloc_regs(count)?;
+        let start = regs.start;
         for (piece, r) in pieces.into_iter().zip(regs) {
             match piece {
                 Piece::Text(text) => {
