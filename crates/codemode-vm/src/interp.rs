@@ -613,6 +613,22 @@ impl Vm {
                         pc = caller_pc as usize;
                         continue;
                     }
+                    // A loop's callback going on to the next element starts over in place.
+                    save_pc!();
+                    match crate::builtins::array_loop::return_in_place(self, v) {
+                        Ok(true) => {
+                            pc = 0;
+                            if self.fuel <= 0 {
+                                return Exit::OutOfFuel;
+                            }
+                            if self.heap.wants_collection() {
+                                return Exit::Switch;
+                            }
+                            continue;
+                        }
+                        Ok(false) => {}
+                        Err(e) => return Exit::Throw(e),
+                    }
                     switch_after!(self.return_from_frame(v));
                 }
                 Op::IterNext { dst, iter, target } => {

@@ -39,6 +39,18 @@ fn infinite_loop_inside_a_map_callback_is_stopped_by_fuel() {
     assert_eq!(error_kind(&r), Some(DiagnosticKind::TimeoutExceeded), "{r:?}");
 }
 
+/// Callbacks restarted in place (`return_in_place`) are charged and checked like calls: a
+/// billion of them, none with a loop or a call of its own, still end at the deadline.
+#[test]
+fn callbacks_restarted_in_place_are_stopped_by_fuel() {
+    let source = "const a = Array.from({ length: 1000 }, (_, i) => i);
+        a.forEach(() => a.forEach(() => a.forEach(() => 0)));";
+    let started = std::time::Instant::now();
+    let r = run(source, Limits::default().timeout(Duration::from_millis(200)));
+    assert_eq!(error_kind(&r), Some(DiagnosticKind::TimeoutExceeded), "{r:?}");
+    assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
+}
+
 #[test]
 fn infinite_recursion_is_a_catchable_range_error() {
     let source = r#"

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use super::{Cont, Step, arg, require_callable, this_array};
 use crate::Vm;
 use crate::call::Throw;
+use crate::frame::{Frame, NativeFrame, ReturnTo};
 use crate::meter::Work;
 use crate::object::ObjKind;
 use crate::props::Key;
@@ -167,22 +168,40 @@ fn finished(s: &ArrayLoop) -> Value {
     }
 }
 
+/// The index a loop over an array visits next, if any: `index` is the next candidate going
+/// forwards, one past it going backwards; `present` is how many elements the array has now. An
+/// array that shrank under the loop has absent indices: skipped, except by `find…`, which read
+/// every index below the starting length `len` as `undefined`.
+fn next_array_index(op: LoopOp, index: u64, len: u64, present: u64) -> Option<u64> {
+    if op.backwards() {
+        let from = if op.visits_holes() { index } else { index.min(present) };
+        from.checked_sub(1)
+    } else {
+        let bound = if op.visits_holes() { len } else { len.min(present) };
+        (index < bound).then_some(index)
+    }
+}
+
 /// Calls the callback for the next index, or finishes.
 pub(crate) fn next_call(vm: &mut Vm, mut s: Box<ArrayLoop>) -> Result<Step, Throw> {
     let backwards = s.op.backwards();
     let mut probes = 0u64;
     loop {
-        let bound = if s.generic { s.len } else { s.len.min(items_of(vm, s.array).len() as u64) };
-        let has_next = if backwards { s.index > 0 } else { s.index < bound };
+        if !s.generic {
+            let present = items_of(vm, s.array).len() as u64;
+            let Some(index) = next_array_index(s.op, s.index, s.len, present) else {
+                return Ok(Step::Return(finished(&s)));
+            };
+            s.index = index;
+            s.element = items_of(vm, s.array).get(index as usize).copied().unwrap_or(Value::Undefined);
+            break;
+        }
+        let has_next = if backwards { s.index > 0 } else { s.index < s.len };
         if !has_next {
             return Ok(Step::Return(finished(&s)));
         }
         if backwards {
             s.index -= 1;
-        }
-        if !s.generic {
-            s.element = items_of(vm, s.array).get(s.index as usize).copied().unwrap_or(Value::Undefined);
-            break;
         }
         vm.charge(Work::Elements(1));
         probes += 1;
@@ -206,6 +225,105 @@ pub(crate) fn next_call(vm: &mut Vm, mut s: Box<ArrayLoop>) -> Result<Step, Thro
     args.extend([s.element, Value::Number(s.index as f64), s.receiver]);
     let (callback, this) = (s.callback, s.this_arg);
     Ok(Step::Call { callee: callback, this, args, cont: Cont::ArrayLoop(s) })
+}
+
+/// **The in-place callback return.** When the running frame is a loop's callback (a plain closure
+/// the loop called itself, below it the loop's native frame) and the loop goes on to another
+/// element, the value is applied and the same frame starts over for the next element: a fresh
+/// window of `undefined` registers, the arguments, `pc` 0, the same closure and `this`. That is
+/// exactly the frame the next call would push, without popping two frames and pushing them
+/// back. Charged as that call is. Says whether it did; when not (the loop ends, answers early,
+/// reads generically, or the frame is something else), nothing was changed and the caller
+/// returns the ordinary way. On a throw (out of memory growing the output) both frames are
+/// gone, as when the value is delivered the ordinary way.
+pub(crate) fn return_in_place(vm: &mut Vm, result: Value) -> Result<bool, Throw> {
+    let n = vm.frames.len();
+    let Some([Frame::Native(NativeFrame { cont: Cont::ArrayLoop(s), .. }), Frame::Js(top)]) =
+        vm.frames.get(n.wrapping_sub(2)..)
+    else {
+        return Ok(false);
+    };
+    if !matches!(top.ret, ReturnTo::Native)
+        || top.async_promise.is_some()
+        || s.generic
+        || top.closure.is_none_or(|c| s.callback != Value::Obj(c))
+    {
+        return Ok(false);
+    }
+    let Some(code) = vm.module.functions.get(top.func as usize) else { return Ok(false) };
+    if code.is_async || code.is_generator || code.rest.is_some() || code.arguments.is_some() {
+        return Ok(false);
+    }
+    let (registers, params, base) =
+        (code.register_count as usize, code.param_count as usize, top.base as usize);
+    let goes_on = match s.op {
+        LoopOp::Map | LoopOp::Filter | LoopOp::ForEach | LoopOp::Reduce | LoopOp::ReduceRight => true,
+        LoopOp::Find | LoopOp::FindIndex | LoopOp::FindLast | LoopOp::FindLastIndex | LoopOp::Some => {
+            !vm.to_boolean(result)
+        }
+        LoopOp::Every => vm.to_boolean(result),
+        LoopOp::FlatMap => false,
+    };
+    let candidate = if s.op.backwards() { s.index } else { s.index.saturating_add(1) };
+    let present = items_of(vm, s.array).len() as u64;
+    let next = match next_array_index(s.op, candidate, s.len, present) {
+        Some(next) if goes_on => next,
+        _ => return Ok(false),
+    };
+    let (op, array, mut acc, element, receiver) = (s.op, s.array, s.acc, s.element, s.receiver);
+
+    let applied = match op {
+        LoopOp::Map => vm.array_push(acc, result),
+        LoopOp::Filter if vm.to_boolean(result) => vm.array_push(acc, element),
+        LoopOp::Reduce | LoopOp::ReduceRight => {
+            acc = result;
+            Ok(())
+        }
+        _ => Ok(()),
+    };
+    if let Err(e) = applied {
+        vm.frames.pop();
+        vm.stack.truncate(base);
+        vm.frames.pop();
+        return Err(e);
+    }
+    let element = items_of(vm, array).get(next as usize).copied().unwrap_or(Value::Undefined);
+    if let Some(Frame::Native(NativeFrame { cont: Cont::ArrayLoop(s), .. })) = vm.frames.get_mut(n - 2) {
+        (s.index, s.element, s.acc) = (next, element, acc);
+    }
+    let index = Value::Number(next as f64);
+    let (args, argc) = match op {
+        LoopOp::Reduce | LoopOp::ReduceRight => ([acc, element, index, receiver], 4),
+        _ => ([element, index, receiver, Value::Undefined], 3),
+    };
+    vm.charge(Work::Call { args: argc });
+    // The window is the frame's own (the top frame's registers end the stack): rewritten in
+    // place, arguments then `undefined`.
+    let passed = argc.min(params);
+    match vm.stack.get_mut(base..) {
+        Some(window) if window.len() == registers => {
+            for (i, slot) in window.iter_mut().enumerate() {
+                *slot = if i < passed { args[i] } else { Value::Undefined };
+            }
+        }
+        _ => {
+            vm.stack.truncate(base);
+            if let Err(e) = vm.grow_stack(registers) {
+                // Not reached (the window is no larger than the one just released), but never
+                // leave a frame without its registers.
+                vm.frames.pop();
+                vm.frames.pop();
+                return Err(e);
+            }
+            if let Some(window) = vm.stack.get_mut(base..base + passed) {
+                window.copy_from_slice(&args[..passed]);
+            }
+        }
+    }
+    if let Some(Frame::Js(top)) = vm.frames.last_mut() {
+        top.pc = 0;
+    }
+    Ok(true)
 }
 
 pub(crate) fn resume_loop(vm: &mut Vm, mut s: Box<ArrayLoop>, result: Value) -> Result<Step, Throw> {
