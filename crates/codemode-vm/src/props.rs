@@ -442,8 +442,7 @@ impl Vm {
                 let msg = format!("Cannot set properties of {what} (setting '{name}')");
                 return Err(self.make_error(ErrorKind::TypeError, &msg));
             }
-            // Assignments to primitives are silently ignored (sloppy-mode semantics).
-            _ => return Ok(SetFound::Done),
+            _ => return self.set_on_primitive(o, key),
         };
         if matches!(self.heap.obj(id).kind, ObjKind::TypedArray(_))
             && crate::builtins::indexed_set(self, id, key, v)?
@@ -457,6 +456,52 @@ impl Vm {
         }
         self.define(Value::Obj(id), key, v)?;
         Ok(SetFound::Done)
+    }
+
+    /// `[[Set]]` with a primitive receiver, in strict mode: a setter (or proxy) on its
+    /// prototype's chain runs with the primitive as `this`; anything else cannot be written (a
+    /// string's own index or `length` is read-only, and a primitive holds no new properties),
+    /// which strict code reports as a `TypeError`.
+    fn set_on_primitive(&mut self, o: Value, key: Key) -> Result<SetFound, Throw> {
+        let (proto, kind) = match o {
+            Value::Str(_) => (self.realm.string_proto, "string"),
+            Value::Number(_) => (self.realm.number_proto, "number"),
+            Value::BigInt(_) => (self.realm.bigint_proto, "bigint"),
+            Value::Bool(_) => (self.realm.boolean_proto, "boolean"),
+            Value::Symbol(_) => (self.realm.symbol_proto, "symbol"),
+            _ => return Ok(SetFound::Done),
+        };
+        let own = match o {
+            Value::Str(s) => self.string_own(s, key)?.is_some(),
+            _ => false,
+        };
+        if !own {
+            match self.find_setter(proto, key) {
+                SetFound::Done => {}
+                found => return Ok(found),
+            }
+        }
+        let name = match key {
+            Key::Atom(a) => self.heap.atoms.name(a).to_string(),
+            Key::Index(i) => i.to_string(),
+        };
+        let shown = match o {
+            Value::Symbol(_) => "Symbol()".to_string(),
+            Value::Str(s) => {
+                let text = self.heap.str(s);
+                match text.char_indices().nth(40) {
+                    Some((cut, _)) => format!("{}...", &text[..cut]),
+                    None => text.to_string(),
+                }
+            }
+            _ => self.to_rust_string(o).unwrap_or_default(),
+        };
+        let msg = if own {
+            format!("Cannot assign to read only property '{name}' of {kind} '{shown}'")
+        } else {
+            format!("Cannot create property '{name}' on {kind} '{shown}'")
+        };
+        Err(self.make_error(ErrorKind::TypeError, &msg))
     }
 
     /// The setter of `key` on the chain from `start`, or the proxy the chain ends at; `Done`

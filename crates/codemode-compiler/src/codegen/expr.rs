@@ -705,13 +705,17 @@ impl<'a> FnCompiler<'a> {
         }
     }
 
-    /// For member targets: the object and key registers (evaluated once).
+    /// For member targets: the object and key registers (evaluated once). A named property
+    /// needs no key register: it is read and written by name (`GetNamed`, `SetNamed`).
     fn target_ref(&mut self, target: &'a Pattern) -> Result<(Reg, Reg), CompileError> {
         match target {
             Pattern::Member { object, property } => {
                 let obj = self.alloc_reg()?;
                 self.expr(object, obj)?;
-                let key = self.property_key(property)?;
+                let key = match &**property {
+                    Property::Named(_) => 0,
+                    _ => self.property_key(property)?,
+                };
                 Ok((obj, key))
             }
             _ => Ok((0, 0)),
@@ -721,12 +725,15 @@ impl<'a> FnCompiler<'a> {
     fn read_target(&mut self, target: &'a Pattern, obj: Reg, key: Reg, dst: Reg) -> Result<(), CompileError> {
         match target {
             Pattern::Var(var) => self.load_var(var, matches!(var, VarRef::Capture(_)), dst),
-            Pattern::Member { property, .. } if matches!(&**property, Property::Private(_)) => {
-                self.emit(Op::GetPrivate { dst, obj, key })?;
-                Ok(())
-            }
-            Pattern::Member { .. } => {
-                self.emit(Op::GetIndex { dst, obj, key })?;
+            Pattern::Member { property, .. } => {
+                match &**property {
+                    Property::Named(name) => {
+                        let k = self.string_const(name);
+                        self.emit(Op::GetNamed { dst, obj, k })?
+                    }
+                    Property::Private(_) => self.emit(Op::GetPrivate { dst, obj, key })?,
+                    Property::Computed(_) => self.emit(Op::GetIndex { dst, obj, key })?,
+                };
                 Ok(())
             }
             _ => Err(self.error("invalid assignment target")),
@@ -742,12 +749,15 @@ impl<'a> FnCompiler<'a> {
     ) -> Result<(), CompileError> {
         match target {
             Pattern::Var(var) => self.store_var(var, src, false),
-            Pattern::Member { property, .. } if matches!(&**property, Property::Private(_)) => {
-                self.emit(Op::SetPrivate { obj, key, src })?;
-                Ok(())
-            }
-            Pattern::Member { .. } => {
-                self.emit(Op::SetIndex { obj, key, src })?;
+            Pattern::Member { property, .. } => {
+                match &**property {
+                    Property::Named(name) => {
+                        let k = self.string_const(name);
+                        self.emit(Op::SetNamed { obj, k, src })?
+                    }
+                    Property::Private(_) => self.emit(Op::SetPrivate { obj, key, src })?,
+                    Property::Computed(_) => self.emit(Op::SetIndex { obj, key, src })?,
+                };
                 Ok(())
             }
             _ => Err(self.error("invalid assignment target")),
