@@ -23,12 +23,25 @@ use crate::value::{Atom, BigId, CellId, ObjId, StrId, Value};
 ///
 /// Text of up to 24 bytes is stored inline (`CompactString`), without an allocation of its own:
 /// most strings a program makes (keys, words, numbers, short fields of tool results) are that short.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(from = "Box<str>", into = "Box<str>")]
 pub struct JsString {
     text: CompactString,
     pub ascii: bool,
+    /// The atom of this text once a property access has looked it up ([`Heap::string_atom`]),
+    /// else [`NO_ATOM`]. A cache: atoms are never freed, and it is not saved with the state.
+    atom: u32,
     utf16: Option<Box<Utf16Index>>,
+}
+
+/// [`JsString::atom`] before the text's atom is known.
+const NO_ATOM: u32 = u32::MAX;
+
+/// Strings are equal by their text (the rest is derived from it, or a cache).
+impl PartialEq for JsString {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text
+    }
 }
 
 impl From<Box<str>> for JsString {
@@ -49,13 +62,20 @@ impl JsString {
         let text = text.into();
         let ascii = text.is_ascii();
         let utf16 = if ascii { None } else { Some(Box::new(Utf16Index::build(&text))) };
-        JsString { text, ascii, utf16 }
+        JsString { text, ascii, atom: NO_ATOM, utf16 }
     }
 
     /// The text, as UTF-8.
     #[inline]
     pub fn as_str(&self) -> &str {
         self.text.as_str()
+    }
+
+    /// The atom of this text, when a property access has already looked it up (never for an
+    /// array index's text: those are index keys).
+    #[inline]
+    pub fn known_atom(&self) -> Option<Atom> {
+        (self.atom != NO_ATOM).then_some(Atom(self.atom))
     }
 
     /// Whether the text has an allocation of its own (it is longer than 24 bytes).
@@ -658,6 +678,25 @@ impl Heap {
         match self.strings.slots().get(id.0 as usize) {
             Some(Some(s)) => s,
             _ => &EMPTY_STRING,
+        }
+    }
+
+    /// The atom of a heap string's text, if that name is interned: looked up once, then
+    /// remembered on the string (`o[k]` with the same key string hashes its text once).
+    #[inline]
+    pub fn string_atom(&mut self, id: StrId) -> Option<Atom> {
+        if let Some(atom) = self.string(id).known_atom() {
+            return Some(atom);
+        }
+        let atom = self.atoms.lookup_in(&self.strings, id)?;
+        self.remember_atom(id, atom);
+        Some(atom)
+    }
+
+    /// Notes that heap string `id`'s text is `atom`'s name (see [`Heap::string_atom`]).
+    pub fn remember_atom(&mut self, id: StrId, atom: Atom) {
+        if let Some(Some(s)) = self.strings.get_mut(id.0 as usize) {
+            s.atom = atom.0;
         }
     }
 

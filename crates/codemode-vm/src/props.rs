@@ -78,18 +78,26 @@ impl Vm {
 
     /// Converts a property key value (already `ToPropertyKey`-ed or not) to a [`Key`].
     pub(crate) fn to_key(&mut self, v: Value) -> Result<Key, Throw> {
-        if let Value::Symbol(a) = v {
-            return Ok(Key::Atom(a));
+        match v {
+            Value::Symbol(a) => return Ok(Key::Atom(a)),
+            Value::Str(id) => {
+                if let Some(atom) = self.heap.string(id).known_atom() {
+                    return Ok(Key::Atom(atom));
+                }
+            }
+            _ => {}
         }
         Ok(match self.key_text(v)? {
             KeyText::Index(i) => Key::Index(i),
             // A name already interned (the common case: `o[k]` with a key the program used
             // before) is found without copying the text out of the heap.
-            KeyText::Heap(id) => match self.heap.atoms.lookup_in(&self.heap.strings, id) {
+            KeyText::Heap(id) => match self.heap.string_atom(id) {
                 Some(atom) => Key::Atom(atom),
                 None => {
                     let s = self.heap.str(id).to_string();
-                    Key::Atom(self.intern(&s)?)
+                    let atom = self.intern(&s)?;
+                    self.heap.remember_atom(id, atom);
+                    Key::Atom(atom)
                 }
             },
             KeyText::Name(s) => Key::Atom(self.intern(&s)?),
@@ -107,12 +115,18 @@ impl Vm {
     /// The key of `v` for a read, without interning: `None` when the name was never interned, so
     /// no object can have it (a read of `o["name_" + i]` must not grow the atom table).
     pub(crate) fn existing_key(&mut self, v: Value) -> Result<Option<Key>, Throw> {
-        if let Value::Symbol(a) = v {
-            return Ok(Some(Key::Atom(a)));
+        match v {
+            Value::Symbol(a) => return Ok(Some(Key::Atom(a))),
+            Value::Str(id) => {
+                if let Some(atom) = self.heap.string(id).known_atom() {
+                    return Ok(Some(Key::Atom(atom)));
+                }
+            }
+            _ => {}
         }
         Ok(match self.key_text(v)? {
             KeyText::Index(i) => Some(Key::Index(i)),
-            KeyText::Heap(id) => self.heap.atoms.lookup_in(&self.heap.strings, id).map(Key::Atom),
+            KeyText::Heap(id) => self.heap.string_atom(id).map(Key::Atom),
             KeyText::Name(s) => self.heap.atoms.lookup(&s).map(Key::Atom),
         })
     }
@@ -143,7 +157,16 @@ impl Vm {
             Key::Atom(a) if self.heap.atoms.is_symbol(a) => Ok(Value::Symbol(a)),
             Key::Atom(a) => {
                 let s = self.heap.atoms.name(a).to_string();
-                self.new_string(&s)
+                let v = self.new_string(&s)?;
+                // The string knows its atom (a key from `Object.keys` or `for…in` used as
+                // `o[k]` is not looked up again), unless the name reads as an index: that
+                // string's key is the index.
+                if let Value::Str(id) = v
+                    && parse_array_index(&s).is_none()
+                {
+                    self.heap.remember_atom(id, a);
+                }
+                Ok(v)
             }
             Key::Index(i) => self.new_string(&i.to_string()),
         }
