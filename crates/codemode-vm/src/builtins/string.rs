@@ -12,6 +12,8 @@
 //! *function* is resumable ([`ReplaceState`]): every match is found first, then the callback is
 //! called once per match through [`Step::Call`].
 
+use std::borrow::Cow;
+
 use crate::meter::Work;
 use codemode_bytecode::ErrorKind;
 use serde::{Deserialize, Serialize};
@@ -476,7 +478,7 @@ fn split(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<St
         return Ok(Step::Return(vm.new_array(Vec::new())?));
     }
     if sep == Value::Undefined {
-        return strings_array(vm, vec![s]);
+        return strings_array(vm, vec![Cow::Owned(s)]);
     }
     let sep = vm.to_rust_string(sep)?;
     // At most as many pieces as the memory left can hold: checked while they are built (one
@@ -491,8 +493,9 @@ fn split(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<St
     strings_array(vm, parts)
 }
 
-/// `split` by a string separator (pure).
-pub(crate) fn split_str(s: &str, sep: &str, limit: usize) -> Vec<String> {
+/// `split` by a string separator (pure). The pieces borrow from `s` (no allocation per piece)
+/// except single code units of a non-ASCII string split by `""`.
+pub(crate) fn split_str<'a>(s: &'a str, sep: &str, limit: usize) -> Vec<Cow<'a, str>> {
     let mut parts = Vec::new();
     if limit == 0 {
         return parts;
@@ -500,11 +503,11 @@ pub(crate) fn split_str(s: &str, sep: &str, limit: usize) -> Vec<String> {
     if sep.is_empty() {
         // Every code unit.
         if s.is_ascii() {
-            parts.extend(s.bytes().take(limit).map(|b| (b as char).to_string()));
+            parts.extend((0..s.len()).take(limit).map(|i| Cow::Borrowed(s.get(i..i + 1).unwrap_or(""))));
         } else {
             // One piece per code unit; the halves of a surrogate pair become U+FFFD.
             for u in s.encode_utf16().take(limit) {
-                parts.push(String::from_utf16_lossy(&[u]));
+                parts.push(Cow::Owned(String::from_utf16_lossy(&[u])));
             }
         }
         return parts;
@@ -512,17 +515,22 @@ pub(crate) fn split_str(s: &str, sep: &str, limit: usize) -> Vec<String> {
     // A one-byte separator (",", ":", "\n") is searched as a character: a byte scan instead of
     // the general substring searcher.
     match sep.as_bytes() {
-        [b] if b.is_ascii() => parts.extend(s.split(char::from(*b)).take(limit).map(str::to_string)),
-        _ => parts.extend(s.split(sep).take(limit).map(str::to_string)),
+        [b] if b.is_ascii() => parts.extend(s.split(char::from(*b)).take(limit).map(Cow::Borrowed)),
+        _ => parts.extend(s.split(sep).take(limit).map(Cow::Borrowed)),
     }
     parts
 }
 
-fn strings_array(vm: &mut Vm, parts: Vec<String>) -> Result<Step, Throw> {
+/// An array of new strings, one per piece (a borrowed piece is copied into the heap string,
+/// which holds up to 24 bytes inline; an owned one gives its buffer).
+fn strings_array(vm: &mut Vm, parts: Vec<Cow<'_, str>>) -> Result<Step, Throw> {
     vm.charge(Work::Elements(parts.len()));
     let mut items = Vec::with_capacity(parts.len());
     for p in parts {
-        items.push(vm.new_string_owned(p)?);
+        items.push(match p {
+            Cow::Borrowed(p) => vm.new_string(p)?,
+            Cow::Owned(p) => vm.new_string_owned(p)?,
+        });
     }
     Ok(Step::Return(vm.new_array(items)?))
 }
@@ -780,7 +788,7 @@ fn match_(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<S
         if found.is_empty() {
             return Ok(Step::Return(Value::Null));
         }
-        let parts = found.iter().map(|m| s.get(m.start..m.end).unwrap_or("").to_string()).collect();
+        let parts = found.iter().map(|m| Cow::Borrowed(s.get(m.start..m.end).unwrap_or(""))).collect();
         return strings_array(vm, parts);
     }
     let subject = match this {
