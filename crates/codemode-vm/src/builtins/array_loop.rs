@@ -246,7 +246,7 @@ pub(crate) fn return_in_place(vm: &mut Vm, result: Value) -> Result<bool, Throw>
     if !matches!(top.ret, ReturnTo::Native)
         || top.async_promise.is_some()
         || s.generic
-        || top.closure.is_none_or(|c| s.callback != Value::Obj(c))
+        || !matches!((s.callback, top.closure), (Value::Obj(callback), Some(c)) if callback == c)
     {
         return Ok(false);
     }
