@@ -28,6 +28,8 @@ shrink.forEach((x, i, arr) => { visited.push(x); if (i === 1) arr.length = 3; })
 log.push(visited);
 const shrinkRight = [1, 2, 3, 4, 5];
 log.push(shrinkRight.reduceRight((acc, x, i, arr) => { if (i === 4) arr.length = 2; return acc + ":" + x; }, "r"));
+const emptied = [1, 2, 3].map((x, i, arr) => { arr.length = 0; return x * 10; });
+log.push(emptied.length, emptied);
 const seenFind = [];
 [1, 2, 3, 4].find((x, i, arr) => { seenFind.push(x); if (i === 0) arr.length = 2; return false; });
 const seenFindLast = [];

@@ -182,6 +182,21 @@ fn next_array_index(op: LoopOp, index: u64, len: u64, present: u64) -> Option<u6
     }
 }
 
+/// `map` over an array that shrank under it: the result still has the starting length, the
+/// indices it never visited being holes (`undefined`, as array holes are here).
+fn pad_map_result(vm: &mut Vm, s: &ArrayLoop) -> Result<(), Throw> {
+    let have = match s.acc {
+        Value::Obj(id) => items_of(vm, id).len() as u64,
+        _ => return Ok(()),
+    };
+    let missing = s.len.saturating_sub(have) as usize;
+    vm.charge(Work::Elements(missing));
+    for _ in 0..missing {
+        vm.array_push(s.acc, Value::Undefined)?;
+    }
+    Ok(())
+}
+
 /// Calls the callback for the next index, or finishes.
 pub(crate) fn next_call(vm: &mut Vm, mut s: Box<ArrayLoop>) -> Result<Step, Throw> {
     let backwards = s.op.backwards();
@@ -190,6 +205,9 @@ pub(crate) fn next_call(vm: &mut Vm, mut s: Box<ArrayLoop>) -> Result<Step, Thro
         if !s.generic {
             let present = items_of(vm, s.array).len() as u64;
             let Some(index) = next_array_index(s.op, s.index, s.len, present) else {
+                if s.op == LoopOp::Map {
+                    pad_map_result(vm, &s)?;
+                }
                 return Ok(Step::Return(finished(&s)));
             };
             s.index = index;
