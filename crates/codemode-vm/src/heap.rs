@@ -7,6 +7,7 @@
 //! **Every allocation is charged** to `bytes_used` against `memory_limit`; exceeding it is
 //! reported to the interpreter, which throws a `RangeError` the program cannot outgrow.
 
+use std::hash::BuildHasherDefault;
 use std::sync::LazyLock;
 
 use compact_str::CompactString;
@@ -142,7 +143,7 @@ pub struct Atoms {
     kinds: Vec<u8>,
     /// Name hash → atoms with that hash (collisions are rare, so one inline slot).
     #[serde(skip)]
-    index: crate::value::FastMap<u64, smallvec::SmallVec<[u32; 1]>>,
+    index: NameIndex,
     #[serde(skip)]
     indexed: usize,
     /// `Symbol.for` keys → their symbols (rebuilt with `index`).
@@ -271,8 +272,34 @@ impl AtomKind {
     }
 }
 
+/// The atom index: keyed by [`name_hash`], which is already a well-mixed hash, so the map uses
+/// it as it is instead of hashing it again.
+type NameIndex =
+    std::collections::HashMap<u64, smallvec::SmallVec<[u32; 1]>, BuildHasherDefault<PrehashedKey>>;
+
+/// The hasher of [`NameIndex`]: its keys are hashes already.
+#[derive(Default)]
+struct PrehashedKey(u64);
+
+impl std::hash::Hasher for PrehashedKey {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u64` keys are hashed here; anything else still gets a deterministic mix.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
 fn name_hash(name: &str) -> u64 {
-    use std::hash::{BuildHasher, BuildHasherDefault};
+    use std::hash::BuildHasher;
     BuildHasherDefault::<ahash::AHasher>::default().hash_one(name)
 }
 
@@ -399,7 +426,7 @@ impl Atoms {
 
     /// After deserialization the index is empty; it is rebuilt on first use.
     fn rebuild_index(&mut self) {
-        let mut index: crate::value::FastMap<u64, smallvec::SmallVec<[u32; 1]>> = Default::default();
+        let mut index = NameIndex::default();
         let mut registry: crate::value::FastMap<Box<str>, u32> = Default::default();
         for i in 0..self.spans.len() as u32 {
             match self.kind(Atom(i)) {
