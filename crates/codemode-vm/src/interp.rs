@@ -205,6 +205,20 @@ impl Vm {
             }};
         }
 
+        // After a frame is entered in place (a call, a loop callback restarted): fuel and the
+        // collector, checked at every call (the new frame's pc is saved: it is the top frame).
+        macro_rules! frame_entered {
+            () => {{
+                if self.fuel <= 0 {
+                    return Exit::OutOfFuel;
+                }
+                if self.heap.wants_collection() {
+                    return Exit::Switch;
+                }
+                continue;
+            }};
+        }
+
         // `Call` and `CallPlain`: `$this` is evaluated only when the callee is not an arrow.
         macro_rules! call {
             ($dst:expr, $callee:expr, $this:expr, $args:expr, $argc:expr) => {{
@@ -239,15 +253,7 @@ impl Vm {
                     fi = target;
                     base = new_base;
                     pc = 0;
-                    // Fuel and the collector, checked at every call (the new frame's pc is
-                    // saved: it is the top frame).
-                    if self.fuel <= 0 {
-                        return Exit::OutOfFuel;
-                    }
-                    if self.heap.wants_collection() {
-                        return Exit::Switch;
-                    }
-                    continue;
+                    frame_entered!();
                 }
                 let t = $this;
                 if !self.is_callable(f) {
@@ -618,13 +624,7 @@ impl Vm {
                     match crate::builtins::array_loop::return_in_place(self, v) {
                         Ok(true) => {
                             pc = 0;
-                            if self.fuel <= 0 {
-                                return Exit::OutOfFuel;
-                            }
-                            if self.heap.wants_collection() {
-                                return Exit::Switch;
-                            }
-                            continue;
+                            frame_entered!();
                         }
                         Ok(false) => {}
                         Err(e) => return Exit::Throw(e),

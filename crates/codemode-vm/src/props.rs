@@ -504,10 +504,7 @@ impl Vm {
                 found => return Ok(found),
             }
         }
-        let name = match key {
-            Key::Atom(a) => self.heap.atoms.name(a).to_string(),
-            Key::Index(i) => i.to_string(),
-        };
+        let name = self.key_display(key);
         let shown = match o {
             Value::Symbol(_) => "Symbol()".to_string(),
             Value::Str(s) => {
