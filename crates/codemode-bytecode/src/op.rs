@@ -63,7 +63,7 @@
 //! | `IterRest` | dst, iter | dst = array of the remaining values | n |
 //! | `ObjectRest` | dst, src, excl, n | dst = copy of src without keys r[excl..excl+n] | n |
 //! | `LoadThis` | dst | dst = this | 0 |
-//! | `LoadCallee` | dst | dst = the closure being run (named function expressions) | 0 |
+//! | `LoadCallee` | dst | dst = the closure being run (named function expressions, a declared function's own name) | 0 |
 //! | `Regex` | dst, k | dst = new RegExp(pool[k]) | 0 |
 //! | `TemplateToString` | dst, src | dst = src made ready for the template literal's string `+` that always follows: ToString(src) for an object (may run user code) or a symbol (TypeError); any other primitive is left for the `+` to convert | 0 |
 //! | `Concat` | dst, start, count | dst = the strings of r[start..start+count] joined (each a string or a primitive printed as ToString does: a template literal's pieces) | n + bytes |

@@ -98,6 +98,11 @@ pub struct Function {
     /// class extends another (then `this` starts uninitialized until `super(...)` returns).
     #[serde(default)]
     pub class_kind: ClassKind,
+    /// The capture that always holds this very function's closure: a function declaration's
+    /// binding that nothing else writes (`function fib(n) { .. fib(n - 1) .. }`). Reading it
+    /// is reading the callee, which needs no trip through the closure's captures.
+    #[serde(default)]
+    pub self_capture: Option<u32>,
 }
 
 /// What kind of class constructor a function is.

@@ -330,6 +330,10 @@ impl Vm {
                         None => Value::Undefined,
                     };
                 }
+                // A recursive function's own name (`self_capture`) and named function expressions.
+                Op::LoadCallee { dst } => {
+                    reg!(dst) = closure!().map_or(Value::Undefined, Value::Obj);
+                }
                 Op::StoreCapture { capture, src } => {
                     if let Some(c) = self.capture_cell(closure!(), capture) {
                         let v = reg!(src);

@@ -238,9 +238,6 @@ impl Vm {
                     switch_after!(self.apply_step(step, ReturnTo::Reg(dst)).and_then(|p| self.deliver(p)));
                 }
             }
-            Op::LoadCallee { dst } => {
-                reg!(dst) = closure!().map_or(Value::Undefined, Value::Obj);
-            }
             Op::Regex { dst, k } => {
                 let f = fi;
                 let v = tri!(self.regex_from_constant(f, k));
@@ -352,6 +349,7 @@ impl Vm {
             | Op::LoadCell { .. }
             | Op::StoreCell { .. }
             | Op::LoadCapture { .. }
+            | Op::LoadCallee { .. }
             | Op::StoreCapture { .. }
             | Op::Closure { .. }
             | Op::Binary { .. }

@@ -18,6 +18,9 @@ impl<'a> FnCompiler<'a> {
                     self.emit(Op::Move { dst, src: reg })?;
                 }
             }
+            VarRef::Capture(i) if self.func.self_capture == Some(*i) => {
+                self.emit(Op::LoadCallee { dst })?;
+            }
             VarRef::Capture(i) => {
                 let capture = u16::try_from(*i).map_err(|_| self.error("too many captures"))?;
                 self.emit(Op::LoadCapture { dst, capture })?;

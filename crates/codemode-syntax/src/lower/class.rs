@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use swc_common::Spanned;
 use swc_ecma_ast::{self as ast, Pat};
 
-use super::scope::{Home, ScopeKind};
+use super::scope::{Access, Home, ScopeKind};
 use super::{FunctionBodySource, FunctionSource, LowerResult, Lowerer};
 use crate::ir::{self, ClassKind, ExprKind, MethodKind, PropKey, Property, VarKind, VarRef};
 
@@ -368,7 +368,7 @@ impl<'a> Lowerer<'a> {
                     Initializer::Field { key, temp, value, name, span } => {
                         let key = match temp {
                             Some(temp) => {
-                                let var = lowerer.chain().resolve(temp).var;
+                                let var = lowerer.chain().resolve(temp, Access::Read).var;
                                 let kind = ExprKind::Var { var, check_tdz: false };
                                 Property::Computed(ir::Expr { kind, span: lowerer.span(*span) })
                             }
@@ -483,7 +483,7 @@ impl<'a> Lowerer<'a> {
         names
             .into_iter()
             .map(|name| {
-                let var = self.chain().resolve(&name).var;
+                let var = self.chain().resolve(&name, Access::Read).var;
                 let assign = ExprKind::Assign {
                     op: None,
                     target: Box::new(ir::Pattern::Member {
@@ -556,7 +556,7 @@ impl<'a> Lowerer<'a> {
     pub(crate) fn class_declaration(&mut self, decl: &ast::ClassDecl) -> LowerResult<ir::StmtKind> {
         let name = decl.ident.sym.to_string();
         let value = self.lower_class(&decl.class, Some(name.clone()), Some(&decl.ident))?;
-        let target = self.chain().resolve(&name).var;
+        let target = self.chain().resolve(&name, Access::Write).var;
         self.mark_initialized(&target);
         let span = self.span(decl.class.span());
         Ok(ir::StmtKind::Bind { pattern: ir::Pattern::Var(target), init: ir::Expr { kind: value, span } })

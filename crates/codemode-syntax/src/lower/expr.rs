@@ -10,6 +10,7 @@ use swc_ecma_ast::{
     Prop, PropName, PropOrSpread,
 };
 
+use super::scope::Access;
 use super::{FunctionBodySource, FunctionSource, LowerResult, Lowerer};
 use crate::ir::{self};
 use crate::ir::{ArrayElem, BinaryOp, ExprKind, LogicalOp, ObjectProp, PropKey, Property, UnaryOp, VarRef};
@@ -314,7 +315,7 @@ impl Lowerer<'_> {
     }
 
     pub(crate) fn ident_expr(&mut self, ident: &ast::Ident) -> ExprKind {
-        let resolved = self.chain().resolve(ident.sym.as_str());
+        let resolved = self.chain().resolve(ident.sym.as_str(), Access::Read);
         match &resolved.var {
             // Non-writable globals: constants, unless a program binding shadows them (then the
             // name resolved to that binding instead).

@@ -27,7 +27,7 @@ use crate::ir::{self, Block, FuncId, Pattern, StmtKind, VarKind, VarRef};
 use crate::parse::Locator;
 use crate::{MAX_NESTING, SyntaxError, SyntaxErrorKind};
 pub use expr::js_number_to_string;
-use scope::{Chain, FunctionState, Init, ScopeKind};
+use scope::{Access, Chain, FunctionState, Init, ScopeKind};
 
 /// Errors are boxed: lowering results travel up every level of recursion, and in debug builds
 /// each level's stack frame holds copies of them, so they are kept pointer-sized.
@@ -78,6 +78,7 @@ fn placeholder_function(span: ir::Span) -> ir::Function {
         arguments_var: None,
         span,
         class_kind: ir::ClassKind::None,
+        self_capture: None,
     }
 }
 
@@ -287,8 +288,11 @@ impl<'a> Lowerer<'a> {
     pub(crate) fn function_declaration(&mut self, decl: &ast::FnDecl) -> LowerResult<ir::Stmt> {
         let span = self.span(decl.function.span);
         let name = decl.ident.sym.to_string();
-        let target = self.chain().resolve(&name).var;
+        let target = self.chain().resolve(&name, Access::Write).var;
         let id = self.lower_function(FunctionSource::from_function(Some(name), None, &decl.function))?;
+        if let VarRef::Local(var) = target {
+            self.func.declared_functions.push((id, var));
+        }
         Ok(ir::Stmt {
             kind: StmtKind::Bind {
                 pattern: Pattern::Var(target),
@@ -502,6 +506,22 @@ impl<'a> Lowerer<'a> {
             prologue.push(bind(VarRef::Local(var), ir::ExprKind::CurrentFunction, span));
         }
         prologue.extend(body);
+        // Every write of this function's bindings has been lowered by now (they are all inside
+        // it): a declared function whose binding only its declaration writes reads itself as
+        // its callee.
+        for (child, var) in std::mem::take(&mut state.declared_functions) {
+            let written_once = state.meta.get(var.0 as usize).is_some_and(|meta| meta.writes == 1);
+            if let Some(function) = self.functions.get_mut(child.0 as usize)
+                && written_once
+            {
+                function.self_capture = function
+                    .captures
+                    .iter()
+                    .position(|capture| *capture == ir::Capture::ParentLocal(var))
+                    .and_then(|index| u32::try_from(index).ok());
+            }
+        }
+        let state = &mut self.func;
         let scope = state.scopes.first_mut().map(|scope| std::mem::take(&mut scope.vars)).unwrap_or_default();
         ir::Function {
             name,
@@ -517,6 +537,7 @@ impl<'a> Lowerer<'a> {
             arguments_var: state.arguments_var,
             span,
             class_kind: state.class_kind,
+            self_capture: None,
         }
     }
 }

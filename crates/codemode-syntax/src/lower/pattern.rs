@@ -11,6 +11,7 @@ use swc_ecma_ast::{
 };
 
 use super::expr::{Operator, binary_op, strip_parens_and_types};
+use super::scope::Access;
 use super::{LowerResult, Lowerer};
 use crate::ir::{
     self, BinaryOp, ExprKind, LogicalOp, Pattern, PatternProp, PropKey, Property, UpdateOp, VarKind,
@@ -140,7 +141,7 @@ impl Lowerer<'_> {
 
     fn ident_pattern(&mut self, ident: &ast::Ident, mode: Mode) -> Pattern {
         match mode {
-            Mode::Bind => Pattern::Var(self.chain().resolve(ident.sym.as_str()).var),
+            Mode::Bind => Pattern::Var(self.chain().resolve(ident.sym.as_str(), Access::Write).var),
             Mode::Assign => match self.ident_target(ident) {
                 // A TDZ check is not expressible inside a destructuring pattern; such writes
                 // to an uninitialized `let` go unchecked.
@@ -152,7 +153,7 @@ impl Lowerer<'_> {
 
     fn ident_target(&mut self, ident: &ast::Ident) -> IdentTarget {
         let name = ident.sym.as_str();
-        let resolved = self.chain().resolve(name);
+        let resolved = self.chain().resolve(name, Access::Write);
         if resolved.kind == Some(VarKind::Const) {
             let read = ExprKind::Var { var: resolved.var, check_tdz: resolved.check_tdz };
             IdentTarget::Const {

@@ -26,7 +26,7 @@
 
 use codemode_ir::FastMap;
 
-use crate::ir::{Capture, ClassKind, VarId, VarInfo, VarKind, VarRef};
+use crate::ir::{Capture, ClassKind, FuncId, VarId, VarInfo, VarKind, VarRef};
 
 /// What kind of region a scope belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +67,17 @@ pub enum Init {
 pub struct VarMeta {
     pub init: Init,
     pub in_switch: bool,
+    /// How many places may write the binding (declarations with a value, assignments, a
+    /// function declaration's hoisted closure), counted as names resolve for writing.
+    pub writes: u32,
+}
+
+/// Why a name is resolved. Every resolution that is not a plain read counts as a write: a
+/// binding written once, by its function declaration, holds that function for good.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
 }
 
 /// The resolution state of one function being lowered.
@@ -100,6 +111,10 @@ pub struct FunctionState {
     /// The hidden disposal scopes of the enclosing blocks that declare `using` bindings
     /// (`using.rs`), innermost last.
     pub using_scopes: Vec<VarId>,
+    /// The function declarations made here and the binding each initializes; when this
+    /// function is finished, those bindings nothing else wrote become the functions'
+    /// `self_capture`.
+    pub declared_functions: Vec<(FuncId, VarId)>,
 }
 
 /// Where `super.x` looks: the class binding (owned by the function at `level` of the chain), its
@@ -136,6 +151,7 @@ impl FunctionState {
             param_props: Vec::new(),
             early: Default::default(),
             using_scopes: Vec::new(),
+            declared_functions: Vec::new(),
         }
     }
 
@@ -145,7 +161,7 @@ impl FunctionState {
         self.vars.push(VarInfo { name: name.to_owned(), kind, captured: false });
         let in_switch = self.scopes.get(scope_index).is_some_and(|scope| scope.kind == ScopeKind::Switch);
         let init = if kind.has_tdz() { Init::Pending } else { Init::Always };
-        self.meta.push(VarMeta { init, in_switch });
+        self.meta.push(VarMeta { init, in_switch, writes: 0 });
         if let Some(scope) = self.scopes.get_mut(scope_index) {
             scope.vars.push(id);
             if named {
@@ -211,11 +227,16 @@ impl Chain<'_> {
         if level == self.outer.len() { Some(&mut *self.current) } else { self.outer.get_mut(level) }
     }
 
-    /// Resolves `name` as seen from the current function.
-    pub fn resolve(&mut self, name: &str) -> Resolved {
+    /// Resolves `name` as seen from the current function, for `access`.
+    pub fn resolve(&mut self, name: &str, access: Access) -> Resolved {
         let Some((level, var)) = self.find_binding(name) else {
             return Resolved { var: VarRef::Global(name.to_owned()), check_tdz: false, kind: None };
         };
+        if access == Access::Write
+            && let Some(meta) = self.level(level).and_then(|owner| owner.meta_mut(var))
+        {
+            meta.writes = meta.writes.saturating_add(1);
+        }
         let innermost = self.innermost();
         // When the closure of the outermost function between the owner and the read was made.
         let closure_created_at =

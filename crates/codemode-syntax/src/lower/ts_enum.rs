@@ -14,6 +14,7 @@ use std::collections::HashMap;
 
 use swc_ecma_ast::{self as ast, Expr};
 
+use super::scope::Access;
 use super::{LowerResult, Lowerer};
 use crate::ir::{self, ExprKind, Pattern, Property, VarKind, VarRef};
 
@@ -91,7 +92,7 @@ impl Lowerer<'_> {
             }
         }
         seq.push(read(&tmp));
-        let target = self.chain().resolve(&enum_name).var;
+        let target = self.chain().resolve(&enum_name, Access::Write).var;
         self.mark_initialized(&target);
         Ok(ir::StmtKind::Bind { pattern: Pattern::Var(target), init: at(ExprKind::Sequence(seq)) })
     }
