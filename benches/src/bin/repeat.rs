@@ -2,7 +2,7 @@
 //! benchmarks do (one runtime, `execute` per run), for profilers that want the per-run cost
 //! without the process's start-up:
 //!
-//! `repeat <workload|quickstart> [n]` (default 1000), e.g.
+//! `repeat <workload|quickstart|file.js> [n]` (default 1000), e.g.
 //! `valgrind --tool=callgrind target/release/repeat startup 1000`. With `REPEAT_SMAPS` set it
 //! prints `/proc/self/smaps` at the end, to see what the resident set is made of (code, heap).
 
@@ -24,8 +24,10 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let Some(source) = program(workload) else {
-        eprintln!("repeat: no program named `{workload}`");
+    // A workload's name, or the path of a `.js` file (for profiling a program of one's own).
+    let from_file = workload.ends_with(".js").then(|| std::fs::read_to_string(workload).ok()).flatten();
+    let Some(source) = from_file.as_deref().or_else(|| program(workload)) else {
+        eprintln!("repeat: no program named `{workload}` (and no readable .js file of that name)");
         return ExitCode::FAILURE;
     };
     let codemode = match Codemode::new() {

@@ -637,6 +637,13 @@ impl Vm {
                 }
                 Op::IterNext { dst, iter, target } => {
                     let it = reg!(iter);
+                    if let Some(step) = self.native_step(it) {
+                        match step {
+                            Some(v) => reg!(dst) = v,
+                            None => pc = target as usize,
+                        }
+                        continue;
+                    }
                     if let Some(g) = tri!(self.as_sync_generator(it)) {
                         switch_after!(self.generator_iter_next(g, dst, target));
                     }

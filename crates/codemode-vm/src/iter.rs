@@ -45,15 +45,42 @@ impl Vm {
         self.make_error(ErrorKind::TypeError, &format!("{desc} is not iterable"))
     }
 
+    /// One step of the commonest native iterators, advanced in place (no clone of the state):
+    /// a list, or an array iterator over an array (for-of and destructuring of arrays). `None`
+    /// when `it` is some other iterator; else the next value, `None` when done.
+    #[inline]
+    pub(crate) fn native_step(&mut self, it: Value) -> Option<Option<Value>> {
+        let Value::Obj(id) = it else { return None };
+        let (array, next) = match &mut self.heap.obj_mut(id).kind {
+            ObjKind::Iterator(IterState::List { items, next }) => {
+                let v = items.get(*next as usize).copied();
+                *next = next.saturating_add(1);
+                return Some(v);
+            }
+            ObjKind::Iterator(IterState::Array { array, next }) => (*array, *next),
+            _ => return None,
+        };
+        // Read at each step: the array may have grown or shrunk since the last one.
+        let value = match &self.heap.obj(array).kind {
+            ObjKind::Array(items) => items.get(next as usize).copied(),
+            _ => return None,
+        };
+        if let ObjKind::Iterator(state) = &mut self.heap.obj_mut(id).kind {
+            *state = match value {
+                Some(_) => IterState::Array { array, next: next.saturating_add(1) },
+                // Once done it stays done, whatever is pushed afterwards.
+                None => IterState::Done,
+            };
+        }
+        Some(value)
+    }
+
     /// The next value of a native iterator, or `None` when done.
     pub(crate) fn iter_next(&mut self, it: Value) -> Result<Option<Value>, Throw> {
-        let Value::Obj(id) = it else { return Ok(None) };
-        // Lists advance in place (no clone per step).
-        if let ObjKind::Iterator(IterState::List { items, next }) = &mut self.heap.obj_mut(id).kind {
-            let v = items.get(*next as usize).copied();
-            *next = next.saturating_add(1);
-            return Ok(v);
+        if let Some(step) = self.native_step(it) {
+            return Ok(step);
         }
+        let Value::Obj(id) = it else { return Ok(None) };
         let state = match &self.heap.obj(id).kind {
             ObjKind::Iterator(s) => s.clone(),
             _ => return Ok(None),
