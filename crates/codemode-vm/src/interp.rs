@@ -691,6 +691,13 @@ impl Vm {
                         _ => v,
                     };
                 }
+                // Arrays (for-of, destructuring) get their iterator here; everything else, and
+                // closing anything but a native iterator, goes the general way.
+                Op::GetIterator { dst, src } if self.array_iterates_natively(reg!(src)) => {
+                    let Value::Obj(array) = reg!(src) else { continue };
+                    reg!(dst) = tri!(self.new_iterator(crate::object::IterState::Array { array, next: 0 }));
+                }
+                Op::IterClose { iter } if self.is_plain_native_iterator(reg!(iter)) => {}
                 _ => {
                     if let Err(exit) = self.execute_cold(op, &module, fi, base, pc) {
                         return exit;

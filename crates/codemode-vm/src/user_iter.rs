@@ -122,9 +122,7 @@ impl Vm {
     /// arrays, strings, Maps, Sets, native iterators and generators.
     pub(crate) fn user_iterator_method(&mut self, v: Value) -> Result<Option<Value>, Throw> {
         let Value::Obj(id) = v else { return Ok(None) };
-        let native_array =
-            matches!(self.heap.obj(id).kind, ObjKind::Array(_)) && self.array_iterates_natively(id);
-        if native_array
+        if self.array_iterates_natively(v)
             || matches!(self.heap.obj(id).kind, ObjKind::Map { .. } | ObjKind::Generator(_))
             || matches!(self.heap.obj(id).kind, ObjKind::Iterator(ref s) if !matches!(s, IterState::Helper(_)))
         {
@@ -147,17 +145,21 @@ impl Vm {
         Ok(Some(method))
     }
 
-    /// Whether array `id` iterates as the built-in `values()` would: its prototype is
+    /// Whether `v` is an array that iterates as the built-in `values()` would: its prototype is
     /// `Array.prototype`, it has no own `[Symbol.iterator]`, and `Array.prototype`'s is still
     /// the built-in one. Otherwise (a program replaced or deleted it) the array is iterated
     /// through whatever `[Symbol.iterator]` it has, as JavaScript does.
-    fn array_iterates_natively(&self, id: ObjId) -> bool {
+    pub(crate) fn array_iterates_natively(&self, v: Value) -> bool {
         static VALUES: std::sync::LazyLock<Option<crate::builtins::Native>> =
             std::sync::LazyLock::new(|| crate::builtins::Native::by_stable_name("Array.prototype.values"));
+        let Value::Obj(id) = v else { return false };
         let array_proto = self.realm.array_proto;
         let iterator = self.realm.symbols.iterator;
         let obj = self.heap.obj(id);
-        if obj.proto != Some(array_proto) || (!obj.props.is_empty() && obj.props.find(iterator).is_some()) {
+        if !matches!(obj.kind, ObjKind::Array(_))
+            || obj.proto != Some(array_proto)
+            || (!obj.props.is_empty() && obj.props.find(iterator).is_some())
+        {
             return false;
         }
         match self.heap.obj(array_proto).props.get(iterator).map(|slot| slot.value) {
@@ -182,6 +184,15 @@ impl Vm {
 
     /// Whether the iterator in a register is a program's object (not a native iterator or a
     /// generator).
+    /// A native iterator other than a helper or a generator: closing it does nothing (it has no
+    /// `return` to call).
+    pub(crate) fn is_plain_native_iterator(&self, it: Value) -> bool {
+        matches!(it, Value::Obj(id) if matches!(
+            &self.heap.obj(id).kind,
+            ObjKind::Iterator(state) if !matches!(state, IterState::Helper(_))
+        ))
+    }
+
     pub(crate) fn is_user_iterator(&self, it: Value) -> bool {
         match it {
             Value::Obj(id) => match &self.heap.obj(id).kind {
