@@ -6,7 +6,7 @@
 //! destination ([`ReturnTo`]) through [`Vm::deliver`], a loop, so chains of built-ins calling
 //! built-ins (`arr.map(Math.abs)`) run in constant Rust stack.
 
-use codemode_bytecode::ErrorKind;
+use codemode_bytecode::{ErrorKind, Reg};
 
 use crate::Vm;
 use crate::builtins::{self, Cont, Step};
@@ -54,6 +54,9 @@ enum Next {
     Done(Pending),
     Hop(CallHop),
 }
+
+/// A call's `...rest` array and `arguments` object, each with the register it goes to.
+pub(crate) type ArgumentArrays = [Option<(Reg, Value)>; 2];
 
 impl Vm {
     /// Calls `callee` with `this` and `args`. A closure gets a new frame (its value arrives later);
@@ -308,6 +311,61 @@ impl Vm {
         Ok(())
     }
 
+    /// **The one place a call's `...rest` and `arguments` arrays are made** (every path that
+    /// enters a closure's frame: [`Vm::push_closure_frame`] and the interpreter's inline call),
+    /// from the arguments, before the frame's registers exist; stored with
+    /// [`Vm::store_argument_arrays`] once they do.
+    pub(crate) fn argument_arrays(
+        &mut self,
+        rest: Option<Reg>,
+        arguments: Option<Reg>,
+        params: usize,
+        args: &[Value],
+    ) -> Result<ArgumentArrays, Throw> {
+        let rest = match rest {
+            Some(reg) => Some((reg, self.new_array(args.get(params..).unwrap_or(&[]).to_vec())?)),
+            None => None,
+        };
+        let arguments = match arguments {
+            Some(reg) => Some((reg, self.new_array(args.to_vec())?)),
+            None => None,
+        };
+        Ok([rest, arguments])
+    }
+
+    /// The interpreter's inline call into a function with `...rest` or `arguments`, once its
+    /// frame (window at `base`) is pushed: the arrays, made from the `argc` argument registers
+    /// from `args` of the caller's frame (the one below).
+    #[inline(never)]
+    pub(crate) fn bind_argument_arrays(
+        &mut self,
+        code: &codemode_bytecode::FunctionCode,
+        args: Reg,
+        argc: usize,
+        base: usize,
+    ) -> Result<(), Throw> {
+        let caller_base = match self.frames.len().checked_sub(2).and_then(|i| self.frames.get(i)) {
+            Some(Frame::Js(caller)) => caller.base as usize,
+            _ => return Ok(()),
+        };
+        let start = caller_base + args as usize;
+        let argv: smallvec::SmallVec<[Value; 8]> =
+            self.stack.get(start..start + argc).unwrap_or(&[]).iter().copied().collect();
+        let arrays = self.argument_arrays(code.rest, code.arguments, code.param_count as usize, &argv)?;
+        self.store_argument_arrays(base, arrays);
+        Ok(())
+    }
+
+    /// Puts the arrays of [`Vm::argument_arrays`] in their registers of the window at `base`.
+    #[inline]
+    pub(crate) fn store_argument_arrays(&mut self, base: usize, arrays: ArgumentArrays) {
+        for (reg, array) in arrays.into_iter().flatten() {
+            if let Some(slot) = self.stack.get_mut(base + reg as usize) {
+                *slot = array;
+            }
+        }
+    }
+
     pub(crate) fn push_closure_frame(
         &mut self,
         closure: ObjId,
@@ -323,20 +381,13 @@ impl Vm {
         let (count, params, rest, arguments) =
             (code.register_count as usize, code.param_count as usize, code.rest, code.arguments);
         let is_async = code.is_async && !code.is_generator;
+        let arrays = self.argument_arrays(rest, arguments, params, args)?;
         let base = self.grow_stack(count)?;
         let passed = args.len().min(params);
         if let Some(window) = self.stack.get_mut(base..base + passed) {
             window.copy_from_slice(&args[..passed]);
         }
-        if let Some(rest) = rest {
-            let extra = args.get(params..).unwrap_or(&[]).to_vec();
-            let arr = self.new_array(extra)?;
-            self.stack[base + rest as usize] = arr;
-        }
-        if let Some(reg) = arguments {
-            let arr = self.new_array(args.to_vec())?;
-            self.stack[base + reg as usize] = arr;
-        }
+        self.store_argument_arrays(base, arrays);
         let async_promise = if is_async { Some(self.new_promise()?) } else { None };
         self.frames.push(Frame::Js(JsFrame {
             func,

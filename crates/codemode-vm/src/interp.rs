@@ -223,15 +223,13 @@ impl Vm {
         macro_rules! call {
             ($dst:expr, $callee:expr, $this:expr, $args:expr, $argc:expr) => {{
                 let f = reg!($callee);
-                // Fast path: a synchronous closure without rest or `arguments` gets its frame
-                // here, and the loop goes on in it.
+                // Fast path: a synchronous closure gets its frame here, and the loop goes on in
+                // it.
                 if let Value::Obj(id) = f
                     && let ObjKind::Function(Callable::Closure { func: target, this: arrow_this, .. }) =
                         self.heap.obj(id).kind
                     && let Some(callee_code) = module.functions.get(target as usize)
                     && !callee_code.is_async
-                    && callee_code.rest.is_none()
-                    && callee_code.arguments.is_none()
                     && self.frames.len() < self.config.max_call_depth
                 {
                     self.charge_call($argc);
@@ -253,6 +251,11 @@ impl Vm {
                     fi = target;
                     base = new_base;
                     pc = 0;
+                    if callee_code.rest.is_some() || callee_code.arguments.is_some() {
+                        // Made in the new frame (the caller's argument registers are intact
+                        // below it); a throw here leaves from the callee.
+                        tri!(self.bind_argument_arrays(callee_code, $args, $argc as usize, new_base));
+                    }
                     frame_entered!();
                 }
                 let t = $this;
