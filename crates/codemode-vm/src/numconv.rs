@@ -7,6 +7,16 @@ pub use codemode_ir::number_to_string;
 /// `StringToNumber`: whitespace-trimmed decimal, `Infinity`, hex/octal/binary literals; `""` is 0;
 /// anything else is NaN.
 pub fn string_to_number(s: &str) -> f64 {
+    // The common case first: an integer of up to 15 digits (exact in an f64), optionally
+    // negative, without spaces (ids, counts and fields split out of text).
+    let (negative, digits) = match s.as_bytes() {
+        [b'-', rest @ ..] => (true, rest),
+        bytes => (false, bytes),
+    };
+    if !digits.is_empty() && digits.len() <= 15 && digits.iter().all(u8::is_ascii_digit) {
+        let n = digits.iter().fold(0u64, |n, d| n * 10 + u64::from(d - b'0')) as f64;
+        return if negative { -n } else { n };
+    }
     let t = s.trim_matches(is_js_whitespace);
     if t.is_empty() {
         return 0.0;
