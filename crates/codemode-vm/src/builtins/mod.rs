@@ -63,6 +63,7 @@ mod regexp_accessors;
 mod set_algebra;
 mod species;
 mod string;
+mod string_split;
 mod symbol;
 mod text_codec;
 mod thenable;

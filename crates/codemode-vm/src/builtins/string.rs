@@ -12,8 +12,6 @@
 //! *function* is resumable ([`ReplaceState`]): every match is found first, then the callback is
 //! called once per match through [`Step::Call`].
 
-use std::borrow::Cow;
-
 use crate::meter::Work;
 use codemode_bytecode::ErrorKind;
 use serde::{Deserialize, Serialize};
@@ -55,7 +53,7 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::new("String.prototype", "padStart", 2, pad_start),
     NativeDef::new("String.prototype", "padEnd", 2, pad_end),
     NativeDef::new("String.prototype", "repeat", 1, repeat),
-    NativeDef::new("String.prototype", "split", 2, split),
+    NativeDef::new("String.prototype", "split", 2, super::string_split::split),
     NativeDef::new("String.prototype", "concat", 1, concat),
     NativeDef::new("String.prototype", "replace", 2, replace),
     NativeDef::new("String.prototype", "replaceAll", 2, replace_all),
@@ -73,7 +71,7 @@ pub const DEFS: &[NativeDef] = &[
 // ---- receiver and argument helpers ----
 
 /// `this` coerced to a Rust string (TypeError on `null`/`undefined`).
-fn this_string(vm: &mut Vm, this: Value, method: &str) -> Result<String, Throw> {
+pub(super) fn this_string(vm: &mut Vm, this: Value, method: &str) -> Result<String, Throw> {
     if this.is_nullish() {
         let msg = format!("String.prototype.{method} called on null or undefined");
         return Err(vm.make_error(ErrorKind::TypeError, &msg));
@@ -89,9 +87,9 @@ fn this_string(vm: &mut Vm, this: Value, method: &str) -> Result<String, Throw> 
     Ok(s)
 }
 
-/// The receiver of a method that reads a little of it (`charAt`, `slice`, `indexOf`, ...):
-/// a string `this` is read in place, without copying it.
-enum Recv {
+/// The receiver of a method that reads it before making anything (`charAt`, `slice`,
+/// `indexOf`, `split`, `toUpperCase`, ...): a string `this` is read in place, without copying it.
+pub(super) enum Recv {
     Heap(crate::value::StrId),
     Owned(String),
 }
@@ -103,9 +101,16 @@ impl Recv {
             Recv::Owned(s) => Text::new(s),
         }
     }
+
+    pub(super) fn as_str<'a>(&'a self, vm: &'a Vm) -> &'a str {
+        match self {
+            Recv::Heap(id) => vm.heap.str(*id),
+            Recv::Owned(s) => s,
+        }
+    }
 }
 
-fn recv(vm: &mut Vm, this: Value, method: &str) -> Result<Recv, Throw> {
+pub(super) fn recv(vm: &mut Vm, this: Value, method: &str) -> Result<Recv, Throw> {
     match this {
         Value::Str(id) => Ok(Recv::Heap(id)),
         _ => Ok(Recv::Owned(this_string(vm, this, method)?)),
@@ -350,17 +355,37 @@ fn substr(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<S
 // ---- case and whitespace ----
 
 fn to_upper_case(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    let s = this_string(vm, this, "toUpperCase")?;
-    vm.charge(Work::Scan(s.len()));
-    let out = if s.is_ascii() { s.to_ascii_uppercase() } else { s.to_uppercase() };
-    ret_str(vm, out)
+    change_case(vm, this, "toUpperCase", str::make_ascii_uppercase, str::to_uppercase)
 }
 
 fn to_lower_case(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    let s = this_string(vm, this, "toLowerCase")?;
-    vm.charge(Work::Scan(s.len()));
-    let out = if s.is_ascii() { s.to_ascii_lowercase() } else { s.to_lowercase() };
-    ret_str(vm, out)
+    change_case(vm, this, "toLowerCase", str::make_ascii_lowercase, str::to_lowercase)
+}
+
+/// `toUpperCase`/`toLowerCase`: read in place, the result built where it stays (a short one
+/// inline in its heap string, no allocation).
+fn change_case(
+    vm: &mut Vm,
+    this: Value,
+    method: &str,
+    ascii: fn(&mut str),
+    unicode: fn(&str) -> String,
+) -> Result<Step, Throw> {
+    let s = recv(vm, this, method)?;
+    let len = s.as_str(vm).len();
+    vm.charge(Work::Scan(len));
+    let text = s.as_str(vm);
+    let out = if text.is_ascii() {
+        let mut out = compact_str::CompactString::from(text);
+        ascii(&mut out);
+        out
+    } else {
+        compact_str::CompactString::from(unicode(text))
+    };
+    if out.len() > MAX_STRING_BYTES {
+        return Err(invalid_length(vm));
+    }
+    Ok(Step::Return(vm.new_string_owned(out)?))
 }
 
 fn trim(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
@@ -451,88 +476,6 @@ fn concat(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<S
         s.push_str(&t);
     }
     ret_str(vm, s)
-}
-
-// ---- split ----
-
-fn split(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    let s = this_string(vm, this, "split")?;
-    let limit = match arg(args, 1) {
-        Value::Undefined => u32::MAX as usize,
-        v => crate::numconv::to_uint32(vm.to_number(v)?) as usize,
-    };
-    let sep = arg(args, 0);
-    if let Some(re) = regexp::as_regexp(vm, sep) {
-        let parts = regexp::split(vm, re, &s, limit)?;
-        vm.charge(Work::Elements(parts.len()));
-        let mut items = Vec::with_capacity(parts.len());
-        for p in parts {
-            items.push(match p {
-                Some(p) => vm.new_string_owned(p)?,
-                None => Value::Undefined,
-            });
-        }
-        return Ok(Step::Return(vm.new_array(items)?));
-    }
-    if limit == 0 {
-        return Ok(Step::Return(vm.new_array(Vec::new())?));
-    }
-    if sep == Value::Undefined {
-        return strings_array(vm, vec![Cow::Owned(s)]);
-    }
-    let sep = vm.to_rust_string(sep)?;
-    // At most as many pieces as the memory left can hold: checked while they are built (one
-    // more than fits means out of memory).
-    vm.charge(Work::Scan(s.len()));
-    vm.ensure_fits(s.len())?;
-    let max_pieces = vm.split_pieces_that_fit(s.len());
-    let parts = split_str(&s, &sep, limit.min(max_pieces.saturating_add(1)));
-    if parts.len() > max_pieces {
-        return Err(vm.out_of_memory());
-    }
-    strings_array(vm, parts)
-}
-
-/// `split` by a string separator (pure). The pieces borrow from `s` (no allocation per piece)
-/// except single code units of a non-ASCII string split by `""`.
-pub(crate) fn split_str<'a>(s: &'a str, sep: &str, limit: usize) -> Vec<Cow<'a, str>> {
-    let mut parts = Vec::new();
-    if limit == 0 {
-        return parts;
-    }
-    if sep.is_empty() {
-        // Every code unit.
-        if s.is_ascii() {
-            parts.extend((0..s.len()).take(limit).map(|i| Cow::Borrowed(s.get(i..i + 1).unwrap_or(""))));
-        } else {
-            // One piece per code unit; the halves of a surrogate pair become U+FFFD.
-            for u in s.encode_utf16().take(limit) {
-                parts.push(Cow::Owned(String::from_utf16_lossy(&[u])));
-            }
-        }
-        return parts;
-    }
-    // A one-byte separator (",", ":", "\n") is searched as a character: a byte scan instead of
-    // the general substring searcher.
-    match sep.as_bytes() {
-        [b] if b.is_ascii() => parts.extend(s.split(char::from(*b)).take(limit).map(Cow::Borrowed)),
-        _ => parts.extend(s.split(sep).take(limit).map(Cow::Borrowed)),
-    }
-    parts
-}
-
-/// An array of new strings, one per piece (a borrowed piece is copied into the heap string,
-/// which holds up to 24 bytes inline; an owned one gives its buffer).
-fn strings_array(vm: &mut Vm, parts: Vec<Cow<'_, str>>) -> Result<Step, Throw> {
-    vm.charge(Work::Elements(parts.len()));
-    let mut items = Vec::with_capacity(parts.len());
-    for p in parts {
-        items.push(match p {
-            Cow::Borrowed(p) => vm.new_string(p)?,
-            Cow::Owned(p) => vm.new_string_owned(p)?,
-        });
-    }
-    Ok(Step::Return(vm.new_array(items)?))
 }
 
 // ---- replace ----
@@ -788,8 +731,8 @@ fn match_(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<S
         if found.is_empty() {
             return Ok(Step::Return(Value::Null));
         }
-        let parts = found.iter().map(|m| Cow::Borrowed(s.get(m.start..m.end).unwrap_or(""))).collect();
-        return strings_array(vm, parts);
+        let parts = found.iter().map(|m| s.get(m.start..m.end).unwrap_or("").into()).collect();
+        return super::string_split::strings_array(vm, parts);
     }
     let subject = match this {
         Value::Str(_) => this,
@@ -925,18 +868,6 @@ mod tests {
         assert_eq!(Text::new("abc").find_from("", 3), Some(3));
         assert_eq!(Text::new("a😀b").slice(1, 3), "😀");
         assert_eq!(Text::new("a😀b").slice(1, 2), "\u{FFFD}");
-    }
-
-    #[test]
-    fn split_edges() {
-        assert_eq!(split_str("a,b,,c", ",", usize::MAX), ["a", "b", "", "c"]);
-        assert_eq!(split_str("a,b,,c", ",", 2), ["a", "b"]);
-        assert_eq!(split_str("abc", "", usize::MAX), ["a", "b", "c"]);
-        assert_eq!(split_str("", ",", usize::MAX), [""]);
-        assert!(split_str("", "", usize::MAX).is_empty());
-        assert_eq!(split_str("ab", "ab", usize::MAX), ["", ""]);
-        assert_eq!(split_str("héé", "", usize::MAX), ["h", "é", "é"]);
-        assert_eq!(split_str("a😀", "", usize::MAX), ["a", "\u{FFFD}", "\u{FFFD}"]);
     }
 
     #[test]
