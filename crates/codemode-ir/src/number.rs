@@ -74,9 +74,27 @@ impl IntegerDigits {
 
     #[inline]
     fn new(int: i64) -> Self {
+        // Two digits per division, from a table of the pairs "00".."99".
+        const PAIRS: [u8; 200] = {
+            let mut table = [0u8; 200];
+            let mut i = 0;
+            while i < 100 {
+                table[2 * i] = b'0' + (i / 10) as u8;
+                table[2 * i + 1] = b'0' + (i % 10) as u8;
+                i += 1;
+            }
+            table
+        };
         let mut n = int.unsigned_abs();
         let mut buf = [0u8; 17];
         let mut start = buf.len();
+        while n >= 100 && start >= 2 {
+            let pair = (n % 100) as usize * 2;
+            n /= 100;
+            start -= 2;
+            buf[start] = PAIRS[pair];
+            buf[start + 1] = PAIRS[pair + 1];
+        }
         loop {
             start -= 1;
             buf[start] = b'0' + (n % 10) as u8;
@@ -120,7 +138,7 @@ impl IntegerDigits {
 
 #[cfg(test)]
 mod tests {
-    use super::number_to_string;
+    use super::{IntegerDigits, number_to_string};
 
     #[test]
     fn numbers_format_like_javascript() {
@@ -149,5 +167,22 @@ mod tests {
         for (value, expected) in cases {
             assert_eq!(number_to_string(value), expected);
         }
+    }
+
+    #[test]
+    fn integer_digits_print_like_rust() {
+        let max = (1i64 << 53) - 1;
+        let mut cases = vec![0, 1, 9, 10, 99, 100, 101, 999, 1000, 12345, 100000, max, -max];
+        cases.extend((0..64).map(|k| (1i64 << 53) / (k + 2) - k));
+        cases.extend([-1, -10, -99, -100, -123456789]);
+        for n in cases {
+            assert_eq!(
+                IntegerDigits::of(n as f64).map(|d| d.as_str().to_string()),
+                Some(n.to_string()),
+                "{n}"
+            );
+        }
+        assert_eq!(IntegerDigits::of(-0.0).map(|d| d.as_str().to_string()), Some("0".into()));
+        assert!(IntegerDigits::of(0.5).is_none() && IntegerDigits::of(9007199254740992.0).is_none());
     }
 }
