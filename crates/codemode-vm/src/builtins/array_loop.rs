@@ -319,10 +319,10 @@ pub(crate) fn return_in_place(vm: &mut Vm, result: Value) -> Result<bool, Throw>
     // place, arguments then `undefined`.
     let passed = argc.min(params);
     match vm.stack.get_mut(base..) {
-        Some(window) if window.len() == registers => {
-            for (i, slot) in window.iter_mut().enumerate() {
-                *slot = if i < passed { args[i] } else { Value::Undefined };
-            }
+        Some(window) if window.len() == registers && passed <= registers => {
+            let (params, rest) = window.split_at_mut(passed);
+            params.copy_from_slice(&args[..passed]);
+            rest.fill(Value::Undefined);
         }
         _ => {
             vm.stack.truncate(base);
