@@ -529,8 +529,20 @@ impl Vm {
                 Op::GetNamed { dst, obj, k } => {
                     let atom = self.constant_atom(fi, k);
                     let o = reg!(obj);
+                    let holder = match self.cached_method(o, atom) {
+                        Ok(v) => {
+                            reg!(dst) = v;
+                            continue;
+                        }
+                        Err(holder) => holder,
+                    };
                     match tri!(self.get(o, Key::Atom(atom))) {
-                        crate::props::Got::Value(v) => reg!(dst) = v,
+                        crate::props::Got::Value(v) => {
+                            reg!(dst) = v;
+                            if let Some(holder) = holder {
+                                self.remember_method(holder, atom);
+                            }
+                        }
                         crate::props::Got::Getter(g) => {
                             switch_after!(
                                 self.call_value(g, o, &[], ReturnTo::Reg(dst)).and_then(|p| self.deliver(p))

@@ -36,6 +36,7 @@ mod interp_cold;
 mod iter;
 mod jobs;
 mod meter;
+mod method_cache;
 pub mod numconv;
 mod object;
 mod output;
@@ -221,6 +222,10 @@ pub struct Vm {
     /// never saved, with no effect on results or fuel.
     #[serde(skip)]
     pub(crate) args_pool: Vec<Vec<Value>>,
+    /// Where prototypes hold the methods `o.name` reads (`method_cache.rs`): checked on every
+    /// use, never saved.
+    #[serde(skip)]
+    pub(crate) method_cache: method_cache::MethodCache,
 }
 
 impl Vm {
@@ -296,6 +301,7 @@ impl Vm {
             replays: Vec::new(),
             native_depth: 0,
             args_pool: Vec::new(),
+            method_cache: Default::default(),
         }
     }
 

@@ -115,6 +115,13 @@ impl PropMap {
         map
     }
 
+    /// The slot at `index` (from [`PropMap::find`]); a tombstone is a slot whose key is
+    /// [`Atom::DELETED`].
+    #[inline]
+    pub fn slot(&self, index: usize) -> Option<&Slot> {
+        self.slots.get(index)
+    }
+
     /// The slot at `index` (from [`PropMap::find`]), to update in place.
     #[inline]
     pub fn slot_mut(&mut self, index: usize) -> Option<&mut Slot> {
