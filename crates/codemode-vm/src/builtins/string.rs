@@ -89,6 +89,7 @@ pub(super) fn this_string(vm: &mut Vm, this: Value, method: &str) -> Result<Stri
 
 /// The receiver of a method that reads it before making anything (`charAt`, `slice`,
 /// `indexOf`, `split`, `toUpperCase`, ...): a string `this` is read in place, without copying it.
+/// (`split` reads its separator this way too.)
 pub(super) enum Recv {
     Heap(crate::value::StrId),
     Owned(String),

@@ -1,11 +1,9 @@
 //! `String.prototype.split` and the arrays of pieces it and `match` return.
 
-use std::borrow::Cow;
-
 use compact_str::CompactString;
 
 use super::regexp;
-use super::string::recv;
+use super::string::{Recv, recv};
 use super::{Step, arg};
 use crate::Vm;
 use crate::call::Throw;
@@ -45,28 +43,26 @@ pub(super) fn split(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -
         let whole = CompactString::from(subject.as_str(vm));
         return strings_array(vm, vec![whole]);
     }
-    let sep = vm.to_rust_string(sep)?;
+    // The separator is read in place too when it is a string (no copy per call).
+    let sep = match sep {
+        Value::Str(id) => Recv::Heap(id),
+        v => Recv::Owned(vm.to_rust_string(v)?),
+    };
     // At most as many pieces as the memory left can hold: checked while they are built (one
     // more than fits means out of memory).
     vm.charge(Work::Scan(len));
     vm.ensure_fits(len)?;
     let max_pieces = vm.split_pieces_that_fit(len);
-    // Each piece is copied out while the subject is borrowed (a short one inline, no
-    // allocation), then moved into its heap string.
-    let parts: Vec<CompactString> =
-        split_str(subject.as_str(vm), &sep, limit.min(max_pieces.saturating_add(1)))
-            .into_iter()
-            .map(CompactString::from)
-            .collect();
+    let parts = split_str(subject.as_str(vm), sep.as_str(vm), limit.min(max_pieces.saturating_add(1)));
     if parts.len() > max_pieces {
         return Err(vm.out_of_memory());
     }
     strings_array(vm, parts)
 }
 
-/// `split` by a string separator (pure). The pieces borrow from `s` (no allocation per piece)
-/// except single code units of a non-ASCII string split by `""`.
-pub(crate) fn split_str<'a>(s: &'a str, sep: &str, limit: usize) -> Vec<Cow<'a, str>> {
+/// `split` by a string separator (pure), each piece copied out where it will stay (a piece of
+/// up to 24 bytes inline, no allocation), to be moved into its heap string.
+pub(crate) fn split_str(s: &str, sep: &str, limit: usize) -> Vec<CompactString> {
     let mut parts = Vec::new();
     if limit == 0 {
         return parts;
@@ -74,20 +70,39 @@ pub(crate) fn split_str<'a>(s: &'a str, sep: &str, limit: usize) -> Vec<Cow<'a, 
     if sep.is_empty() {
         // Every code unit.
         if s.is_ascii() {
-            parts.extend((0..s.len()).take(limit).map(|i| Cow::Borrowed(s.get(i..i + 1).unwrap_or(""))));
+            parts
+                .extend((0..s.len()).take(limit).map(|i| CompactString::from(s.get(i..i + 1).unwrap_or(""))));
         } else {
             // One piece per code unit; the halves of a surrogate pair become U+FFFD.
             for u in s.encode_utf16().take(limit) {
-                parts.push(Cow::Owned(String::from_utf16_lossy(&[u])));
+                parts.push(CompactString::from(String::from_utf16_lossy(&[u])));
             }
         }
         return parts;
     }
-    // A one-byte separator (",", ":", "\n") is searched as a character: a byte scan instead of
-    // the general substring searcher.
     match sep.as_bytes() {
-        [b] if b.is_ascii() => parts.extend(s.split(char::from(*b)).take(limit).map(Cow::Borrowed)),
-        _ => parts.extend(s.split(sep).take(limit).map(Cow::Borrowed)),
+        // A short subject and a one-byte separator (a field of a CSV line, `key:value`): a
+        // byte loop, cheaper there than setting up a searcher per piece.
+        [b] if b.is_ascii() && s.len() <= 64 => {
+            let mut start = 0;
+            for (i, byte) in s.bytes().enumerate() {
+                if parts.len() == limit {
+                    return parts;
+                }
+                if byte == *b {
+                    // An ASCII byte is never inside a multi-byte character: `i` is a boundary.
+                    parts.push(CompactString::from(s.get(start..i).unwrap_or("")));
+                    start = i + 1;
+                }
+            }
+            if parts.len() < limit {
+                parts.push(CompactString::from(s.get(start..).unwrap_or("")));
+            }
+        }
+        // A one-byte separator is searched as a character: a byte scan instead of the general
+        // substring searcher.
+        [b] if b.is_ascii() => parts.extend(s.split(char::from(*b)).take(limit).map(CompactString::from)),
+        _ => parts.extend(s.split(sep).take(limit).map(CompactString::from)),
     }
     parts
 }
@@ -105,7 +120,7 @@ pub(super) fn strings_array(vm: &mut Vm, parts: Vec<CompactString>) -> Result<St
 
 #[cfg(test)]
 mod tests {
-    use super::split_str;
+    use super::{CompactString, split_str};
 
     #[test]
     fn split_edges() {
@@ -117,5 +132,15 @@ mod tests {
         assert_eq!(split_str("ab", "ab", usize::MAX), ["", ""]);
         assert_eq!(split_str("héé", "", usize::MAX), ["h", "é", "é"]);
         assert_eq!(split_str("a😀", "", usize::MAX), ["a", "\u{FFFD}", "\u{FFFD}"]);
+        // Short subjects take the byte loop, long ones the searcher: the same pieces.
+        assert_eq!(split_str("héllo,wörld,", ",", usize::MAX), ["héllo", "wörld", ""]);
+        assert_eq!(split_str(",", ",", usize::MAX), ["", ""]);
+        assert_eq!(split_str("a:b:c", ":", 0), Vec::<CompactString>::new());
+        assert_eq!(split_str("a:b:c", ":", 1), ["a"]);
+        assert_eq!(split_str("a:b:c", ":", 3), ["a", "b", "c"]);
+        let long = "é,".repeat(50);
+        let short_pieces: Vec<CompactString> = long.split(',').map(CompactString::from).collect();
+        assert_eq!(split_str(&long, ",", usize::MAX), short_pieces);
+        assert_eq!(split_str(&long, ",", 7), short_pieces[..7]);
     }
 }
