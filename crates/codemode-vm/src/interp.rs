@@ -8,6 +8,7 @@
 use crate::meter::Work;
 use codemode_bytecode::{BinOp, ErrorKind, Op};
 
+use crate::builtins::array_loop::InPlace;
 use crate::call::Throw;
 use crate::convert::NumericOp;
 use crate::frame::{Frame, ReturnTo};
@@ -641,11 +642,30 @@ impl Vm {
                     // A loop's callback going on to the next element starts over in place.
                     save_pc!();
                     match crate::builtins::array_loop::return_in_place(self, v) {
-                        Ok(true) => {
+                        Ok(InPlace::Restarted) => {
                             pc = 0;
                             frame_entered!();
                         }
-                        Ok(false) => {}
+                        Ok(InPlace::Finished { value, dst }) => {
+                            // The loop ended; the JavaScript frame that called it goes on here.
+                            let Some(Frame::Js(caller)) = self.frames.last() else {
+                                return Exit::Switch;
+                            };
+                            let (caller_func, caller_pc, caller_base) =
+                                (caller.func, caller.pc, caller.base as usize);
+                            let Some(caller_code) = module.functions.get(caller_func as usize) else {
+                                return Exit::Switch;
+                            };
+                            if let Some(slot) = self.stack.get_mut(caller_base + dst as usize) {
+                                *slot = value;
+                            }
+                            code = &caller_code.code[..];
+                            fi = caller_func;
+                            base = caller_base;
+                            pc = caller_pc as usize;
+                            frame_entered!();
+                        }
+                        Ok(InPlace::No) => {}
                         Err(e) => return Exit::Throw(e),
                     }
                     switch_after!(self.return_from_frame(v));

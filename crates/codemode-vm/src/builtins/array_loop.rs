@@ -12,7 +12,7 @@
 //!
 //! A string `this` is read into a copy (its characters cannot change or run code).
 
-use codemode_bytecode::ErrorKind;
+use codemode_bytecode::{ErrorKind, Reg};
 use serde::{Deserialize, Serialize};
 
 use super::{Cont, Step, arg, require_callable, this_array};
@@ -254,24 +254,34 @@ pub(crate) fn next_call(vm: &mut Vm, mut s: Box<ArrayLoop>) -> Result<Step, Thro
 /// reads generically, or the frame is something else), nothing was changed and the caller
 /// returns the ordinary way. On a throw (out of memory growing the output) both frames are
 /// gone, as when the value is delivered the ordinary way.
-pub(crate) fn return_in_place(vm: &mut Vm, result: Value) -> Result<bool, Throw> {
+///
+/// When the loop has no next element and its value goes to a register of the JavaScript frame
+/// below (`const out = xs.map(f)`), the loop is finished here too: both frames are popped and
+/// [`InPlace::Finished`] tells the interpreter the value and the register, as the ordinary way
+/// (`deliver` → `resume_loop` → the loop's value) would have.
+pub(crate) fn return_in_place(vm: &mut Vm, result: Value) -> Result<InPlace, Throw> {
     let n = vm.frames.len();
-    let Some([Frame::Native(NativeFrame { cont: Cont::ArrayLoop(s), .. }), Frame::Js(top)]) =
+    let Some([Frame::Native(NativeFrame { cont: Cont::ArrayLoop(s), ret }), Frame::Js(top)]) =
         vm.frames.get(n.wrapping_sub(2)..)
     else {
-        return Ok(false);
+        return Ok(InPlace::No);
     };
     if !matches!(top.ret, ReturnTo::Native)
         || top.async_promise.is_some()
         || s.generic
         || !matches!((s.callback, top.closure), (Value::Obj(callback), Some(c)) if callback == c)
     {
-        return Ok(false);
+        return Ok(InPlace::No);
     }
-    let Some(code) = vm.module.functions.get(top.func as usize) else { return Ok(false) };
+    let Some(code) = vm.module.functions.get(top.func as usize) else { return Ok(InPlace::No) };
     if code.is_async || code.is_generator || code.rest.is_some() || code.arguments.is_some() {
-        return Ok(false);
+        return Ok(InPlace::No);
     }
+    // Where the loop's own value goes when it ends: a register of a JavaScript frame.
+    let finish_into = match (ret, n.checked_sub(3).and_then(|i| vm.frames.get(i))) {
+        (ReturnTo::Reg(dst), Some(Frame::Js(_))) => Some(*dst),
+        _ => None,
+    };
     let (registers, params, base) =
         (code.register_count as usize, code.param_count as usize, top.base as usize);
     let goes_on = match s.op {
@@ -286,7 +296,8 @@ pub(crate) fn return_in_place(vm: &mut Vm, result: Value) -> Result<bool, Throw>
     let present = items_of(vm, s.array).len() as u64;
     let next = match next_array_index(s.op, candidate, s.len, present) {
         Some(next) if goes_on => next,
-        _ => return Ok(false),
+        None if goes_on && let Some(dst) = finish_into => return finish_in_place(vm, result, dst),
+        _ => return Ok(InPlace::No),
     };
     let (op, array, mut acc, element, receiver) = (s.op, s.array, s.acc, s.element, s.receiver);
 
@@ -341,7 +352,46 @@ pub(crate) fn return_in_place(vm: &mut Vm, result: Value) -> Result<bool, Throw>
     if let Some(Frame::Js(top)) = vm.frames.last_mut() {
         top.pc = 0;
     }
-    Ok(true)
+    Ok(InPlace::Restarted)
+}
+
+/// What [`return_in_place`] did.
+pub(crate) enum InPlace {
+    /// Nothing: return the ordinary way.
+    No,
+    /// The callback's frame starts over for the next element.
+    Restarted,
+    /// The loop ended: its frames are gone and its value goes to register `dst` of the
+    /// JavaScript frame now on top.
+    Finished { value: Value, dst: Reg },
+}
+
+/// The last callback of a `map`/`filter`/`forEach`/`reduce…` over an array returned `result`:
+/// applies it, pops the callback's frame and the loop's, and gives the loop's value.
+fn finish_in_place(vm: &mut Vm, result: Value, dst: Reg) -> Result<InPlace, Throw> {
+    let (Some(Frame::Js(top)), Some(Frame::Native(NativeFrame { cont: Cont::ArrayLoop(s), .. }))) =
+        (vm.frames.pop(), vm.frames.pop())
+    else {
+        // Not reached: the caller matched these two frames.
+        return Err(vm.make_error(ErrorKind::Error, "internal error: loop frames changed"));
+    };
+    vm.stack.truncate(top.base as usize);
+    let value = match s.op {
+        LoopOp::Map => {
+            vm.array_push(s.acc, result)?;
+            pad_map_result(vm, &s)?;
+            s.acc
+        }
+        LoopOp::Filter => {
+            if vm.to_boolean(result) {
+                vm.array_push(s.acc, s.element)?;
+            }
+            s.acc
+        }
+        LoopOp::Reduce | LoopOp::ReduceRight => result,
+        _ => finished(&s),
+    };
+    Ok(InPlace::Finished { value, dst })
 }
 
 pub(crate) fn resume_loop(vm: &mut Vm, mut s: Box<ArrayLoop>, result: Value) -> Result<Step, Throw> {
