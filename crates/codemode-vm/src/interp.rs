@@ -127,589 +127,310 @@ impl Vm {
     /// Executes the top frame until the frame stack changes.
     fn execute(&mut self) -> Exit {
         let module = self.module.clone();
-        let Some(Frame::Js(frame)) = self.frames.last() else { return Exit::Switch };
-        let Some(func) = module.functions.get(frame.func as usize) else {
-            return Exit::Throw(Value::Undefined);
-        };
-        // The running frame, cached in locals. Calls to plain closures and returns to a
-        // JavaScript caller switch these in place (the fast paths of `Call` and `Return`);
-        // everything else saves `pc` and goes back to `run`.
-        let mut code = &func.code[..];
-        let mut fi = frame.func;
-        let mut base = frame.base as usize;
-        let mut pc = frame.pc as usize;
+        // Re-entered (`continue 'frames`) when the top frame may have changed without leaving:
+        // the running frame is read again.
+        'frames: loop {
+            let Some(Frame::Js(frame)) = self.frames.last() else { return Exit::Switch };
+            let Some(func) = module.functions.get(frame.func as usize) else {
+                return Exit::Throw(Value::Undefined);
+            };
+            // The running frame, cached in locals. Calls to plain closures and returns to a
+            // JavaScript caller switch these in place (the fast paths of `Call` and `Return`);
+            // everything else saves `pc` and goes back to `run`.
+            let mut code = &func.code[..];
+            let mut fi = frame.func;
+            let mut base = frame.base as usize;
+            let mut pc = frame.pc as usize;
 
-        // The running closure is read from the top frame when needed (fewer locals live across
-        // the loop leaves its hot ones in registers).
-        macro_rules! closure {
-            () => {
-                match self.frames.last() {
-                    Some(Frame::Js(f)) => f.closure,
-                    _ => None,
-                }
-            };
-        }
-        macro_rules! reg {
-            ($r:expr) => {
-                self.stack[base + $r as usize]
-            };
-        }
-        macro_rules! save_pc {
-            () => {
-                if let Some(Frame::Js(f)) = self.frames.last_mut() {
-                    f.pc = pc as u32;
-                }
-            };
-        }
-        macro_rules! throw {
-            ($e:expr) => {{
-                save_pc!();
-                return Exit::Throw($e);
-            }};
-        }
-        macro_rules! tri {
-            ($e:expr) => {
-                match $e {
-                    Ok(v) => v,
-                    Err(e) => throw!(e),
-                }
-            };
-        }
-        macro_rules! jump {
-            ($target:expr) => {{
-                let t = $target as usize;
-                if t < pc {
-                    self.charge(Work::Units(1));
-                    if self.fuel <= 0 {
-                        pc = t;
-                        save_pc!();
-                        return Exit::OutOfFuel;
+            // The running closure is read from the top frame when needed (fewer locals live across
+            // the loop leaves its hot ones in registers).
+            macro_rules! closure {
+                () => {
+                    match self.frames.last() {
+                        Some(Frame::Js(f)) => f.closure,
+                        _ => None,
                     }
-                    // A loop that allocates must let the collector run: at a backward jump every
-                    // live value is in a register, so yield to `run`, which collects.
-                    if self.heap.wants_collection() {
-                        pc = t;
-                        save_pc!();
-                        return Exit::Switch;
+                };
+            }
+            macro_rules! reg {
+                ($r:expr) => {
+                    self.stack[base + $r as usize]
+                };
+            }
+            macro_rules! save_pc {
+                () => {
+                    if let Some(Frame::Js(f)) = self.frames.last_mut() {
+                        f.pc = pc as u32;
                     }
-                }
-                pc = t;
-            }};
-        }
-        macro_rules! switch_after {
-            ($e:expr) => {{
-                save_pc!();
-                match $e {
-                    Ok(()) => return Exit::Switch,
-                    Err(e) => return Exit::Throw(e),
-                }
-            }};
-        }
-
-        // After a frame is entered in place (a call, a loop callback restarted): fuel and the
-        // collector, checked at every call (the new frame's pc is saved: it is the top frame).
-        macro_rules! frame_entered {
-            () => {{
-                if self.fuel <= 0 {
-                    return Exit::OutOfFuel;
-                }
-                if self.heap.wants_collection() {
-                    return Exit::Switch;
-                }
-                continue;
-            }};
-        }
-
-        // `Call` and `CallPlain`: `$this` is evaluated only when the callee is not an arrow.
-        macro_rules! call {
-            ($dst:expr, $callee:expr, $this:expr, $args:expr, $argc:expr) => {{
-                let f = reg!($callee);
-                // Fast path: a synchronous closure gets its frame here, and the loop goes on in
-                // it.
-                if let Value::Obj(id) = f
-                    && let ObjKind::Function(Callable::Closure { func: target, this: arrow_this, .. }) =
-                        self.heap.obj(id).kind
-                    && let Some(callee_code) = module.functions.get(target as usize)
-                    && !callee_code.is_async
-                    && self.frames.len() < self.config.max_call_depth
-                {
-                    self.charge_call($argc);
-                    let this = if callee_code.is_arrow { arrow_this } else { $this };
+                };
+            }
+            macro_rules! throw {
+                ($e:expr) => {{
                     save_pc!();
-                    let new_base = tri!(self.grow_stack(callee_code.register_count as usize));
-                    let passed = ($argc as usize).min(callee_code.param_count as usize);
-                    self.copy_args(base + $args as usize, new_base, passed);
-                    self.frames.push(Frame::Js(crate::frame::JsFrame {
-                        func: target,
-                        pc: 0,
-                        base: new_base as u32,
-                        this,
-                        closure: Some(id),
-                        ret: ReturnTo::Reg($dst),
-                        async_promise: None,
-                    }));
-                    code = &callee_code.code[..];
-                    fi = target;
-                    base = new_base;
-                    pc = 0;
-                    if callee_code.rest.is_some() || callee_code.arguments.is_some() {
-                        // Made in the new frame (the caller's argument registers are intact
-                        // below it); a throw here leaves from the callee.
-                        tri!(self.bind_argument_arrays(callee_code, $args, $argc as usize, new_base));
+                    return Exit::Throw($e);
+                }};
+            }
+            macro_rules! tri {
+                ($e:expr) => {
+                    match $e {
+                        Ok(v) => v,
+                        Err(e) => throw!(e),
                     }
-                    frame_entered!();
-                }
-                let t = $this;
-                if !self.is_callable(f) {
-                    throw!(self.not_a_function_in(f, &module, fi, pc - 1));
-                }
-                let start = base + $args as usize;
-                let argv: smallvec::SmallVec<[Value; 8]> =
-                    self.stack.get(start..start + $argc as usize).unwrap_or(&[]).iter().copied().collect();
-                save_pc!();
-                let result = self.call_value(f, t, &argv, ReturnTo::Reg($dst)).and_then(|p| self.deliver(p));
-                if let Err(e) = result {
-                    return Exit::Throw(e);
-                }
-                if self.fuel <= 0 {
-                    return Exit::OutOfFuel;
-                }
-                return Exit::Switch;
-            }};
-        }
-
-        loop {
-            let Some(op) = code.get(pc) else {
-                // Falling off the end returns undefined (the compiler always emits a Return).
-                switch_after!(self.return_from_frame(Value::Undefined));
-            };
-            pc += 1;
-            // Matched in place: each arm reads only its own operands (copying the instruction
-            // out first loads every operand field into registers at the dispatch).
-            match *op {
-                Op::LoadUndef { dst } => reg!(dst) = Value::Undefined,
-                Op::LoadNull { dst } => reg!(dst) = Value::Null,
-                Op::LoadTrue { dst } => reg!(dst) = Value::Bool(true),
-                Op::LoadFalse { dst } => reg!(dst) = Value::Bool(false),
-                Op::LoadUninit { dst } => reg!(dst) = Value::Uninit,
-                Op::LoadInt { dst, value } => reg!(dst) = Value::Number(value as f64),
-                Op::LoadConst { dst, k } => reg!(dst) = self.constant(fi, k),
-                Op::Move { dst, src } => reg!(dst) = reg!(src),
-                Op::CheckTdz { src, k } => {
-                    if matches!(reg!(src), Value::Uninit) {
-                        let name = self.constant_str(fi, k);
-                        let msg = format!("Cannot access '{name}' before initialization");
-                        throw!(self.make_error(ErrorKind::ReferenceError, &msg));
-                    }
-                }
-                Op::GetGlobal { dst, k } => {
-                    let atom = self.constant_atom(fi, k);
-                    match self.get_global(atom) {
-                        Some(v) => reg!(dst) = v,
-                        None => {
-                            let name = self.heap.atoms.name(atom).to_string();
-                            let msg = format!("{name} is not defined");
-                            throw!(self.make_error(ErrorKind::ReferenceError, &msg));
-                        }
-                    }
-                }
-                Op::NewCell { dst } => {
-                    let cell = tri!(self.heap.alloc_cell(Value::Uninit).map_err(|_| self.out_of_memory()));
-                    reg!(dst) = Value::Cell(cell);
-                }
-                Op::LoadCell { dst, cell } => {
-                    if let Value::Cell(c) = reg!(cell) {
-                        reg!(dst) = self.heap.cell(c);
-                    }
-                }
-                Op::StoreCell { cell, src } => {
-                    if let Value::Cell(c) = reg!(cell) {
-                        let v = reg!(src);
-                        self.heap.set_cell(c, v);
-                    }
-                }
-                Op::LoadCapture { dst, capture } => {
-                    reg!(dst) = match self.capture_cell(closure!(), capture) {
-                        Some(c) => self.heap.cell(c),
-                        None => Value::Undefined,
-                    };
-                }
-                // A recursive function's own name (`self_capture`) and named function expressions.
-                Op::LoadCallee { dst } => {
-                    reg!(dst) = closure!().map_or(Value::Undefined, Value::Obj);
-                }
-                Op::StoreCapture { capture, src } => {
-                    if let Some(c) = self.capture_cell(closure!(), capture) {
-                        let v = reg!(src);
-                        self.heap.set_cell(c, v);
-                    }
-                }
-                Op::Closure { dst, func } => {
-                    let this = match self.frames.last() {
-                        Some(Frame::Js(f)) => f.this,
-                        _ => Value::Undefined,
-                    };
-                    let v = tri!(self.make_closure(func, closure!(), base, this));
-                    reg!(dst) = v;
-                }
-                Op::Binary { op, dst, a, b } => {
-                    let (x, y) = (reg!(a), reg!(b));
-                    reg!(dst) = match (x, y) {
-                        (Value::Number(x), Value::Number(y))
-                            if !matches!(op, BinOp::In | BinOp::InstanceOf) =>
-                        {
-                            number_binary(op, x, y)
-                        }
-                        // A string and a string or number: `+` concatenates (`"order_" + i`).
-                        (Value::Str(_), Value::Str(_) | Value::Number(_))
-                        | (Value::Number(_), Value::Str(_))
-                            if matches!(op, BinOp::Add) =>
-                        {
-                            tri!(self.concat(x, y))
-                        }
-                        // `===` never converts or runs program code (`r.status === "open"`).
-                        _ if matches!(op, BinOp::StrictEq | BinOp::StrictNotEq) => {
-                            Value::Bool(self.strict_equals_metered(x, y) == matches!(op, BinOp::StrictEq))
-                        }
-                        (Value::Obj(_), _) | (_, Value::Obj(_)) => {
+                };
+            }
+            macro_rules! jump {
+                ($target:expr) => {{
+                    let t = $target as usize;
+                    if t < pc {
+                        self.charge(Work::Units(1));
+                        if self.fuel <= 0 {
+                            pc = t;
                             save_pc!();
-                            let convert = crate::to_primitive::ConvertOp::Binary(op);
-                            if tri!(self.convert_with_user_code(convert, [x, y], 2, ReturnTo::Reg(dst))) {
-                                return Exit::Switch;
-                            }
-                            tri!(self.binary(op, x, y))
+                            return Exit::OutOfFuel;
                         }
-                        _ => tri!(self.binary(op, x, y)),
-                    };
-                }
-                Op::BinaryInt { op, dst, a, int } => {
-                    let y = int as f64;
-                    reg!(dst) = match reg!(a) {
-                        Value::Number(x) => number_binary(op, x, y),
-                        x @ Value::Obj(_) => {
+                        // A loop that allocates must let the collector run: at a backward jump every
+                        // live value is in a register, so yield to `run`, which collects.
+                        if self.heap.wants_collection() {
+                            pc = t;
                             save_pc!();
-                            let convert = crate::to_primitive::ConvertOp::Binary(op);
-                            let operands = [x, Value::Number(y)];
-                            if tri!(self.convert_with_user_code(convert, operands, 2, ReturnTo::Reg(dst))) {
-                                return Exit::Switch;
-                            }
-                            tri!(self.binary(op, x, Value::Number(y)))
-                        }
-                        x => tri!(self.binary(op, x, Value::Number(y))),
-                    };
-                }
-                Op::Unary { op, dst, src } => {
-                    let v = reg!(src);
-                    if let Value::Obj(_) = v
-                        && matches!(
-                            op,
-                            codemode_bytecode::UnOp::Minus
-                                | codemode_bytecode::UnOp::Plus
-                                | codemode_bytecode::UnOp::BitNot
-                        )
-                    {
-                        save_pc!();
-                        let convert = crate::to_primitive::ConvertOp::Unary(op);
-                        if tri!(self.convert_with_user_code(
-                            convert,
-                            [v, Value::Undefined],
-                            1,
-                            ReturnTo::Reg(dst)
-                        )) {
                             return Exit::Switch;
                         }
                     }
-                    reg!(dst) = tri!(self.unary(op, v));
-                }
-                Op::Inc { dst, src } => match reg!(src) {
-                    Value::Number(n) => reg!(dst) = Value::Number(n + 1.0),
-                    v => {
-                        save_pc!();
-                        match self.numeric_slow(NumericOp::Step(true), v, dst) {
-                            Ok(Some(r)) => reg!(dst) = r,
-                            Ok(None) => return Exit::Switch,
-                            Err(e) => return Exit::Throw(e),
-                        }
-                    }
-                },
-                Op::Dec { dst, src } => match reg!(src) {
-                    Value::Number(n) => reg!(dst) = Value::Number(n - 1.0),
-                    v => {
-                        save_pc!();
-                        match self.numeric_slow(NumericOp::Step(false), v, dst) {
-                            Ok(Some(r)) => reg!(dst) = r,
-                            Ok(None) => return Exit::Switch,
-                            Err(e) => return Exit::Throw(e),
-                        }
-                    }
-                },
-                Op::ToNumeric { dst, src } => match reg!(src) {
-                    v @ Value::Number(_) => reg!(dst) = v,
-                    v => {
-                        save_pc!();
-                        match self.numeric_slow(NumericOp::ToNumeric, v, dst) {
-                            Ok(Some(r)) => reg!(dst) = r,
-                            Ok(None) => return Exit::Switch,
-                            Err(e) => return Exit::Throw(e),
-                        }
-                    }
-                },
-                Op::Jump { target } => jump!(target),
-                Op::JumpIfTrue { src, target } => {
-                    if self.to_boolean(reg!(src)) {
-                        jump!(target)
-                    }
-                }
-                Op::JumpIfFalse { src, target } => {
-                    if !self.to_boolean(reg!(src)) {
-                        jump!(target)
-                    }
-                }
-                Op::JumpUnlessCompare { op, a, b, target } => {
-                    let holds = match (reg!(a), reg!(b)) {
-                        (Value::Number(x), Value::Number(y)) => number_compare(op, x, y),
-                        (x, y) => {
-                            if matches!(x, Value::Obj(_)) || matches!(y, Value::Obj(_)) {
-                                save_pc!();
-                                let convert = crate::to_primitive::ConvertOp::Binary(op);
-                                let ret = ReturnTo::JumpUnless(target);
-                                if tri!(self.convert_with_user_code(convert, [x, y], 2, ret)) {
-                                    return Exit::Switch;
-                                }
-                            }
-                            let v = tri!(self.binary(op, x, y));
-                            self.to_boolean(v)
-                        }
-                    };
-                    if !holds {
-                        jump!(target)
-                    }
-                }
-                Op::JumpUnlessCompareInt { op, a, int, target } => {
-                    let y = int as f64;
-                    let holds = match reg!(a) {
-                        Value::Number(x) => number_compare(op, x, y),
-                        x => {
-                            if let Value::Obj(_) = x {
-                                save_pc!();
-                                let convert = crate::to_primitive::ConvertOp::Binary(op);
-                                let ret = ReturnTo::JumpUnless(target);
-                                if tri!(self.convert_with_user_code(convert, [x, Value::Number(y)], 2, ret)) {
-                                    return Exit::Switch;
-                                }
-                            }
-                            let v = tri!(self.binary(op, x, Value::Number(y)));
-                            self.to_boolean(v)
-                        }
-                    };
-                    if !holds {
-                        jump!(target)
-                    }
-                }
-                Op::JumpIfNullish { src, target } => {
-                    if reg!(src).is_nullish() {
-                        jump!(target)
-                    }
-                }
-                Op::JumpIfNotNullish { src, target } => {
-                    if !reg!(src).is_nullish() {
-                        jump!(target)
-                    }
-                }
-                Op::JumpIfNotUndefined { src, target } => {
-                    if !matches!(reg!(src), Value::Undefined) {
-                        jump!(target)
-                    }
-                }
-                Op::NewObject { dst } => reg!(dst) = tri!(self.new_object()),
-                Op::NewArray { dst } => reg!(dst) = tri!(self.new_array(Vec::new())),
-                Op::ArrayPush { arr, src } => {
-                    let (a, v) = (reg!(arr), reg!(src));
-                    tri!(self.array_push(a, v));
-                }
-                Op::GetNamed { dst, obj, k } => {
-                    let atom = self.constant_atom(fi, k);
-                    let o = reg!(obj);
-                    let holder = match self.cached_method(o, atom) {
-                        Ok(v) => {
-                            reg!(dst) = v;
-                            continue;
-                        }
-                        Err(holder) => holder,
-                    };
-                    match tri!(self.get(o, Key::Atom(atom))) {
-                        crate::props::Got::Value(v) => {
-                            reg!(dst) = v;
-                            if let Some(holder) = holder {
-                                self.remember_method(holder, atom);
-                            }
-                        }
-                        crate::props::Got::Getter(g) => {
-                            switch_after!(
-                                self.call_value(g, o, &[], ReturnTo::Reg(dst)).and_then(|p| self.deliver(p))
-                            );
-                        }
-                        crate::props::Got::Proxy(p, key) => switch_after!(self.proxy_get(p, key, o, dst)),
-                    }
-                }
-                Op::GetIndex { dst, obj, key } => {
-                    let (o, kv) = (reg!(obj), reg!(key));
-                    // Fast path: array[number].
-                    if let (Value::Obj(id), Value::Number(n)) = (o, kv)
-                        && let ObjKind::Array(items) = &self.heap.obj(id).kind
-                        && let Some(i) = crate::value::as_array_index(n)
-                        && let Some(v) = items.get(i as usize)
-                    {
-                        reg!(dst) = *v;
-                        continue;
-                    }
-                    match tri!(self.get_computed(o, kv)) {
-                        crate::props::Got::Value(v) => reg!(dst) = v,
-                        crate::props::Got::Getter(g) => {
-                            switch_after!(
-                                self.call_value(g, o, &[], ReturnTo::Reg(dst)).and_then(|p| self.deliver(p))
-                            );
-                        }
-                        crate::props::Got::Proxy(p, key) => switch_after!(self.proxy_get(p, key, o, dst)),
-                    }
-                }
-                Op::SetNamed { obj, k, src } => {
-                    let atom = self.constant_atom(fi, k);
-                    let (o, v) = (reg!(obj), reg!(src));
-                    match tri!(self.set(o, Key::Atom(atom), v)) {
-                        crate::props::SetFound::Done => {}
-                        crate::props::SetFound::Setter(setter) => switch_after!(
-                            self.call_value(setter, o, &[v], ReturnTo::Discard).and_then(|p| self.deliver(p))
-                        ),
-                        crate::props::SetFound::Proxy(p) => {
-                            switch_after!(self.proxy_set(p, Key::Atom(atom), v, o))
-                        }
-                    }
-                }
-                Op::SetIndex { obj, key, src } => {
-                    let (o, kv, v) = (reg!(obj), reg!(key), reg!(src));
-                    if let (Value::Obj(id), Value::Number(n)) = (o, kv)
-                        && let obj = self.heap.obj_mut(id)
-                        && obj.props.integrity == 0
-                        && let ObjKind::Array(items) = &mut obj.kind
-                        && let Some(i) = crate::value::as_array_index(n)
-                        && let Some(slot) = items.get_mut(i as usize)
-                    {
-                        *slot = v;
-                        continue;
-                    }
-                    let key = tri!(self.to_key(kv));
-                    match tri!(self.set(o, key, v)) {
-                        crate::props::SetFound::Done => {}
-                        crate::props::SetFound::Setter(setter) => switch_after!(
-                            self.call_value(setter, o, &[v], ReturnTo::Discard).and_then(|p| self.deliver(p))
-                        ),
-                        crate::props::SetFound::Proxy(p) => switch_after!(self.proxy_set(p, key, v, o)),
-                    }
-                }
-                Op::DefineNamed { obj, k, src } => {
-                    let atom = self.constant_atom(fi, k);
-                    let (o, v) = (reg!(obj), reg!(src));
-                    tri!(self.define_named(o, atom, v));
-                }
-                Op::Call { dst, callee, this, args, argc } => call!(dst, callee, reg!(this), args, argc),
-                Op::CallPlain { dst, callee, args, argc } => call!(dst, callee, Value::Undefined, args, argc),
-                Op::Return { src } => {
-                    let v = reg!(src);
-                    // Fast path: a synchronous frame returning into a JavaScript caller's register
-                    // resumes the caller here.
-                    let len = self.frames.len();
-                    if len >= 2
-                        && let Some(Frame::Js(top)) = self.frames.last()
-                        && top.async_promise.is_none()
-                        && let ReturnTo::Reg(dst) = top.ret
-                        && let Some(Frame::Js(caller)) = self.frames.get(len - 2)
-                        && let Some(caller_code) = module.functions.get(caller.func as usize)
-                    {
-                        let (caller_func, caller_pc, caller_base) =
-                            (caller.func, caller.pc, caller.base as usize);
-                        self.frames.pop();
-                        self.stack.truncate(base);
-                        if let Some(slot) = self.stack.get_mut(caller_base + dst as usize) {
-                            *slot = v;
-                        }
-                        code = &caller_code.code[..];
-                        fi = caller_func;
-                        base = caller_base;
-                        pc = caller_pc as usize;
-                        continue;
-                    }
-                    // A loop's callback going on to the next element starts over in place.
+                    pc = t;
+                }};
+            }
+            macro_rules! switch_after {
+                ($e:expr) => {{
                     save_pc!();
-                    match crate::builtins::array_loop::return_in_place(self, v) {
-                        Ok(InPlace::Restarted) => {
-                            pc = 0;
-                            frame_entered!();
-                        }
-                        Ok(InPlace::Finished { value, dst }) => {
-                            // The loop ended; the JavaScript frame that called it goes on here.
-                            let Some(Frame::Js(caller)) = self.frames.last() else {
-                                return Exit::Switch;
-                            };
-                            let (caller_func, caller_pc, caller_base) =
-                                (caller.func, caller.pc, caller.base as usize);
-                            let Some(caller_code) = module.functions.get(caller_func as usize) else {
-                                return Exit::Switch;
-                            };
-                            if let Some(slot) = self.stack.get_mut(caller_base + dst as usize) {
-                                *slot = value;
-                            }
-                            code = &caller_code.code[..];
-                            fi = caller_func;
-                            base = caller_base;
-                            pc = caller_pc as usize;
-                            frame_entered!();
-                        }
-                        Ok(InPlace::No) => {}
+                    match $e {
+                        Ok(()) => return Exit::Switch,
                         Err(e) => return Exit::Throw(e),
                     }
-                    switch_after!(self.return_from_frame(v));
-                }
-                Op::IterNext { dst, iter, target } => {
-                    let it = reg!(iter);
-                    if let Some(step) = self.native_step(it) {
-                        match step {
-                            Some(v) => reg!(dst) = v,
-                            None => pc = target as usize,
+                }};
+            }
+
+            // After a frame is entered in place (a call, a loop callback restarted): fuel and the
+            // collector, checked at every call (the new frame's pc is saved: it is the top frame).
+            macro_rules! frame_entered {
+                () => {{
+                    if self.fuel <= 0 {
+                        return Exit::OutOfFuel;
+                    }
+                    if self.heap.wants_collection() {
+                        return Exit::Switch;
+                    }
+                    continue;
+                }};
+            }
+
+            // `Call` and `CallPlain`: `$this` is evaluated only when the callee is not an arrow.
+            macro_rules! call {
+                ($dst:expr, $callee:expr, $this:expr, $args:expr, $argc:expr) => {{
+                    let f = reg!($callee);
+                    // Fast path: a synchronous closure gets its frame here, and the loop goes on in
+                    // it.
+                    if let Value::Obj(id) = f
+                        && let ObjKind::Function(Callable::Closure { func: target, this: arrow_this, .. }) =
+                            self.heap.obj(id).kind
+                        && let Some(callee_code) = module.functions.get(target as usize)
+                        && !callee_code.is_async
+                        && self.frames.len() < self.config.max_call_depth
+                    {
+                        self.charge_call($argc);
+                        let this = if callee_code.is_arrow { arrow_this } else { $this };
+                        save_pc!();
+                        let new_base = tri!(self.grow_stack(callee_code.register_count as usize));
+                        let passed = ($argc as usize).min(callee_code.param_count as usize);
+                        self.copy_args(base + $args as usize, new_base, passed);
+                        self.frames.push(Frame::Js(crate::frame::JsFrame {
+                            func: target,
+                            pc: 0,
+                            base: new_base as u32,
+                            this,
+                            closure: Some(id),
+                            ret: ReturnTo::Reg($dst),
+                            async_promise: None,
+                        }));
+                        code = &callee_code.code[..];
+                        fi = target;
+                        base = new_base;
+                        pc = 0;
+                        if callee_code.rest.is_some() || callee_code.arguments.is_some() {
+                            // Made in the new frame (the caller's argument registers are intact
+                            // below it); a throw here leaves from the callee.
+                            tri!(self.bind_argument_arrays(callee_code, $args, $argc as usize, new_base));
                         }
-                        continue;
+                        frame_entered!();
                     }
-                    if let Some(g) = tri!(self.as_sync_generator(it)) {
-                        switch_after!(self.generator_iter_next(g, dst, target));
+                    let t = $this;
+                    if !self.is_callable(f) {
+                        throw!(self.not_a_function_in(f, &module, fi, pc - 1));
                     }
-                    if self.is_user_iterator(it) {
-                        switch_after!(self.user_iter_next(it, ReturnTo::IterStep { dst, target }));
+                    let start = base + $args as usize;
+                    let argv: smallvec::SmallVec<[Value; 8]> = self
+                        .stack
+                        .get(start..start + $argc as usize)
+                        .unwrap_or(&[])
+                        .iter()
+                        .copied()
+                        .collect();
+                    save_pc!();
+                    let depth = self.frames.len();
+                    let result =
+                        self.call_value(f, t, &argv, ReturnTo::Reg($dst)).and_then(|p| self.deliver(p));
+                    if let Err(e) = result {
+                        return Exit::Throw(e);
                     }
-                    match tri!(self.iter_next(it)) {
-                        Some(v) => reg!(dst) = v,
-                        None => pc = target as usize,
+                    if self.fuel <= 0 {
+                        return Exit::OutOfFuel;
                     }
-                }
-                Op::LoadThis { dst } => {
-                    let this = match self.frames.last() {
-                        Some(Frame::Js(f)) => f.this,
-                        _ => Value::Undefined,
-                    };
-                    if this == Value::Uninit {
-                        throw!(self.this_before_super());
+                    // A built-in that finished (its value is in the register) left this frame on
+                    // top: go on without leaving, after `run`'s checks (the collector, a blocked
+                    // tool call).
+                    if self.frames.len() == depth
+                        && self.host.blocked.is_none()
+                        && !self.heap.wants_collection()
+                    {
+                        continue 'frames;
                     }
-                    reg!(dst) = this;
-                }
-                Op::Concat { dst, start, count } => {
-                    reg!(dst) = tri!(self.concat_registers(base + start as usize, count as usize));
-                }
-                Op::TemplateToString { dst, src } => {
-                    let v = reg!(src);
-                    reg!(dst) = match v {
-                        Value::Str(_) => v,
-                        Value::Obj(_) => {
+                    return Exit::Switch;
+                }};
+            }
+
+            loop {
+                let Some(op) = code.get(pc) else {
+                    // Falling off the end returns undefined (the compiler always emits a Return).
+                    switch_after!(self.return_from_frame(Value::Undefined));
+                };
+                pc += 1;
+                // Matched in place: each arm reads only its own operands (copying the instruction
+                // out first loads every operand field into registers at the dispatch).
+                match *op {
+                    Op::LoadUndef { dst } => reg!(dst) = Value::Undefined,
+                    Op::LoadNull { dst } => reg!(dst) = Value::Null,
+                    Op::LoadTrue { dst } => reg!(dst) = Value::Bool(true),
+                    Op::LoadFalse { dst } => reg!(dst) = Value::Bool(false),
+                    Op::LoadUninit { dst } => reg!(dst) = Value::Uninit,
+                    Op::LoadInt { dst, value } => reg!(dst) = Value::Number(value as f64),
+                    Op::LoadConst { dst, k } => reg!(dst) = self.constant(fi, k),
+                    Op::Move { dst, src } => reg!(dst) = reg!(src),
+                    Op::CheckTdz { src, k } => {
+                        if matches!(reg!(src), Value::Uninit) {
+                            let name = self.constant_str(fi, k);
+                            let msg = format!("Cannot access '{name}' before initialization");
+                            throw!(self.make_error(ErrorKind::ReferenceError, &msg));
+                        }
+                    }
+                    Op::GetGlobal { dst, k } => {
+                        let atom = self.constant_atom(fi, k);
+                        match self.get_global(atom) {
+                            Some(v) => reg!(dst) = v,
+                            None => {
+                                let name = self.heap.atoms.name(atom).to_string();
+                                let msg = format!("{name} is not defined");
+                                throw!(self.make_error(ErrorKind::ReferenceError, &msg));
+                            }
+                        }
+                    }
+                    Op::NewCell { dst } => {
+                        let cell =
+                            tri!(self.heap.alloc_cell(Value::Uninit).map_err(|_| self.out_of_memory()));
+                        reg!(dst) = Value::Cell(cell);
+                    }
+                    Op::LoadCell { dst, cell } => {
+                        if let Value::Cell(c) = reg!(cell) {
+                            reg!(dst) = self.heap.cell(c);
+                        }
+                    }
+                    Op::StoreCell { cell, src } => {
+                        if let Value::Cell(c) = reg!(cell) {
+                            let v = reg!(src);
+                            self.heap.set_cell(c, v);
+                        }
+                    }
+                    Op::LoadCapture { dst, capture } => {
+                        reg!(dst) = match self.capture_cell(closure!(), capture) {
+                            Some(c) => self.heap.cell(c),
+                            None => Value::Undefined,
+                        };
+                    }
+                    // A recursive function's own name (`self_capture`) and named function expressions.
+                    Op::LoadCallee { dst } => {
+                        reg!(dst) = closure!().map_or(Value::Undefined, Value::Obj);
+                    }
+                    Op::StoreCapture { capture, src } => {
+                        if let Some(c) = self.capture_cell(closure!(), capture) {
+                            let v = reg!(src);
+                            self.heap.set_cell(c, v);
+                        }
+                    }
+                    Op::Closure { dst, func } => {
+                        let this = match self.frames.last() {
+                            Some(Frame::Js(f)) => f.this,
+                            _ => Value::Undefined,
+                        };
+                        let v = tri!(self.make_closure(func, closure!(), base, this));
+                        reg!(dst) = v;
+                    }
+                    Op::Binary { op, dst, a, b } => {
+                        let (x, y) = (reg!(a), reg!(b));
+                        reg!(dst) = match (x, y) {
+                            (Value::Number(x), Value::Number(y))
+                                if !matches!(op, BinOp::In | BinOp::InstanceOf) =>
+                            {
+                                number_binary(op, x, y)
+                            }
+                            // A string and a string or number: `+` concatenates (`"order_" + i`).
+                            (Value::Str(_), Value::Str(_) | Value::Number(_))
+                            | (Value::Number(_), Value::Str(_))
+                                if matches!(op, BinOp::Add) =>
+                            {
+                                tri!(self.concat(x, y))
+                            }
+                            // `===` never converts or runs program code (`r.status === "open"`).
+                            _ if matches!(op, BinOp::StrictEq | BinOp::StrictNotEq) => {
+                                Value::Bool(self.strict_equals_metered(x, y) == matches!(op, BinOp::StrictEq))
+                            }
+                            (Value::Obj(_), _) | (_, Value::Obj(_)) => {
+                                save_pc!();
+                                let convert = crate::to_primitive::ConvertOp::Binary(op);
+                                if tri!(self.convert_with_user_code(convert, [x, y], 2, ReturnTo::Reg(dst))) {
+                                    return Exit::Switch;
+                                }
+                                tri!(self.binary(op, x, y))
+                            }
+                            _ => tri!(self.binary(op, x, y)),
+                        };
+                    }
+                    Op::BinaryInt { op, dst, a, int } => {
+                        let y = int as f64;
+                        reg!(dst) = match reg!(a) {
+                            Value::Number(x) => number_binary(op, x, y),
+                            x @ Value::Obj(_) => {
+                                save_pc!();
+                                let convert = crate::to_primitive::ConvertOp::Binary(op);
+                                let operands = [x, Value::Number(y)];
+                                if tri!(self.convert_with_user_code(convert, operands, 2, ReturnTo::Reg(dst)))
+                                {
+                                    return Exit::Switch;
+                                }
+                                tri!(self.binary(op, x, Value::Number(y)))
+                            }
+                            x => tri!(self.binary(op, x, Value::Number(y))),
+                        };
+                    }
+                    Op::Unary { op, dst, src } => {
+                        let v = reg!(src);
+                        if let Value::Obj(_) = v
+                            && matches!(
+                                op,
+                                codemode_bytecode::UnOp::Minus
+                                    | codemode_bytecode::UnOp::Plus
+                                    | codemode_bytecode::UnOp::BitNot
+                            )
+                        {
                             save_pc!();
-                            let convert = crate::to_primitive::ConvertOp::ToString;
+                            let convert = crate::to_primitive::ConvertOp::Unary(op);
                             if tri!(self.convert_with_user_code(
                                 convert,
                                 [v, Value::Undefined],
@@ -718,24 +439,337 @@ impl Vm {
                             )) {
                                 return Exit::Switch;
                             }
-                            tri!(self.to_string_value(v))
                         }
-                        Value::Symbol(_) => tri!(self.to_string_value(v)),
-                        // The template's `+` that follows converts any other primitive exactly
-                        // as ToString would, without a string made here first.
-                        _ => v,
-                    };
-                }
-                // Arrays (for-of, destructuring) get their iterator here; everything else, and
-                // closing anything but a native iterator, goes the general way.
-                Op::GetIterator { dst, src } if self.array_iterates_natively(reg!(src)) => {
-                    let Value::Obj(array) = reg!(src) else { continue };
-                    reg!(dst) = tri!(self.new_iterator(crate::object::IterState::Array { array, next: 0 }));
-                }
-                Op::IterClose { iter } if self.is_plain_native_iterator(reg!(iter)) => {}
-                _ => {
-                    if let Err(exit) = self.execute_cold(op, &module, fi, base, pc) {
-                        return exit;
+                        reg!(dst) = tri!(self.unary(op, v));
+                    }
+                    Op::Inc { dst, src } => match reg!(src) {
+                        Value::Number(n) => reg!(dst) = Value::Number(n + 1.0),
+                        v => {
+                            save_pc!();
+                            match self.numeric_slow(NumericOp::Step(true), v, dst) {
+                                Ok(Some(r)) => reg!(dst) = r,
+                                Ok(None) => return Exit::Switch,
+                                Err(e) => return Exit::Throw(e),
+                            }
+                        }
+                    },
+                    Op::Dec { dst, src } => match reg!(src) {
+                        Value::Number(n) => reg!(dst) = Value::Number(n - 1.0),
+                        v => {
+                            save_pc!();
+                            match self.numeric_slow(NumericOp::Step(false), v, dst) {
+                                Ok(Some(r)) => reg!(dst) = r,
+                                Ok(None) => return Exit::Switch,
+                                Err(e) => return Exit::Throw(e),
+                            }
+                        }
+                    },
+                    Op::ToNumeric { dst, src } => match reg!(src) {
+                        v @ Value::Number(_) => reg!(dst) = v,
+                        v => {
+                            save_pc!();
+                            match self.numeric_slow(NumericOp::ToNumeric, v, dst) {
+                                Ok(Some(r)) => reg!(dst) = r,
+                                Ok(None) => return Exit::Switch,
+                                Err(e) => return Exit::Throw(e),
+                            }
+                        }
+                    },
+                    Op::Jump { target } => jump!(target),
+                    Op::JumpIfTrue { src, target } => {
+                        if self.to_boolean(reg!(src)) {
+                            jump!(target)
+                        }
+                    }
+                    Op::JumpIfFalse { src, target } => {
+                        if !self.to_boolean(reg!(src)) {
+                            jump!(target)
+                        }
+                    }
+                    Op::JumpUnlessCompare { op, a, b, target } => {
+                        let holds = match (reg!(a), reg!(b)) {
+                            (Value::Number(x), Value::Number(y)) => number_compare(op, x, y),
+                            (x, y) => {
+                                if matches!(x, Value::Obj(_)) || matches!(y, Value::Obj(_)) {
+                                    save_pc!();
+                                    let convert = crate::to_primitive::ConvertOp::Binary(op);
+                                    let ret = ReturnTo::JumpUnless(target);
+                                    if tri!(self.convert_with_user_code(convert, [x, y], 2, ret)) {
+                                        return Exit::Switch;
+                                    }
+                                }
+                                let v = tri!(self.binary(op, x, y));
+                                self.to_boolean(v)
+                            }
+                        };
+                        if !holds {
+                            jump!(target)
+                        }
+                    }
+                    Op::JumpUnlessCompareInt { op, a, int, target } => {
+                        let y = int as f64;
+                        let holds = match reg!(a) {
+                            Value::Number(x) => number_compare(op, x, y),
+                            x => {
+                                if let Value::Obj(_) = x {
+                                    save_pc!();
+                                    let convert = crate::to_primitive::ConvertOp::Binary(op);
+                                    let ret = ReturnTo::JumpUnless(target);
+                                    if tri!(self.convert_with_user_code(
+                                        convert,
+                                        [x, Value::Number(y)],
+                                        2,
+                                        ret
+                                    )) {
+                                        return Exit::Switch;
+                                    }
+                                }
+                                let v = tri!(self.binary(op, x, Value::Number(y)));
+                                self.to_boolean(v)
+                            }
+                        };
+                        if !holds {
+                            jump!(target)
+                        }
+                    }
+                    Op::JumpIfNullish { src, target } => {
+                        if reg!(src).is_nullish() {
+                            jump!(target)
+                        }
+                    }
+                    Op::JumpIfNotNullish { src, target } => {
+                        if !reg!(src).is_nullish() {
+                            jump!(target)
+                        }
+                    }
+                    Op::JumpIfNotUndefined { src, target } => {
+                        if !matches!(reg!(src), Value::Undefined) {
+                            jump!(target)
+                        }
+                    }
+                    Op::NewObject { dst } => reg!(dst) = tri!(self.new_object()),
+                    Op::NewArray { dst } => reg!(dst) = tri!(self.new_array(Vec::new())),
+                    Op::ArrayPush { arr, src } => {
+                        let (a, v) = (reg!(arr), reg!(src));
+                        tri!(self.array_push(a, v));
+                    }
+                    Op::GetNamed { dst, obj, k } => {
+                        let atom = self.constant_atom(fi, k);
+                        let o = reg!(obj);
+                        let holder = match self.cached_method(o, atom) {
+                            Ok(v) => {
+                                reg!(dst) = v;
+                                continue;
+                            }
+                            Err(holder) => holder,
+                        };
+                        match tri!(self.get(o, Key::Atom(atom))) {
+                            crate::props::Got::Value(v) => {
+                                reg!(dst) = v;
+                                if let Some(holder) = holder {
+                                    self.remember_method(holder, atom);
+                                }
+                            }
+                            crate::props::Got::Getter(g) => {
+                                switch_after!(
+                                    self.call_value(g, o, &[], ReturnTo::Reg(dst))
+                                        .and_then(|p| self.deliver(p))
+                                );
+                            }
+                            crate::props::Got::Proxy(p, key) => switch_after!(self.proxy_get(p, key, o, dst)),
+                        }
+                    }
+                    Op::GetIndex { dst, obj, key } => {
+                        let (o, kv) = (reg!(obj), reg!(key));
+                        // Fast path: array[number].
+                        if let (Value::Obj(id), Value::Number(n)) = (o, kv)
+                            && let ObjKind::Array(items) = &self.heap.obj(id).kind
+                            && let Some(i) = crate::value::as_array_index(n)
+                            && let Some(v) = items.get(i as usize)
+                        {
+                            reg!(dst) = *v;
+                            continue;
+                        }
+                        match tri!(self.get_computed(o, kv)) {
+                            crate::props::Got::Value(v) => reg!(dst) = v,
+                            crate::props::Got::Getter(g) => {
+                                switch_after!(
+                                    self.call_value(g, o, &[], ReturnTo::Reg(dst))
+                                        .and_then(|p| self.deliver(p))
+                                );
+                            }
+                            crate::props::Got::Proxy(p, key) => switch_after!(self.proxy_get(p, key, o, dst)),
+                        }
+                    }
+                    Op::SetNamed { obj, k, src } => {
+                        let atom = self.constant_atom(fi, k);
+                        let (o, v) = (reg!(obj), reg!(src));
+                        match tri!(self.set(o, Key::Atom(atom), v)) {
+                            crate::props::SetFound::Done => {}
+                            crate::props::SetFound::Setter(setter) => switch_after!(
+                                self.call_value(setter, o, &[v], ReturnTo::Discard)
+                                    .and_then(|p| self.deliver(p))
+                            ),
+                            crate::props::SetFound::Proxy(p) => {
+                                switch_after!(self.proxy_set(p, Key::Atom(atom), v, o))
+                            }
+                        }
+                    }
+                    Op::SetIndex { obj, key, src } => {
+                        let (o, kv, v) = (reg!(obj), reg!(key), reg!(src));
+                        if let (Value::Obj(id), Value::Number(n)) = (o, kv)
+                            && let obj = self.heap.obj_mut(id)
+                            && obj.props.integrity == 0
+                            && let ObjKind::Array(items) = &mut obj.kind
+                            && let Some(i) = crate::value::as_array_index(n)
+                            && let Some(slot) = items.get_mut(i as usize)
+                        {
+                            *slot = v;
+                            continue;
+                        }
+                        let key = tri!(self.to_key(kv));
+                        match tri!(self.set(o, key, v)) {
+                            crate::props::SetFound::Done => {}
+                            crate::props::SetFound::Setter(setter) => switch_after!(
+                                self.call_value(setter, o, &[v], ReturnTo::Discard)
+                                    .and_then(|p| self.deliver(p))
+                            ),
+                            crate::props::SetFound::Proxy(p) => switch_after!(self.proxy_set(p, key, v, o)),
+                        }
+                    }
+                    Op::DefineNamed { obj, k, src } => {
+                        let atom = self.constant_atom(fi, k);
+                        let (o, v) = (reg!(obj), reg!(src));
+                        tri!(self.define_named(o, atom, v));
+                    }
+                    Op::Call { dst, callee, this, args, argc } => call!(dst, callee, reg!(this), args, argc),
+                    Op::CallPlain { dst, callee, args, argc } => {
+                        call!(dst, callee, Value::Undefined, args, argc)
+                    }
+                    Op::Return { src } => {
+                        let v = reg!(src);
+                        // Fast path: a synchronous frame returning into a JavaScript caller's register
+                        // resumes the caller here.
+                        let len = self.frames.len();
+                        if len >= 2
+                            && let Some(Frame::Js(top)) = self.frames.last()
+                            && top.async_promise.is_none()
+                            && let ReturnTo::Reg(dst) = top.ret
+                            && let Some(Frame::Js(caller)) = self.frames.get(len - 2)
+                            && let Some(caller_code) = module.functions.get(caller.func as usize)
+                        {
+                            let (caller_func, caller_pc, caller_base) =
+                                (caller.func, caller.pc, caller.base as usize);
+                            self.frames.pop();
+                            self.stack.truncate(base);
+                            if let Some(slot) = self.stack.get_mut(caller_base + dst as usize) {
+                                *slot = v;
+                            }
+                            code = &caller_code.code[..];
+                            fi = caller_func;
+                            base = caller_base;
+                            pc = caller_pc as usize;
+                            continue;
+                        }
+                        // A loop's callback going on to the next element starts over in place.
+                        save_pc!();
+                        match crate::builtins::array_loop::return_in_place(self, v) {
+                            Ok(InPlace::Restarted) => {
+                                pc = 0;
+                                frame_entered!();
+                            }
+                            Ok(InPlace::Finished { value, dst }) => {
+                                // The loop ended; the JavaScript frame that called it goes on here.
+                                let Some(Frame::Js(caller)) = self.frames.last() else {
+                                    return Exit::Switch;
+                                };
+                                let (caller_func, caller_pc, caller_base) =
+                                    (caller.func, caller.pc, caller.base as usize);
+                                let Some(caller_code) = module.functions.get(caller_func as usize) else {
+                                    return Exit::Switch;
+                                };
+                                if let Some(slot) = self.stack.get_mut(caller_base + dst as usize) {
+                                    *slot = value;
+                                }
+                                code = &caller_code.code[..];
+                                fi = caller_func;
+                                base = caller_base;
+                                pc = caller_pc as usize;
+                                frame_entered!();
+                            }
+                            Ok(InPlace::No) => {}
+                            Err(e) => return Exit::Throw(e),
+                        }
+                        switch_after!(self.return_from_frame(v));
+                    }
+                    Op::IterNext { dst, iter, target } => {
+                        let it = reg!(iter);
+                        if let Some(step) = self.native_step(it) {
+                            match step {
+                                Some(v) => reg!(dst) = v,
+                                None => pc = target as usize,
+                            }
+                            continue;
+                        }
+                        if let Some(g) = tri!(self.as_sync_generator(it)) {
+                            switch_after!(self.generator_iter_next(g, dst, target));
+                        }
+                        if self.is_user_iterator(it) {
+                            switch_after!(self.user_iter_next(it, ReturnTo::IterStep { dst, target }));
+                        }
+                        match tri!(self.iter_next(it)) {
+                            Some(v) => reg!(dst) = v,
+                            None => pc = target as usize,
+                        }
+                    }
+                    Op::LoadThis { dst } => {
+                        let this = match self.frames.last() {
+                            Some(Frame::Js(f)) => f.this,
+                            _ => Value::Undefined,
+                        };
+                        if this == Value::Uninit {
+                            throw!(self.this_before_super());
+                        }
+                        reg!(dst) = this;
+                    }
+                    Op::Concat { dst, start, count } => {
+                        reg!(dst) = tri!(self.concat_registers(base + start as usize, count as usize));
+                    }
+                    Op::TemplateToString { dst, src } => {
+                        let v = reg!(src);
+                        reg!(dst) = match v {
+                            Value::Str(_) => v,
+                            Value::Obj(_) => {
+                                save_pc!();
+                                let convert = crate::to_primitive::ConvertOp::ToString;
+                                if tri!(self.convert_with_user_code(
+                                    convert,
+                                    [v, Value::Undefined],
+                                    1,
+                                    ReturnTo::Reg(dst)
+                                )) {
+                                    return Exit::Switch;
+                                }
+                                tri!(self.to_string_value(v))
+                            }
+                            Value::Symbol(_) => tri!(self.to_string_value(v)),
+                            // The template's `+` that follows converts any other primitive exactly
+                            // as ToString would, without a string made here first.
+                            _ => v,
+                        };
+                    }
+                    // Arrays (for-of, destructuring) get their iterator here; everything else, and
+                    // closing anything but a native iterator, goes the general way.
+                    Op::GetIterator { dst, src } if self.array_iterates_natively(reg!(src)) => {
+                        let Value::Obj(array) = reg!(src) else { continue };
+                        reg!(dst) =
+                            tri!(self.new_iterator(crate::object::IterState::Array { array, next: 0 }));
+                    }
+                    Op::IterClose { iter } if self.is_plain_native_iterator(reg!(iter)) => {}
+                    _ => {
+                        if let Err(exit) = self.execute_cold(op, &module, fi, base, pc) {
+                            return exit;
+                        }
                     }
                 }
             }
