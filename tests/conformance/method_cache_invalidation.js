@@ -42,6 +42,36 @@ const names = ["map", "filter", "slice", "concat", "join", "indexOf", "includes"
 const seen = [];
 for (let r = 0; r < 3; r++) for (const name of names) seen.push(typeof [][name]);
 log.push(seen.every(t => t === "function"), seen.length);
+// Objects with many properties of their own (Math, the global object) are cached as their
+// own holders: replacing, deleting and adding their properties is seen at once too.
+const originalAbs = Math.abs;
+const absSeen = [];
+for (let r = 0; r < 5; r++) {
+  if (r === 1) Math.abs = x => "patched:" + x;
+  if (r === 2) delete Math.abs;
+  if (r === 3) Object.defineProperty(Math, "abs", { get: () => () => "getter", configurable: true });
+  if (r === 4) Object.defineProperty(Math, "abs", { value: originalAbs, writable: true, configurable: true });
+  absSeen.push(typeof Math.abs === "function" ? Math.abs(-r) : "none");
+}
+log.push(absSeen);
+const dict = {};
+for (let i = 0; i < 40; i++) dict["key" + i] = i;
+const dictSeen = [];
+for (let r = 0; r < 4; r++) {
+  if (r === 1) dict.key7 = "changed";
+  if (r === 2) delete dict.key7;
+  if (r === 3) dict.key7 = "back";
+  dictSeen.push(dict.key7, dict.key39);
+}
+log.push(dictSeen);
+globalThis.cacheProbe = 1;
+const globalSeen = [];
+for (let r = 0; r < 3; r++) {
+  if (r === 1) globalThis.cacheProbe = 2;
+  if (r === 2) delete globalThis.cacheProbe;
+  globalSeen.push(typeof cacheProbe === "undefined" ? "gone" : cacheProbe);
+}
+log.push(globalSeen);
 String.prototype.split = originalSplit;
 delete Number.prototype.twice;
 delete Boolean.prototype.flip;

@@ -1,6 +1,8 @@
 //! Where a prototype holds a named property, remembered for `o.name` reads whose receiver has
 //! nothing of its own to say (`array.push`, `text.split`, `n.toFixed`): the prototype's slot
-//! is read directly instead of walking the receiver and searching the prototype's map.
+//! is read directly instead of walking the receiver and searching the prototype's map. Objects
+//! with many properties of their own (`Math.abs`, `JSON.stringify`, the global object's
+//! names, a program's dictionaries) are their own holders: their map's hash is skipped.
 //!
 //! **The cache is never wrong, only sometimes missed.** An entry maps (holder, name) to a slot
 //! index; a hit is used only when the holder is the one this receiver's lookup starts from,
@@ -46,9 +48,10 @@ fn entry_index(holder: ObjId, atom: Atom) -> usize {
 }
 
 impl Vm {
-    /// The prototype a read of `atom` on `receiver` starts from when the receiver itself has
-    /// no say: a primitive string, number or boolean (`length` aside), or an array without
-    /// named properties of its own.
+    /// Where a read of `atom` on `receiver` can be answered from the cache: the prototype it
+    /// starts from when the receiver itself has no say (a primitive string, number or boolean,
+    /// `length` aside; an array without named properties of its own), or a plain object with a
+    /// hashed map itself (only its own properties are remembered).
     #[inline]
     fn method_holder(&self, receiver: Value, atom: Atom) -> Option<ObjId> {
         if atom == self.realm.atoms.length || atom == self.realm.atoms.prototype {
@@ -62,6 +65,7 @@ impl Vm {
                 let obj = self.heap.obj(id);
                 match obj.kind {
                     ObjKind::Array(_) if obj.props.is_empty() => obj.proto,
+                    ObjKind::Plain if obj.props.is_indexed() => Some(id),
                     _ => None,
                 }
             }
@@ -107,6 +111,25 @@ impl Vm {
         if let Some(entry) = self.method_cache.0.get_mut(entry_index(holder, atom)) {
             *entry = Entry { holder: holder.0, atom: atom.0, slot };
         }
+    }
+
+    /// A global binding's value (a data property of the global object, which is plain).
+    #[inline]
+    pub(crate) fn cached_global(&mut self, atom: Atom) -> Option<Value> {
+        let global = self.realm.global;
+        if let Some(v) = self.cached_in(global, atom) {
+            return Some(v);
+        }
+        let obj = self.heap.obj(global);
+        let index = obj.props.find(atom)?;
+        let value = obj.props.slot(index)?.value;
+        if obj.props.slot(index).is_some_and(|slot| slot.flags & ACCESSOR == 0)
+            && let Ok(slot) = u32::try_from(index + 1)
+            && let Some(entry) = self.method_cache.0.get_mut(entry_index(global, atom))
+        {
+            *entry = Entry { holder: global.0, atom: atom.0, slot };
+        }
+        Some(value)
     }
 }
 

@@ -115,6 +115,13 @@ impl PropMap {
         map
     }
 
+    /// Whether the map keeps a hash index (more than a handful of properties: searching it
+    /// costs a hash).
+    #[inline]
+    pub fn is_indexed(&self) -> bool {
+        self.index.is_some()
+    }
+
     /// The slot at `index` (from [`PropMap::find`]); a tombstone is a slot whose key is
     /// [`Atom::DELETED`].
     #[inline]

@@ -306,8 +306,7 @@ impl Vm {
     }
 
     pub(crate) fn get_global(&mut self, atom: Atom) -> Option<Value> {
-        let global = self.realm.global;
-        self.heap.obj(global).props.get(atom).map(|s| s.value)
+        self.cached_global(atom)
     }
 
     pub(crate) fn out_of_memory(&mut self) -> Throw {
