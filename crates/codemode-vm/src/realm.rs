@@ -448,35 +448,49 @@ impl Vm {
 
     /// The cells a new closure of `func` captures from the creating frame.
     fn capture_cells(&mut self, func: u32, closure: Option<ObjId>, base: usize) -> Result<Captures, Throw> {
-        let module = self.module.clone();
-        let Some(code) = module.functions.get(func as usize) else {
-            return Ok(Captures::Many(Box::default()));
+        let sources = match self.module.functions.get(func as usize) {
+            Some(code) => &code.captures[..],
+            None => &[],
         };
-        let mut captures: smallvec::SmallVec<[CellId; 4]> =
-            smallvec::SmallVec::with_capacity(code.captures.len());
-        for source in &code.captures {
-            let cell = match *source {
-                CaptureSource::Register(r) => match self.stack.get(base + r as usize) {
-                    Some(Value::Cell(c)) => Some(*c),
-                    _ => None,
-                },
-                CaptureSource::Capture(i) => match closure.map(|c| &self.heap.obj(c).kind) {
-                    Some(ObjKind::Function(
-                        Callable::Closure { captures, .. } | Callable::Class { captures, .. },
-                    )) => captures.get(i as usize).copied(),
-                    _ => None,
-                },
-            };
-            let cell = match cell {
-                Some(c) => c,
-                None => self.heap.alloc_cell(Value::Undefined).map_err(|_| self.out_of_memory())?,
-            };
-            captures.push(cell);
+        // The commonest closure captures one binding: no list to build.
+        if let [source] = sources {
+            let source = *source;
+            return Ok(Captures::One(self.capture_cell_from(source, closure, base)?));
         }
-        Ok(match captures[..] {
-            [one] => Captures::One(one),
-            _ => Captures::Many(captures.into_iter().collect()),
-        })
+        let sources: smallvec::SmallVec<[CaptureSource; 8]> = sources.iter().copied().collect();
+        let mut captures = Vec::with_capacity(sources.len());
+        for source in sources {
+            captures.push(self.capture_cell_from(source, closure, base)?);
+        }
+        Ok(Captures::Many(captures.into_boxed_slice()))
+    }
+
+    /// The cell a new closure captures from `source` (a register of the creating frame at
+    /// `base`, or a capture of the creating closure); a fresh one if there is none to share
+    /// (only a malformed module has none).
+    #[inline]
+    fn capture_cell_from(
+        &mut self,
+        source: CaptureSource,
+        closure: Option<ObjId>,
+        base: usize,
+    ) -> Result<CellId, Throw> {
+        let cell = match source {
+            CaptureSource::Register(r) => match self.stack.get(base + r as usize) {
+                Some(Value::Cell(c)) => Some(*c),
+                _ => None,
+            },
+            CaptureSource::Capture(i) => match closure.map(|c| &self.heap.obj(c).kind) {
+                Some(ObjKind::Function(
+                    Callable::Closure { captures, .. } | Callable::Class { captures, .. },
+                )) => captures.get(i as usize).copied(),
+                _ => None,
+            },
+        };
+        match cell {
+            Some(c) => Ok(c),
+            None => self.heap.alloc_cell(Value::Undefined).map_err(|_| self.out_of_memory()),
+        }
     }
 
     /// `class extends parent { .. }`: the constructor (a closure of `func`) with its
