@@ -575,11 +575,7 @@ impl Vm {
                             return Ok(());
                         }
                     }
-                    None if obj.props.growth_for_new() == 0 => {
-                        obj.props.push_new(atom, v, 0);
-                        return Ok(());
-                    }
-                    None => {}
+                    None => return self.push_new_property(id, atom, v),
                 }
             }
         }
@@ -651,7 +647,13 @@ impl Vm {
             slot.flags &= !ACCESSOR;
             return Ok(());
         }
-        // Growth is charged before the property map grows.
+        self.push_new_property(id, atom, v)
+    }
+
+    /// Adds the data property `atom` (known to be absent) to `id`'s map; growth is charged
+    /// before the map grows.
+    #[inline]
+    fn push_new_property(&mut self, id: ObjId, atom: Atom, v: Value) -> Result<(), Throw> {
         let grow = self.heap.obj(id).props.growth_for_new();
         if grow > 0 {
             // The slots, and the hash index that grows with them.
