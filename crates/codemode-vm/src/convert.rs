@@ -516,6 +516,9 @@ impl Vm {
     /// the common way keys are built) goes in as digits, without a string of its own.
     #[inline]
     pub(crate) fn concat_all(&mut self, pieces: &[Value]) -> Result<Value, Throw> {
+        if let Some(short) = self.concat_short(pieces) {
+            return short;
+        }
         let mut digits: SmallVec<[Option<IntegerDigits>; 4]> = SmallVec::with_capacity(pieces.len());
         let mut total = 0usize;
         for &v in pieces {
@@ -543,6 +546,38 @@ impl Vm {
             }
         }
         self.new_string_owned(out)
+    }
+
+    /// [`Vm::concat_all`] when the result is short (most keys, ids and labels): the pieces,
+    /// strings and integers only, are written once into a buffer on the stack, and the string
+    /// is made from it (inline in its slot up to 24 bytes). `None`: another kind of piece, or
+    /// a longer result — the general way.
+    #[inline]
+    fn concat_short(&mut self, pieces: &[Value]) -> Option<Result<Value, Throw>> {
+        const CAP: usize = 64;
+        let mut buf = [0u8; CAP];
+        let mut len = 0;
+        for &v in pieces {
+            let digits;
+            let bytes = match v {
+                Value::Str(id) => self.heap.str(id).as_bytes(),
+                Value::Number(n) => {
+                    digits = IntegerDigits::of(n)?;
+                    digits.as_str().as_bytes()
+                }
+                _ => return None,
+            };
+            buf.get_mut(len..len + bytes.len())?.copy_from_slice(bytes);
+            len += bytes.len();
+        }
+        // Whole strings and ASCII digits: valid UTF-8 (checked all the same).
+        let text = std::str::from_utf8(buf.get(..len)?).ok()?;
+        self.charge(Work::Bytes(len));
+        let text = compact_str::CompactString::from(text);
+        Some(
+            self.ensure_fits(crate::heap::STRING_OVERHEAD + len)
+                .and_then(|()| self.new_string_owned(text)),
+        )
     }
 
     /// `Concat`: the `count` registers from stack index `first` joined (out of line: the
