@@ -69,6 +69,11 @@ pub(super) struct Builder {
     slot: Vec<(u32, u32)>,
     /// Tools made so far.
     count: u32,
+    /// Every ASCII run met (as written) → its entry in `cached`.
+    run_cache: FxMap<String, u32>,
+    cached: Vec<Cached>,
+    /// The term ids of the cached runs' words, run after run.
+    cached_terms: Vec<u32>,
 }
 
 impl Builder {
@@ -97,64 +102,156 @@ impl Builder {
             ..Doc::default()
         };
         let title = tool.title().unwrap_or("");
-        let texts: [(Field, &str); FIELD_COUNT] = [
-            (Field::Name, name),
-            (Field::Namespace, namespace),
-            (Field::Title, title),
-            (Field::Description, tool.description()),
-            (Field::NamespaceDescription, &namespace_descriptions),
-            (Field::InputProperty, &input_names),
-            (Field::InputPropertyDescription, &input_descriptions),
-            (Field::OutputProperty, &output_names),
-            (Field::OutputPropertyDescription, &output_descriptions),
-            (Field::NameRelated, &name_related),
+        // Each text's runs go to the substring index under the bit of the lowercased text
+        // holding them: the path is the namespace, `.` and the name, whose runs are theirs;
+        // the other text joins its parts with `\n`, which separates runs (and, being neither
+        // cased nor case-ignorable, does not change how the parts lowercase).
+        let path_bit = if path.is_ascii() { PATH } else { 0 };
+        let texts: [(Field, &str, u8); FIELD_COUNT] = [
+            (Field::Name, name, path_bit),
+            (Field::Namespace, namespace, path_bit),
+            (Field::Title, title, OTHER),
+            (Field::Description, tool.description(), DESCRIPTION),
+            (Field::NamespaceDescription, &namespace_descriptions, OTHER),
+            (Field::InputProperty, &input_names, OTHER),
+            (Field::InputPropertyDescription, &input_descriptions, OTHER),
+            (Field::OutputProperty, &output_names, 0),
+            (Field::OutputPropertyDescription, &output_descriptions, 0),
+            (Field::NameRelated, &name_related, 0),
         ];
         doc.other_text = [namespace_descriptions.as_str(), &input_names, &input_descriptions, title]
             .join("\n")
             .to_lowercase();
         doc.name_counts = Counts::of(&doc.name_chars);
-        self.runs.add(&doc.path, PATH);
-        self.runs.add(&doc.description, DESCRIPTION);
-        self.runs.add(&doc.other_text, OTHER);
-        self.runs.next_doc();
-        self.count += 1;
-        let Builder { ids, word_ids, words, slot, count, .. } = self;
-        for (field, text) in texts {
-            let mut length = 0;
-            words.each(text, |word| {
-                let id = match word_ids.get(word) {
-                    Some(&id) => id,
-                    None => {
-                        let stemmed = stem(word);
-                        let next = ids.len() as u32;
-                        let id = *ids.entry(stemmed).or_insert(next);
-                        word_ids.insert(word.to_owned(), id);
-                        id
-                    }
-                };
-                length += 1;
-                let index = id as usize;
-                if slot.len() <= index {
-                    slot.resize(index + 1, (0, 0));
-                }
-                // The term's entry of this tool, made at its first occurrence here.
-                let entry = match slot[index] {
-                    (seen, entry) if seen == *count => entry as usize,
-                    _ => {
-                        slot[index] = (*count, doc.postings.len() as u32);
-                        doc.postings.push((id, [0; FIELD_COUNT]));
-                        doc.postings.len() - 1
-                    }
-                };
-                if let Some((_, frequencies)) = doc.postings.get_mut(entry) {
-                    frequencies[field.index()] += 1;
-                }
-            });
-            doc.lengths[field.index()] = length;
+        if path_bit == 0 {
+            // A non-ASCII path lowercases as a whole (`.` is case-ignorable: a final sigma
+            // depends on what follows it).
+            self.runs.add(&doc.path, PATH);
         }
+        self.count += 1;
+        for (field, text, bit) in texts {
+            doc.lengths[field.index()] = self.text(text, field, bit, &mut doc.postings);
+        }
+        self.runs.next_doc();
         doc.postings.sort_unstable_by_key(|&(id, _)| id);
         doc
     }
+}
+
+impl Builder {
+    /// Counts the words of one field's `text` of the current tool into `postings` and adds
+    /// its runs to the substring index under `bit` (0: none), returning its word count.
+    ///
+    /// An ASCII text is taken run by run (a run: a maximal stretch of letters and digits),
+    /// each distinct run split, stemmed and lowercased once per catalog: tools repeat most of
+    /// their words. A run's words do not depend on its neighbours, which are separators
+    /// (neither letters nor digits, so neither case boundaries nor acronym plurals).
+    fn text(
+        &mut self,
+        text: &str,
+        field: Field,
+        bit: u8,
+        postings: &mut Vec<(u32, [u32; FIELD_COUNT])>,
+    ) -> u32 {
+        let Builder { ids, word_ids, words, runs, slot, count, run_cache, cached, cached_terms, .. } = self;
+        let mut length = 0;
+        if !text.is_ascii() {
+            words.each(text, |word| {
+                let id = word_id(ids, word_ids, word);
+                length += 1;
+                add_term(slot, *count, postings, id, field);
+            });
+            if bit != 0 {
+                runs.add(&text.to_lowercase(), bit);
+            }
+            return length;
+        }
+        let base = text.as_ptr() as usize;
+        for bytes in text.as_bytes().split(|byte| !byte.is_ascii_alphanumeric()) {
+            if bytes.is_empty() {
+                continue;
+            }
+            let start = bytes.as_ptr() as usize - base;
+            let Some(run) = text.get(start..start + bytes.len()) else { continue };
+            let index = match run_cache.get(run) {
+                Some(&index) => index as usize,
+                None => {
+                    let first = cached_terms.len() as u32;
+                    words.each(run, |word| cached_terms.push(word_id(ids, word_ids, word)));
+                    cached.push(Cached { run: None, start: first, end: cached_terms.len() as u32 });
+                    run_cache.insert(run.to_owned(), cached.len() as u32 - 1);
+                    cached.len() - 1
+                }
+            };
+            let Some(entry) = cached.get_mut(index) else { continue };
+            if bit != 0 {
+                let id = match entry.run {
+                    Some(id) => id,
+                    None => {
+                        let id = runs.id(&run.to_ascii_lowercase());
+                        entry.run = Some(id);
+                        id
+                    }
+                };
+                runs.post(id, bit);
+            }
+            for &id in cached_terms.get(entry.start as usize..entry.end as usize).unwrap_or(&[]) {
+                length += 1;
+                add_term(slot, *count, postings, id, field);
+            }
+        }
+        length
+    }
+}
+
+/// The term id of a word, its stem numbered at first sight; each word stemmed once.
+fn word_id(ids: &mut FxMap<String, u32>, word_ids: &mut FxMap<String, u32>, word: &str) -> u32 {
+    match word_ids.get(word) {
+        Some(&id) => id,
+        None => {
+            let stemmed = stem(word);
+            let next = ids.len() as u32;
+            let id = *ids.entry(stemmed).or_insert(next);
+            word_ids.insert(word.to_owned(), id);
+            id
+        }
+    }
+}
+
+/// Counts one occurrence of term `id` in `field` of the current tool (number `current`).
+fn add_term(
+    slot: &mut Vec<(u32, u32)>,
+    current: u32,
+    postings: &mut Vec<(u32, [u32; FIELD_COUNT])>,
+    id: u32,
+    field: Field,
+) {
+    let index = id as usize;
+    if slot.len() <= index {
+        slot.resize(index + 1, (0, 0));
+    }
+    // The term's entry of this tool, made at its first occurrence here.
+    let entry = match slot[index] {
+        (seen, entry) if seen == current => entry as usize,
+        _ => {
+            slot[index] = (current, postings.len() as u32);
+            postings.push((id, [0; FIELD_COUNT]));
+            postings.len() - 1
+        }
+    };
+    if let Some((_, frequencies)) = postings.get_mut(entry) {
+        frequencies[field.index()] += 1;
+    }
+}
+
+/// A distinct ASCII run of the catalog's texts, as written, analyzed once.
+#[derive(Debug, Clone, Copy)]
+struct Cached {
+    /// Its lowercased form's id in the substring index, once a text indexed there has it.
+    run: Option<u32>,
+    /// Its words' term ids: `Builder::cached_terms[start..end]`.
+    start: u32,
+    end: u32,
 }
 
 /// The WordNet relatives of a tool name's words (the first [`NAME_RELATIVES`] of each, its

@@ -23,7 +23,7 @@ pub(super) const DESCRIPTION: u8 = 2;
 pub(super) const OTHER: u8 = 4;
 
 /// Whether a byte separates runs: an ASCII byte other than a letter or digit.
-fn separates(byte: u8) -> bool {
+pub(super) fn separates(byte: u8) -> bool {
     byte.is_ascii() && !byte.is_ascii_alphanumeric()
 }
 
@@ -50,7 +50,6 @@ pub(super) struct RunsBuilder {
 impl RunsBuilder {
     /// Adds a lowercased text of the current tool under `bit`.
     pub(super) fn add(&mut self, text: &str, bit: u8) {
-        let RunsBuilder { ids, runs, doc } = self;
         let base = text.as_ptr() as usize;
         for bytes in text.as_bytes().split(|&byte| separates(byte)) {
             if bytes.is_empty() {
@@ -59,25 +58,37 @@ impl RunsBuilder {
             // Runs end at separating bytes, which are ASCII: every cut is a char boundary.
             let start = bytes.as_ptr() as usize - base;
             let Some(run) = text.get(start..start + bytes.len()) else { continue };
-            let id = match ids.get(run) {
-                Some(&id) => id,
-                None => {
-                    let id = runs.starts.len() as u32;
-                    runs.starts.push(runs.text.len() as u32);
-                    runs.text.push_str(run);
-                    runs.text.push('\n');
-                    runs.postings.push(Vec::new());
-                    ids.insert(run.to_owned(), id);
-                    id
-                }
-            };
-            // Tools are added in order, so a run's postings are by tool: the current tool's
-            // entry, if any, is the last.
-            if let Some(list) = runs.postings.get_mut(id as usize) {
-                match list.last_mut() {
-                    Some((last, mask)) if *last == *doc => *mask |= bit,
-                    _ => list.push((*doc, bit)),
-                }
+            let id = self.id(run);
+            self.post(id, bit);
+        }
+    }
+
+    /// The id of a (lowercased) run, numbered at its first sight.
+    pub(super) fn id(&mut self, run: &str) -> u32 {
+        let RunsBuilder { ids, runs, .. } = self;
+        match ids.get(run) {
+            Some(&id) => id,
+            None => {
+                let id = runs.starts.len() as u32;
+                runs.starts.push(runs.text.len() as u32);
+                runs.text.push_str(run);
+                runs.text.push('\n');
+                runs.postings.push(Vec::new());
+                ids.insert(run.to_owned(), id);
+                id
+            }
+        }
+    }
+
+    /// Records that the current tool's text `bit` has the run `id`.
+    pub(super) fn post(&mut self, id: u32, bit: u8) {
+        let doc = self.doc;
+        // Tools are added in order, so a run's postings are by tool: the current tool's
+        // entry, if any, is the last.
+        if let Some(list) = self.runs.postings.get_mut(id as usize) {
+            match list.last_mut() {
+                Some((last, mask)) if *last == doc => *mask |= bit,
+                _ => list.push((doc, bit)),
             }
         }
     }
