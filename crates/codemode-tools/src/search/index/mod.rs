@@ -72,6 +72,9 @@ pub struct SearchIndex {
     namespace_share: Vec<f64>,
     /// Which tools' path, description and other text contain a word.
     runs: Runs,
+    /// Each lowercased last path segment → the tools it ends (ascending), so a query word's
+    /// path-segment hits are looked up once per query rather than compared per tool.
+    by_name: FxMap<String, Vec<u32>>,
     /// Whether the catalog is in path order (it is, paths being unique): then ties of score
     /// are broken by catalog index rather than by comparing paths.
     pub(crate) path_ordered: bool,
@@ -155,6 +158,12 @@ impl SearchIndex {
             .map(|(term, _)| term.clone())
             .collect();
         vocabulary.sort_unstable();
+        let mut by_name: FxMap<String, Vec<u32>> = FxMap::default();
+        for (i, doc) in docs.iter().enumerate() {
+            if let Some(name) = doc.path.get(doc.last_segment..) {
+                by_name.entry(name.to_owned()).or_default().push(i as u32);
+            }
+        }
         let n = docs.len() as f64;
         let idf_by_id = document_frequency
             .iter()
@@ -180,6 +189,7 @@ impl SearchIndex {
             idf_by_id,
             namespace_share,
             runs,
+            by_name,
             path_ordered: catalog.windows(2).all(|pair| pair[0].path < pair[1].path),
         }
     }

@@ -36,8 +36,8 @@ struct Word<'q> {
     forms: &'q [String],
     shortest: Option<&'q str>,
     masks: Option<Vec<u8>>,
-    /// Whether no form has a `.`.
-    dotless: bool,
+    /// When no form has a `.`: the tools whose last path segment is a form, ascending.
+    named: Option<Vec<u32>>,
 }
 
 impl SearchIndex {
@@ -121,23 +121,31 @@ impl SearchIndex {
             self.runs.containing(shortest, &mut masks).then_some(masks)
         });
         let dotless = !forms.iter().any(|form| form.contains('.'));
-        Word { forms, shortest, masks, dotless }
+        let named = dotless.then(|| {
+            let mut named: Vec<u32> =
+                forms.iter().filter_map(|form| self.by_name.get(form.as_str())).flatten().copied().collect();
+            named.sort_unstable();
+            named.dedup();
+            named
+        });
+        Word { forms, shortest, masks, named }
     }
 
     /// The reference runtime's per-word path/description scoring, scaled to break ties and to
     /// reward path hits (a word that is a path segment).
     fn reference_score(doc: &Doc, index: usize, word: &Word<'_>) -> f64 {
         let mut score = 0.0;
-        let segment = |form: &str| {
-            if word.dotless {
-                // A form without `.` ends the path after a `.` or as a whole exactly when it is
-                // the last segment.
-                doc.path.get(doc.last_segment..) == Some(form)
-            } else {
-                doc.path.strip_suffix(form).is_some_and(|rest| rest.is_empty() || rest.ends_with('.'))
-            }
+        let is_segment = match &word.named {
+            // A form without `.` ends the path after a `.` or as a whole exactly when it is
+            // the last segment: looked up once per query.
+            Some(named) => named.binary_search(&(index as u32)).is_ok(),
+            None => word.forms.iter().any(|form| {
+                doc.path
+                    .strip_suffix(form.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.ends_with('.'))
+            }),
         };
-        if word.forms.iter().any(|form| segment(form)) {
+        if is_segment {
             score += 20.0;
         }
         let Some(shortest) = word.shortest else { return score };
