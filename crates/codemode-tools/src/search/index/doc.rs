@@ -23,8 +23,6 @@ const MAX_PROPERTIES: usize = 200;
 /// One tool's analyzed text.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Doc {
-    /// Per term id (see [`Builder::ids`]), sorted by id: its frequency per field.
-    pub(super) postings: Vec<(u32, [u32; FIELD_COUNT])>,
     /// Per field: token count.
     pub(super) lengths: [u32; FIELD_COUNT],
     /// Lowercase path, last segment, and their alphanumeric-only forms, for name boosts.
@@ -37,19 +35,8 @@ pub(super) struct Doc {
     /// `name_normalized`'s chars and their counts, for the fuzzy name boost.
     pub(super) name_chars: Box<[char]>,
     pub(super) name_counts: Counts,
-    /// Lowercase description and searchable text, for the reference's substring scoring
-    /// (which [`super::runs::Runs`] answers for words it can; these for the others).
-    pub(super) description: String,
-    pub(super) other_text: String,
     /// Input property names, normalized (`repo_path` → `repopath`), sorted.
     pub(super) property_names: Vec<String>,
-}
-
-impl Doc {
-    /// A document's term frequencies per field for a term id, if it has the term.
-    pub(super) fn frequencies(&self, id: u32) -> Option<&[u32; FIELD_COUNT]> {
-        self.postings.binary_search_by_key(&id, |(term, _)| *term).ok().map(|i| &self.postings[i].1)
-    }
 }
 
 /// Makes the [`Doc`]s of a catalog, numbering stems as it meets them.
@@ -64,7 +51,12 @@ pub(super) struct Builder {
     words: Words,
     /// The runs of the tools' path, description and other text, for substring scoring.
     pub(super) runs: RunsBuilder,
-    /// Per term id: the current tool's entry for it in `Doc::postings`, when `seen` is the
+    /// Per tool, each term it has with its frequency per field: the tool's entries are
+    /// `entries[doc_ends[tool - 1]..doc_ends[tool]]`, in order of first occurrence (nothing
+    /// looks a term up in them: the index turns them into per-term postings).
+    pub(super) entries: Vec<(u32, [u32; FIELD_COUNT])>,
+    pub(super) doc_ends: Vec<u32>,
+    /// Per term id: the current tool's entry for it in `entries`, when `seen` is the
     /// current tool's number (made so far + 1).
     slot: Vec<(u32, u32)>,
     /// Tools made so far.
@@ -97,7 +89,6 @@ impl Builder {
             name_chars: name_normalized.chars().collect(),
             name_normalized,
             path_normalized: normalized(path),
-            description: tool.description().to_lowercase(),
             property_names,
             ..Doc::default()
         };
@@ -119,9 +110,6 @@ impl Builder {
             (Field::OutputPropertyDescription, &output_descriptions, 0),
             (Field::NameRelated, &name_related, 0),
         ];
-        doc.other_text = [namespace_descriptions.as_str(), &input_names, &input_descriptions, title]
-            .join("\n")
-            .to_lowercase();
         doc.name_counts = Counts::of(&doc.name_chars);
         if path_bit == 0 {
             // A non-ASCII path lowercases as a whole (`.` is case-ignorable: a final sigma
@@ -130,36 +118,32 @@ impl Builder {
         }
         self.count += 1;
         for (field, text, bit) in texts {
-            doc.lengths[field.index()] = self.text(text, field, bit, &mut doc.postings);
+            doc.lengths[field.index()] = self.text(text, field, bit);
         }
         self.runs.next_doc();
-        doc.postings.sort_unstable_by_key(|&(id, _)| id);
+        self.doc_ends.push(self.entries.len() as u32);
         doc
     }
 }
 
 impl Builder {
-    /// Counts the words of one field's `text` of the current tool into `postings` and adds
+    /// Counts the words of one field's `text` of the current tool into `entries` and adds
     /// its runs to the substring index under `bit` (0: none), returning its word count.
     ///
     /// An ASCII text is taken run by run (a run: a maximal stretch of letters and digits),
     /// each distinct run split, stemmed and lowercased once per catalog: tools repeat most of
     /// their words. A run's words do not depend on its neighbours, which are separators
     /// (neither letters nor digits, so neither case boundaries nor acronym plurals).
-    fn text(
-        &mut self,
-        text: &str,
-        field: Field,
-        bit: u8,
-        postings: &mut Vec<(u32, [u32; FIELD_COUNT])>,
-    ) -> u32 {
-        let Builder { ids, word_ids, words, runs, slot, count, run_cache, cached, cached_terms, .. } = self;
+    fn text(&mut self, text: &str, field: Field, bit: u8) -> u32 {
+        let Builder {
+            ids, word_ids, words, runs, slot, count, run_cache, cached, cached_terms, entries, ..
+        } = self;
         let mut length = 0;
         if !text.is_ascii() {
             words.each(text, |word| {
                 let id = word_id(ids, word_ids, word);
                 length += 1;
-                add_term(slot, *count, postings, id, field);
+                add_term(slot, *count, entries, id, field);
             });
             if bit != 0 {
                 runs.add(&text.to_lowercase(), bit);
@@ -197,7 +181,7 @@ impl Builder {
             }
             for &id in cached_terms.get(entry.start as usize..entry.end as usize).unwrap_or(&[]) {
                 length += 1;
-                add_term(slot, *count, postings, id, field);
+                add_term(slot, *count, entries, id, field);
             }
         }
         length
@@ -222,7 +206,7 @@ fn word_id(ids: &mut FxMap<String, u32>, word_ids: &mut FxMap<String, u32>, word
 fn add_term(
     slot: &mut Vec<(u32, u32)>,
     current: u32,
-    postings: &mut Vec<(u32, [u32; FIELD_COUNT])>,
+    entries: &mut Vec<(u32, [u32; FIELD_COUNT])>,
     id: u32,
     field: Field,
 ) {
@@ -234,12 +218,12 @@ fn add_term(
     let entry = match slot[index] {
         (seen, entry) if seen == current => entry as usize,
         _ => {
-            slot[index] = (current, postings.len() as u32);
-            postings.push((id, [0; FIELD_COUNT]));
-            postings.len() - 1
+            slot[index] = (current, entries.len() as u32);
+            entries.push((id, [0; FIELD_COUNT]));
+            entries.len() - 1
         }
     };
-    if let Some((_, frequencies)) = postings.get_mut(entry) {
+    if let Some((_, frequencies)) = entries.get_mut(entry) {
         frequencies[field.index()] += 1;
     }
 }

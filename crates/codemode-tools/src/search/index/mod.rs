@@ -49,8 +49,10 @@ pub struct SearchIndex {
     docs: Vec<Doc>,
     /// Per term id: the tools having the term in any field, in catalog order, with what
     /// scoring needs of its frequencies there (the inverted index: ranking looks only at the
-    /// tools on its query terms' lists).
-    postings: Vec<Vec<Posting>>,
+    /// tools on its query terms' lists). Term `id`'s list is
+    /// `postings[posting_starts[id]..posting_starts[id + 1]]`: one allocation for all terms.
+    postings: Vec<Posting>,
+    posting_starts: Vec<u32>,
     /// Per term id: the number of tools containing it outside related words (0: the term is
     /// only a related word of some names).
     document_frequency: Vec<u32>,
@@ -89,35 +91,47 @@ impl SearchIndex {
         let term_ids = builder.ids;
         let terms = term_ids.len();
         let mut totals = [0f64; FIELD_COUNT];
-        let mut postings: Vec<Vec<Posting>> = vec![Vec::new(); terms];
+        // Per term id: the tools having it in any field, then where its postings start.
+        let mut posting_starts: Vec<u32> = vec![0; terms + 1];
         let mut document_frequency: Vec<u32> = vec![0; terms];
         let mut namespace_by_id: Vec<u32> = vec![0; terms];
         for doc in &docs {
             for field in FIELDS {
                 totals[field.index()] += f64::from(doc.lengths[field.index()]);
             }
-            for (id, frequencies) in &doc.postings {
-                let id = *id as usize;
-                // Related words are not the tool's text: they do not make a word common.
-                let in_text = FIELDS.iter().any(|f| *f != Field::NameRelated && frequencies[f.index()] > 0);
-                if in_text && let Some(df) = document_frequency.get_mut(id) {
-                    *df += 1;
-                }
-                if frequencies[Field::Namespace.index()] > 0
-                    && let Some(count) = namespace_by_id.get_mut(id)
-                {
-                    *count += 1;
-                }
+        }
+        for (id, frequencies) in &builder.entries {
+            let id = *id as usize;
+            if let Some(count) = posting_starts.get_mut(id + 1) {
+                *count += 1;
             }
+            // Related words are not the tool's text: they do not make a word common.
+            let in_text = FIELDS.iter().any(|f| *f != Field::NameRelated && frequencies[f.index()] > 0);
+            if in_text && let Some(df) = document_frequency.get_mut(id) {
+                *df += 1;
+            }
+            if frequencies[Field::Namespace.index()] > 0
+                && let Some(count) = namespace_by_id.get_mut(id)
+            {
+                *count += 1;
+            }
+        }
+        for i in 1..posting_starts.len() {
+            posting_starts[i] += posting_starts[i - 1];
         }
         let count = docs.len().max(1) as f64;
         let average_lengths = totals.map(|t| (t / count).max(1.0));
-        for (i, doc) in docs.iter().enumerate() {
+        // Each term's next free posting; tools are taken in order, so each list is by tool.
+        let mut next: Vec<u32> = posting_starts.clone();
+        let empty = Posting { doc: 0, fields: 0, weighted: 0.0, weighted_plain: 0.0 };
+        let mut postings: Vec<Posting> = vec![empty; builder.entries.len()];
+        let mut from = 0;
+        for (i, (doc, &end)) in docs.iter().zip(&builder.doc_ends).enumerate() {
             let mut norms = [0f64; FIELD_COUNT];
             for ((norm, &length), average) in norms.iter_mut().zip(&doc.lengths).zip(average_lengths) {
                 *norm = 1.0 - B + B * f64::from(length) / average;
             }
-            for (id, frequencies) in &doc.postings {
+            for (id, frequencies) in builder.entries.get(from..end as usize).unwrap_or(&[]) {
                 // Summed in field order, related words (the last field) last: the plain sum is
                 // the full one before its last term.
                 let (mut weighted, mut weighted_plain, mut fields) = (0.0, 0.0, 0u16);
@@ -132,10 +146,14 @@ impl SearchIndex {
                         fields |= 1 << f;
                     }
                 }
-                if let Some(list) = postings.get_mut(*id as usize) {
-                    list.push(Posting { doc: i as u32, fields, weighted, weighted_plain });
+                if let Some(at) = next.get_mut(*id as usize)
+                    && let Some(slot) = postings.get_mut(*at as usize)
+                {
+                    *slot = Posting { doc: i as u32, fields, weighted, weighted_plain };
+                    *at += 1;
                 }
             }
+            from = end as usize;
         }
         let mut name_vocabulary = AHashSet::new();
         let mut words = Words::default();
@@ -180,6 +198,7 @@ impl SearchIndex {
         Self {
             docs,
             postings,
+            posting_starts,
             document_frequency,
             name_vocabulary,
             property_frequency,
@@ -192,6 +211,21 @@ impl SearchIndex {
             by_name,
             path_ordered: catalog.windows(2).all(|pair| pair[0].path < pair[1].path),
         }
+    }
+
+    /// The postings of term `id`: the tools having it, ascending.
+    fn postings_of(&self, id: u32) -> &[Posting] {
+        let id = id as usize;
+        match (self.posting_starts.get(id), self.posting_starts.get(id + 1)) {
+            (Some(&start), Some(&end)) => self.postings.get(start as usize..end as usize).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
+    /// Tool `doc`'s posting of term `id`, if it has the term.
+    fn posting(&self, id: u32, doc: usize) -> Option<&Posting> {
+        let list = self.postings_of(id);
+        list.binary_search_by_key(&(doc as u32), |p| p.doc).ok().and_then(|i| list.get(i))
     }
 
     /// Whether some tool's own text (not only a name's related words) has the stem.

@@ -129,7 +129,10 @@ pub(crate) struct Query {
     pub(super) terms: Vec<Vec<(String, f64)>>,
     /// Per word: the alternatives some tool has, as (term id, weight).
     pub(super) ids: Vec<Vec<(u32, f64)>>,
-    /// Per word: the reference's forms (the word, minus `-es`, minus `-s`).
+    /// Per word: the reference's forms (the word, minus `-es`, minus `-s`). Each is a
+    /// non-empty string of lowercased alphanumeric chars (a word of [`words`] or of an
+    /// abbreviation's phrase, or a prefix of one), so it has no byte that separates runs:
+    /// [`super::runs::Runs`] answers which texts contain it.
     pub(super) reference_forms: Vec<Vec<String>>,
     /// The plain-BM25 baseline: no coverage factor or reference scoring, BM25's usual k1.
     pub(super) plain: bool,
@@ -349,5 +352,70 @@ impl SearchIndex {
     /// Whether the analyzed query has any words.
     pub(crate) fn is_empty_query(query: &Query) -> bool {
         query.terms.is_empty()
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use crate::search::index::runs::separates;
+    use crate::{Namespace, Tool};
+
+    /// Every reference form of every query is non-empty and has no byte that separates runs,
+    /// so the runs answer it (ranking never searches the texts themselves).
+    #[test]
+    fn reference_forms_are_runs() {
+        let mut ns = Namespace::new();
+        ns.add_tool(
+            "create_issue",
+            Tool::from_json("Create an issue", None, None, |_, _| async { Ok(serde_json::Value::Null) }),
+        );
+        let tools = ns.build().unwrap();
+        let index = tools.index();
+        let mut queries: Vec<String> = [
+            "",
+            " ",
+            "a",
+            "README.md",
+            "*.toml",
+            "src/main.rs",
+            "créer un problème",
+            "ΟΔΟΣ. Σ.Α",
+            "İstanbul ﬁle ß",
+            "日本語 検索",
+            "emoji 🎉 reaction",
+            "tools[\"github\"][\"create_issue\"]",
+            "rm -rf /",
+            "dm the team",
+            "prs repos ls",
+            "HTTPServer listPullRequests get_file-contents",
+            "aes es s ies",
+            "K Å ǅ ᾈ",
+            "x.y_z-w'v:u",
+            "a\u{0301}b \u{200d}",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+        // Pseudo-random strings over letters, digits, punctuation and cased non-ASCII chars.
+        let alphabet: Vec<char> = "aZ9 ._-'/:sSeΣσςİıﬁßÅǅ\u{0301}日🎉".chars().collect();
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..2_000 {
+            let mut q = String::new();
+            for _ in 0..12 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                q.push(alphabet[(state % alphabet.len() as u64) as usize]);
+            }
+            queries.push(q);
+        }
+        for q in &queries {
+            for forms in &index.analyze(q).reference_forms {
+                for form in forms {
+                    assert!(!form.is_empty() && !form.bytes().any(separates), "{q:?}: {form:?}");
+                }
+            }
+        }
     }
 }

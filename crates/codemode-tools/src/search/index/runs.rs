@@ -106,7 +106,9 @@ impl RunsBuilder {
 impl Runs {
     /// ORs into `masks[tool]` the bits of the texts of each tool that contain `word`, a
     /// lowercased query word; false (leaving `masks` as it was) when `word` has a byte that
-    /// separates runs (or is empty), which this index cannot answer.
+    /// separates runs (or is empty), which this index cannot answer. A query word's forms
+    /// never do: they are non-empty runs of lowercased alphanumeric chars (see the test of
+    /// `Query::reference_forms` in `query.rs` and the one below).
     pub(super) fn containing(&self, word: &str, masks: &mut [u8]) -> bool {
         if word.is_empty() || word.bytes().any(separates) {
             return false;

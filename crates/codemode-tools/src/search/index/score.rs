@@ -30,12 +30,11 @@ pub(crate) struct Hit {
     pub(crate) fields: u16,
 }
 
-/// A query word for the reference scoring: its forms, the shortest, and per tool the texts
-/// containing the shortest (`None`: search them).
+/// A query word for the reference scoring: its forms and per tool the texts containing the
+/// shortest.
 struct Word<'q> {
     forms: &'q [String],
-    shortest: Option<&'q str>,
-    masks: Option<Vec<u8>>,
+    masks: Vec<u8>,
     /// When no form has a `.`: the tools whose last path segment is a form, ascending.
     named: Option<Vec<u32>>,
 }
@@ -56,7 +55,7 @@ impl SearchIndex {
         let mut met: Vec<usize> = Vec::with_capacity(n);
         for alternatives in &query.ids {
             for &(id, weight) in alternatives {
-                let Some(postings) = self.postings.get(id as usize) else { continue };
+                let postings = self.postings_of(id);
                 if weight <= 0.0 {
                     // No score, but still a reason the tool matched.
                     for posting in postings {
@@ -115,11 +114,12 @@ impl SearchIndex {
     fn word<'q>(&self, forms: &'q [String]) -> Word<'q> {
         // The forms are the word and prefixes of it (without `-es`, `-s`): a text contains one
         // of them exactly when it contains the shortest.
-        let shortest = forms.iter().min_by_key(|form| form.len()).map(String::as_str);
-        let masks = shortest.and_then(|shortest| {
-            let mut masks = vec![0u8; self.docs.len()];
-            self.runs.containing(shortest, &mut masks).then_some(masks)
-        });
+        // A query word's forms are lowercased alphanumeric chars (see `Query::reference_forms`),
+        // which the runs answer for every text: no text needs searching here.
+        let mut masks = vec![0u8; self.docs.len()];
+        if let Some(shortest) = forms.iter().min_by_key(|form| form.len()) {
+            self.runs.containing(shortest, &mut masks);
+        }
         let dotless = !forms.iter().any(|form| form.contains('.'));
         let named = dotless.then(|| {
             let mut named: Vec<u32> =
@@ -128,7 +128,7 @@ impl SearchIndex {
             named.dedup();
             named
         });
-        Word { forms, shortest, masks, named }
+        Word { forms, masks, named }
     }
 
     /// The reference runtime's per-word path/description scoring, scaled to break ties and to
@@ -148,22 +148,7 @@ impl SearchIndex {
         if is_segment {
             score += 20.0;
         }
-        let Some(shortest) = word.shortest else { return score };
-        let mask = match &word.masks {
-            Some(masks) => masks.get(index).copied().unwrap_or(0),
-            // A word the runs cannot answer: its texts are searched.
-            None => {
-                let mut mask = 0;
-                for (text, bit) in
-                    [(&doc.path, PATH), (&doc.description, DESCRIPTION), (&doc.other_text, OTHER)]
-                {
-                    if text.contains(shortest) {
-                        mask |= bit;
-                    }
-                }
-                mask
-            }
-        };
+        let mask = word.masks.get(index).copied().unwrap_or(0);
         if mask & PATH != 0 {
             score += 8.0;
         }
@@ -179,16 +164,16 @@ impl SearchIndex {
     /// The fields of one document that a query word (or its synonym, related word or typo
     /// match) occurs in, in field order: why the tool matched.
     pub(crate) fn matched_fields(&self, doc_index: usize, query: &Query) -> crate::search::Matches {
-        let Some(doc) = self.docs.get(doc_index) else { return crate::search::Matches::new() };
-        let mut found = [false; 10];
+        if doc_index >= self.docs.len() {
+            return crate::search::Matches::new();
+        }
+        let mut found = 0u16;
         for (id, _) in query.ids.iter().flatten() {
-            if let Some(frequencies) = doc.frequencies(*id) {
-                for (seen, &tf) in found.iter_mut().zip(frequencies) {
-                    *seen |= tf > 0;
-                }
+            if let Some(posting) = self.posting(*id, doc_index) {
+                found |= posting.fields;
             }
         }
-        FIELDS.into_iter().filter(|field| found[field.index()]).map(Field::label).collect()
+        Self::field_labels(found)
     }
 
     /// How literally a document matches the query, in [0, 1]: per query word, the weight of
@@ -196,8 +181,7 @@ impl SearchIndex {
     /// another ending or a typo), averaged over the words. A paraphrase shares few words with
     /// the tool it means, so its best lexical hit scores low here.
     pub(crate) fn match_strength(&self, doc_index: usize, query: &Query) -> f64 {
-        let Some(doc) = self.docs.get(doc_index) else { return 0.0 };
-        if query.ids.is_empty() {
+        if doc_index >= self.docs.len() || query.ids.is_empty() {
             return 0.0;
         }
         let total: f64 = query
@@ -206,7 +190,7 @@ impl SearchIndex {
             .map(|alternatives| {
                 alternatives
                     .iter()
-                    .filter(|(id, weight)| *weight > 0.0 && doc.frequencies(*id).is_some())
+                    .filter(|(id, weight)| *weight > 0.0 && self.posting(*id, doc_index).is_some())
                     .map(|(_, weight)| weight.min(1.0))
                     .fold(0.0f64, f64::max)
             })
@@ -216,12 +200,11 @@ impl SearchIndex {
 
     /// [`NAMESPACE_GATE`] when the query names namespaces and the document is in none of
     /// them, else 1.
-    fn namespace_factor(doc: &Doc, query: &Query) -> f64 {
+    fn namespace_factor(&self, index: usize, query: &Query) -> f64 {
         let outside = !query.namespace_terms.is_empty()
-            && !query
-                .namespace_terms
-                .iter()
-                .any(|&id| doc.frequencies(id).is_some_and(|f| f[Field::Namespace.index()] > 0));
+            && !query.namespace_terms.iter().any(|&id| {
+                self.posting(id, index).is_some_and(|p| p.fields & (1 << Field::Namespace.index()) != 0)
+            });
         if outside { NAMESPACE_GATE } else { 1.0 }
     }
 
@@ -257,7 +240,7 @@ impl SearchIndex {
         }
         // A query that names a namespace ("copy a linear ticket") most likely means a tool of
         // it: tools elsewhere keep only part of their score.
-        total *= Self::namespace_factor(doc, query);
+        total *= self.namespace_factor(index, query);
         // Name boosts (the Go runtime): exact name, normalized name or path, fuzzy name.
         if query.raw == doc.name || query.raw == doc.path {
             total += 10.0;
