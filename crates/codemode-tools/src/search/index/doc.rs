@@ -74,11 +74,12 @@ impl Builder {
         let tool = &registered.tool;
         let path = registered.path.as_str();
         let (namespace, name) = path.rsplit_once('.').unwrap_or(("", path));
-        let (input_names, input_descriptions, mut property_names) = schema_text(tool.input_schema());
-        let (output_names, output_descriptions, _) = schema_text(tool.output_schema());
+        let input = schema_text(tool.input_schema());
+        let output = schema_text(tool.output_schema());
+        let mut property_names: Vec<String> =
+            input.names.iter().map(|n| normalized(n)).filter(|n| !n.is_empty()).collect();
         property_names.sort();
         property_names.dedup();
-        let namespace_descriptions = registered.namespace_descriptions.join(" ");
         let name_related = name_relatives(name, &mut self.relatives);
         let name_normalized = normalized(name);
         let lower_path = path.to_lowercase();
@@ -92,22 +93,27 @@ impl Builder {
             property_names,
             ..Doc::default()
         };
-        let title = tool.title().unwrap_or("");
-        // Each text's runs go to the substring index under the bit of the lowercased text
-        // holding them: the path is the namespace, `.` and the name, whose runs are theirs;
-        // the other text joins its parts with `\n`, which separates runs (and, being neither
-        // cased nor case-ignorable, does not change how the parts lowercase).
+        let title = [tool.title().unwrap_or("")];
+        let description = [tool.description()];
+        let namespace_descriptions: Vec<&str> =
+            registered.namespace_descriptions.iter().map(String::as_str).collect();
+        // A field's text is its parts (property names, descriptions, related words) as if
+        // joined with spaces: a space separates words and runs, and, being neither cased nor
+        // case-ignorable, does not change how the parts lowercase, so each part is analyzed
+        // alone. Each text's runs go to the substring index under the bit of the lowercased
+        // text holding them: the path is the namespace, `.` and the name, whose runs are
+        // theirs; the other text is the title, namespace descriptions and input properties.
         let path_bit = if path.is_ascii() { PATH } else { 0 };
-        let texts: [(Field, &str, u8); FIELD_COUNT] = [
-            (Field::Name, name, path_bit),
-            (Field::Namespace, namespace, path_bit),
-            (Field::Title, title, OTHER),
-            (Field::Description, tool.description(), DESCRIPTION),
+        let texts: [(Field, &[&str], u8); FIELD_COUNT] = [
+            (Field::Name, &[name], path_bit),
+            (Field::Namespace, &[namespace], path_bit),
+            (Field::Title, &title, OTHER),
+            (Field::Description, &description, DESCRIPTION),
             (Field::NamespaceDescription, &namespace_descriptions, OTHER),
-            (Field::InputProperty, &input_names, OTHER),
-            (Field::InputPropertyDescription, &input_descriptions, OTHER),
-            (Field::OutputProperty, &output_names, 0),
-            (Field::OutputPropertyDescription, &output_descriptions, 0),
+            (Field::InputProperty, &input.names, OTHER),
+            (Field::InputPropertyDescription, &input.descriptions, OTHER),
+            (Field::OutputProperty, &output.names, 0),
+            (Field::OutputPropertyDescription, &output.descriptions, 0),
             (Field::NameRelated, &name_related, 0),
         ];
         doc.name_counts = Counts::of(&doc.name_chars);
@@ -117,8 +123,12 @@ impl Builder {
             self.runs.add(&doc.path, PATH);
         }
         self.count += 1;
-        for (field, text, bit) in texts {
-            doc.lengths[field.index()] = self.text(text, field, bit);
+        for (field, parts, bit) in texts {
+            let mut length = 0;
+            for part in parts {
+                length += self.text(part, field, bit);
+            }
+            doc.lengths[field.index()] = length;
         }
         self.runs.next_doc();
         self.doc_ends.push(self.entries.len() as u32);
@@ -243,7 +253,7 @@ struct Cached {
 /// `add_watcher` → `increase append supply spectator witness viewer`. A query word finds the
 /// tool through them when the tool's own text has no word for it ("link two entities").
 /// `cache` keeps each word's relatives: tool names share most of their words.
-fn name_relatives(name: &str, cache: &mut AHashMap<String, Vec<&'static str>>) -> String {
+fn name_relatives(name: &str, cache: &mut AHashMap<String, Vec<&'static str>>) -> Vec<&'static str> {
     let mut related: Vec<&str> = Vec::new();
     for word in words(name) {
         let found = cache.entry(word).or_insert_with_key(|word| {
@@ -260,34 +270,41 @@ fn name_relatives(name: &str, cache: &mut AHashMap<String, Vec<&'static str>>) -
             }
         }
     }
-    related.join(" ")
+    related
 }
 
 /// The alphanumeric characters of `text`, lowercase (`repo_path` → `repopath`).
 pub(super) fn normalized(text: &str) -> String {
     if text.is_ascii() {
         // The same for ASCII, without decoding chars: property names are mostly ASCII.
-        return text
-            .bytes()
-            .filter(u8::is_ascii_alphanumeric)
-            .map(|b| char::from(b.to_ascii_lowercase()))
-            .collect();
+        // Sized once: collecting from a filter would grow the string step by step.
+        let mut out = String::with_capacity(text.len());
+        for byte in text.bytes().filter(u8::is_ascii_alphanumeric) {
+            out.push(char::from(byte.to_ascii_lowercase()));
+        }
+        return out;
     }
     text.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
 }
 
+/// A schema's property names and descriptions (nested ones included), borrowed from it.
+#[derive(Debug, Default)]
+struct SchemaText<'a> {
+    names: Vec<&'a str>,
+    descriptions: Vec<&'a str>,
+}
+
 /// Collects property names and descriptions of a schema, nested ones included (an output
 /// `{ items: [{ title }] }` is found by "title"), depth- and count-limited.
-fn collect_properties(
-    root: &Value,
-    schema: &Value,
+fn collect_properties<'a>(
+    root: &'a Value,
+    schema: &'a Value,
     depth: usize,
     steps: &mut usize,
-    names: &mut Vec<String>,
-    descriptions: &mut Vec<String>,
+    out: &mut SchemaText<'a>,
 ) {
     // `steps` bounds the walk: `allOf`s of `$ref`s can revisit a definition exponentially often.
-    if depth > MAX_SCHEMA_DEPTH.min(8) || names.len() >= MAX_PROPERTIES || *steps == 0 {
+    if depth > MAX_SCHEMA_DEPTH.min(8) || out.names.len() >= MAX_PROPERTIES || *steps == 0 {
         return;
     }
     *steps -= 1;
@@ -310,40 +327,38 @@ fn collect_properties(
         }
     }
     if let Some(target) = reference.and_then(|r| resolve_ref(root, r)) {
-        collect_properties(root, target, depth + 1, steps, names, descriptions);
+        collect_properties(root, target, depth + 1, steps, out);
     }
     if let Some(Value::Object(props)) = properties {
         for (name, sub) in props {
-            if names.len() >= MAX_PROPERTIES {
+            if out.names.len() >= MAX_PROPERTIES {
                 return;
             }
-            names.push(name.clone());
+            out.names.push(name);
             if let Some(d) = str_keyword(sub, "description") {
-                descriptions.push(d.to_owned());
+                out.descriptions.push(d);
             }
-            collect_properties(root, sub, depth + 1, steps, names, descriptions);
+            collect_properties(root, sub, depth + 1, steps, out);
         }
     }
     for sub in nested.into_iter().flatten() {
-        collect_properties(root, sub, depth + 1, steps, names, descriptions);
+        collect_properties(root, sub, depth + 1, steps, out);
     }
     for part in parts.into_iter().flatten() {
         if let Value::Array(list) = part {
             for item in list {
-                collect_properties(root, item, depth + 1, steps, names, descriptions);
+                collect_properties(root, item, depth + 1, steps, out);
             }
         }
     }
 }
 
-/// A schema's property names and descriptions as two texts, and the names normalized.
-fn schema_text(schema: Option<&Value>) -> (String, String, Vec<String>) {
-    let mut names = Vec::new();
-    let mut descriptions = Vec::new();
+/// A schema's property names and descriptions.
+fn schema_text(schema: Option<&Value>) -> SchemaText<'_> {
+    let mut out = SchemaText::default();
     if let Some(schema) = schema {
         let mut steps = 2_000;
-        collect_properties(schema, schema, 0, &mut steps, &mut names, &mut descriptions);
+        collect_properties(schema, schema, 0, &mut steps, &mut out);
     }
-    let normalized_names = names.iter().map(|n| normalized(n)).filter(|n| !n.is_empty()).collect();
-    (names.join(" "), descriptions.join(" "), normalized_names)
+    out
 }

@@ -17,6 +17,8 @@ mod runs;
 mod score;
 mod typo;
 
+use std::sync::OnceLock;
+
 use ahash::{AHashMap, AHashSet};
 
 use self::doc::{Builder, Doc};
@@ -43,6 +45,15 @@ struct Posting {
     weighted_plain: f64,
 }
 
+/// Every stem of some tool's text (document frequency above 0).
+#[derive(Debug, Clone, Default)]
+struct Vocabulary {
+    /// Sorted, for prefix lookups.
+    sorted: Vec<String>,
+    /// By length, for typo candidates.
+    by_length: ByLength,
+}
+
 /// The search index of a [`crate::ToolSet`]: built once with it.
 #[derive(Debug, Clone, Default)]
 pub struct SearchIndex {
@@ -60,10 +71,9 @@ pub struct SearchIndex {
     name_vocabulary: AHashSet<String>,
     /// Normalized input property name → number of tools that take it.
     property_frequency: AHashMap<String, u32>,
-    /// Every stem of some tool's text (document frequency above 0), sorted, for prefix lookups.
-    vocabulary: Vec<String>,
-    /// The vocabulary by length, for typo candidates.
-    by_length: ByLength,
+    /// The stems of the tools' text, sorted and by length: made at the first query that
+    /// needs them (most of a build's cost would otherwise go to what few queries use).
+    vocabulary: OnceLock<Vocabulary>,
     /// Every stem of any field → a dense id, so ranking looks a query term up once per query
     /// rather than once per field of every tool.
     term_ids: FxMap<String, u32>,
@@ -170,12 +180,6 @@ impl SearchIndex {
                 *property_frequency.entry(name.clone()).or_insert(0) += 1;
             }
         }
-        let mut vocabulary: Vec<String> = term_ids
-            .iter()
-            .filter(|&(_, &id)| document_frequency.get(id as usize).is_some_and(|&df| df > 0))
-            .map(|(term, _)| term.clone())
-            .collect();
-        vocabulary.sort_unstable();
         let mut by_name: FxMap<String, Vec<u32>> = FxMap::default();
         for (i, doc) in docs.iter().enumerate() {
             if let Some(name) = doc.path.get(doc.last_segment..) {
@@ -202,8 +206,7 @@ impl SearchIndex {
             document_frequency,
             name_vocabulary,
             property_frequency,
-            by_length: ByLength::new(&vocabulary),
-            vocabulary,
+            vocabulary: OnceLock::new(),
             term_ids,
             idf_by_id,
             namespace_share,
@@ -226,6 +229,20 @@ impl SearchIndex {
     fn posting(&self, id: u32, doc: usize) -> Option<&Posting> {
         let list = self.postings_of(id);
         list.binary_search_by_key(&(doc as u32), |p| p.doc).ok().and_then(|i| list.get(i))
+    }
+
+    /// The vocabulary, made at the first call.
+    fn vocabulary(&self) -> &Vocabulary {
+        self.vocabulary.get_or_init(|| {
+            let mut sorted: Vec<String> = self
+                .term_ids
+                .iter()
+                .filter(|&(_, &id)| self.document_frequency.get(id as usize).is_some_and(|&df| df > 0))
+                .map(|(term, _)| term.clone())
+                .collect();
+            sorted.sort_unstable();
+            Vocabulary { by_length: ByLength::new(&sorted), sorted }
+        })
     }
 
     /// Whether some tool's own text (not only a name's related words) has the stem.

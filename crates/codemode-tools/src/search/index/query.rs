@@ -154,8 +154,9 @@ impl SearchIndex {
         if own.len() < MORPHOLOGY_MIN_STEM || !own.bytes().all(|b| b.is_ascii_lowercase()) {
             return Vec::new();
         }
-        let start = self.vocabulary.partition_point(|t| t.as_str() < own);
-        let mut out: Vec<String> = self.vocabulary[start..]
+        let vocabulary = &self.vocabulary().sorted;
+        let start = vocabulary.partition_point(|t| t.as_str() < own);
+        let mut out: Vec<String> = vocabulary[start..]
             .iter()
             .take_while(|t| t.starts_with(own))
             .filter(|t| {
@@ -260,11 +261,12 @@ impl SearchIndex {
                 let budget = if own.chars().count() < 4 { 0 } else { typo_budget(own.chars().count()) };
                 if budget > 0 {
                     let own_chars: Vec<char> = own.chars().collect();
-                    let mut fuzzy: Vec<(&String, usize)> = self
+                    let vocabulary = self.vocabulary();
+                    let mut fuzzy: Vec<(&String, usize)> = vocabulary
                         .by_length
                         .near(&own_chars, budget, &mut distance)
                         .into_iter()
-                        .filter_map(|(position, d)| Some((self.vocabulary.get(position as usize)?, d)))
+                        .filter_map(|(position, d)| Some((vocabulary.sorted.get(position as usize)?, d)))
                         .collect();
                     fuzzy.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(b.0)));
                     for (term, _) in fuzzy.into_iter().take(3) {
