@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::fields::{FIELD_COUNT, Field};
 use super::hash::FxMap;
-use super::runs::{DESCRIPTION, OTHER, PATH, RunsBuilder};
+use super::runs::{DESCRIPTION, OTHER, PATH, RunsBuilder, separates};
 use super::typo::Counts;
 use crate::registry::Registered;
 use crate::schema::{MAX_SCHEMA_DEPTH, resolve_ref, str_keyword};
@@ -61,7 +61,7 @@ pub(super) struct Builder {
     slot: Vec<(u32, u32)>,
     /// Tools made so far.
     count: u32,
-    /// Every ASCII run met (as written) → its entry in `cached`.
+    /// Every run met (as written) → its entry in `cached`.
     run_cache: FxMap<String, u32>,
     cached: Vec<Cached>,
     /// The term ids of the cached runs' words, run after run.
@@ -140,16 +140,19 @@ impl Builder {
     /// Counts the words of one field's `text` of the current tool into `entries` and adds
     /// its runs to the substring index under `bit` (0: none), returning its word count.
     ///
-    /// An ASCII text is taken run by run (a run: a maximal stretch of letters and digits),
-    /// each distinct run split, stemmed and lowercased once per catalog: tools repeat most of
-    /// their words. A run's words do not depend on its neighbours, which are separators
-    /// (neither letters nor digits, so neither case boundaries nor acronym plurals).
+    /// A text is taken run by run (a run: a maximal stretch without ASCII bytes other than
+    /// letters and digits), each distinct run split, stemmed and lowercased once per catalog:
+    /// tools repeat most of their words. A run's words do not depend on its neighbours,
+    /// which are separators (neither letters, digits nor lowercase, so neither case
+    /// boundaries nor acronym plurals). Nor does its lowercase, except for a capital sigma
+    /// (the only char whose lowercase depends on its context, final or not, through
+    /// case-ignorable separators like `.`): a text with one lowercases as a whole.
     fn text(&mut self, text: &str, field: Field, bit: u8) -> u32 {
         let Builder {
             ids, word_ids, words, runs, slot, count, run_cache, cached, cached_terms, entries, ..
         } = self;
         let mut length = 0;
-        if !text.is_ascii() {
+        if !text.is_ascii() && text.contains('\u{3a3}') {
             words.each(text, |word| {
                 let id = word_id(ids, word_ids, word);
                 length += 1;
@@ -161,10 +164,11 @@ impl Builder {
             return length;
         }
         let base = text.as_ptr() as usize;
-        for bytes in text.as_bytes().split(|byte| !byte.is_ascii_alphanumeric()) {
+        for bytes in text.as_bytes().split(|&byte| separates(byte)) {
             if bytes.is_empty() {
                 continue;
             }
+            // Runs end at separating bytes, which are ASCII: every cut is a char boundary.
             let start = bytes.as_ptr() as usize - base;
             let Some(run) = text.get(start..start + bytes.len()) else { continue };
             let index = match run_cache.get(run) {
@@ -182,7 +186,14 @@ impl Builder {
                 let id = match entry.run {
                     Some(id) => id,
                     None => {
-                        let id = runs.id(&run.to_ascii_lowercase());
+                        // Without a capital sigma, lowercasing maps each char alone, and
+                        // no char but a separator lowercases to a separating byte (see
+                        // `runs.rs`): the lowercased text's runs are the runs lowercased.
+                        let id = if run.is_ascii() {
+                            runs.id(&run.to_ascii_lowercase())
+                        } else {
+                            runs.id(&run.to_lowercase())
+                        };
                         entry.run = Some(id);
                         id
                     }
@@ -238,7 +249,7 @@ fn add_term(
     }
 }
 
-/// A distinct ASCII run of the catalog's texts, as written, analyzed once.
+/// A distinct run of the catalog's texts, as written, analyzed once.
 #[derive(Debug, Clone, Copy)]
 struct Cached {
     /// Its lowercased form's id in the substring index, once a text indexed there has it.
@@ -361,4 +372,65 @@ fn schema_text(schema: Option<&Value>) -> SchemaText<'_> {
         collect_properties(schema, schema, 0, &mut steps, &mut out);
     }
     out
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::super::fields::Field;
+    use super::super::runs::{DESCRIPTION, separates};
+    use super::Builder;
+    use crate::search::text::{stem, words};
+
+    /// Taking a text run by run (each distinct run analyzed once) counts the words the whole
+    /// text has and indexes the runs of its lowercase, non-ASCII and sigma texts included.
+    #[test]
+    fn run_by_run_equals_whole_text() {
+        let texts = [
+            "HTTPServer listPRs get_file-contents, IDs and URLs",
+            "Créer un problème — ünïcödé façade's naïve café",
+            "ΟΔΟΣ. Σ.Α ΣΑΣ. ΑΣ'Β σ ς Σ",
+            "ΟΔΟΣ. ΑΒ",
+            "İstanbul ﬁle straße KELVIN \u{212a} Å ǅungla",
+            "a—b c–d e…f 日本語 検索 🎉emoji",
+            "x.y_z-w'v:u \u{0301}b a\u{0301} ǄǅǆᾈᾀᾸ",
+        ];
+        for text in texts {
+            let mut builder = Builder::default();
+            builder.count += 1;
+            let length = builder.text(text, Field::Description, DESCRIPTION);
+            // The words' stems and their counts, from the whole text.
+            let mut expected: Vec<(String, u32)> = Vec::new();
+            for word in words(text) {
+                let stemmed = stem(&word);
+                match expected.iter_mut().find(|(s, _)| *s == stemmed) {
+                    Some((_, n)) => *n += 1,
+                    None => expected.push((stemmed, 1)),
+                }
+            }
+            expected.sort();
+            let mut got: Vec<(String, u32)> = builder
+                .entries
+                .iter()
+                .map(|(id, f)| {
+                    let term = builder.ids.iter().find(|(_, i)| *i == id).unwrap().0.clone();
+                    (term, f[Field::Description.index()])
+                })
+                .collect();
+            got.sort();
+            assert_eq!(got, expected, "{text}");
+            assert_eq!(length as usize, words(text).len(), "{text}");
+            // The runs, from the whole text's lowercase.
+            let lower = text.to_lowercase();
+            let mut runs: Vec<(String, u8)> = lower
+                .as_bytes()
+                .split(|&b| separates(b))
+                .filter(|r| !r.is_empty())
+                .map(|r| (String::from_utf8(r.to_vec()).unwrap(), DESCRIPTION))
+                .collect();
+            runs.sort();
+            runs.dedup();
+            assert_eq!(builder.runs.runs_of(0), runs, "{text}");
+        }
+    }
 }

@@ -98,6 +98,21 @@ impl RunsBuilder {
         self.doc += 1;
     }
 
+    /// The runs of tool `doc` with their masks, sorted (for tests).
+    #[cfg(test)]
+    pub(super) fn runs_of(&self, doc: u32) -> Vec<(String, u8)> {
+        let mut out = Vec::new();
+        for (run, &id) in &self.ids {
+            for &(d, mask) in self.runs.postings.get(id as usize).map_or(&[][..], Vec::as_slice) {
+                if d == doc {
+                    out.push((run.clone(), mask));
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
     pub(super) fn build(self) -> Runs {
         self.runs
     }
@@ -149,6 +164,21 @@ mod tests {
         for c in (0..=u32::from(char::MAX)).filter_map(char::from_u32).filter(|c| c.is_alphanumeric()) {
             for lower in c.to_lowercase() {
                 assert!(!(lower.is_ascii() && separates(lower as u8)), "{c:?}");
+            }
+        }
+    }
+
+    /// Lowercasing a char other than a separator gives no separating byte, and a separator
+    /// lowercases to itself: a text's lowercase has the runs of the text, each lowercased
+    /// (when no char's lowercase depends on its neighbours: see `doc.rs`).
+    #[test]
+    fn lowercasing_keeps_runs() {
+        for c in (0..=u32::from(char::MAX)).filter_map(char::from_u32) {
+            let lower: String = c.to_lowercase().collect();
+            if c.is_ascii() && separates(c as u8) {
+                assert_eq!(lower, c.to_string());
+            } else {
+                assert!(!lower.is_empty() && !lower.bytes().any(separates), "{c:?}");
             }
         }
     }
