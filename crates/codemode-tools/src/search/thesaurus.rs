@@ -65,7 +65,13 @@ fn entry(word: &str) -> Option<&'static str> {
 
 /// Words related to `word` (lowercase), most frequent senses first; empty when unknown.
 pub fn related(word: &str) -> Vec<&'static str> {
-    entry(word).map(|rest| rest.split(' ').filter(|w| !w.is_empty()).collect()).unwrap_or_default()
+    related_iter(word).collect()
+}
+
+/// [`related`] without collecting: callers that want the first few, or whether there are
+/// any, need not split (and allocate for) a whole entry.
+pub(crate) fn related_iter(word: &str) -> impl Iterator<Item = &'static str> {
+    entry(word).unwrap_or("").split(' ').filter(|w| !w.is_empty())
 }
 
 /// A deterministic, offline [`Embedder`](super::Embedder) built on the thesaurus: a text is a

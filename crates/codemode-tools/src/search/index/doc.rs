@@ -11,8 +11,8 @@ use super::hash::FxMap;
 use super::runs::{DESCRIPTION, OTHER, PATH, RunsBuilder, separates};
 use super::typo::Counts;
 use crate::registry::Registered;
-use crate::schema::{MAX_SCHEMA_DEPTH, resolve_ref, str_keyword};
-use crate::search::text::{Words, stem, words};
+use crate::schema::{MAX_SCHEMA_DEPTH, resolve_ref};
+use crate::search::text::{Words, stem};
 use crate::search::thesaurus;
 
 /// WordNet relatives indexed per word of a tool's name (see [`name_relatives`]).
@@ -35,8 +35,9 @@ pub(super) struct Doc {
     /// `name_normalized`'s chars and their counts, for the fuzzy name boost.
     pub(super) name_chars: Box<[char]>,
     pub(super) name_counts: Counts,
-    /// Input property names, normalized (`repo_path` → `repopath`), sorted.
-    pub(super) property_names: Vec<String>,
+    /// Input property names, normalized (`repo_path` → `repopath`), as ids (see
+    /// [`Builder::property_ids`]), sorted.
+    pub(super) property_ids: Vec<u32>,
 }
 
 /// Makes the [`Doc`]s of a catalog, numbering stems as it meets them.
@@ -61,6 +62,10 @@ pub(super) struct Builder {
     slot: Vec<(u32, u32)>,
     /// Tools made so far.
     count: u32,
+    /// Every normalized input property name → a dense id.
+    pub(super) property_ids: FxMap<String, u32>,
+    /// A buffer for normalizing property names.
+    normalized: String,
     /// Every run met (as written) → its entry in `cached`.
     run_cache: FxMap<String, u32>,
     cached: Vec<Cached>,
@@ -69,6 +74,22 @@ pub(super) struct Builder {
 }
 
 impl Builder {
+    /// A builder for a catalog of `tools` tools, its tables sized for it (a catalog's tools
+    /// have a few new words and runs each, and some 45 terms: growing the tables step by
+    /// step, rehashing every key, cost more than the room).
+    pub(super) fn new(tools: usize) -> Self {
+        let map = |n: usize| FxMap::with_capacity_and_hasher(n, Default::default());
+        Self {
+            ids: map(tools * 4),
+            word_ids: map(tools * 5),
+            runs: RunsBuilder::with_capacity(tools * 6),
+            run_cache: map(tools * 7),
+            entries: Vec::with_capacity(tools * 48),
+            doc_ends: Vec::with_capacity(tools),
+            ..Self::default()
+        }
+    }
+
     /// The analyzed text of one tool.
     pub(super) fn doc(&mut self, registered: &Registered) -> Doc {
         let tool = &registered.tool;
@@ -76,11 +97,26 @@ impl Builder {
         let (namespace, name) = path.rsplit_once('.').unwrap_or(("", path));
         let input = schema_text(tool.input_schema());
         let output = schema_text(tool.output_schema());
-        let mut property_names: Vec<String> =
-            input.names.iter().map(|n| normalized(n)).filter(|n| !n.is_empty()).collect();
-        property_names.sort();
-        property_names.dedup();
-        let name_related = name_relatives(name, &mut self.relatives);
+        let mut property_ids: Vec<u32> = Vec::with_capacity(input.names.len());
+        for name in &input.names {
+            normalize_into(name, &mut self.normalized);
+            if self.normalized.is_empty() {
+                continue;
+            }
+            // Looked up by `&str` first: most names are met before.
+            let id = match self.property_ids.get(self.normalized.as_str()) {
+                Some(&id) => id,
+                None => {
+                    let id = self.property_ids.len() as u32;
+                    self.property_ids.insert(self.normalized.clone(), id);
+                    id
+                }
+            };
+            property_ids.push(id);
+        }
+        property_ids.sort_unstable();
+        property_ids.dedup();
+        let name_related = name_relatives(name, &mut self.words, &mut self.relatives);
         let name_normalized = normalized(name);
         let lower_path = path.to_lowercase();
         let mut doc = Doc {
@@ -90,7 +126,7 @@ impl Builder {
             name_chars: name_normalized.chars().collect(),
             name_normalized,
             path_normalized: normalized(path),
-            property_names,
+            property_ids,
             ..Doc::default()
         };
         let title = [tool.title().unwrap_or("")];
@@ -264,36 +300,55 @@ struct Cached {
 /// `add_watcher` → `increase append supply spectator witness viewer`. A query word finds the
 /// tool through them when the tool's own text has no word for it ("link two entities").
 /// `cache` keeps each word's relatives: tool names share most of their words.
-fn name_relatives(name: &str, cache: &mut AHashMap<String, Vec<&'static str>>) -> Vec<&'static str> {
-    let mut related: Vec<&str> = Vec::new();
-    for word in words(name) {
-        let found = cache.entry(word).or_insert_with_key(|word| {
-            let mut found = thesaurus::related(word);
-            if found.is_empty() {
-                found = thesaurus::related(&stem(word));
-            }
-            found.truncate(NAME_RELATIVES);
-            found
-        });
-        for r in found.iter() {
-            if !related.contains(r) {
+fn name_relatives(
+    name: &str,
+    words: &mut Words,
+    cache: &mut AHashMap<String, Vec<&'static str>>,
+) -> Vec<&'static str> {
+    let mut related: Vec<&'static str> = Vec::new();
+    words.each(name, |word| {
+        // Looked up by `&str` first: most words are cached, and need no owned key.
+        let found = match cache.get(word) {
+            Some(found) => found,
+            None => cache.entry(word.to_owned()).or_insert_with_key(|word| {
+                let mut found: Vec<&'static str> =
+                    thesaurus::related_iter(word).take(NAME_RELATIVES).collect();
+                if found.is_empty() {
+                    found = thesaurus::related_iter(&stem(word)).take(NAME_RELATIVES).collect();
+                }
+                found
+            }),
+        };
+        for &r in found {
+            if !related.contains(&r) {
                 related.push(r);
             }
         }
-    }
+    });
     related
+}
+
+/// [`normalized`] into `out` (cleared first), without allocating once `out` has room.
+fn normalize_into(text: &str, out: &mut String) {
+    out.clear();
+    if text.is_ascii() {
+        out.extend(
+            text.bytes().filter(u8::is_ascii_alphanumeric).map(|b| char::from(b.to_ascii_lowercase())),
+        );
+    } else {
+        out.extend(text.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase));
+    }
 }
 
 /// The alphanumeric characters of `text`, lowercase (`repo_path` → `repopath`).
 pub(super) fn normalized(text: &str) -> String {
     if text.is_ascii() {
         // The same for ASCII, without decoding chars: property names are mostly ASCII.
-        // Sized once: collecting from a filter would grow the string step by step.
-        let mut out = String::with_capacity(text.len());
-        for byte in text.bytes().filter(u8::is_ascii_alphanumeric) {
-            out.push(char::from(byte.to_ascii_lowercase()));
-        }
-        return out;
+        // On bytes, in place: an ASCII text stays ASCII, so it stays UTF-8.
+        let mut bytes = text.as_bytes().to_vec();
+        bytes.retain(u8::is_ascii_alphanumeric);
+        bytes.make_ascii_lowercase();
+        return String::from_utf8(bytes).unwrap_or_default();
     }
     text.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
 }
@@ -346,7 +401,12 @@ fn collect_properties<'a>(
                 return;
             }
             out.names.push(name);
-            if let Some(d) = str_keyword(sub, "description") {
+            // A property's keywords are few: a scan finds `description` sooner than the
+            // object's (SipHash-keyed) index would.
+            if let Value::Object(keywords) = sub
+                && let Some(Value::String(d)) =
+                    keywords.iter().find(|(k, _)| *k == "description").map(|(_, v)| v)
+            {
                 out.descriptions.push(d);
             }
             collect_properties(root, sub, depth + 1, steps, out);

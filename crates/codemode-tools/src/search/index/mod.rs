@@ -19,7 +19,7 @@ mod typo;
 
 use std::sync::OnceLock;
 
-use ahash::{AHashMap, AHashSet};
+use ahash::AHashSet;
 
 use self::doc::{Builder, Doc};
 use self::fields::{FIELD_COUNT, FIELDS, Field};
@@ -69,8 +69,10 @@ pub struct SearchIndex {
     document_frequency: Vec<u32>,
     /// Every word of every tool name, so stopwords that name tools are kept in queries.
     name_vocabulary: AHashSet<String>,
-    /// Normalized input property name → number of tools that take it.
-    property_frequency: AHashMap<String, u32>,
+    /// Normalized input property name → a dense id.
+    property_ids: FxMap<String, u32>,
+    /// Per property id: the number of tools that take it.
+    property_frequency: Vec<u32>,
     /// The stems of the tools' text, sorted and by length: made at the first query that
     /// needs them (most of a build's cost would otherwise go to what few queries use).
     vocabulary: OnceLock<Vocabulary>,
@@ -95,7 +97,7 @@ pub struct SearchIndex {
 impl SearchIndex {
     /// Indexes the registered tools (in catalog order).
     pub(crate) fn new(registered: &[Registered], catalog: &[ToolDescription]) -> Self {
-        let mut builder = Builder::default();
+        let mut builder = Builder::new(registered.len());
         let docs: Vec<Doc> = registered.iter().map(|r| builder.doc(r)).collect();
         let runs = builder.runs.build();
         let term_ids = builder.ids;
@@ -174,10 +176,13 @@ impl SearchIndex {
                 }
             });
         }
-        let mut property_frequency: AHashMap<String, u32> = AHashMap::new();
+        let property_ids = std::mem::take(&mut builder.property_ids);
+        let mut property_frequency: Vec<u32> = vec![0; property_ids.len()];
         for doc in &docs {
-            for name in &doc.property_names {
-                *property_frequency.entry(name.clone()).or_insert(0) += 1;
+            for &id in &doc.property_ids {
+                if let Some(count) = property_frequency.get_mut(id as usize) {
+                    *count += 1;
+                }
             }
         }
         let mut by_name: FxMap<String, Vec<u32>> = FxMap::default();
@@ -205,6 +210,7 @@ impl SearchIndex {
             posting_starts,
             document_frequency,
             name_vocabulary,
+            property_ids,
             property_frequency,
             vocabulary: OnceLock::new(),
             term_ids,

@@ -137,8 +137,9 @@ pub(crate) struct Query {
     /// The plain-BM25 baseline: no coverage factor or reference scoring, BM25's usual k1.
     pub(super) plain: bool,
     /// Query tokens (split on spaces and punctuation other than `_`), normalized, that some
-    /// tool takes as an input property: `repo_path`, `labelSelector`, `latitude`.
-    pub(super) property_names: Vec<String>,
+    /// tool takes as an input property: `repo_path`, `labelSelector`, `latitude`; as
+    /// property ids, in the names' order.
+    pub(super) property_ids: Vec<u32>,
     /// Ids of the query's own words (not their alternatives) that name a namespace: most tools
     /// using them are in a namespace of that name (see [`NAMESPACE_SHARE`]).
     pub(super) namespace_terms: Vec<u32>,
@@ -305,15 +306,16 @@ impl SearchIndex {
                     let lower = token.to_lowercase();
                     words(token).len() > 1
                         || token.chars().any(|c| c.is_ascii_digit())
-                        || (!is_stopword(&lower) && thesaurus::related(&lower).is_empty())
+                        || (!is_stopword(&lower) && thesaurus::related_iter(&lower).next().is_none())
                 })
                 .map(normalized)
-                .filter(|n| n.len() >= 3 && self.property_frequency.contains_key(n))
+                .filter(|n| n.len() >= 3 && self.property_ids.contains_key(n))
                 .take(MAX_QUERY_WORDS)
                 .collect()
         };
         property_names.sort();
         property_names.dedup();
+        let property_ids = property_names.iter().filter_map(|n| self.property_ids.get(n).copied()).collect();
         let namespace_terms = if plain {
             Vec::new()
         } else {
@@ -346,7 +348,7 @@ impl SearchIndex {
             ids,
             reference_forms,
             plain,
-            property_names,
+            property_ids,
             namespace_terms,
         }
     }

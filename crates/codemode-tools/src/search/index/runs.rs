@@ -34,8 +34,10 @@ pub(super) struct Runs {
     text: String,
     /// Per run id: its start in `text`, ascending.
     starts: Vec<u32>,
-    /// Per run id: (tool, mask of its texts having the run), by tool.
-    postings: Vec<Vec<(u32, u8)>>,
+    /// Per run id: (tool, mask of its texts having the run), by tool: run `id`'s are
+    /// `postings[posting_starts[id]..posting_starts[id + 1]]` (one allocation for all runs).
+    postings: Vec<(u32, u8)>,
+    posting_starts: Vec<u32>,
 }
 
 /// Makes [`Runs`], one tool after the other.
@@ -43,11 +45,20 @@ pub(super) struct Runs {
 pub(super) struct RunsBuilder {
     ids: FxMap<String, u32>,
     runs: Runs,
+    /// Every (run, tool, mask) met, by tool: made into [`Runs`]' postings at the end.
+    pairs: Vec<(u32, u32, u8)>,
+    /// Per run id: its last entry in `pairs` (the current tool's, if that has the run).
+    last: Vec<u32>,
     /// The current tool's number.
     doc: u32,
 }
 
 impl RunsBuilder {
+    /// A builder with room for about `runs` distinct runs.
+    pub(super) fn with_capacity(runs: usize) -> Self {
+        Self { ids: FxMap::with_capacity_and_hasher(runs, Default::default()), ..Self::default() }
+    }
+
     /// Adds a lowercased text of the current tool under `bit`.
     pub(super) fn add(&mut self, text: &str, bit: u8) {
         let base = text.as_ptr() as usize;
@@ -65,7 +76,7 @@ impl RunsBuilder {
 
     /// The id of a (lowercased) run, numbered at its first sight.
     pub(super) fn id(&mut self, run: &str) -> u32 {
-        let RunsBuilder { ids, runs, .. } = self;
+        let RunsBuilder { ids, runs, last, .. } = self;
         match ids.get(run) {
             Some(&id) => id,
             None => {
@@ -73,7 +84,7 @@ impl RunsBuilder {
                 runs.starts.push(runs.text.len() as u32);
                 runs.text.push_str(run);
                 runs.text.push('\n');
-                runs.postings.push(Vec::new());
+                last.push(u32::MAX);
                 ids.insert(run.to_owned(), id);
                 id
             }
@@ -83,12 +94,13 @@ impl RunsBuilder {
     /// Records that the current tool's text `bit` has the run `id`.
     pub(super) fn post(&mut self, id: u32, bit: u8) {
         let doc = self.doc;
-        // Tools are added in order, so a run's postings are by tool: the current tool's
-        // entry, if any, is the last.
-        if let Some(list) = self.runs.postings.get_mut(id as usize) {
-            match list.last_mut() {
-                Some((last, mask)) if *last == doc => *mask |= bit,
-                _ => list.push((doc, bit)),
+        let Some(last) = self.last.get_mut(id as usize) else { return };
+        // Tools are added in order: the current tool's entry for the run, if any, is its last.
+        match self.pairs.get_mut(*last as usize) {
+            Some((_, seen, mask)) if *seen == doc => *mask |= bit,
+            _ => {
+                *last = self.pairs.len() as u32;
+                self.pairs.push((id, doc, bit));
             }
         }
     }
@@ -103,8 +115,8 @@ impl RunsBuilder {
     pub(super) fn runs_of(&self, doc: u32) -> Vec<(String, u8)> {
         let mut out = Vec::new();
         for (run, &id) in &self.ids {
-            for &(d, mask) in self.runs.postings.get(id as usize).map_or(&[][..], Vec::as_slice) {
-                if d == doc {
+            for &(r, d, mask) in &self.pairs {
+                if r == id && d == doc {
                     out.push((run.clone(), mask));
                 }
             }
@@ -114,7 +126,30 @@ impl RunsBuilder {
     }
 
     pub(super) fn build(self) -> Runs {
-        self.runs
+        let RunsBuilder { mut runs, pairs, .. } = self;
+        // A counting sort of the pairs by run (stable: each run's stay by tool).
+        let mut starts = vec![0u32; runs.starts.len() + 1];
+        for &(run, _, _) in &pairs {
+            if let Some(count) = starts.get_mut(run as usize + 1) {
+                *count += 1;
+            }
+        }
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        let mut next = starts.clone();
+        let mut postings = vec![(0u32, 0u8); pairs.len()];
+        for (run, doc, mask) in pairs {
+            if let Some(at) = next.get_mut(run as usize)
+                && let Some(slot) = postings.get_mut(*at as usize)
+            {
+                *slot = (doc, mask);
+                *at += 1;
+            }
+        }
+        runs.postings = postings;
+        runs.posting_starts = starts;
+        runs
     }
 }
 
@@ -138,7 +173,11 @@ impl Runs {
             let Some(later) = self.starts.get(first_run..) else { break };
             let run =
                 first_run + later.partition_point(|&start| start as usize <= position).saturating_sub(1);
-            for &(doc, mask) in self.postings.get(run).map_or(&[][..], Vec::as_slice) {
+            let (start, end) = match (self.posting_starts.get(run), self.posting_starts.get(run + 1)) {
+                (Some(&start), Some(&end)) => (start as usize, end as usize),
+                _ => (0, 0),
+            };
+            for &(doc, mask) in self.postings.get(start..end).unwrap_or(&[]) {
                 if let Some(slot) = masks.get_mut(doc as usize) {
                     *slot |= mask;
                 }

@@ -232,9 +232,9 @@ impl SearchIndex {
         // A query word that is exactly an input property name of the tool (`jql`,
         // `repo_path`), weighted by how few tools take that property.
         let tools = self.docs.len().max(1) as f64;
-        for name in &query.property_names {
-            if doc.property_names.binary_search(name).is_ok() {
-                let takers = f64::from(self.property_frequency.get(name.as_str()).copied().unwrap_or(1));
+        for &id in &query.property_ids {
+            if doc.property_ids.binary_search(&id).is_ok() {
+                let takers = f64::from(self.property_frequency.get(id as usize).copied().unwrap_or(1));
                 total += PROPERTY_NAME_WEIGHT * (1.0 + tools / takers).ln();
             }
         }
