@@ -5,10 +5,17 @@
 //! A query word is made of lowercased alphanumeric chars, which include no ASCII byte other
 //! than letters and digits (see the test below). So an occurrence of it in a lowercased text
 //! lies inside one *run*: a maximal stretch without ASCII punctuation, space or control bytes.
-//! The index keeps each distinct run once, joined by `\n` into one string, with the tools
-//! (and which of their texts) that have it: a query word is searched once in that string
-//! (a few tens of kilobytes for 869 tools, where the texts are some 450 KB), and the tools of
-//! the runs it occurs in are the tools whose text contains it.
+//! The index keeps each distinct run once, joined by `\n` into one string (a few tens of
+//! kilobytes for 869 tools, where the texts are some 450 KB), with the tools (and which of
+//! their texts) that have it: the tools of the runs a query word occurs in are the tools
+//! whose text contains it.
+//!
+//! Which runs a word occurs in is looked up in an n-gram index of the runs (made at the
+//! first query, some 10M instructions for 869 tools, rather than searching all runs for
+//! every word): a word of one to three bytes names the runs having it, a longer one the runs
+//! having its rarest trigram, the only ones searched.
+
+use std::sync::OnceLock;
 
 use memchr::memmem;
 
@@ -38,6 +45,36 @@ pub(super) struct Runs {
     /// `postings[posting_starts[id]..posting_starts[id + 1]]` (one allocation for all runs).
     postings: Vec<(u32, u8)>,
     posting_starts: Vec<u32>,
+    /// The runs by trigram, made at the first query word that has one.
+    grams: OnceLock<Grams>,
+}
+
+/// Which runs have each n-gram (one, two or three consecutive bytes) of some run.
+#[derive(Debug, Clone, Default)]
+struct Grams {
+    /// Every n-gram of some run, as [`gram`] keys, ascending.
+    keys: Vec<u32>,
+    /// Per key: where its runs start in `runs` (one entry more than `keys`).
+    starts: Vec<u32>,
+    /// Per key: the runs having the trigram, ascending.
+    runs: Vec<u32>,
+}
+
+/// The key of an n-gram of up to three bytes: its length and bytes in one integer.
+fn gram(bytes: &[u8]) -> u32 {
+    let n = bytes.len().min(3);
+    bytes.iter().take(n).fold(n as u32, |key, &byte| (key << 8) | u32::from(byte))
+}
+
+impl Grams {
+    /// The runs having the trigram with key `key` (none: empty).
+    fn runs_of(&self, key: u32) -> &[u32] {
+        let Ok(i) = self.keys.binary_search(&key) else { return &[] };
+        match (self.starts.get(i), self.starts.get(i + 1)) {
+            (Some(&start), Some(&end)) => self.runs.get(start as usize..end as usize).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
 }
 
 /// Makes [`Runs`], one tool after the other.
@@ -163,6 +200,36 @@ impl Runs {
         if word.is_empty() || word.bytes().any(separates) {
             return false;
         }
+        // A word of up to three bytes is an n-gram: its runs are those having it. A longer one
+        // is only in runs having each of its trigrams: those of the rarest are searched (a
+        // missing trigram: none).
+        let grams = self.grams();
+        let mut rarest: Option<&[u32]> = None;
+        for window in word.as_bytes().windows(word.len().min(3)) {
+            let runs = grams.runs_of(gram(window));
+            if rarest.is_none_or(|r| runs.len() < r.len()) {
+                rarest = Some(runs);
+            }
+            if runs.is_empty() {
+                break;
+            }
+        }
+        let finder = (word.len() > 3).then(|| memmem::Finder::new(word.as_bytes()));
+        for &run in rarest.unwrap_or(&[]) {
+            if finder.as_ref().is_none_or(|finder| finder.find(self.run(run as usize)).is_some()) {
+                self.add_masks(run as usize, masks);
+            }
+        }
+        true
+    }
+
+    /// [`Self::containing`] by searching the string of all runs (what the n-gram index
+    /// answers faster), for the tests to compare with.
+    #[cfg(test)]
+    fn containing_by_search(&self, word: &str, masks: &mut [u8]) -> bool {
+        if word.is_empty() || word.bytes().any(separates) {
+            return false;
+        }
         let finder = memmem::Finder::new(word.as_bytes());
         let text = self.text.as_bytes();
         let (mut from, mut first_run) = (0, 0);
@@ -173,15 +240,7 @@ impl Runs {
             let Some(later) = self.starts.get(first_run..) else { break };
             let run =
                 first_run + later.partition_point(|&start| start as usize <= position).saturating_sub(1);
-            let (start, end) = match (self.posting_starts.get(run), self.posting_starts.get(run + 1)) {
-                (Some(&start), Some(&end)) => (start as usize, end as usize),
-                _ => (0, 0),
-            };
-            for &(doc, mask) in self.postings.get(start..end).unwrap_or(&[]) {
-                if let Some(slot) = masks.get_mut(doc as usize) {
-                    *slot |= mask;
-                }
-            }
+            self.add_masks(run, masks);
             // Other occurrences in the same run add nothing: search on from the next one.
             first_run = run + 1;
             match self.starts.get(first_run) {
@@ -190,6 +249,79 @@ impl Runs {
             }
         }
         true
+    }
+
+    /// ORs into `masks[tool]` the bits of the tools' texts having run `run`.
+    fn add_masks(&self, run: usize, masks: &mut [u8]) {
+        let (start, end) = match (self.posting_starts.get(run), self.posting_starts.get(run + 1)) {
+            (Some(&start), Some(&end)) => (start as usize, end as usize),
+            _ => (0, 0),
+        };
+        for &(doc, mask) in self.postings.get(start..end).unwrap_or(&[]) {
+            if let Some(slot) = masks.get_mut(doc as usize) {
+                *slot |= mask;
+            }
+        }
+    }
+
+    /// The bytes of run `run` (without its `\n`).
+    fn run(&self, run: usize) -> &[u8] {
+        let start = self.starts.get(run).map_or(0, |&s| s as usize);
+        // The next run starts after this one's `\n`; the last ends before the text's last.
+        let end = self.starts.get(run + 1).map_or(self.text.len(), |&s| s as usize).saturating_sub(1);
+        self.text.as_bytes().get(start..end).unwrap_or(&[])
+    }
+
+    /// The trigram index, made at the first call: each run's trigrams, sorted and counted.
+    fn grams(&self) -> &Grams {
+        self.grams.get_or_init(|| {
+            let mut pairs: Vec<(u32, u32)> = Vec::with_capacity(3 * self.text.len());
+            for run in 0..self.starts.len() {
+                let bytes = self.run(run);
+                for n in 1..=3 {
+                    pairs.extend(bytes.windows(n).map(|window| (gram(window), run as u32)));
+                }
+            }
+            // Sorted by key, each key's runs ascending: the pairs come by run, so a stable
+            // sort by key (least significant digit first, two 13-bit digits: keys have 26 bits)
+            // keeps them so; a comparison sort costs several times more.
+            let mut spare = vec![(0u32, 0u32); pairs.len()];
+            for shift in [0, 13] {
+                let mut counts = vec![0u32; 1 << 13];
+                for &(key, _) in &pairs {
+                    if let Some(count) = counts.get_mut((key >> shift) as usize & 0x1fff) {
+                        *count += 1;
+                    }
+                }
+                let mut at = 0;
+                for count in &mut counts {
+                    let here = *count;
+                    *count = at;
+                    at += here;
+                }
+                for &pair in &pairs {
+                    if let Some(next) = counts.get_mut((pair.0 >> shift) as usize & 0x1fff)
+                        && let Some(place) = spare.get_mut(*next as usize)
+                    {
+                        *place = pair;
+                        *next += 1;
+                    }
+                }
+                std::mem::swap(&mut pairs, &mut spare);
+            }
+            debug_assert!(pairs.windows(2).all(|w| w[0] <= w[1]));
+            pairs.dedup();
+            let mut grams = Grams { runs: Vec::with_capacity(pairs.len()), ..Grams::default() };
+            for (key, run) in pairs {
+                if grams.keys.last() != Some(&key) {
+                    grams.keys.push(key);
+                    grams.starts.push(grams.runs.len() as u32);
+                }
+                grams.runs.push(run);
+            }
+            grams.starts.push(grams.runs.len() as u32);
+            grams
+        })
     }
 }
 
@@ -238,11 +370,44 @@ mod tests {
             builder.next_doc();
         }
         let runs = builder.build();
-        for word in
-            ["issue", "iss", "sue", "repo", "o", "te", "ünï", "cödé", "message", "xyz", "github", "st"]
-        {
+        for word in [
+            "issue",
+            "iss",
+            "sue",
+            "repo",
+            "o",
+            "te",
+            "ünï",
+            "cödé",
+            "message",
+            "xyz",
+            "github",
+            "st",
+            "ssu",
+            "issues",
+            "create",
+            "eate",
+            "nnel",
+            "channel",
+            "é",
+            "ödé",
+            "repository",
+            "positor",
+            "ory",
+            "sitory",
+            "tate",
+            "filter",
+            "an",
+            "a",
+            "postamessage",
+            "post",
+            "slack",
+        ] {
             let mut masks = vec![0u8; docs.len()];
             assert!(runs.containing(word, &mut masks));
+            let mut searched = vec![0u8; docs.len()];
+            assert!(runs.containing_by_search(word, &mut searched));
+            assert_eq!(masks, searched, "{word}");
             for (doc, texts) in docs.iter().enumerate() {
                 let mut expected = 0;
                 for (text, bit) in texts.iter().zip([PATH, DESCRIPTION, OTHER]) {

@@ -106,7 +106,17 @@ impl SearchIndex {
 
     /// The labels of the fields in a [`Hit::fields`] mask, in field order.
     pub(crate) fn field_labels(fields: u16) -> crate::search::Matches {
-        FIELDS.into_iter().filter(|field| fields & (1 << field.index()) != 0).map(Field::label).collect()
+        // Bit by bit, lowest (first field) first: a ranking labels every hit, and most
+        // masks have a bit or two.
+        let mut labels = crate::search::Matches::new();
+        let mut rest = fields;
+        while rest != 0 {
+            if let Some(field) = FIELDS.get(rest.trailing_zeros() as usize) {
+                labels.push(field.label());
+            }
+            rest &= rest - 1;
+        }
+        labels
     }
 
     /// A query word's forms for [`Self::reference_score`], with which tools' texts contain
