@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::fields::{FIELD_COUNT, Field};
 use super::hash::FxMap;
-use super::runs::{DESCRIPTION, OTHER, PATH, RunsBuilder, separates};
+use super::runs::{DESCRIPTION, OTHER, PATH, RunsBuilder, split_runs};
 use super::typo::Counts;
 use crate::registry::Registered;
 use crate::schema::{MAX_SCHEMA_DEPTH, resolve_ref};
@@ -199,14 +199,7 @@ impl Builder {
             }
             return length;
         }
-        let base = text.as_ptr() as usize;
-        for bytes in text.as_bytes().split(|&byte| separates(byte)) {
-            if bytes.is_empty() {
-                continue;
-            }
-            // Runs end at separating bytes, which are ASCII: every cut is a char boundary.
-            let start = bytes.as_ptr() as usize - base;
-            let Some(run) = text.get(start..start + bytes.len()) else { continue };
+        for run in split_runs(text) {
             let index = match run_cache.get(run) {
                 Some(&index) => index as usize,
                 None => {

@@ -31,7 +31,44 @@ pub(super) const OTHER: u8 = 4;
 
 /// Whether a byte separates runs: an ASCII byte other than a letter or digit.
 pub(super) fn separates(byte: u8) -> bool {
-    byte.is_ascii() && !byte.is_ascii_alphanumeric()
+    SEPARATES[byte as usize]
+}
+
+/// [`separates`] per byte: one load where texts are split (every byte of a catalog's texts).
+static SEPARATES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 128 {
+        table[byte] = !(byte as u8).is_ascii_alphanumeric();
+        byte += 1;
+    }
+    table
+};
+
+/// The runs of `text`: its maximal non-empty stretches without separating bytes, in order.
+pub(super) fn split_runs(text: &str) -> SplitRuns<'_> {
+    SplitRuns { text, at: 0 }
+}
+
+/// The iterator of [`split_runs`].
+pub(super) struct SplitRuns<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Iterator for SplitRuns<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let bytes = self.text.as_bytes();
+        let rest = bytes.get(self.at..)?;
+        let start = self.at + rest.iter().position(|&byte| !separates(byte))?;
+        let after = bytes.get(start..).unwrap_or(&[]);
+        let end = start + after.iter().position(|&byte| separates(byte)).unwrap_or(after.len());
+        self.at = end;
+        // Runs end at separating bytes, which are ASCII: every cut is a char boundary.
+        self.text.get(start..end)
+    }
 }
 
 /// The distinct runs of every tool's texts and the tools that have them.
@@ -98,14 +135,7 @@ impl RunsBuilder {
 
     /// Adds a lowercased text of the current tool under `bit`.
     pub(super) fn add(&mut self, text: &str, bit: u8) {
-        let base = text.as_ptr() as usize;
-        for bytes in text.as_bytes().split(|&byte| separates(byte)) {
-            if bytes.is_empty() {
-                continue;
-            }
-            // Runs end at separating bytes, which are ASCII: every cut is a char boundary.
-            let start = bytes.as_ptr() as usize - base;
-            let Some(run) = text.get(start..start + bytes.len()) else { continue };
+        for run in split_runs(text) {
             let id = self.id(run);
             self.post(id, bit);
         }
@@ -327,7 +357,7 @@ impl Runs {
 
 #[cfg(test)]
 mod tests {
-    use super::{DESCRIPTION, OTHER, PATH, RunsBuilder, separates};
+    use super::{DESCRIPTION, OTHER, PATH, RunsBuilder, separates, split_runs};
 
     /// No alphanumeric char lowercases to a separating byte: a query word never spans runs.
     #[test]
@@ -351,6 +381,17 @@ mod tests {
             } else {
                 assert!(!lower.is_empty() && !lower.bytes().any(separates), "{c:?}");
             }
+        }
+    }
+
+    /// The runs are the text split at separating bytes, empty pieces dropped.
+    #[test]
+    fn split_runs_is_split() {
+        for text in ["", " ", "a", " a", "a ", "..a.b..c-", "ünï cödé—x", "listPRs get_file-contents!"]
+        {
+            let expected: Vec<&str> =
+                text.split(|c: char| c.is_ascii() && separates(c as u8)).filter(|r| !r.is_empty()).collect();
+            assert_eq!(split_runs(text).collect::<Vec<_>>(), expected, "{text:?}");
         }
     }
 
