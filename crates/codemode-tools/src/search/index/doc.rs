@@ -7,7 +7,7 @@ use ahash::AHashMap;
 use serde_json::Value;
 
 use super::fields::{FIELD_COUNT, Field};
-use super::hash::FxMap;
+use super::hash::{FxMap, Interner};
 use super::runs::{DESCRIPTION, OTHER, PATH, RunsBuilder, split_runs};
 use super::typo::Counts;
 use crate::registry::Registered;
@@ -45,8 +45,10 @@ pub(super) struct Doc {
 pub(super) struct Builder {
     /// Every stem of any field → its dense id.
     pub(super) ids: FxMap<String, u32>,
-    /// Every word met → the id of its stem, so a word is stemmed once per catalog.
-    word_ids: FxMap<String, u32>,
+    /// Every word met, and per word the id of its stem, so a word is stemmed once per
+    /// catalog.
+    words_met: Interner,
+    word_terms: Vec<u32>,
     /// The name words' WordNet relatives (see [`name_relatives`]).
     relatives: AHashMap<String, Vec<&'static str>>,
     words: Words,
@@ -66,8 +68,8 @@ pub(super) struct Builder {
     pub(super) property_ids: FxMap<String, u32>,
     /// A buffer for normalizing property names.
     normalized: String,
-    /// Every run met (as written) → its entry in `cached`.
-    run_cache: FxMap<String, u32>,
+    /// Every run met (as written), numbered as its entry in `cached`.
+    run_cache: Interner,
     cached: Vec<Cached>,
     /// The term ids of the cached runs' words, run after run.
     cached_terms: Vec<u32>,
@@ -81,9 +83,10 @@ impl Builder {
         let map = |n: usize| FxMap::with_capacity_and_hasher(n, Default::default());
         Self {
             ids: map(tools * 4),
-            word_ids: map(tools * 5),
+            words_met: Interner::with_capacity(tools * 5),
+            word_terms: Vec::with_capacity(tools * 5),
             runs: RunsBuilder::with_capacity(tools * 6),
-            run_cache: map(tools * 7),
+            run_cache: Interner::with_capacity(tools * 7),
             entries: Vec::with_capacity(tools * 48),
             doc_ends: Vec::with_capacity(tools),
             ..Self::default()
@@ -185,12 +188,23 @@ impl Builder {
     /// case-ignorable separators like `.`): a text with one lowercases as a whole.
     fn text(&mut self, text: &str, field: Field, bit: u8) -> u32 {
         let Builder {
-            ids, word_ids, words, runs, slot, count, run_cache, cached, cached_terms, entries, ..
+            ids,
+            words_met,
+            word_terms,
+            words,
+            runs,
+            slot,
+            count,
+            run_cache,
+            cached,
+            cached_terms,
+            entries,
+            ..
         } = self;
         let mut length = 0;
         if !text.is_ascii() && text.contains('\u{3a3}') {
             words.each(text, |word| {
-                let id = word_id(ids, word_ids, word);
+                let id = word_id(ids, words_met, word_terms, word);
                 length += 1;
                 add_term(slot, *count, entries, id, field);
             });
@@ -200,16 +214,14 @@ impl Builder {
             return length;
         }
         for run in split_runs(text) {
-            let index = match run_cache.get(run) {
-                Some(&index) => index as usize,
-                None => {
-                    let first = cached_terms.len() as u32;
-                    words.each(run, |word| cached_terms.push(word_id(ids, word_ids, word)));
-                    cached.push(Cached { run: None, start: first, end: cached_terms.len() as u32 });
-                    run_cache.insert(run.to_owned(), cached.len() as u32 - 1);
-                    cached.len() - 1
-                }
-            };
+            // A run's id is its entry in `cached`, made at its first sight.
+            let (index, new) = run_cache.intern(run);
+            if new {
+                let first = cached_terms.len() as u32;
+                words.each(run, |word| cached_terms.push(word_id(ids, words_met, word_terms, word)));
+                cached.push(Cached { run: None, start: first, end: cached_terms.len() as u32 });
+            }
+            let index = index as usize;
             let Some(entry) = cached.get_mut(index) else { continue };
             if bit != 0 {
                 let id = match entry.run {
@@ -239,17 +251,26 @@ impl Builder {
 }
 
 /// The term id of a word, its stem numbered at first sight; each word stemmed once.
-fn word_id(ids: &mut FxMap<String, u32>, word_ids: &mut FxMap<String, u32>, word: &str) -> u32 {
-    match word_ids.get(word) {
-        Some(&id) => id,
-        None => {
-            let stemmed = stem(word);
-            let next = ids.len() as u32;
-            let id = *ids.entry(stemmed).or_insert(next);
-            word_ids.insert(word.to_owned(), id);
-            id
-        }
+fn word_id(
+    ids: &mut FxMap<String, u32>,
+    words_met: &mut Interner,
+    word_terms: &mut Vec<u32>,
+    word: &str,
+) -> u32 {
+    let (index, new) = words_met.intern(word);
+    if new {
+        let stemmed = stem(word);
+        let next = ids.len() as u32;
+        let id = match ids.get(stemmed.as_str()) {
+            Some(&id) => id,
+            None => {
+                ids.insert(stemmed, next);
+                next
+            }
+        };
+        word_terms.push(id);
     }
+    word_terms.get(index as usize).copied().unwrap_or(0)
 }
 
 /// Counts one occurrence of term `id` in `field` of the current tool (number `current`).

@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 
 use memchr::memmem;
 
-use super::hash::FxMap;
+use super::hash::Interner;
 
 /// Bit of a tool's lowercased path in [`Runs`]' text masks.
 pub(super) const PATH: u8 = 1;
@@ -117,7 +117,8 @@ impl Grams {
 /// Makes [`Runs`], one tool after the other.
 #[derive(Debug, Default)]
 pub(super) struct RunsBuilder {
-    ids: FxMap<String, u32>,
+    /// The distinct runs: its arena becomes [`Runs`]' text.
+    ids: Interner,
     runs: Runs,
     /// Every (run, tool, mask) met, by tool: made into [`Runs`]' postings at the end.
     pairs: Vec<(u32, u32, u8)>,
@@ -130,7 +131,7 @@ pub(super) struct RunsBuilder {
 impl RunsBuilder {
     /// A builder with room for about `runs` distinct runs.
     pub(super) fn with_capacity(runs: usize) -> Self {
-        Self { ids: FxMap::with_capacity_and_hasher(runs, Default::default()), ..Self::default() }
+        Self { ids: Interner::with_capacity(runs), last: Vec::with_capacity(runs), ..Self::default() }
     }
 
     /// Adds a lowercased text of the current tool under `bit`.
@@ -143,19 +144,11 @@ impl RunsBuilder {
 
     /// The id of a (lowercased) run, numbered at its first sight.
     pub(super) fn id(&mut self, run: &str) -> u32 {
-        let RunsBuilder { ids, runs, last, .. } = self;
-        match ids.get(run) {
-            Some(&id) => id,
-            None => {
-                let id = runs.starts.len() as u32;
-                runs.starts.push(runs.text.len() as u32);
-                runs.text.push_str(run);
-                runs.text.push('\n');
-                last.push(u32::MAX);
-                ids.insert(run.to_owned(), id);
-                id
-            }
+        let (id, new) = self.ids.intern(run);
+        if new {
+            self.last.push(u32::MAX);
         }
+        id
     }
 
     /// Records that the current tool's text `bit` has the run `id`.
@@ -181,11 +174,9 @@ impl RunsBuilder {
     #[cfg(test)]
     pub(super) fn runs_of(&self, doc: u32) -> Vec<(String, u8)> {
         let mut out = Vec::new();
-        for (run, &id) in &self.ids {
-            for &(r, d, mask) in &self.pairs {
-                if r == id && d == doc {
-                    out.push((run.clone(), mask));
-                }
+        for &(r, d, mask) in &self.pairs {
+            if d == doc {
+                out.push((self.ids.str(r).to_owned(), mask));
             }
         }
         out.sort();
@@ -193,7 +184,8 @@ impl RunsBuilder {
     }
 
     pub(super) fn build(self) -> Runs {
-        let RunsBuilder { mut runs, pairs, .. } = self;
+        let RunsBuilder { mut runs, pairs, ids, .. } = self;
+        (runs.text, runs.starts) = ids.into_parts();
         // A counting sort of the pairs by run (stable: each run's stay by tool).
         let mut starts = vec![0u32; runs.starts.len() + 1];
         for &(run, _, _) in &pairs {
