@@ -97,6 +97,14 @@ struct Grams {
     runs: Vec<u32>,
 }
 
+/// The slots of a run's 1- and 2-grams in [`Runs::short_grams`]' table: a 1-gram `a` is
+/// `a`, a 2-gram `ab` 256 + `ab` as a big-endian u16.
+fn short_slots(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    let singles = bytes.iter().map(|&b| usize::from(b));
+    let pairs = bytes.windows(2).map(|w| 256 + (usize::from(w[0]) << 8 | usize::from(w[1])));
+    singles.chain(pairs)
+}
+
 /// The key of an n-gram of up to three bytes: its length and bytes in one integer.
 fn gram(bytes: &[u8]) -> u32 {
     let n = bytes.len().min(3);
@@ -294,56 +302,110 @@ impl Runs {
         self.text.as_bytes().get(start..end).unwrap_or(&[])
     }
 
-    /// The trigram index, made at the first call: each run's trigrams, sorted and counted.
+    /// The n-gram index, made at the first call: keys ascending (1-grams, then 2-grams, then
+    /// 3-grams, as [`gram`] orders them), each key's runs ascending.
     fn grams(&self) -> &Grams {
         self.grams.get_or_init(|| {
-            let mut pairs: Vec<(u32, u32)> = Vec::with_capacity(3 * self.text.len());
-            for run in 0..self.starts.len() {
-                let bytes = self.run(run);
-                for n in 1..=3 {
-                    pairs.extend(bytes.windows(n).map(|window| (gram(window), run as u32)));
-                }
-            }
-            // Sorted by key, each key's runs ascending: the pairs come by run, so a stable
-            // sort by key (least significant digit first, two 13-bit digits: keys have 26 bits)
-            // keeps them so; a comparison sort costs several times more.
-            let mut spare = vec![(0u32, 0u32); pairs.len()];
-            for shift in [0, 13] {
-                let mut counts = vec![0u32; 1 << 13];
-                for &(key, _) in &pairs {
-                    if let Some(count) = counts.get_mut((key >> shift) as usize & 0x1fff) {
-                        *count += 1;
-                    }
-                }
-                let mut at = 0;
-                for count in &mut counts {
-                    let here = *count;
-                    *count = at;
-                    at += here;
-                }
-                for &pair in &pairs {
-                    if let Some(next) = counts.get_mut((pair.0 >> shift) as usize & 0x1fff)
-                        && let Some(place) = spare.get_mut(*next as usize)
-                    {
-                        *place = pair;
-                        *next += 1;
-                    }
-                }
-                std::mem::swap(&mut pairs, &mut spare);
-            }
-            debug_assert!(pairs.windows(2).all(|w| w[0] <= w[1]));
-            pairs.dedup();
-            let mut grams = Grams { runs: Vec::with_capacity(pairs.len()), ..Grams::default() };
-            for (key, run) in pairs {
-                if grams.keys.last() != Some(&key) {
-                    grams.keys.push(key);
-                    grams.starts.push(grams.runs.len() as u32);
-                }
-                grams.runs.push(run);
-            }
+            let mut grams = Grams::default();
+            self.short_grams(&mut grams);
+            self.trigrams(&mut grams);
             grams.starts.push(grams.runs.len() as u32);
             grams
         })
+    }
+
+    /// Adds the 1- and 2-grams: few enough (256 + 65536) to count in a table indexed by the
+    /// bytes, then place by a prefix sum (a counting sort, with no sort of pairs).
+    fn short_grams(&self, grams: &mut Grams) {
+        const SLOTS: usize = 256 + (1 << 16);
+        // Per slot: its runs' count, then where they go; `last` keeps a run's repeats out
+        // (runs are taken in order, so a slot's last run is the current one if it has it).
+        let mut counts = vec![0u32; SLOTS];
+        let mut last = vec![u32::MAX; SLOTS];
+        for run in 0..self.starts.len() {
+            for slot in short_slots(self.run(run)) {
+                if let (Some(count), Some(seen)) = (counts.get_mut(slot), last.get_mut(slot))
+                    && *seen != run as u32
+                {
+                    *seen = run as u32;
+                    *count += 1;
+                }
+            }
+        }
+        let mut at = grams.runs.len() as u32;
+        for (slot, count) in counts.iter_mut().enumerate() {
+            if *count > 0 {
+                grams.keys.push(if slot < 256 {
+                    (1 << 8) | slot as u32
+                } else {
+                    (2 << 16) | (slot - 256) as u32
+                });
+                grams.starts.push(at);
+            }
+            let here = *count;
+            *count = at;
+            at += here;
+        }
+        grams.runs.resize(at as usize, 0);
+        last.fill(u32::MAX);
+        for run in 0..self.starts.len() {
+            for slot in short_slots(self.run(run)) {
+                if let (Some(next), Some(seen)) = (counts.get_mut(slot), last.get_mut(slot))
+                    && *seen != run as u32
+                {
+                    *seen = run as u32;
+                    if let Some(place) = grams.runs.get_mut(*next as usize) {
+                        *place = run as u32;
+                    }
+                    *next += 1;
+                }
+            }
+        }
+    }
+
+    /// Adds the 3-grams: (key, run) pairs, stably sorted by key.
+    fn trigrams(&self, grams: &mut Grams) {
+        let mut pairs: Vec<(u32, u32)> = Vec::with_capacity(self.text.len());
+        for run in 0..self.starts.len() {
+            pairs.extend(self.run(run).windows(3).map(|window| (gram(window), run as u32)));
+        }
+        // The pairs come by run, so a stable sort by key (least significant digit first, two
+        // 12-bit digits: the bytes of a 3-gram key) keeps each key's runs ascending; a
+        // comparison sort costs several times more.
+        let mut spare = vec![(0u32, 0u32); pairs.len()];
+        for shift in [0, 12] {
+            let mut counts = vec![0u32; 1 << 12];
+            for &(key, _) in &pairs {
+                if let Some(count) = counts.get_mut((key >> shift) as usize & 0xfff) {
+                    *count += 1;
+                }
+            }
+            let mut at = 0;
+            for count in &mut counts {
+                let here = *count;
+                *count = at;
+                at += here;
+            }
+            for &pair in &pairs {
+                if let Some(next) = counts.get_mut((pair.0 >> shift) as usize & 0xfff)
+                    && let Some(place) = spare.get_mut(*next as usize)
+                {
+                    *place = pair;
+                    *next += 1;
+                }
+            }
+            std::mem::swap(&mut pairs, &mut spare);
+        }
+        debug_assert!(pairs.windows(2).all(|w| w[0] <= w[1]));
+        pairs.dedup();
+        for (key, run) in pairs {
+            // 3-gram keys are above the 1- and 2-grams' (see `gram`).
+            if grams.keys.last() != Some(&key) {
+                grams.keys.push(key);
+                grams.starts.push(grams.runs.len() as u32);
+            }
+            grams.runs.push(run);
+        }
     }
 }
 
@@ -450,6 +512,15 @@ mod tests {
                 }
                 assert_eq!(masks[doc], expected, "{word} {doc}");
             }
+        }
+        // The n-gram index: keys ascending (binary search), each key's runs ascending, once.
+        let grams = runs.grams();
+        assert!(grams.keys.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(grams.starts.len(), grams.keys.len() + 1);
+        for (i, &key) in grams.keys.iter().enumerate() {
+            let list = grams.runs_of(key);
+            assert!(!list.is_empty() && list.windows(2).all(|w| w[0] < w[1]), "{key:x}");
+            assert_eq!(list.len(), (grams.starts[i + 1] - grams.starts[i]) as usize);
         }
         let mut masks = vec![0u8; docs.len()];
         assert!(!runs.containing("a b", &mut masks));
