@@ -160,13 +160,21 @@ impl ToolSet {
         // Paths are unique, so the order is total: an unstable sort gives the same. In a
         // catalog in path order, the index orders as the path does, and is cheaper to compare.
         if index.path_ordered {
-            // One integer key per hit: the score's bits mapped to an order that is
-            // `total_cmp`'s, reversed (best first), then the index.
-            hits.sort_unstable_by_key(|hit| {
-                let bits = hit.score.to_bits() as i64;
-                let ordered = (bits ^ (((bits >> 63) as u64) >> 1) as i64) as u64 ^ (1 << 63);
-                (u128::from(!ordered) << 64) | hit.index as u128
-            });
+            // One integer key per hit, made once (a key function would be called twice per
+            // comparison): the score's bits mapped to an order that is `total_cmp`'s,
+            // reversed (best first), then the hit's position, which is in catalog order
+            // (`scored` returns hits by index), so ties go by index, that is by path.
+            let mut keys: Vec<u128> = hits
+                .iter()
+                .enumerate()
+                .map(|(position, hit)| {
+                    let bits = hit.score.to_bits() as i64;
+                    let ordered = (bits ^ (((bits >> 63) as u64) >> 1) as i64) as u64 ^ (1 << 63);
+                    (u128::from(!ordered) << 64) | position as u128
+                })
+                .collect();
+            keys.sort_unstable();
+            hits = keys.iter().filter_map(|&key| hits.get(key as u64 as usize).copied()).collect();
         } else {
             hits.sort_unstable_by(|a, b| {
                 b.score.total_cmp(&a.score).then_with(|| catalog[a.index].path.cmp(&catalog[b.index].path))
