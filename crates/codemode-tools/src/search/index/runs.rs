@@ -1,5 +1,5 @@
 //! Which tools' texts contain a query word as a substring, for the reference runtime's path
-//! and description scoring ([`super::SearchIndex`]'s `reference_score`), answered for every
+//! and description scoring ([`super::SearchIndex`]'s `reference_points`), answered for every
 //! tool at once rather than by searching each tool's text.
 //!
 //! A query word is made of lowercased alphanumeric chars, which include no ASCII byte other

@@ -34,10 +34,32 @@ pub(crate) struct Hit {
 /// shortest.
 struct Word<'q> {
     forms: &'q [String],
+    /// Per tool: the texts containing the shortest form ([`PATH`], [`DESCRIPTION`],
+    /// [`OTHER`]) and, when no form has a `.`, [`SEGMENT`] if its last path segment is a form.
     masks: Vec<u8>,
-    /// When no form has a `.`: the tools whose last path segment is a form, ascending.
-    named: Option<Vec<u32>>,
+    /// Whether some form has a `.` (then the path segment is compared per tool).
+    dotted: bool,
 }
+
+/// Bit of [`Word::masks`]: the tool's last path segment is one of the word's forms.
+const SEGMENT: u8 = 8;
+
+/// The reference scoring's points per [`Word::masks`] value: 20 for a path segment, 8, 4
+/// and 2 for a path, description and other text containing the word. Integers, so their
+/// sum over the words is exact in any order (it was summed as `f64`s before: the same).
+const POINTS: [u32; 16] = {
+    let mut points = [0; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let m = mask as u8;
+        points[mask] = if m & SEGMENT != 0 { 20 } else { 0 }
+            + if m & PATH != 0 { 8 } else { 0 }
+            + if m & DESCRIPTION != 0 { 4 } else { 0 }
+            + if m & OTHER != 0 { 2 } else { 0 };
+        mask += 1;
+    }
+    points
+};
 
 impl SearchIndex {
     /// The tools with a positive score for `query` among those `in_scope` accepts, in catalog
@@ -119,7 +141,7 @@ impl SearchIndex {
         labels
     }
 
-    /// A query word's forms for [`Self::reference_score`], with which tools' texts contain
+    /// A query word's forms for [`Self::reference_points`], with which tools' texts contain
     /// the shortest (looked up once for all tools).
     fn word<'q>(&self, forms: &'q [String]) -> Word<'q> {
         // The forms are the word and prefixes of it (without `-es`, `-s`): a text contains one
@@ -130,45 +152,35 @@ impl SearchIndex {
         if let Some(shortest) = forms.iter().min_by_key(|form| form.len()) {
             self.runs.containing(shortest, &mut masks);
         }
-        let dotless = !forms.iter().any(|form| form.contains('.'));
-        let named = dotless.then(|| {
-            let mut named: Vec<u32> =
-                forms.iter().filter_map(|form| self.by_name.get(form.as_str())).flatten().copied().collect();
-            named.sort_unstable();
-            named.dedup();
-            named
-        });
-        Word { forms, masks, named }
-    }
-
-    /// The reference runtime's per-word path/description scoring, scaled to break ties and to
-    /// reward path hits (a word that is a path segment).
-    fn reference_score(doc: &Doc, index: usize, word: &Word<'_>) -> f64 {
-        let mut score = 0.0;
-        let is_segment = match &word.named {
+        let dotted = forms.iter().any(|form| form.contains('.'));
+        if !dotted {
             // A form without `.` ends the path after a `.` or as a whole exactly when it is
             // the last segment: looked up once per query.
-            Some(named) => named.binary_search(&(index as u32)).is_ok(),
-            None => word.forms.iter().any(|form| {
+            for tools in forms.iter().filter_map(|form| self.by_name.get(form.as_str())) {
+                for &tool in tools {
+                    if let Some(mask) = masks.get_mut(tool as usize) {
+                        *mask |= SEGMENT;
+                    }
+                }
+            }
+        }
+        Word { forms, masks, dotted }
+    }
+
+    /// The reference runtime's per-word path/description scoring (scaled by the caller to
+    /// break ties and to reward path hits: a word that is a path segment), in points.
+    fn reference_points(doc: &Doc, index: usize, word: &Word<'_>) -> u32 {
+        let mut mask = word.masks.get(index).copied().unwrap_or(0);
+        if word.dotted
+            && word.forms.iter().any(|form| {
                 doc.path
                     .strip_suffix(form.as_str())
                     .is_some_and(|rest| rest.is_empty() || rest.ends_with('.'))
-            }),
-        };
-        if is_segment {
-            score += 20.0;
+            })
+        {
+            mask |= SEGMENT;
         }
-        let mask = word.masks.get(index).copied().unwrap_or(0);
-        if mask & PATH != 0 {
-            score += 8.0;
-        }
-        if mask & DESCRIPTION != 0 {
-            score += 4.0;
-        }
-        if mask & OTHER != 0 {
-            score += 2.0;
-        }
-        score
+        POINTS.get(usize::from(mask & 15)).copied().unwrap_or(0)
     }
 
     /// The fields of one document that a query word (or its synonym, related word or typo
@@ -236,8 +248,8 @@ impl SearchIndex {
             // Tools matching more of the query's words rank above tools matching one word often.
             let coverage = matched as f64 / query.terms.len().max(1) as f64;
             total *= 0.4 + 0.6 * coverage;
-            let reference: f64 = words.iter().map(|word| Self::reference_score(doc, index, word)).sum();
-            total += reference / 40.0;
+            let reference: u32 = words.iter().map(|word| Self::reference_points(doc, index, word)).sum();
+            total += f64::from(reference) / 40.0;
         }
         // A query word that is exactly an input property name of the tool (`jql`,
         // `repo_path`), weighted by how few tools take that property.
