@@ -45,8 +45,8 @@ struct Word<'q> {
 const SEGMENT: u8 = 8;
 
 /// The reference scoring's points per [`Word::masks`] value: 20 for a path segment, 8, 4
-/// and 2 for a path, description and other text containing the word. Integers, so their
-/// sum over the words is exact in any order (it was summed as `f64`s before: the same).
+/// and 2 for a path, description and other text containing the word. Small integers, so
+/// their sum over the words is exact, as is that sum taken in `f64`s in any order.
 const POINTS: [u32; 16] = {
     let mut points = [0; 16];
     let mut mask = 0;
@@ -150,7 +150,8 @@ impl SearchIndex {
         // which the runs answer for every text: no text needs searching here.
         let mut masks = vec![0u8; self.docs.len()];
         if let Some(shortest) = forms.iter().min_by_key(|form| form.len()) {
-            self.runs.containing(shortest, &mut masks);
+            let answered = self.runs.containing(shortest, &mut masks);
+            debug_assert!(answered, "{shortest:?} is not a run");
         }
         let dotted = forms.iter().any(|form| form.contains('.'));
         if !dotted {
