@@ -129,17 +129,23 @@ impl Interner {
         self.starts.len()
     }
 
-    /// String `id`.
-    pub(super) fn str(&self, id: u32) -> &str {
+    /// String `id`'s bytes (bytes, not `str`: comparing them needs no char-boundary checks).
+    fn bytes(&self, id: u32) -> &[u8] {
         let start = self.starts.get(id as usize).map_or(0, |&s| s as usize);
         // The next string starts after this one's `\n`; the last ends before the text's last.
         let end = self.starts.get(id as usize + 1).map_or(self.text.len(), |&s| s as usize);
-        self.text.get(start..end.saturating_sub(1).max(start)).unwrap_or("")
+        self.text.as_bytes().get(start..end.saturating_sub(1).max(start)).unwrap_or(&[])
+    }
+
+    /// String `id`.
+    #[cfg(test)]
+    pub(super) fn str(&self, id: u32) -> &str {
+        std::str::from_utf8(self.bytes(id)).unwrap_or("")
     }
 
     fn find(&self, text: &str, hash: u64) -> Option<u32> {
         match self.table.get(&hash) {
-            Some(&id) if self.str(id) == text => Some(id),
+            Some(&id) if self.bytes(id) == text.as_bytes() => Some(id),
             Some(_) => self.collisions.get(text).copied(),
             None => None,
         }
