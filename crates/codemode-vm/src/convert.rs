@@ -574,10 +574,7 @@ impl Vm {
         let text = std::str::from_utf8(buf.get(..len)?).ok()?;
         self.charge(Work::Bytes(len));
         let text = compact_str::CompactString::from(text);
-        Some(
-            self.ensure_fits(crate::heap::STRING_OVERHEAD + len)
-                .and_then(|()| self.new_string_owned(text)),
-        )
+        Some(self.ensure_fits(crate::heap::STRING_OVERHEAD + len).and_then(|()| self.new_string_owned(text)))
     }
 
     /// `Concat`: the `count` registers from stack index `first` joined (out of line: the
