@@ -678,23 +678,21 @@ impl Vm {
                                 pc = 0;
                                 frame_entered!();
                             }
-                            Ok(InPlace::Finished { value, dst }) => {
-                                // The loop ended; the JavaScript frame that called it goes on here.
+                            Ok(InPlace::Finished) => {
+                                // The loop ended (its value is in the caller's register): the
+                                // JavaScript frame that called it goes on here.
                                 let Some(Frame::Js(caller)) = self.frames.last() else {
                                     return Exit::Switch;
                                 };
-                                let (caller_func, caller_pc, caller_base) =
-                                    (caller.func, caller.pc, caller.base as usize);
-                                let Some(caller_code) = module.functions.get(caller_func as usize) else {
+                                let Some(caller_code) = module.functions.get(caller.func as usize) else {
                                     return Exit::Switch;
                                 };
-                                if let Some(slot) = self.stack.get_mut(caller_base + dst as usize) {
-                                    *slot = value;
-                                }
-                                code = &caller_code.code[..];
-                                fi = caller_func;
-                                base = caller_base;
-                                pc = caller_pc as usize;
+                                (code, fi, base, pc) = (
+                                    &caller_code.code[..],
+                                    caller.func,
+                                    caller.base as usize,
+                                    caller.pc as usize,
+                                );
                                 frame_entered!();
                             }
                             Ok(InPlace::No) => {}

@@ -86,11 +86,8 @@ impl Vm {
             _ => return Ok(None),
         };
         let (value, next_state) = match state {
+            // Over an array it was stepped in place above (`native_step`).
             IterState::Array { array, next } => match &self.heap.obj(array).kind {
-                ObjKind::Array(items) => match items.get(next as usize) {
-                    Some(v) => (Some(*v), IterState::Array { array, next: next + 1 }),
-                    None => (None, IterState::Done),
-                },
                 ObjKind::TypedArray(t) => match t.get(&self.heap, next as usize) {
                     Some(n) => (Some(self.elem_value(n)?), IterState::Array { array, next: next + 1 }),
                     None => (None, IterState::Done),

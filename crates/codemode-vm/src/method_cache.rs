@@ -99,17 +99,8 @@ impl Vm {
     /// remembers the slot when the property is a data property of the holder itself.
     #[inline(never)]
     pub(crate) fn remember_method(&mut self, holder: ObjId, atom: Atom) {
-        let obj = self.heap.obj(holder);
-        if !ordinary(&obj.kind) {
-            return;
-        }
-        let Some(index) = obj.props.find(atom) else { return };
-        if obj.props.slot(index).is_none_or(|slot| slot.flags & ACCESSOR != 0) {
-            return;
-        }
-        let Ok(slot) = u32::try_from(index + 1) else { return };
-        if let Some(entry) = self.method_cache.0.get_mut(entry_index(holder, atom)) {
-            *entry = Entry { holder: holder.0, atom: atom.0, slot };
+        if let Some(index) = self.heap.obj(holder).props.find(atom) {
+            self.remember_slot(holder, atom, index);
         }
     }
 
@@ -120,16 +111,23 @@ impl Vm {
         if let Some(v) = self.cached_in(global, atom) {
             return Some(v);
         }
-        let obj = self.heap.obj(global);
-        let index = obj.props.find(atom)?;
-        let value = obj.props.slot(index)?.value;
-        if obj.props.slot(index).is_some_and(|slot| slot.flags & ACCESSOR == 0)
-            && let Ok(slot) = u32::try_from(index + 1)
-            && let Some(entry) = self.method_cache.0.get_mut(entry_index(global, atom))
-        {
-            *entry = Entry { holder: global.0, atom: atom.0, slot };
-        }
+        let index = self.heap.obj(global).props.find(atom)?;
+        let value = self.heap.obj(global).props.slot(index)?.value;
+        self.remember_slot(global, atom, index);
         Some(value)
+    }
+
+    /// Remembers that `holder` holds `atom` in slot `index`, if it is an ordinary object and
+    /// the slot a data property.
+    fn remember_slot(&mut self, holder: ObjId, atom: Atom, index: usize) {
+        let obj = self.heap.obj(holder);
+        if !ordinary(&obj.kind) || obj.props.slot(index).is_none_or(|slot| slot.flags & ACCESSOR != 0) {
+            return;
+        }
+        let Ok(slot) = u32::try_from(index + 1) else { return };
+        if let Some(entry) = self.method_cache.0.get_mut(entry_index(holder, atom)) {
+            *entry = Entry { holder: holder.0, atom: atom.0, slot };
+        }
     }
 }
 

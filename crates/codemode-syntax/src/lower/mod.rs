@@ -511,9 +511,7 @@ impl<'a> Lowerer<'a> {
         // its callee.
         for (child, var) in std::mem::take(&mut state.declared_functions) {
             let written_once = state.meta.get(var.0 as usize).is_some_and(|meta| meta.writes == 1);
-            if let Some(function) = self.functions.get_mut(child.0 as usize)
-                && written_once
-            {
+            if written_once && let Some(function) = self.functions.get_mut(child.0 as usize) {
                 function.self_capture = function
                     .captures
                     .iter()
@@ -521,7 +519,6 @@ impl<'a> Lowerer<'a> {
                     .and_then(|index| u32::try_from(index).ok());
             }
         }
-        let state = &mut self.func;
         let scope = state.scopes.first_mut().map(|scope| std::mem::take(&mut scope.vars)).unwrap_or_default();
         ir::Function {
             name,

@@ -301,16 +301,7 @@ pub(crate) fn return_in_place(vm: &mut Vm, result: Value) -> Result<InPlace, Thr
     };
     let (op, array, mut acc, element, receiver) = (s.op, s.array, s.acc, s.element, s.receiver);
 
-    let applied = match op {
-        LoopOp::Map => vm.array_push(acc, result),
-        LoopOp::Filter if vm.to_boolean(result) => vm.array_push(acc, element),
-        LoopOp::Reduce | LoopOp::ReduceRight => {
-            acc = result;
-            Ok(())
-        }
-        _ => Ok(()),
-    };
-    if let Err(e) = applied {
+    if let Err(e) = apply_result(vm, op, &mut acc, element, result) {
         vm.frames.pop();
         vm.stack.truncate(base);
         vm.frames.pop();
@@ -361,37 +352,55 @@ pub(crate) enum InPlace {
     No,
     /// The callback's frame starts over for the next element.
     Restarted,
-    /// The loop ended: its frames are gone and its value goes to register `dst` of the
-    /// JavaScript frame now on top.
-    Finished { value: Value, dst: Reg },
+    /// The loop ended: its frames are gone and its value is in its register of the JavaScript
+    /// frame now on top.
+    Finished,
+}
+
+/// A callback's `result` applied to a loop over an array: `map` keeps it, `filter` keeps the
+/// element when it is truthy, `reduce…` makes it the accumulator; the others have nothing to
+/// keep.
+#[inline(always)]
+fn apply_result(
+    vm: &mut Vm,
+    op: LoopOp,
+    acc: &mut Value,
+    element: Value,
+    result: Value,
+) -> Result<(), Throw> {
+    match op {
+        LoopOp::Map => vm.array_push(*acc, result),
+        LoopOp::Filter if vm.to_boolean(result) => vm.array_push(*acc, element),
+        LoopOp::Reduce | LoopOp::ReduceRight => {
+            *acc = result;
+            Ok(())
+        }
+        _ => Ok(()),
+    }
 }
 
 /// The last callback of a `map`/`filter`/`forEach`/`reduce…` over an array returned `result`:
-/// applies it, pops the callback's frame and the loop's, and gives the loop's value.
+/// applies it, pops the callback's frame and the loop's, and puts the loop's value in register
+/// `dst` of the frame below, as `deliver` would.
 fn finish_in_place(vm: &mut Vm, result: Value, dst: Reg) -> Result<InPlace, Throw> {
-    let (Some(Frame::Js(top)), Some(Frame::Native(NativeFrame { cont: Cont::ArrayLoop(s), .. }))) =
+    let (Some(Frame::Js(top)), Some(Frame::Native(NativeFrame { cont: Cont::ArrayLoop(mut s), .. }))) =
         (vm.frames.pop(), vm.frames.pop())
     else {
         // Not reached: the caller matched these two frames.
         return Err(vm.make_error(ErrorKind::Error, "internal error: loop frames changed"));
     };
     vm.stack.truncate(top.base as usize);
-    let value = match s.op {
-        LoopOp::Map => {
-            vm.array_push(s.acc, result)?;
-            pad_map_result(vm, &s)?;
-            s.acc
-        }
-        LoopOp::Filter => {
-            if vm.to_boolean(result) {
-                vm.array_push(s.acc, s.element)?;
-            }
-            s.acc
-        }
-        LoopOp::Reduce | LoopOp::ReduceRight => result,
-        _ => finished(&s),
-    };
-    Ok(InPlace::Finished { value, dst })
+    apply_result(vm, s.op, &mut s.acc, s.element, result)?;
+    if s.op == LoopOp::Map {
+        pad_map_result(vm, &s)?;
+    }
+    let value = finished(&s);
+    if let Some(Frame::Js(caller)) = vm.frames.last()
+        && let Some(slot) = vm.stack.get_mut(caller.base as usize + dst as usize)
+    {
+        *slot = value;
+    }
+    Ok(InPlace::Finished)
 }
 
 pub(crate) fn resume_loop(vm: &mut Vm, mut s: Box<ArrayLoop>, result: Value) -> Result<Step, Throw> {
