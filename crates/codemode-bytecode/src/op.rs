@@ -47,6 +47,7 @@
 //! | `Delete` | dst, obj, key | dst = delete obj[key] | 0 |
 //! | `Call` | dst, callee, this, args, argc | dst = callee.call(this, r[args..args+argc]) | 1 |
 //! | `CallPlain` | dst, callee, args, argc | `Call` with `this` undefined (`f(x)`: no register to load) | 1 |
+//! | `CallSelf` | dst, args, argc | `CallPlain` of the closure being run (a recursive function calling itself by its own name: no callee register to load or check) | 1 |
 //! | `CallSpread` | dst, callee, this, arr | like `Call` with the elements of array arr as arguments | 1 + n |
 //! | `New` / `NewSpread` | dst, callee, args, argc / arr | dst = new callee(...) | 1 (+ n) |
 //! | `Return` | src | return src to the caller | 0 |
@@ -157,6 +158,7 @@ pub enum Op {
     Delete { dst: Reg, obj: Reg, key: Reg },
     Call { dst: Reg, callee: Reg, this: Reg, args: Reg, argc: u16 },
     CallPlain { dst: Reg, callee: Reg, args: Reg, argc: u16 },
+    CallSelf { dst: Reg, args: Reg, argc: u16 },
     CallSpread { dst: Reg, callee: Reg, this: Reg, arr: Reg },
     New { dst: Reg, callee: Reg, args: Reg, argc: u16 },
     NewSpread { dst: Reg, callee: Reg, arr: Reg },

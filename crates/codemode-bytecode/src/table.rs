@@ -105,6 +105,7 @@ impl Op {
             Op::Delete { .. } => "Delete",
             Op::Call { .. } => "Call",
             Op::CallPlain { .. } => "CallPlain",
+            Op::CallSelf { .. } => "CallSelf",
             Op::CallSpread { .. } => "CallSpread",
             Op::New { .. } => "New",
             Op::NewSpread { .. } => "NewSpread",
@@ -354,6 +355,10 @@ impl Op {
                 f("callee", Operand::Reg(callee));
                 f("args", Operand::Regs { start: args, count: argc });
             }
+            Op::CallSelf { dst, args, argc } => {
+                f("dst", Operand::Reg(dst));
+                f("args", Operand::Regs { start: args, count: argc });
+            }
             Op::CallSpread { dst, callee, this, arr } => {
                 f("dst", Operand::Reg(dst));
                 f("callee", Operand::Reg(callee));
@@ -540,7 +545,7 @@ impl Op {
             Op::DefineGetter { .. } => Fuel::Free,
             Op::DefineSetter { .. } => Fuel::Free,
             Op::Delete { .. } => Fuel::Free,
-            Op::Call { .. } | Op::CallPlain { .. } => Fuel::Call,
+            Op::Call { .. } | Op::CallPlain { .. } | Op::CallSelf { .. } => Fuel::Call,
             Op::CallSpread { .. } => Fuel::CallPerElement,
             Op::New { .. } => Fuel::Call,
             Op::NewSpread { .. } => Fuel::CallPerElement,
@@ -622,6 +627,7 @@ pub const OPCODE_NAMES: &[&str] = &[
     "Delete",
     "Call",
     "CallPlain",
+    "CallSelf",
     "CallSpread",
     "New",
     "NewSpread",

@@ -223,10 +223,11 @@ impl Vm {
                 }};
             }
 
-            // `Call` and `CallPlain`: `$this` is evaluated only when the callee is not an arrow.
+            // `Call`, `CallPlain` and `CallSelf` with callee value `$f`: `$this` is evaluated only
+            // when the callee is not an arrow.
             macro_rules! call {
-                ($dst:expr, $callee:expr, $this:expr, $args:expr, $argc:expr) => {{
-                    let f = reg!($callee);
+                ($dst:expr, $f:expr, $this:expr, $args:expr, $argc:expr) => {{
+                    let f = $f;
                     // Fast path: a synchronous closure gets its frame here, and the loop goes on in
                     // it.
                     if let Value::Obj(id) = f
@@ -642,9 +643,45 @@ impl Vm {
                         let (o, v) = (reg!(obj), reg!(src));
                         tri!(self.define_named(o, atom, v));
                     }
-                    Op::Call { dst, callee, this, args, argc } => call!(dst, callee, reg!(this), args, argc),
+                    Op::Call { dst, callee, this, args, argc } => {
+                        call!(dst, reg!(callee), reg!(this), args, argc)
+                    }
                     Op::CallPlain { dst, callee, args, argc } => {
-                        call!(dst, callee, Value::Undefined, args, argc)
+                        call!(dst, reg!(callee), Value::Undefined, args, argc)
+                    }
+                    Op::CallSelf { dst, args, argc } => {
+                        // The running closure calls itself: its code is this frame's, so the
+                        // frame is pushed without looking at the callee object. Anything but a
+                        // plain synchronous function (the compiler emits this for declared
+                        // functions and named function expressions only) takes `call!`'s way.
+                        let me = closure!();
+                        if let Some(id) = me
+                            && let Some(callee_code) = module.functions.get(fi as usize)
+                            && !callee_code.is_async
+                            && !callee_code.is_arrow
+                            && callee_code.rest.is_none()
+                            && callee_code.arguments.is_none()
+                            && self.frames.len() < self.config.max_call_depth
+                        {
+                            self.charge_call(argc);
+                            save_pc!();
+                            let new_base = tri!(self.grow_stack(callee_code.register_count as usize));
+                            let passed = (argc as usize).min(callee_code.param_count as usize);
+                            self.copy_args(base + args as usize, new_base, passed);
+                            self.frames.push(Frame::Js(crate::frame::JsFrame {
+                                func: fi,
+                                pc: 0,
+                                base: new_base as u32,
+                                this: Value::Undefined,
+                                closure: Some(id),
+                                ret: ReturnTo::Reg(dst),
+                                async_promise: None,
+                            }));
+                            base = new_base;
+                            pc = 0;
+                            frame_entered!();
+                        }
+                        call!(dst, me.map_or(Value::Undefined, Value::Obj), Value::Undefined, args, argc)
                     }
                     Op::Return { src } => {
                         let v = reg!(src);

@@ -376,6 +376,7 @@ impl Vm {
             | Op::DefineNamed { .. }
             | Op::Call { .. }
             | Op::CallPlain { .. }
+            | Op::CallSelf { .. }
             | Op::Return { .. }
             | Op::IterNext { .. }
             | Op::LoadThis { .. }

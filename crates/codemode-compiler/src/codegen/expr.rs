@@ -610,6 +610,15 @@ impl<'a> FnCompiler<'a> {
     ) -> Result<(), CompileError> {
         let spread = args.iter().any(|a| matches!(a, ArrayElem::Spread(_)));
         let plain = !spread && !matches!(callee.kind, ExprKind::SuperMember { .. } | ExprKind::Member { .. });
+        if plain && !optional && self.is_self_reference(callee) {
+            // A recursive function calling itself by its own name: the running closure is the
+            // callee, known without a register.
+            let (first, argc) = self.args_in_registers(args)?;
+            self.mark(call.span);
+            let at = self.emit(Op::CallSelf { dst, args: first, argc })?;
+            self.name_callee(at, callee);
+            return Ok(());
+        }
         if plain {
             // `f(x)`: `this` is undefined (`CallPlain` needs no register for it), and a local
             // callee is read in place unless an argument could assign it first.

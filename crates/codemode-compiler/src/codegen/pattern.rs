@@ -7,6 +7,18 @@ use super::{CompileError, FnCompiler};
 use crate::bytecode::{ErrorKind, Op, Reg};
 
 impl<'a> FnCompiler<'a> {
+    /// Whether `e` reads the running closure itself: a declared function's own name when only its
+    /// declaration writes it (`self_capture`, see `load_var`), or a named function expression's.
+    pub(super) fn is_self_reference(&self, e: &ir::Expr) -> bool {
+        match &e.kind {
+            ir::ExprKind::CurrentFunction => true,
+            ir::ExprKind::Var { var: VarRef::Capture(i), check_tdz: false } => {
+                self.func.self_capture == Some(*i)
+            }
+            _ => false,
+        }
+    }
+
     /// Loads variable `var` into `dst`, with a TDZ check when asked.
     pub(super) fn load_var(&mut self, var: &VarRef, check_tdz: bool, dst: Reg) -> Result<(), CompileError> {
         match var {
