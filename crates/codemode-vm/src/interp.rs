@@ -263,6 +263,14 @@ impl Vm {
                         }
                         frame_entered!();
                     }
+                    call_general!($dst, f, $this, $args, $argc)
+                }};
+            }
+            // Any call the inline paths do not take: through `call_value`, from a copy of the
+            // arguments.
+            macro_rules! call_general {
+                ($dst:expr, $f:expr, $this:expr, $args:expr, $argc:expr) => {{
+                    let f = $f;
                     let t = $this;
                     if !self.is_callable(f) {
                         throw!(self.not_a_function_in(f, &module, fi, pc - 1));
@@ -643,17 +651,20 @@ impl Vm {
                         let (o, v) = (reg!(obj), reg!(src));
                         tri!(self.define_named(o, atom, v));
                     }
-                    Op::Call { dst, callee, this, args, argc } => {
-                        call!(dst, reg!(callee), reg!(this), args, argc)
-                    }
-                    Op::CallPlain { dst, callee, args, argc } => {
-                        call!(dst, reg!(callee), Value::Undefined, args, argc)
+                    // One arm (one copy of `call!`, whose frame push and register growth stay
+                    // inlined only while they have few copies in this function).
+                    Op::Call { dst, callee, args, argc, .. } | Op::CallPlain { dst, callee, args, argc } => {
+                        let this = match *op {
+                            Op::Call { this, .. } => Some(this),
+                            _ => None,
+                        };
+                        call!(dst, reg!(callee), this.map_or(Value::Undefined, |r| reg!(r)), args, argc)
                     }
                     Op::CallSelf { dst, args, argc } => {
                         // The running closure calls itself: its code is this frame's, so the
                         // frame is pushed without looking at the callee object. Anything but a
                         // plain synchronous function (the compiler emits this for declared
-                        // functions and named function expressions only) takes `call!`'s way.
+                        // functions and named function expressions only) takes the general way.
                         let me = closure!();
                         if let Some(id) = me
                             && let Some(callee_code) = module.functions.get(fi as usize)
@@ -681,7 +692,13 @@ impl Vm {
                             pc = 0;
                             frame_entered!();
                         }
-                        call!(dst, me.map_or(Value::Undefined, Value::Obj), Value::Undefined, args, argc)
+                        call_general!(
+                            dst,
+                            me.map_or(Value::Undefined, Value::Obj),
+                            Value::Undefined,
+                            args,
+                            argc
+                        )
                     }
                     Op::Return { src } => {
                         let v = reg!(src);
