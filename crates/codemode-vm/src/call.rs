@@ -58,6 +58,20 @@ enum Next {
 /// A call's `...rest` array and `arguments` object, each with the register it goes to.
 pub(crate) type ArgumentArrays = [Option<(Reg, Value)>; 2];
 
+/// The elements of a call's `...rest` and `arguments` arrays ([`Vm::argument_arrays`]), with the
+/// registers they go to.
+pub(crate) type ArgumentLists = [Option<(Reg, Vec<Value>)>; 2];
+
+/// The element lists of the `...rest` array (the arguments past `params`) and the `arguments`
+/// array (all of them) of a function that has either.
+#[inline]
+fn argument_lists(rest: Option<Reg>, arguments: Option<Reg>, params: usize, args: &[Value]) -> ArgumentLists {
+    [
+        rest.map(|reg| (reg, args.get(params..).unwrap_or(&[]).to_vec())),
+        arguments.map(|reg| (reg, args.to_vec())),
+    ]
+}
+
 impl Vm {
     /// Calls `callee` with `this` and `args`. A closure gets a new frame (its value arrives later);
     /// a built-in runs now and its value is returned for delivery.
@@ -324,20 +338,16 @@ impl Vm {
     /// **The one place a call's `...rest` and `arguments` arrays are made** (every path that
     /// enters a closure's frame: [`Vm::push_closure_frame`] and the interpreter's inline call),
     /// from the arguments, before the frame's registers exist; stored with
-    /// [`Vm::store_argument_arrays`] once they do.
-    pub(crate) fn argument_arrays(
-        &mut self,
-        rest: Option<Reg>,
-        arguments: Option<Reg>,
-        params: usize,
-        args: &[Value],
-    ) -> Result<ArgumentArrays, Throw> {
+    /// [`Vm::store_argument_arrays`] once they do. Their elements are copied out of `args` first
+    /// ([`argument_lists`]), so `args` may be the caller's registers.
+    pub(crate) fn argument_arrays(&mut self, lists: ArgumentLists) -> Result<ArgumentArrays, Throw> {
+        let [rest, arguments] = lists;
         let rest = match rest {
-            Some(reg) => Some((reg, self.new_array(args.get(params..).unwrap_or(&[]).to_vec())?)),
+            Some((reg, items)) => Some((reg, self.new_array(items)?)),
             None => None,
         };
         let arguments = match arguments {
-            Some(reg) => Some((reg, self.new_array(args.to_vec())?)),
+            Some((reg, items)) => Some((reg, self.new_array(items)?)),
             None => None,
         };
         Ok([rest, arguments])
@@ -359,10 +369,16 @@ impl Vm {
             _ => return Ok(()),
         };
         let start = caller_base + args as usize;
-        let argv: smallvec::SmallVec<[Value; 8]> =
-            self.stack.get(start..start + argc).unwrap_or(&[]).iter().copied().collect();
-        let arrays = self.argument_arrays(code.rest, code.arguments, code.param_count as usize, &argv)?;
-        self.store_argument_arrays(base, arrays);
+        let argv = self.stack.get(start..start + argc).unwrap_or(&[]);
+        // Each array goes to its register as it is made (the frame exists: a throw leaves from it).
+        for (reg, items) in
+            argument_lists(code.rest, code.arguments, code.param_count as usize, argv).into_iter().flatten()
+        {
+            let array = self.new_array(items)?;
+            if let Some(slot) = self.stack.get_mut(base + reg as usize) {
+                *slot = array;
+            }
+        }
         Ok(())
     }
 
@@ -391,7 +407,11 @@ impl Vm {
         let (count, params, rest, arguments) =
             (code.register_count as usize, code.param_count as usize, code.rest, code.arguments);
         let is_async = code.is_async && !code.is_generator;
-        let arrays = self.argument_arrays(rest, arguments, params, args)?;
+        let arrays = if rest.is_some() || arguments.is_some() {
+            self.argument_arrays(argument_lists(rest, arguments, params, args))?
+        } else {
+            [None, None]
+        };
         let base = self.grow_stack(count)?;
         let passed = args.len().min(params);
         if let Some(window) = self.stack.get_mut(base..base + passed) {
