@@ -263,6 +263,20 @@ impl Vm {
                         }
                         frame_entered!();
                     }
+                    // `array.push(x)`: appended here, without a built-in call's set-up.
+                    if let Value::Obj(id) = f
+                        && let ObjKind::Function(Callable::Native { native, .. }) = self.heap.obj(id).kind
+                        && crate::builtins::is_array_push(native)
+                        && let start = base + $args as usize
+                        && let Some(result) = self.push_in_place($this, start..start + $argc as usize)
+                    {
+                        reg!($dst) = tri!(result);
+                        if self.fuel <= 0 {
+                            save_pc!();
+                            return Exit::OutOfFuel;
+                        }
+                        continue;
+                    }
                     call_general!($dst, f, $this, $args, $argc)
                 }};
             }

@@ -182,6 +182,43 @@ fn push(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Ste
     Ok(Step::Return(Value::Number(items_of(vm, id).len() as f64)))
 }
 
+/// Whether `native` is `Array.prototype.push` (the interpreter appends to a plain array in place,
+/// [`Vm::push_in_place`]).
+#[inline]
+pub(crate) fn is_push(native: super::Native) -> bool {
+    static PUSH: std::sync::LazyLock<Option<super::Native>> =
+        std::sync::LazyLock::new(|| super::Native::by_stable_name("Array.prototype.push"));
+    *PUSH == Some(native)
+}
+
+impl Vm {
+    /// `array.push(...)` from the interpreter (the callee is [`is_push`]), on an array that
+    /// `push` would append to directly (an `Array` that is extensible: `this_array` accepts it
+    /// as it is): the arguments, at `args` of the register stack, appended with the built-in's
+    /// fuel (a call) and memory charges, and the new length. `None`: any other `this`, for the
+    /// general call.
+    #[inline(never)]
+    pub(crate) fn push_in_place(
+        &mut self,
+        this: Value,
+        args: std::ops::Range<usize>,
+    ) -> Option<Result<Value, Throw>> {
+        let Value::Obj(id) = this else { return None };
+        let obj = self.heap.obj(id);
+        if !matches!(obj.kind, ObjKind::Array(_)) || obj.props.integrity != 0 {
+            return None;
+        }
+        self.charge(Work::Call { args: args.len() });
+        for i in args {
+            let v = self.stack.get(i).copied().unwrap_or(Value::Undefined);
+            if let Err(e) = self.array_push(this, v) {
+                return Some(Err(e));
+            }
+        }
+        Some(Ok(Value::Number(items_of(self, id).len() as f64)))
+    }
+}
+
 fn pop(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let id = this_array(vm, this, "pop")?;
     Ok(Step::Return(items_mut(vm, id).and_then(Vec::pop).unwrap_or(Value::Undefined)))

@@ -89,7 +89,7 @@ use crate::call::Throw;
 use crate::object::ObjKind;
 use crate::value::{ObjId, Value};
 
-pub(crate) use array::from as array_from;
+pub(crate) use array::{from as array_from, is_push as is_array_push};
 pub use array_buffer::BufferData;
 pub(crate) use array_loop::ArrayLoop;
 pub use data_view::ViewData;
