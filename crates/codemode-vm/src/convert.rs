@@ -554,26 +554,23 @@ impl Vm {
     /// a longer result — the general way.
     #[inline]
     fn concat_short(&mut self, pieces: &[Value]) -> Option<Result<Value, Throw>> {
-        const CAP: usize = 64;
-        let mut buf = [0u8; CAP];
-        let mut len = 0;
+        // Whole strings and digits are appended as `str`s: the result needs no UTF-8 check.
+        let mut buf = arrayvec::ArrayString::<64>::new();
         for &v in pieces {
             let digits;
-            let bytes = match v {
-                Value::Str(id) => self.heap.str(id).as_bytes(),
+            let piece = match v {
+                Value::Str(id) => self.heap.str(id),
                 Value::Number(n) => {
                     digits = IntegerDigits::of(n)?;
-                    digits.as_str().as_bytes()
+                    digits.as_str()
                 }
                 _ => return None,
             };
-            buf.get_mut(len..len + bytes.len())?.copy_from_slice(bytes);
-            len += bytes.len();
+            buf.try_push_str(piece).ok()?;
         }
-        // Whole strings and ASCII digits: valid UTF-8 (checked all the same).
-        let text = std::str::from_utf8(buf.get(..len)?).ok()?;
+        let len = buf.len();
         self.charge(Work::Bytes(len));
-        let text = compact_str::CompactString::from(text);
+        let text = compact_str::CompactString::from(buf.as_str());
         Some(self.ensure_fits(crate::heap::STRING_OVERHEAD + len).and_then(|()| self.new_string_owned(text)))
     }
 
