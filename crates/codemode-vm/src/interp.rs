@@ -579,6 +579,18 @@ impl Vm {
                     Op::GetNamed { dst, obj, k } => {
                         let atom = self.constant_atom(fi, k);
                         let o = reg!(obj);
+                        // An own data property of a small plain object (records, `{ n, total }`):
+                        // nothing exotic can answer first, so the slot is the value.
+                        if let Value::Obj(id) = o
+                            && let obj = self.heap.obj(id)
+                            && matches!(obj.kind, ObjKind::Plain)
+                            && !obj.props.is_indexed()
+                            && let Some(slot) = obj.props.get(atom)
+                            && slot.flags & crate::object::ACCESSOR == 0
+                        {
+                            reg!(dst) = slot.value;
+                            continue;
+                        }
                         let holder = match self.cached_method(o, atom) {
                             Ok(v) => {
                                 reg!(dst) = v;
@@ -627,6 +639,20 @@ impl Vm {
                     Op::SetNamed { obj, k, src } => {
                         let atom = self.constant_atom(fi, k);
                         let (o, v) = (reg!(obj), reg!(src));
+                        // An existing own writable data property of a plain object that is not
+                        // sealed or frozen: written in place (an own data property hides any
+                        // setter further up the chain).
+                        if let Value::Obj(id) = o
+                            && let obj = self.heap.obj(id)
+                            && matches!(obj.kind, ObjKind::Plain)
+                            && obj.props.integrity == 0
+                            && let Some(index) = obj.props.find(atom)
+                            && let Some(slot) = self.heap.obj_mut(id).props.slot_mut(index)
+                            && slot.flags & (crate::object::ACCESSOR | crate::object::READONLY) == 0
+                        {
+                            slot.value = v;
+                            continue;
+                        }
                         match tri!(self.set(o, Key::Atom(atom), v)) {
                             crate::props::SetFound::Done => {}
                             crate::props::SetFound::Setter(setter) => switch_after!(
