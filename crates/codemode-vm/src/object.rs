@@ -462,6 +462,24 @@ impl Object {
     /// Bytes beyond the fixed overhead, for memory accounting.
     #[inline]
     pub fn extra_bytes(&self) -> usize {
+        // The objects made most often (plain objects and closures before their first property,
+        // arrays) answer here, inline; the rest out of line.
+        if self.props.capacity() == 0 {
+            match &self.kind {
+                ObjKind::Plain => return 0,
+                ObjKind::Function(Callable::Closure { captures, .. }) => {
+                    return captures.len() * std::mem::size_of::<CellId>();
+                }
+                ObjKind::Array(v) => return v.capacity() * crate::heap::VALUE_SIZE,
+                _ => {}
+            }
+        }
+        self.extra_bytes_any()
+    }
+
+    /// [`Object::extra_bytes`] of any object.
+    #[inline]
+    fn extra_bytes_any(&self) -> usize {
         use crate::heap::VALUE_SIZE;
         use std::mem::size_of;
         let kind = match &self.kind {

@@ -452,10 +452,14 @@ impl Vm {
             Some(code) => &code.captures[..],
             None => &[],
         };
-        // The commonest closure captures one binding: no list to build.
-        if let [source] = sources {
-            let source = *source;
-            return Ok(Captures::One(self.capture_cell_from(source, closure, base)?));
+        // The commonest closures capture one binding or none: no list to build.
+        match sources {
+            [] => return Ok(Captures::Many(Box::default())),
+            [source] => {
+                let source = *source;
+                return Ok(Captures::One(self.capture_cell_from(source, closure, base)?));
+            }
+            _ => {}
         }
         let sources: smallvec::SmallVec<[CaptureSource; 8]> = sources.iter().copied().collect();
         let mut captures = Vec::with_capacity(sources.len());
