@@ -222,6 +222,10 @@ pub struct Vm {
     /// never saved, with no effect on results or fuel.
     #[serde(skip)]
     pub(crate) args_pool: Vec<Vec<Value>>,
+    /// The box of the last array loop that finished in place, for the next loop's state (a
+    /// cache like `args_pool`: never saved).
+    #[serde(skip)]
+    pub(crate) loop_box: Option<Box<crate::builtins::ArrayLoop>>,
     /// Where prototypes hold the methods `o.name` reads (`method_cache.rs`): checked on every
     /// use, never saved.
     #[serde(skip)]
@@ -301,6 +305,7 @@ impl Vm {
             replays: Vec::new(),
             native_depth: 0,
             args_pool: Vec::new(),
+            loop_box: None,
             method_cache: Default::default(),
         }
     }

@@ -80,6 +80,7 @@ impl TryFrom<SavedVm> for Vm {
             replays: Vec::new(),
             native_depth: 0,
             args_pool: Vec::new(),
+            loop_box: None,
             method_cache: Default::default(),
         };
         vm.check_restored()?;

@@ -154,7 +154,8 @@ pub(super) fn start_loop(
     let index = if op.backwards() { len } else { 0 };
     let element = Value::Undefined;
     let state = ArrayLoop { op, array, receiver, callback, this_arg, index, len, acc, generic, element };
-    next_call(vm, Box::new(state))
+    let state = boxed(vm, state);
+    next_call(vm, state)
 }
 
 /// What the method returns when the loop ends without an early answer.
@@ -400,7 +401,19 @@ fn finish_in_place(vm: &mut Vm, result: Value, dst: Reg) -> Result<InPlace, Thro
     {
         *slot = value;
     }
+    vm.loop_box = Some(s);
     Ok(InPlace::Finished)
+}
+
+/// A loop's state in a box: the one the last loop that finished in place left, if any.
+fn boxed(vm: &mut Vm, state: ArrayLoop) -> Box<ArrayLoop> {
+    match vm.loop_box.take() {
+        Some(mut b) => {
+            *b = state;
+            b
+        }
+        None => Box::new(state),
+    }
 }
 
 pub(crate) fn resume_loop(vm: &mut Vm, mut s: Box<ArrayLoop>, result: Value) -> Result<Step, Throw> {
@@ -515,7 +528,8 @@ fn reduce_impl(vm: &mut Vm, this: Value, args: &[Value], right: bool) -> Result<
     let element = Value::Undefined;
     let (array, this_arg) = (id, Value::Undefined);
     let state = ArrayLoop { op, array, receiver, callback, this_arg, index, len, acc, generic, element };
-    next_call(vm, Box::new(state))
+    let state = boxed(vm, state);
+    next_call(vm, state)
 }
 
 /// `reduce` without an initial value: the first present element (the last for `reduceRight`)
