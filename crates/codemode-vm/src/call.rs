@@ -132,6 +132,17 @@ impl Vm {
         let Value::Obj(mut id) = callee else {
             return Err(self.not_a_function(callee));
         };
+        // Most callees here are built-ins bound to nothing: run at once, without copying their
+        // (empty) data or looking for a bound function first.
+        if let ObjKind::Function(Callable::Native { native, data }) = &self.heap.obj(id).kind
+            && data.is_empty()
+        {
+            let native = *native;
+            return match builtins::call_native(self, native, this, args, &[])? {
+                Step::Return(v) => Ok(Next::Done(Some((ret, v)))),
+                step => self.next_hop(step, ret),
+            };
+        }
         let mut bound_args: Vec<Value> = Vec::new();
         // Unwrap bound functions iteratively; a chain of binds is acyclic, so shorter than the heap.
         for _ in 0..self.heap.objects.len() {
