@@ -425,8 +425,12 @@ impl Vm {
         };
         let base = self.grow_stack(count)?;
         let passed = args.len().min(params);
-        if let Some(window) = self.stack.get_mut(base..base + passed) {
-            window.copy_from_slice(&args[..passed]);
+        // One or two arguments (a loop's callback, most calls) without a `memcpy` call.
+        match (self.stack.get_mut(base..base + passed), args.get(..passed)) {
+            (Some([a]), Some([x])) => *a = *x,
+            (Some([a, b]), Some([x, y])) => (*a, *b) = (*x, *y),
+            (Some(window), Some(from)) => window.copy_from_slice(from),
+            _ => {}
         }
         self.store_argument_arrays(base, arrays);
         let async_promise = if is_async { Some(self.new_promise()?) } else { None };

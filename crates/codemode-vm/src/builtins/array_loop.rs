@@ -473,8 +473,14 @@ pub(crate) fn resume_loop(vm: &mut Vm, mut s: Box<ArrayLoop>, result: Value) -> 
 
 /// The array a loop method reads, and the callbacks' third argument.
 fn loop_target(vm: &mut Vm, this: Value, label: &str) -> Result<(ObjId, Value), Throw> {
-    if let Some(id) = generic_receiver(vm, this) {
-        return Ok((id, this));
+    if let Value::Obj(id) = this {
+        let obj = vm.heap.obj(id);
+        match obj.kind {
+            // An array this_array would accept as it is (a loop only reads its integrity).
+            ObjKind::Array(_) if obj.props.integrity == 0 => return Ok((id, this)),
+            ObjKind::Array(_) => {}
+            _ => return Ok((id, this)),
+        }
     }
     let id = this_array(vm, this, label)?;
     let receiver = if matches!(this, Value::Obj(_)) { this } else { Value::Obj(id) };
