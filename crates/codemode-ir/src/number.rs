@@ -127,6 +127,12 @@ impl IntegerDigits {
         std::str::from_utf8(self.buf.get(self.start as usize..).unwrap_or_default()).unwrap_or_default()
     }
 
+    /// The text's bytes (ASCII digits and `-`), for appending without a UTF-8 check.
+    #[inline]
+    pub fn as_bytes(&self) -> &[u8] {
+        self.buf.get(self.start as usize..).unwrap_or_default()
+    }
+
     /// Appends the text (ASCII digits and `-`, pushed as chars: no UTF-8 check to pass).
     #[inline]
     pub fn push_to(&self, out: &mut String) {

@@ -557,16 +557,16 @@ impl Vm {
         // Whole strings and digits are appended as `str`s: the result needs no UTF-8 check.
         let mut buf = arrayvec::ArrayString::<64>::new();
         for &v in pieces {
-            let digits;
-            let piece = match v {
-                Value::Str(id) => self.heap.str(id),
+            match v {
+                Value::Str(id) => buf.try_push_str(self.heap.str(id)).ok()?,
+                // ASCII digits, pushed as chars.
                 Value::Number(n) => {
-                    digits = IntegerDigits::of(n)?;
-                    digits.as_str()
+                    for &digit in IntegerDigits::of(n)?.as_bytes() {
+                        buf.try_push(char::from(digit)).ok()?;
+                    }
                 }
                 _ => return None,
-            };
-            buf.try_push_str(piece).ok()?;
+            }
         }
         let len = buf.len();
         self.charge(Work::Bytes(len));
