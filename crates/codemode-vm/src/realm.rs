@@ -438,21 +438,30 @@ impl Vm {
         base: usize,
         this: Value,
     ) -> Result<Value, Throw> {
-        let is_arrow = self.module.functions.get(func as usize).is_some_and(|code| code.is_arrow);
-        let captures = self.capture_cells(func, closure, base)?;
+        // One look at the function's code; the commonest closures capture one binding or none
+        // (no list to build).
+        let (is_arrow, count, first) = match self.module.functions.get(func as usize) {
+            Some(code) => (code.is_arrow, code.captures.len(), code.captures.first().copied()),
+            None => (false, 0, None),
+        };
+        let captures = match (count, first) {
+            (0, _) => Captures::Many(Box::default()),
+            (1, Some(source)) => Captures::One(self.capture_cell_from(source, closure, base)?),
+            _ => self.capture_cells(func, closure, base)?,
+        };
         let this = if is_arrow { this } else { Value::Undefined };
         let kind = ObjKind::Function(Callable::Closure { func, captures, this });
         let proto = Some(self.realm.function_proto);
         Ok(Value::Obj(self.alloc(kind, proto)?))
     }
 
-    /// The cells a new closure of `func` captures from the creating frame.
+    /// The cells a new closure (or class) of `func` captures from the creating frame.
+    #[inline(never)]
     fn capture_cells(&mut self, func: u32, closure: Option<ObjId>, base: usize) -> Result<Captures, Throw> {
         let sources = match self.module.functions.get(func as usize) {
             Some(code) => &code.captures[..],
             None => &[],
         };
-        // The commonest closures capture one binding or none: no list to build.
         match sources {
             [] => return Ok(Captures::Many(Box::default())),
             [source] => {
