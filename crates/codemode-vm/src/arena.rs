@@ -114,13 +114,23 @@ impl<T> Arena<T> {
         (self.slots.len() - 1) as u32
     }
 
-    /// Frees every live slot that `keep` refuses (given its index), the collector's sweep.
-    pub(crate) fn free_where(&mut self, mut keep: impl FnMut(usize, &T) -> bool) {
+    /// Frees every live slot that `keep` refuses (given its index), the collector's sweep. A
+    /// value that `holds_nothing` (no allocation of its own: dropping it would free nothing) is
+    /// forgotten rather than dropped, which skips its drop glue.
+    pub(crate) fn free_where(
+        &mut self,
+        mut keep: impl FnMut(usize, &T) -> bool,
+        holds_nothing: impl Fn(&T) -> bool,
+    ) {
         for (i, slot) in self.slots.iter_mut().enumerate() {
             if let Some(value) = slot
                 && !keep(i, value)
             {
-                *slot = None;
+                if holds_nothing(value) {
+                    std::mem::forget(slot.take());
+                } else {
+                    *slot = None;
+                }
                 self.free.push(i as u32);
                 self.changed.note(i);
             }

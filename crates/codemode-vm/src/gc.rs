@@ -258,34 +258,46 @@ impl Vm {
             + self.heap.retained;
         // Marks are indexed like the slots; a slot past them (none) is kept.
         let kept = |marks: &[bool], i: usize| marks.get(i).copied().unwrap_or(true);
-        self.heap.objects.free_where(|i, o| {
-            let keep = kept(&m.objects, i);
-            if keep {
-                bytes += OBJECT_OVERHEAD + o.extra_bytes();
-            }
-            keep
-        });
-        self.heap.strings.free_where(|i, s| {
-            let keep = kept(&m.strings, i);
-            if keep {
-                bytes += STRING_OVERHEAD + s.heap_bytes();
-            }
-            keep
-        });
-        self.heap.cells.free_where(|i, _| {
-            let keep = kept(&m.cells, i);
-            if keep {
-                bytes += CELL_OVERHEAD;
-            }
-            keep
-        });
-        self.heap.bigints.free_where(|i, b| {
-            let keep = kept(&m.bigints, i);
-            if keep {
-                bytes += BIGINT_OVERHEAD + b.heap_bytes();
-            }
-            keep
-        });
+        self.heap.objects.free_where(
+            |i, o| {
+                let keep = kept(&m.objects, i);
+                if keep {
+                    bytes += OBJECT_OVERHEAD + o.extra_bytes();
+                }
+                keep
+            },
+            crate::object::Object::holds_nothing,
+        );
+        self.heap.strings.free_where(
+            |i, s| {
+                let keep = kept(&m.strings, i);
+                if keep {
+                    bytes += STRING_OVERHEAD + s.heap_bytes();
+                }
+                keep
+            },
+            |_| false,
+        );
+        self.heap.cells.free_where(
+            |i, _| {
+                let keep = kept(&m.cells, i);
+                if keep {
+                    bytes += CELL_OVERHEAD;
+                }
+                keep
+            },
+            |_| false,
+        );
+        self.heap.bigints.free_where(
+            |i, b| {
+                let keep = kept(&m.bigints, i);
+                if keep {
+                    bytes += BIGINT_OVERHEAD + b.heap_bytes();
+                }
+                keep
+            },
+            |_| false,
+        );
         self.heap.bytes_used = bytes;
         self.stack_charged = self.stack.len();
         self.heap.allocated_since_gc = 0;

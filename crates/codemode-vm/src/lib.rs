@@ -396,8 +396,8 @@ mod heap_reuse_tests {
         heap.alloc_string(JsString::new(Box::from("a run's string")))?;
         heap.atoms.insert_kind("registered", crate::heap::AtomKind::RegisteredSymbol);
         heap.set_cell(crate::value::CellId(0), Value::Number(7.0));
-        heap.objects.free_where(|i, _| !(100..110).contains(&i));
-        heap.strings.free_where(|i, _| i != 3);
+        heap.objects.free_where(|i, _| !(100..110).contains(&i), |_| false);
+        heap.strings.free_where(|i, _| i != 3, |_| false);
         for _ in 0..5 {
             heap.alloc_object(Object::plain(None))?;
         }

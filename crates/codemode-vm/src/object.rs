@@ -477,6 +477,25 @@ impl Object {
         self.extra_bytes_any()
     }
 
+    /// Whether the object holds no allocation of its own (no property storage; plain, or a
+    /// closure with at most one capture): dropping it frees nothing, so the collector's sweep
+    /// forgets it instead (most garbage is such closures and empty objects).
+    #[inline]
+    pub fn holds_nothing(&self) -> bool {
+        // Every field named: a new one has to be considered here.
+        let Object { proto: _, props, kind } = self;
+        props.capacity() == 0
+            && !props.is_indexed()
+            && match kind {
+                ObjKind::Plain => true,
+                ObjKind::Function(Callable::Closure { captures, .. }) => match captures {
+                    Captures::One(_) => true,
+                    Captures::Many(list) => list.is_empty(),
+                },
+                _ => false,
+            }
+    }
+
     /// [`Object::extra_bytes`] of any object.
     #[inline]
     fn extra_bytes_any(&self) -> usize {
