@@ -256,48 +256,17 @@ impl Vm {
             + self.frames.len() * std::mem::size_of::<crate::frame::Frame>()
             + self.jobs.len() * std::mem::size_of::<Job>()
             + self.heap.retained;
-        // Marks are indexed like the slots; a slot past them (none) is kept.
-        let kept = |marks: &[bool], i: usize| marks.get(i).copied().unwrap_or(true);
-        self.heap.objects.free_where(
-            |i, o| {
-                let keep = kept(&m.objects, i);
-                if keep {
-                    bytes += OBJECT_OVERHEAD + o.extra_bytes();
-                }
-                keep
-            },
+        bytes += sweep_arena(
+            &mut self.heap.objects,
+            &m.objects,
+            |o| OBJECT_OVERHEAD + o.extra_bytes(),
             crate::object::Object::holds_nothing,
         );
-        self.heap.strings.free_where(
-            |i, s| {
-                let keep = kept(&m.strings, i);
-                if keep {
-                    bytes += STRING_OVERHEAD + s.heap_bytes();
-                }
-                keep
-            },
-            |_| false,
-        );
-        self.heap.cells.free_where(
-            |i, _| {
-                let keep = kept(&m.cells, i);
-                if keep {
-                    bytes += CELL_OVERHEAD;
-                }
-                keep
-            },
-            |_| false,
-        );
-        self.heap.bigints.free_where(
-            |i, b| {
-                let keep = kept(&m.bigints, i);
-                if keep {
-                    bytes += BIGINT_OVERHEAD + b.heap_bytes();
-                }
-                keep
-            },
-            |_| false,
-        );
+        bytes +=
+            sweep_arena(&mut self.heap.strings, &m.strings, |s| STRING_OVERHEAD + s.heap_bytes(), |_| false);
+        bytes += sweep_arena(&mut self.heap.cells, &m.cells, |_| CELL_OVERHEAD, |_| false);
+        bytes +=
+            sweep_arena(&mut self.heap.bigints, &m.bigints, |b| BIGINT_OVERHEAD + b.heap_bytes(), |_| false);
         self.heap.bytes_used = bytes;
         self.stack_charged = self.stack.len();
         self.heap.allocated_since_gc = 0;
@@ -307,6 +276,29 @@ impl Vm {
         self.heap.gc_threshold = bytes.max(crate::heap::MIN_GC_THRESHOLD);
         self.heap.retrigger();
     }
+}
+
+/// Sweeps one arena: frees every slot its marks do not keep (marks are indexed like the slots; a
+/// slot past them, none, is kept) and returns the bytes (`size`) of those it keeps. A value that
+/// `holds_nothing` is forgotten rather than dropped ([`crate::arena::Arena::free_where`]).
+fn sweep_arena<T>(
+    arena: &mut crate::arena::Arena<T>,
+    marks: &[bool],
+    size: impl Fn(&T) -> usize,
+    holds_nothing: impl Fn(&T) -> bool,
+) -> usize {
+    let mut bytes = 0;
+    arena.free_where(
+        |i, value| {
+            let keep = marks.get(i).copied().unwrap_or(true);
+            if keep {
+                bytes += size(value);
+            }
+            keep
+        },
+        holds_nothing,
+    );
+    bytes
 }
 
 fn push_ret(ret: ReturnTo, m: &mut Marks) {
