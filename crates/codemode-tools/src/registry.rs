@@ -69,7 +69,10 @@ struct Inner {
     children: BTreeMap<String, Vec<String>>,
     catalog: Vec<ToolDescription>,
     namespaces: Vec<NamespaceDescription>,
-    index: SearchIndex,
+    /// Built by the first search, not with the tool set: a program that never searches (most
+    /// of them) does not pay for it, and neither does the process (building it reads the
+    /// whole ~600 KB thesaurus: resident memory, not just time).
+    index: std::sync::OnceLock<SearchIndex>,
 }
 
 /// The checked registry of tools. Cheap to clone (an `Arc` inside), `Send + Sync`.
@@ -233,7 +236,6 @@ impl ToolSet {
             .map(|p| NamespaceDescription { path: p.clone(), description: descriptions.get(p).cloned() })
             .collect();
         let by_path = registered.iter().enumerate().map(|(i, r)| (r.path.clone(), i)).collect();
-        let index = SearchIndex::new(&registered, &catalog);
         Self {
             semantic: None,
             inner: Arc::new(Inner {
@@ -242,7 +244,7 @@ impl ToolSet {
                 children: children.into_iter().map(|(k, v)| (k, v.into_iter().collect())).collect(),
                 catalog,
                 namespaces,
-                index,
+                index: std::sync::OnceLock::new(),
             }),
         }
     }
@@ -348,12 +350,19 @@ impl ToolSet {
         crate::signature::search_signature()
     }
 
+    /// The search index, built on first use (see [`ToolSet::prepare_search`]).
     pub(crate) fn index(&self) -> &SearchIndex {
-        &self.inner.index
+        self.inner.index.get_or_init(|| SearchIndex::new(&self.inner.tools, &self.inner.catalog))
     }
 
-    /// Builds this tool set's search index once more, as building the tool set does: what
-    /// the search benchmark measures (`benches/benches/search.rs`).
+    /// Builds the search index now if no search has yet (about 7 ms for 869 tools), for a
+    /// host that would rather pay at start-up than in its first `search`. Idempotent.
+    pub fn prepare_search(&self) {
+        self.index();
+    }
+
+    /// Builds this tool set's search index once more, as the first search does: what the
+    /// search benchmark measures (`benches/benches/search.rs`).
     #[doc(hidden)]
     pub fn build_search_index(&self) -> SearchIndex {
         SearchIndex::new(&self.inner.tools, &self.inner.catalog)
