@@ -9,10 +9,13 @@
 //!   criterion's estimates to `docs/benchmarks.md` (`--report-only`: from the results already there).
 //! - `cargo xtask test262 <test262-dir> [PATH...]`: runs a tc39/test262 checkout against the release
 //!   CLI and writes per-directory pass rates to `docs/conformance.md` (`test262.rs`).
+//! - `cargo xtask link-order`: traces the workloads under callgrind and writes
+//!   `crates/codemode-cli/link-order.txt`, the functions the linker places together (`link_order.rs`).
 //! - `cargo xtask tidy`: checks dependency boundaries, e.g. that `codemode-vm` pulls in no tokio,
 //!   swc or clock crate.
 
 mod bench;
+mod link_order;
 mod test262;
 mod test262_scope;
 mod tidy;
@@ -31,6 +34,7 @@ commands:
   test262 <test262-dir> [PATH...] [--jobs N] [--timeout-ms MS] [--pass-list FILE] [--no-build]
                                   run test262 (test/built-ins and test/language, or PATHs under test/)
                                   and write docs/conformance.md
+  link-order                      trace the workloads under callgrind and write crates/codemode-cli/link-order.txt
   tidy                            check dependency boundaries (codemode-vm: no tokio, swc or clock crates)
 ";
 
@@ -40,6 +44,7 @@ fn main() -> ExitCode {
         Some("conformance") => conformance(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
         Some("test262") => test262::run(&args[1..]),
+        Some("link-order") => link_order::run(&args[1..]),
         Some("tidy") => tidy::run(),
         Some("-h" | "--help" | "help") => {
             print!("{USAGE}");

@@ -4,7 +4,8 @@
 //!
 //! `repeat <workload|quickstart|file.js> [n]` (default 1000), e.g.
 //! `valgrind --tool=callgrind target/release/repeat startup 1000`. With `REPEAT_SMAPS` set it
-//! prints `/proc/self/smaps` at the end, to see what the resident set is made of (code, heap).
+//! prints `/proc/self/smaps` at the end, to see what the resident set is made of (code, heap);
+//! with `REPEAT_PAUSE` set it prints its pid and waits for a line on stdin before exiting.
 
 use std::process::ExitCode;
 
@@ -45,6 +46,11 @@ fn main() -> ExitCode {
     }
     if std::env::var_os("REPEAT_SMAPS").is_some() {
         print!("{}", std::fs::read_to_string("/proc/self/smaps").unwrap_or_default());
+    }
+    if std::env::var_os("REPEAT_PAUSE").is_some() {
+        // Lets a tool read this process's /proc/PID/pagemap (which pages are resident) first.
+        println!("paused: {}", std::process::id());
+        let _ = std::io::stdin().read_line(&mut String::new());
     }
     ExitCode::SUCCESS
 }

@@ -6,7 +6,8 @@
 //! Runs the program `runs` times (default 3) the way the benchmarks do (codemode: one runtime,
 //! `execute` per run; QuickJS and Boa: a fresh runtime and context per run), then prints the
 //! process's peak RSS (`VmHWM` of `/proc/self/status`) in MiB. `none` runs nothing: the
-//! process's own floor. Used by `cargo xtask bench --compare`.
+//! process's own floor. Used by `cargo xtask bench --compare`. With `RSS_PAUSE` set it then
+//! prints its pid and waits for a line on stdin, so a tool can read which pages are resident.
 
 use std::process::ExitCode;
 
@@ -16,6 +17,11 @@ fn main() -> ExitCode {
     match run() {
         Ok(mib) => {
             println!("{mib:.1}");
+            if std::env::var_os("RSS_PAUSE").is_some() {
+                // Lets a tool read this process's /proc/PID/pagemap (which pages are resident).
+                println!("paused: {}", std::process::id());
+                let _ = std::io::stdin().read_line(&mut String::new());
+            }
             ExitCode::SUCCESS
         }
         Err(message) => {

@@ -1,0 +1,26 @@
+// The link order of the release binaries, shared by this package's build script and
+// codemode-bench's (which `include!`s this file): the functions that codemode runs execute
+// are listed in `link-order.txt` (written by `cargo xtask link-order`) and the linker places
+// them first, together. Why: the kernel maps code in 64 KiB windows around each page a
+// process first touches, so ~600 functions scattered over 8 MB of text made 4 MiB of a
+// small run's resident set; packed, they fit in a fraction of that (docs/benchmarks.md).
+//
+// Only where the linker is known to be LLD (the default of x86_64-unknown-linux-gnu since
+// Rust 1.90; this workspace needs 1.95) and no other linker is configured, and only for
+// release builds; `CODEMODE_LINK_ORDER=0` turns it off. Names the file no longer matches
+// are skipped by the linker: a stale list costs memory, never correctness.
+
+fn link_order(order_file: &std::path::Path) {
+    println!("cargo:rerun-if-changed={}", order_file.display());
+    println!("cargo:rerun-if-env-changed=CODEMODE_LINK_ORDER");
+    let var = |name: &str| std::env::var(name).unwrap_or_default();
+    let wanted = var("CODEMODE_LINK_ORDER") != "0";
+    let release = var("PROFILE") == "release";
+    let lld_by_default = var("TARGET") == "x86_64-unknown-linux-gnu";
+    // `-C linker=...`, `-C linker-features=-lld` or a configured linker: not ours to guess.
+    let own_linker = !var("RUSTC_LINKER").is_empty() || var("CARGO_ENCODED_RUSTFLAGS").contains("linker");
+    if wanted && release && lld_by_default && !own_linker && order_file.is_file() {
+        println!("cargo:rustc-link-arg=-Wl,--symbol-ordering-file={}", order_file.display());
+        println!("cargo:rustc-link-arg=-Wl,--no-warn-symbol-ordering");
+    }
+}
