@@ -450,7 +450,7 @@ pub struct OutOfMemory;
 /// Bytes charged between collections at the least (a collection also waits for the heap to
 /// double). Smaller keeps a program that makes garbage fast small in memory; each collection
 /// marks the live heap (the built-ins included), so too small costs time.
-pub const MIN_GC_THRESHOLD: usize = 4 << 20;
+pub const MIN_GC_THRESHOLD: usize = 1 << 20;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Heap {
