@@ -115,6 +115,9 @@ fn splice(existing: Option<&str>, generated: &str) -> Result<String, String> {
 struct Rss {
     floor: Option<f64>,
     peaks: BTreeMap<(String, String), f64>,
+    /// Of the functions `crates/codemode-cli/link-order.txt` lists, how many the `rss` binary
+    /// defines (so were placed together), and how many it lists (both builds' names).
+    link_order: Option<(u64, u64)>,
 }
 
 /// Runs the `rss` binary for every (workload, engine) in `samples` that it knows, writing
@@ -138,6 +141,13 @@ fn measure_rss(samples: &[Sample], criterion: &Path) -> Result<(), String> {
         String::from_utf8_lossy(&output.stdout).trim().parse().ok()
     };
     let mut out = serde_json::Map::new();
+    match crate::link_order::coverage(&binary) {
+        Ok((found, listed)) => {
+            println!("link order: {found} of the {listed} listed functions are in {}", binary.display());
+            out.insert("link_order".into(), serde_json::json!([found, listed]));
+        }
+        Err(message) => eprintln!("link order: cannot tell how much of it applies: {message}"),
+    }
     if let Some(floor) = measure("none", "startup") {
         out.insert("floor".into(), floor.into());
     }
@@ -166,7 +176,8 @@ fn read_rss(criterion: &Path, since: SystemTime) -> Rss {
     let path = criterion.join("rss.json");
     let fresh = std::fs::metadata(&path).and_then(|m| m.modified()).is_ok_and(|m| m >= since);
     let Some(json) = read_json(&path).filter(|_| fresh) else { return Rss::default() };
-    let mut rss = Rss { floor: json["floor"].as_f64(), peaks: BTreeMap::new() };
+    let link_order = json["link_order"][0].as_u64().zip(json["link_order"][1].as_u64());
+    let mut rss = Rss { floor: json["floor"].as_f64(), peaks: BTreeMap::new(), link_order };
     if let Some(peaks) = json["peaks"].as_object() {
         for (key, mib) in peaks {
             if let (Some((workload, engine)), Some(mib)) = (key.split_once('/'), mib.as_f64()) {
@@ -326,11 +337,18 @@ fn render(samples: &[Sample], rss: &Rss, compare: bool) -> String {
     if with_rss {
         let floor =
             rss.floor.map_or_else(String::new, |f| format!(" (a process that runs nothing: {f:.1} MiB)"));
+        let order = rss.link_order.map_or_else(String::new, |(found, listed)| {
+            format!(
+                " Linked like the `codemode` binary: {found} of the {listed} functions listed in \
+                 `crates/codemode-cli/link-order.txt` (both builds' names) are in it and placed \
+                 together."
+            )
+        });
         let _ = writeln!(
             out,
             "RSS columns: peak resident set size (`VmHWM`) in MiB of a separate process \
              (`benches/src/bin/rss.rs`, bench profile) that runs the workload {RSS_RUNS} times on \
-             that engine only, the same way as above{floor}.\n"
+             that engine only, the same way as above{floor}.{order}\n"
         );
     }
     let _ = write!(out, "| workload |");
@@ -435,7 +453,7 @@ mod tests {
         let plain = render(&samples, &Rss::default(), false);
         assert!(plain.contains("| workload | codemode | quickjs |\n| --- | ---: | ---: |\n"), "{plain}");
         assert!(plain.contains("| fib | 8.00 ms | 4.00 ms (0.50×) |\n| json | 20.00 ms | – |\n"), "{plain}");
-        let mut rss = Rss { floor: Some(2.0), peaks: BTreeMap::new() };
+        let mut rss = Rss { floor: Some(2.0), peaks: BTreeMap::new(), link_order: Some((949, 2253)) };
         rss.peaks.insert(("fib".into(), "codemode".into()), 5.24);
         rss.peaks.insert(("fib".into(), "quickjs".into()), 3.0);
         let table = render(&samples, &rss, true);
@@ -446,5 +464,6 @@ mod tests {
         assert!(table.contains("| fib | 8.00 ms | 4.00 ms (0.50×) | 5.2 | 3.0 |\n"), "{table}");
         assert!(table.contains("| json | 20.00 ms | – | – | – |\n"), "{table}");
         assert!(table.contains("runs nothing: 2.0 MiB"), "{table}");
+        assert!(table.contains("949 of the 2253 functions listed"), "{table}");
     }
 }

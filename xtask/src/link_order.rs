@@ -8,6 +8,8 @@
 //! writes their (mangled) names: those that more runs execute first (start-up, parse, compile and
 //! the interpreter core come before one workload's built-ins), then in their present address
 //! order. Needs valgrind and binutils; the list is checked in, so builds do not.
+//! `cargo xtask link-order --check BINARY` says how many of the listed functions a binary defines
+//! (`cargo xtask bench --compare` reports it for the `rss` binary).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -20,8 +22,14 @@ use crate::{cargo, root, status};
 const ORDER_FILE: &str = "crates/codemode-cli/link-order.txt";
 
 pub(crate) fn run(args: &[String]) -> Result<(), String> {
-    if let Some(other) = args.first() {
-        return Err(format!("link-order takes no arguments (got `{other}`)"));
+    match args {
+        [] => {}
+        [check, binary] if check == "--check" => {
+            let (found, listed) = coverage(Path::new(binary))?;
+            println!("{found} of the {listed} functions in {ORDER_FILE} are defined in {binary}");
+            return Ok(());
+        }
+        _ => return Err("usage: cargo xtask link-order [--check BINARY]".to_string()),
     }
     // A function's symbol carries its crate's hash, which depends on the features of the whole
     // build: the binaries users build (the CLI) and those `cargo xtask bench --compare` measures
@@ -107,6 +115,18 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     eprintln!("link-order: {} functions from {traced} runs -> {ORDER_FILE}", order.len());
     Ok(())
+}
+
+/// How many of the functions the order file lists `binary` defines, and how many it lists: a
+/// list gone stale (renamed functions, new dependency versions) shows as a low first number.
+pub(crate) fn coverage(binary: &Path) -> Result<(u64, u64), String> {
+    let path = root().join(ORDER_FILE);
+    let list = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let defined: std::collections::HashSet<String> =
+        Symbols::of(binary)?.by_start.into_values().map(|(_, name)| name).collect();
+    let listed: Vec<&str> = list.lines().filter(|l| !l.is_empty()).collect();
+    let found = listed.iter().filter(|name| defined.contains(**name)).count();
+    Ok((found as u64, listed.len() as u64))
 }
 
 /// The benchmark workloads' names (`benches/workloads/*.js`), sorted.

@@ -34,7 +34,8 @@ commands:
   test262 <test262-dir> [PATH...] [--jobs N] [--timeout-ms MS] [--pass-list FILE] [--no-build]
                                   run test262 (test/built-ins and test/language, or PATHs under test/)
                                   and write docs/conformance.md
-  link-order                      trace the workloads under callgrind and write crates/codemode-cli/link-order.txt
+  link-order [--check BINARY]     trace the workloads under callgrind and write crates/codemode-cli/link-order.txt
+                                  (--check: how many of its functions BINARY defines)
   tidy                            check dependency boundaries (codemode-vm: no tokio, swc or clock crates)
 ";
 
