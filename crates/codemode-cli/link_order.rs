@@ -17,8 +17,11 @@ fn link_order(order_file: &std::path::Path) {
     let wanted = var("CODEMODE_LINK_ORDER") != "0";
     let release = var("PROFILE") == "release";
     let lld_by_default = var("TARGET") == "x86_64-unknown-linux-gnu";
-    // `-C linker=...`, `-C linker-features=-lld` or a configured linker: not ours to guess.
-    let own_linker = !var("RUSTC_LINKER").is_empty() || var("CARGO_ENCODED_RUSTFLAGS").contains("linker");
+    // `-C linker=...`, `-C linker-features=-lld`, `-C link-self-contained=...`, `-fuse-ld=...`
+    // or a configured linker: which linker runs is not ours to guess.
+    let flags = var("CARGO_ENCODED_RUSTFLAGS");
+    let own_linker = !var("RUSTC_LINKER").is_empty()
+        || ["linker", "link-self-contained", "fuse-ld"].iter().any(|f| flags.contains(f));
     if wanted && release && lld_by_default && !own_linker && order_file.is_file() {
         println!("cargo:rustc-link-arg=-Wl,--symbol-ordering-file={}", order_file.display());
         println!("cargo:rustc-link-arg=-Wl,--no-warn-symbol-ordering");
