@@ -177,6 +177,16 @@ pub fn program(name: &str) -> Option<&'static str> {
     WORKLOADS.iter().find(|(n, _)| *n == name).map(|(_, source)| *source)
 }
 
+/// With the environment variable `var` set, prints this process's pid and waits for a line on
+/// stdin, so that a tool can read its `/proc/PID/pagemap` (which pages are resident) first; used
+/// by `src/bin/rss.rs` and `src/bin/repeat.rs`.
+pub fn pause_if_asked(var: &str) {
+    if std::env::var_os(var).is_some() {
+        println!("paused: {}", std::process::id());
+        let _ = std::io::stdin().read_line(&mut String::new());
+    }
+}
+
 /// JavaScript for the comparison engines, around a program body: the engine has installed a global
 /// `tools` object of native functions ([`TOOLS`]; each returns a promise, as tool calls do in
 /// codemode); this adds a `console` that captures lines as codemode's does, and a runner that

@@ -47,10 +47,6 @@ fn main() -> ExitCode {
     if std::env::var_os("REPEAT_SMAPS").is_some() {
         print!("{}", std::fs::read_to_string("/proc/self/smaps").unwrap_or_default());
     }
-    if std::env::var_os("REPEAT_PAUSE").is_some() {
-        // Lets a tool read this process's /proc/PID/pagemap (which pages are resident) first.
-        println!("paused: {}", std::process::id());
-        let _ = std::io::stdin().read_line(&mut String::new());
-    }
+    codemode_bench::pause_if_asked("REPEAT_PAUSE");
     ExitCode::SUCCESS
 }

@@ -17,11 +17,7 @@ fn main() -> ExitCode {
     match run() {
         Ok(mib) => {
             println!("{mib:.1}");
-            if std::env::var_os("RSS_PAUSE").is_some() {
-                // Lets a tool read this process's /proc/PID/pagemap (which pages are resident).
-                println!("paused: {}", std::process::id());
-                let _ = std::io::stdin().read_line(&mut String::new());
-            }
+            codemode_bench::pause_if_asked("RSS_PAUSE");
             ExitCode::SUCCESS
         }
         Err(message) => {

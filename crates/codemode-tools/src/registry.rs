@@ -352,7 +352,7 @@ impl ToolSet {
 
     /// The search index, built on first use (see [`ToolSet::prepare_search`]).
     pub(crate) fn index(&self) -> &SearchIndex {
-        self.inner.index.get_or_init(|| SearchIndex::new(&self.inner.tools, &self.inner.catalog))
+        self.inner.index.get_or_init(|| self.build_search_index())
     }
 
     /// Builds the search index now if no search has yet (about 7 ms for 869 tools), for a
