@@ -57,7 +57,8 @@
 //! | `IterClose` | iter | close iter when leaving a for-of early: a suspended generator runs its `return()` (finally blocks), an async one has it queued; other iterators: nothing | 1 when it resumes a generator |
 //! | `Throw` | src | throw src | 0 |
 //! | `ThrowError` | kind, k | throw a new kind Error with message pool[k] | 0 |
-//! | `GetIterator` | dst, src | dst = iterator over src (for-of, spread, destructuring) | 0 |
+//! | `GetIterator` | dst, src | dst = iterator over src for for-of and destructuring: over a plain array, an allocation-free iterator value that only `IterNext`, `IterRest` and `IterClose` read | 0 |
+//! | `GetIteratorObject` | dst, src | dst = iterator object over src (`yield*`, which reads its `next`, `throw` and `return` as properties) | 0 |
 //! | `GetAsyncIterator` | dst, src | dst = iterator of `for await` over src: its `[Symbol.asyncIterator]()`, else as `GetIterator` | 0 |
 //! | `IterNext` | dst, iter, t | dst = next value, or jump to t when done | 0 |
 //! | `ForInKeys` | dst, src | dst = iterator over src's enumerable string keys | n |
@@ -170,6 +171,7 @@ pub enum Op {
     Throw { src: Reg },
     ThrowError { kind: ErrorKind, k: ConstIdx },
     GetIterator { dst: Reg, src: Reg },
+    GetIteratorObject { dst: Reg, src: Reg },
     GetAsyncIterator { dst: Reg, src: Reg },
     IterNext { dst: Reg, iter: Reg, target: Target },
     ForInKeys { dst: Reg, src: Reg },

@@ -117,6 +117,7 @@ impl Op {
             Op::Throw { .. } => "Throw",
             Op::ThrowError { .. } => "ThrowError",
             Op::GetIterator { .. } => "GetIterator",
+            Op::GetIteratorObject { .. } => "GetIteratorObject",
             Op::GetAsyncIterator { .. } => "GetAsyncIterator",
             Op::IterNext { .. } => "IterNext",
             Op::ForInKeys { .. } => "ForInKeys",
@@ -398,7 +399,9 @@ impl Op {
                 f("kind", Operand::Error(kind));
                 f("k", Operand::Str(k));
             }
-            Op::GetIterator { dst, src } | Op::GetAsyncIterator { dst, src } => {
+            Op::GetIterator { dst, src }
+            | Op::GetIteratorObject { dst, src }
+            | Op::GetAsyncIterator { dst, src } => {
                 f("dst", Operand::Reg(dst));
                 f("src", Operand::Reg(src));
             }
@@ -555,7 +558,7 @@ impl Op {
             Op::Yield { .. } | Op::IterClose { .. } => Fuel::Call,
             Op::Throw { .. } => Fuel::Free,
             Op::ThrowError { .. } => Fuel::Free,
-            Op::GetIterator { .. } | Op::GetAsyncIterator { .. } => Fuel::Free,
+            Op::GetIterator { .. } | Op::GetIteratorObject { .. } | Op::GetAsyncIterator { .. } => Fuel::Free,
             Op::IterNext { .. } => Fuel::Free,
             Op::ForInKeys { .. } => Fuel::PerElement,
             Op::IterRest { .. } => Fuel::PerElement,
@@ -639,6 +642,7 @@ pub const OPCODE_NAMES: &[&str] = &[
     "Throw",
     "ThrowError",
     "GetIterator",
+    "GetIteratorObject",
     "GetAsyncIterator",
     "IterNext",
     "ForInKeys",

@@ -312,7 +312,7 @@ impl Vm {
             Value::Symbol(_) => {
                 Err(self.make_error(ErrorKind::TypeError, "Cannot convert a Symbol value to a BigInt"))
             }
-            Value::Undefined | Value::Uninit | Value::Cell(_) => {
+            Value::Undefined | Value::Uninit | Value::Cell(_) | Value::ArrayIter(..) => {
                 Err(self.make_error(ErrorKind::TypeError, "Cannot convert undefined to a BigInt"))
             }
             Value::Null => Err(self.make_error(ErrorKind::TypeError, "Cannot convert null to a BigInt")),

@@ -31,14 +31,14 @@ impl Vm {
             Value::Number(n) => !(n == 0.0 || n.is_nan()),
             Value::Str(s) => !self.heap.str(s).is_empty(),
             Value::BigInt(b) => !num_traits::Zero::is_zero(self.big(b)),
-            Value::Obj(_) | Value::Cell(_) | Value::Symbol(_) => true,
+            Value::Obj(_) | Value::Cell(_) | Value::ArrayIter(..) | Value::Symbol(_) => true,
         }
     }
 
     pub(crate) fn to_number(&mut self, v: Value) -> Result<f64, Throw> {
         Ok(match v {
             Value::Number(n) => n,
-            Value::Undefined | Value::Uninit | Value::Cell(_) => f64::NAN,
+            Value::Undefined | Value::Uninit | Value::Cell(_) | Value::ArrayIter(..) => f64::NAN,
             Value::Null => 0.0,
             Value::Bool(b) => b as u8 as f64,
             Value::Str(s) => string_to_number(self.heap.str(s)),
@@ -151,7 +151,7 @@ impl Vm {
             Value::Str(s) => self.heap.str(s).to_string(),
             Value::Number(n) => number_to_string(n),
             Value::Bool(b) => b.to_string(),
-            Value::Undefined | Value::Uninit | Value::Cell(_) => "undefined".into(),
+            Value::Undefined | Value::Uninit | Value::Cell(_) | Value::ArrayIter(..) => "undefined".into(),
             Value::Null => "null".into(),
             Value::Symbol(_) => return Err(self.symbol_conversion_error("string")),
             Value::BigInt(b) => self.bigint_to_string(b, 10),
@@ -240,7 +240,7 @@ impl Vm {
 
     pub(crate) fn typeof_str(&self, v: Value) -> &'static str {
         match v {
-            Value::Undefined | Value::Uninit | Value::Cell(_) => "undefined",
+            Value::Undefined | Value::Uninit | Value::Cell(_) | Value::ArrayIter(..) => "undefined",
             Value::Null => "object",
             Value::Bool(_) => "boolean",
             Value::Number(_) => "number",

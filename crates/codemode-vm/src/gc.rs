@@ -67,7 +67,7 @@ impl Vm {
                         m.push(self.heap.cell(c));
                     }
                 }
-                Value::Obj(id) => {
+                Value::Obj(id) | Value::ArrayIter(id, _) => {
                     let Some(flag) = m.objects.get_mut(id.0 as usize) else { continue };
                     if *flag {
                         continue;

@@ -796,6 +796,15 @@ impl Vm {
                     }
                     Op::IterNext { dst, iter, target } => {
                         let it = reg!(iter);
+                        if let Value::ArrayIter(array, next) = it {
+                            let (item, advanced) = self.array_iter_step(array, next);
+                            reg!(iter) = advanced;
+                            match item {
+                                Some(v) => reg!(dst) = v,
+                                None => pc = target as usize,
+                            }
+                            continue;
+                        }
                         if let Some(step) = self.native_step(it) {
                             match step {
                                 Some(v) => reg!(dst) = v,
@@ -854,8 +863,7 @@ impl Vm {
                     // closing anything but a native iterator, goes the general way.
                     Op::GetIterator { dst, src } if self.array_iterates_natively(reg!(src)) => {
                         let Value::Obj(array) = reg!(src) else { continue };
-                        reg!(dst) =
-                            tri!(self.new_iterator(crate::object::IterState::Array { array, next: 0 }));
+                        reg!(dst) = Value::ArrayIter(array, 0);
                     }
                     Op::IterClose { iter } if self.is_plain_native_iterator(reg!(iter)) => {}
                     _ => {

@@ -178,7 +178,9 @@ impl Vm {
                 let msg = self.constant_str(fi, k);
                 throw!(self.make_error(kind, &msg));
             }
-            Op::GetIterator { dst, src } | Op::GetAsyncIterator { dst, src } => {
+            Op::GetIterator { dst, src }
+            | Op::GetIteratorObject { dst, src }
+            | Op::GetAsyncIterator { dst, src } => {
                 let v = reg!(src);
                 let is_async = matches!(op, Op::GetAsyncIterator { .. });
                 match tri!(self.start_iteration(v, is_async)) {
@@ -202,6 +204,12 @@ impl Vm {
             }
             Op::IterRest { dst, iter } => {
                 let it = reg!(iter);
+                if let Value::ArrayIter(array, next) = it {
+                    let items = self.array_iter_rest(array, next);
+                    reg!(iter) = Value::ArrayIter(array, crate::value::ARRAY_ITER_DONE);
+                    reg!(dst) = tri!(self.new_array(items));
+                    return Ok(());
+                }
                 if let Some(g) = tri!(self.as_sync_generator(it)) {
                     let array = tri!(self.new_array(Vec::new()));
                     reg!(dst) = array;

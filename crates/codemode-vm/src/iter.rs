@@ -9,7 +9,7 @@ use codemode_bytecode::ErrorKind;
 use crate::Vm;
 use crate::call::Throw;
 use crate::object::{IterState, MapIterMode, ObjKind};
-use crate::value::Value;
+use crate::value::{ARRAY_ITER_DONE, ObjId, Value};
 
 impl Vm {
     pub(crate) fn new_iterator(&mut self, state: IterState) -> Result<Value, Throw> {
@@ -43,6 +43,32 @@ impl Vm {
             _ => self.describe_for_error(v),
         };
         self.make_error(ErrorKind::TypeError, &format!("{desc} is not iterable"))
+    }
+
+    /// One step of a [`Value::ArrayIter`] at `next`: the element (`None` when done) and the
+    /// iterator to store back in its register. The array is read at each step: it may have
+    /// grown or shrunk since the last one (a default initializer can push to it).
+    #[inline]
+    pub(crate) fn array_iter_step(&self, array: ObjId, next: u32) -> (Option<Value>, Value) {
+        let item = match &self.heap.obj(array).kind {
+            ObjKind::Array(items) if next != ARRAY_ITER_DONE => items.get(next as usize).copied(),
+            _ => None,
+        };
+        match item {
+            Some(v) => (Some(v), Value::ArrayIter(array, next.saturating_add(1))),
+            // Once done it stays done, whatever is pushed afterwards.
+            None => (None, Value::ArrayIter(array, ARRAY_ITER_DONE)),
+        }
+    }
+
+    /// The elements a [`Value::ArrayIter`] at `next` has still to give (`IterRest`).
+    pub(crate) fn array_iter_rest(&self, array: ObjId, next: u32) -> Vec<Value> {
+        match &self.heap.obj(array).kind {
+            ObjKind::Array(items) if next != ARRAY_ITER_DONE => {
+                items.get(next as usize..).map_or_else(Vec::new, <[Value]>::to_vec)
+            }
+            _ => Vec::new(),
+        }
     }
 
     /// One step of the commonest native iterators, advanced in place (no clone of the state):

@@ -218,7 +218,7 @@ impl Vm {
                 let msg = format!("Cannot read properties of {what} (reading '{name}')");
                 return Err(self.make_error(ErrorKind::TypeError, &msg));
             }
-            Value::Cell(_) | Value::Uninit => return Ok(Got::Value(Value::Undefined)),
+            Value::Cell(_) | Value::Uninit | Value::ArrayIter(..) => return Ok(Got::Value(Value::Undefined)),
         };
         if key == Key::Atom(self.realm.atoms.prototype) {
             self.materialize_prototype(start)?;

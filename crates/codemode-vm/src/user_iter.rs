@@ -187,10 +187,11 @@ impl Vm {
     /// A native iterator other than a helper or a generator: closing it does nothing (it has no
     /// `return` to call).
     pub(crate) fn is_plain_native_iterator(&self, it: Value) -> bool {
-        matches!(it, Value::Obj(id) if matches!(
-            &self.heap.obj(id).kind,
-            ObjKind::Iterator(state) if !matches!(state, IterState::Helper(_))
-        ))
+        matches!(it, Value::ArrayIter(..))
+            || matches!(it, Value::Obj(id) if matches!(
+                &self.heap.obj(id).kind,
+                ObjKind::Iterator(state) if !matches!(state, IterState::Helper(_))
+            ))
     }
 
     pub(crate) fn is_user_iterator(&self, it: Value) -> bool {

@@ -47,7 +47,16 @@ pub enum Value {
     Cell(CellId),
     /// A `let`/`const` binding before its initialization (never visible to programs).
     Uninit,
+    /// The iterator of a for-of or an array destructuring over a plain array: the array and the
+    /// index of the next element ([`ARRAY_ITER_DONE`] once done). Held only in the iterator's
+    /// register (never visible to programs), so iterating an array allocates nothing: the
+    /// iterator object it replaces was most of the garbage of code like `.map(([k, v]) => ...)`.
+    ArrayIter(ObjId, u32),
 }
+
+/// [`Value::ArrayIter`]'s index once the iteration is done (it stays done, whatever is pushed
+/// afterwards); never an array index, which is below 2³² − 1.
+pub const ARRAY_ITER_DONE: u32 = u32::MAX;
 
 impl Value {
     #[inline]

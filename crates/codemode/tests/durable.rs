@@ -69,6 +69,40 @@ fn a_durable_tool_suspends_its_run_and_a_new_runtime_resumes_it_from_bytes() {
     assert_eq!(calls, [(1, "orders.lookup"), (2, "demo.approve")]);
 }
 
+/// A run suspended in the middle of a for-of over an array (its iterator is a register value,
+/// not an object) resumes from bytes where it stopped: the elements after the suspension are
+/// visited once each, and a destructuring's rest sees the array as it is then.
+#[test]
+fn a_for_of_over_an_array_resumes_at_its_next_element() {
+    let rt = runtime();
+    let source = r#"
+        const items = ["a", "b", "c"];
+        const seen = [];
+        for (const item of items) {
+            seen.push(item);
+            if (item === "b") {
+                const d = await tools.demo.approve({ action: item });
+                seen.push(d.approved);
+                items.push("d");
+            }
+        }
+        const [first, ...others] = items;
+        return { seen, first, others };
+    "#;
+    let mut execution = demo().execute_with(source, ExecuteOptions::new().run_id("loop"));
+    let s = suspended(rt.block_on(execution.result()));
+    assert_eq!(s.pending[0].args, json!({ "action": "b" }));
+    let state = Snapshot::from_bytes(&s.state.to_bytes().unwrap()).unwrap();
+    drop(execution);
+    let outcome = Ok(json!({ "approved": true }));
+    let mut resumed = demo().resume(state, [("loop:1".to_string(), outcome)]).unwrap();
+    let result = finished(runtime().block_on(resumed.result()));
+    assert_eq!(
+        result.value,
+        Some(json!({ "seen": ["a", "b", true, "c", "d"], "first": "a", "others": ["b", "c", "d"] }))
+    );
+}
+
 /// A state can be resumed twice with different outcomes (forked); an error outcome rejects the
 /// call's promise with a tool error the program can catch.
 #[test]

@@ -81,7 +81,7 @@ impl<'a> FnCompiler<'a> {
     pub(super) fn yield_star(&mut self, inner: &'a Expr, dst: Reg) -> Result<(), CompileError> {
         let src = self.expr_any(inner)?;
         let it = self.alloc_reg()?;
-        self.emit(Op::GetIterator { dst: it, src })?;
+        self.emit(Op::GetIteratorObject { dst: it, src })?;
         let recv = self.alloc_reg()?;
         let mode = self.alloc_reg()?;
         let res = self.alloc_reg()?;

@@ -66,7 +66,7 @@ fn mix(mut x: u64) -> u64 {
 /// [`charge_key`].
 fn hash_key(vm: &Vm, v: Value) -> u64 {
     match v {
-        Value::Undefined | Value::Uninit | Value::Cell(_) => 1,
+        Value::Undefined | Value::Uninit | Value::Cell(_) | Value::ArrayIter(..) => 1,
         Value::Null => 2,
         Value::Bool(b) => 3 + b as u64,
         Value::Number(n) => {

@@ -74,7 +74,7 @@ fn queue_microtask(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -
             Value::BigInt(_) => format!("type bigint ({}n)", vm.to_rust_string(f)?),
             Value::Bool(b) => format!("type boolean ({b})"),
             Value::Symbol(a) => format!("type symbol ({})", vm.symbol_descriptive_string(a)),
-            Value::Uninit | Value::Cell(_) => "undefined".to_string(),
+            Value::Uninit | Value::Cell(_) | Value::ArrayIter(..) => "undefined".to_string(),
         };
         let msg = format!("The \"callback\" argument must be of type function. Received {received}");
         return Err(vm.make_error(ErrorKind::TypeError, &msg));

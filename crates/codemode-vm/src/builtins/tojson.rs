@@ -381,7 +381,7 @@ enum Produced {
 
 fn leaf_or_level(vm: &mut Vm, walk: &Walk, value: Value) -> Result<Produced, Throw> {
     Ok(Produced::Leaf(Some(match value {
-        Value::Undefined | Value::Uninit | Value::Cell(_) | Value::Symbol(_) => {
+        Value::Undefined | Value::Uninit | Value::Cell(_) | Value::ArrayIter(..) | Value::Symbol(_) => {
             return Ok(Produced::Leaf(None));
         }
         Value::Null => Json::Null,

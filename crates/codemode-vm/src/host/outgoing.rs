@@ -189,7 +189,12 @@ impl Vm {
         self.charge_json_node(v)?;
         Ok(Some(match v {
             // Symbols are left out like `undefined`, as `JSON.stringify` does.
-            Value::Undefined | Value::Uninit | Value::Cell(_) | Value::Symbol(_) | Value::Obj(_) => {
+            Value::Undefined
+            | Value::Uninit
+            | Value::Cell(_)
+            | Value::ArrayIter(..)
+            | Value::Symbol(_)
+            | Value::Obj(_) => {
                 return Ok(None);
             }
             Value::Null => Json::Null,
@@ -215,7 +220,10 @@ impl Vm {
     /// The JSON is built before the host takes it: every node is charged to the memory limit
     /// as it is made (a DAG of shared arrays expands exponentially here) and costs fuel.
     fn charge_json_node(&mut self, v: Value) -> Result<(), Throw> {
-        if !matches!(v, Value::Undefined | Value::Uninit | Value::Cell(_) | Value::Symbol(_)) {
+        if !matches!(
+            v,
+            Value::Undefined | Value::Uninit | Value::Cell(_) | Value::ArrayIter(..) | Value::Symbol(_)
+        ) {
             let text = if let Value::Str(s) = v { self.heap.str(s).len() } else { 0 };
             self.charge(Work::Elements(1));
             self.charge(Work::Bytes(text));
