@@ -28,15 +28,9 @@ use crate::value::{Atom, BigId, CellId, ObjId, StrId, Value};
 #[serde(from = "Box<str>", into = "Box<str>")]
 pub struct JsString {
     text: CompactString,
-    pub ascii: bool,
-    /// The atom of this text once a property access has looked it up ([`Heap::string_atom`]),
-    /// else [`NO_ATOM`]. A cache: atoms are never freed, and it is not saved with the state.
-    atom: u32,
+    /// Present exactly when the text is not ASCII.
     utf16: Option<Box<Utf16Index>>,
 }
-
-/// [`JsString::atom`] before the text's atom is known.
-const NO_ATOM: u32 = u32::MAX;
 
 /// Strings are equal by their text (the rest is derived from it, or a cache).
 impl PartialEq for JsString {
@@ -61,9 +55,8 @@ impl JsString {
     #[inline]
     pub fn new(text: impl Into<CompactString>) -> Self {
         let text = text.into();
-        let ascii = text.is_ascii();
-        let utf16 = if ascii { None } else { Some(Box::new(Utf16Index::build(&text))) };
-        JsString { text, ascii, atom: NO_ATOM, utf16 }
+        let utf16 = if text.is_ascii() { None } else { Some(Box::new(Utf16Index::build(&text))) };
+        JsString { text, utf16 }
     }
 
     /// The text, as UTF-8.
@@ -72,11 +65,10 @@ impl JsString {
         self.text.as_str()
     }
 
-    /// The atom of this text, when a property access has already looked it up (never for an
-    /// array index's text: those are index keys).
+    /// Whether the text is ASCII (UTF-16 indices and byte indices agree).
     #[inline]
-    pub fn known_atom(&self) -> Option<Atom> {
-        (self.atom != NO_ATOM).then_some(Atom(self.atom))
+    pub fn is_ascii(&self) -> bool {
+        self.utf16.is_none()
     }
 
     /// Whether the text has an allocation of its own (it is longer than 24 bytes).
@@ -493,9 +485,50 @@ pub struct Heap {
     /// An address, not a reference, so the heap stays plain data; compared, never followed.
     #[serde(skip)]
     tracked_from: Option<usize>,
+    /// Which atoms recently looked-up strings' texts are ([`Heap::string_atom`]). A cache, kept
+    /// beside the strings rather than in each (which made every string slot 8 bytes larger).
+    #[serde(skip)]
+    atom_cache: AtomCache,
 }
 
-/// Per-thing overheads used for accounting: the arena slot (objects take 96 bytes, strings 40,
+/// A direct-mapped cache from heap string ids to the atoms of their texts: `o[k]` with the same
+/// key string hashes its text once. **Emptied whenever string slots are freed** (their ids are
+/// reused for other texts); strings are immutable, so nothing else can make an entry wrong.
+#[derive(Clone, Debug, Default)]
+struct AtomCache {
+    /// `(string id, atom)`, at `id % ATOM_CACHE_SLOTS`; empty until the first entry.
+    entries: Vec<(u32, u32)>,
+}
+
+/// Entries of the [`AtomCache`] (8 bytes each).
+const ATOM_CACHE_SLOTS: usize = 512;
+/// An [`AtomCache`] entry that holds nothing (no string has this id).
+const NO_STRING: u32 = u32::MAX;
+
+impl AtomCache {
+    #[inline]
+    fn get(&self, id: StrId) -> Option<Atom> {
+        match self.entries.get(id.0 as usize % ATOM_CACHE_SLOTS) {
+            Some(&(s, atom)) if s == id.0 => Some(Atom(atom)),
+            _ => None,
+        }
+    }
+
+    fn put(&mut self, id: StrId, atom: Atom) {
+        if self.entries.is_empty() {
+            self.entries = vec![(NO_STRING, 0); ATOM_CACHE_SLOTS];
+        }
+        if let Some(entry) = self.entries.get_mut(id.0 as usize % ATOM_CACHE_SLOTS) {
+            *entry = (id.0, atom.0);
+        }
+    }
+
+    fn clear(&mut self) {
+        self.entries.fill((NO_STRING, 0));
+    }
+}
+
+/// Per-thing overheads used for accounting: the arena slot (objects take 96 bytes, strings 32,
 /// cells 24), the arena's spare capacity (it grows by doubling) and the allocator's headers.
 pub const STRING_OVERHEAD: usize = 64;
 pub const OBJECT_OVERHEAD: usize = 176;
@@ -533,6 +566,7 @@ impl Heap {
             scratch,
             gc_trigger,
             tracked_from: _,
+            atom_cache: _,
         } = pristine;
         // The arenas copy only what the run changed when this heap was last tracked from
         // `pristine` (a copy of it, or reset to it), and every slot otherwise.
@@ -551,6 +585,8 @@ impl Heap {
         self.map_deletes = *map_deletes;
         self.scratch.clone_from(scratch);
         self.gc_trigger = *gc_trigger;
+        // The run's strings are gone: their ids will name other texts.
+        self.atom_cache.clear();
         self.track_from(pristine);
     }
 
@@ -600,6 +636,7 @@ impl Heap {
             scratch: Object::plain(None),
             gc_trigger: 0,
             tracked_from: None,
+            atom_cache: AtomCache::default(),
         };
         heap.retrigger();
         heap
@@ -708,11 +745,11 @@ impl Heap {
         }
     }
 
-    /// The atom of a heap string's text, if that name is interned: looked up once, then
-    /// remembered on the string (`o[k]` with the same key string hashes its text once).
+    /// The atom of a heap string's text, if that name is interned: looked up, then remembered
+    /// for a while (`o[k]` with the same key string hashes its text once).
     #[inline]
     pub fn string_atom(&mut self, id: StrId) -> Option<Atom> {
-        if let Some(atom) = self.string(id).known_atom() {
+        if let Some(atom) = self.atom_cache.get(id) {
             return Some(atom);
         }
         let atom = self.atoms.lookup_in(&self.strings, id)?;
@@ -720,11 +757,22 @@ impl Heap {
         Some(atom)
     }
 
+    /// The atom of heap string `id`'s text when it was looked up lately (never for an array
+    /// index's text: those are index keys).
+    #[inline]
+    pub fn known_atom(&self, id: StrId) -> Option<Atom> {
+        self.atom_cache.get(id)
+    }
+
     /// Notes that heap string `id`'s text is `atom`'s name (see [`Heap::string_atom`]).
     pub fn remember_atom(&mut self, id: StrId, atom: Atom) {
-        if let Some(Some(s)) = self.strings.get_mut(id.0 as usize) {
-            s.atom = atom.0;
-        }
+        self.atom_cache.put(id, atom);
+    }
+
+    /// Forgets every remembered string atom: string slots were freed, and their ids will be
+    /// reused (the collector's sweep calls this).
+    pub(crate) fn forget_string_atoms(&mut self) {
+        self.atom_cache.clear();
     }
 
     #[inline]

@@ -382,6 +382,27 @@ mod heap_reuse_tests {
         Ok(())
     }
 
+    /// **A string's remembered atom dies with the string**: once the collector frees string
+    /// slots, an id reused for another text is not taken for the old text's atom.
+    #[test]
+    fn a_reused_string_id_does_not_answer_the_atom_of_the_string_it_replaced() -> Result<(), OutOfMemory> {
+        let mut heap = Heap::new(1 << 30);
+        let alpha = heap.atoms.intern("alpha");
+        let id = heap.alloc_string(JsString::new("alpha"))?;
+        assert_eq!(heap.string_atom(id), Some(alpha));
+        assert_eq!(heap.known_atom(id), Some(alpha));
+        // What the collector's sweep does with unreachable strings.
+        heap.strings.free_where(|_, _| false, |_| false);
+        heap.forget_string_atoms();
+        let reused = heap.alloc_string(JsString::new("beta"))?;
+        assert_eq!(reused, id);
+        assert_eq!(heap.known_atom(reused), None);
+        assert_eq!(heap.string_atom(reused), None);
+        let beta = heap.atoms.intern("beta");
+        assert_eq!(heap.string_atom(reused), Some(beta));
+        Ok(())
+    }
+
     /// What a run does: properties on built-ins (their maps grow), new objects, strings, names
     /// and symbols, deleted properties, a rewritten cell, built-ins freed by the collector and
     /// their slots taken by new objects.

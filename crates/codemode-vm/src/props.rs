@@ -81,7 +81,7 @@ impl Vm {
         match v {
             Value::Symbol(a) => return Ok(Key::Atom(a)),
             Value::Str(id) => {
-                if let Some(atom) = self.heap.string(id).known_atom() {
+                if let Some(atom) = self.heap.known_atom(id) {
                     return Ok(Key::Atom(atom));
                 }
             }
@@ -118,7 +118,7 @@ impl Vm {
         match v {
             Value::Symbol(a) => return Ok(Some(Key::Atom(a))),
             Value::Str(id) => {
-                if let Some(atom) = self.heap.string(id).known_atom() {
+                if let Some(atom) = self.heap.known_atom(id) {
                     return Ok(Some(Key::Atom(atom)));
                 }
             }

@@ -74,7 +74,7 @@ impl<'a> Text<'a> {
     }
 
     pub fn of(js: &'a crate::heap::JsString) -> Self {
-        Text { s: js.as_str(), ascii: js.ascii, index: js.utf16_index() }
+        Text { s: js.as_str(), ascii: js.is_ascii(), index: js.utf16_index() }
     }
 
     /// Length in UTF-16 code units.
