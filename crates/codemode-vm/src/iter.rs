@@ -151,7 +151,7 @@ impl Vm {
                         let out = match mode {
                             MapIterMode::Keys => k,
                             MapIterMode::Values => v,
-                            MapIterMode::Entries => self.new_array(vec![k, v])?,
+                            MapIterMode::Entries => self.new_array([k, v])?,
                         };
                         (Some(out), IterState::Map { map, next, mode })
                     }
@@ -210,7 +210,7 @@ impl Vm {
         if let Value::Obj(id) = v
             && let ObjKind::Array(items) = &self.heap.obj(id).kind
         {
-            return Ok(items.clone());
+            return Ok(items.to_vec());
         }
         if self.as_generator(v).is_some() {
             let msg = "a generator cannot be iterated here; spread it into an array first ([...gen])";

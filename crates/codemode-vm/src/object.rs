@@ -308,6 +308,20 @@ impl std::ops::Deref for Captures {
     }
 }
 
+/// An array's elements. Up to two are kept in the object itself, without an allocation of their
+/// own: pairs (`[key, value]`, `split` into two) are the commonest small arrays, and this fits in
+/// the object kind's size as it is.
+pub type Elements = smallvec::SmallVec<[Value; 2]>;
+
+/// Bytes an array object's elements hold outside it (none while they fit inline).
+#[inline]
+pub fn elements_bytes(object: &Object) -> usize {
+    match &object.kind {
+        ObjKind::Array(items) if items.spilled() => items.capacity() * crate::heap::VALUE_SIZE,
+        _ => 0,
+    }
+}
+
 /// What a function object calls.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Callable {
@@ -372,7 +386,7 @@ pub struct ErrorInfo {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ObjKind {
     Plain,
-    Array(Vec<Value>),
+    Array(Elements),
     Function(Callable),
     Error(ErrorInfo),
     Promise(Box<PromiseState>),
@@ -470,7 +484,7 @@ impl Object {
                 ObjKind::Function(Callable::Closure { captures, .. }) => {
                     return captures.len() * std::mem::size_of::<CellId>();
                 }
-                ObjKind::Array(v) => return v.capacity() * crate::heap::VALUE_SIZE,
+                ObjKind::Array(_) => return elements_bytes(self),
                 _ => {}
             }
         }
@@ -488,6 +502,7 @@ impl Object {
             && !props.is_indexed()
             && match kind {
                 ObjKind::Plain => true,
+                ObjKind::Array(items) => !items.spilled(),
                 ObjKind::Function(Callable::Closure { captures, .. }) => match captures {
                     Captures::One(_) => true,
                     Captures::Many(list) => list.is_empty(),
@@ -502,7 +517,7 @@ impl Object {
         use crate::heap::VALUE_SIZE;
         use std::mem::size_of;
         let kind = match &self.kind {
-            ObjKind::Array(v) => v.capacity() * VALUE_SIZE,
+            ObjKind::Array(_) => elements_bytes(self),
             ObjKind::Map { entries, .. } => entries.capacity() * 2 * VALUE_SIZE,
             ObjKind::Promise(p) => {
                 size_of::<PromiseState>() + p.reactions.capacity() * size_of::<crate::promise::Reaction>()

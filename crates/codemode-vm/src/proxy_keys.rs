@@ -178,7 +178,7 @@ pub(crate) fn resume(vm: &mut Vm, mut walk: KeysWalk, result: Value) -> Result<S
         Stage::Listing => {
             let items = match result {
                 Value::Obj(id) => match &vm.heap.obj(id).kind {
-                    ObjKind::Array(items) => items.clone(),
+                    ObjKind::Array(items) => items.to_vec(),
                     _ => Vec::new(),
                 },
                 _ => Vec::new(),
@@ -186,11 +186,13 @@ pub(crate) fn resume(vm: &mut Vm, mut walk: KeysWalk, result: Value) -> Result<S
             vm.charge(Work::Elements(items.len()));
             match walk.mode {
                 KeysMode::Names => {
-                    let names = items.into_iter().filter(|v| matches!(v, Value::Str(_))).collect();
+                    let names: Vec<Value> =
+                        items.into_iter().filter(|v| matches!(v, Value::Str(_))).collect();
                     return Ok(Step::Return(vm.new_array(names)?));
                 }
                 KeysMode::Symbols => {
-                    let symbols = items.into_iter().filter(|v| matches!(v, Value::Symbol(_))).collect();
+                    let symbols: Vec<Value> =
+                        items.into_iter().filter(|v| matches!(v, Value::Symbol(_))).collect();
                     return Ok(Step::Return(vm.new_array(symbols)?));
                 }
                 _ => {}
@@ -226,7 +228,7 @@ pub(crate) fn resume(vm: &mut Vm, mut walk: KeysWalk, result: Value) -> Result<S
         }
         Stage::Value => {
             let key = walk.keys.get(walk.next).copied().unwrap_or(Value::Undefined);
-            let item = if walk.mode == KeysMode::Entries { vm.new_array(vec![key, result])? } else { result };
+            let item = if walk.mode == KeysMode::Entries { vm.new_array([key, result])? } else { result };
             walk.out.push(item);
             walk.next += 1;
             vm.keys_next(walk)

@@ -146,7 +146,7 @@ impl Realm {
         let object_proto = obj(None, ObjKind::Plain)?;
         let p = Some(object_proto);
         let function_proto = obj(p, ObjKind::Plain)?;
-        let array_proto = obj(p, ObjKind::Array(Vec::new()))?;
+        let array_proto = obj(p, ObjKind::Array(crate::object::Elements::new()))?;
         // `String.prototype`, `Number.prototype` and `Boolean.prototype` are themselves wrappers
         // of "", 0 and false.
         let string_proto = obj(p, ObjKind::Boxed(Value::Str(empty)))?;
@@ -342,7 +342,9 @@ impl Vm {
         }
     }
 
-    pub(crate) fn new_array(&mut self, items: Vec<Value>) -> Result<Value, Throw> {
+    /// A new array of `items`: a `Vec`, or an `[a, b]` pair kept inline without an allocation.
+    pub(crate) fn new_array(&mut self, items: impl Into<crate::object::Elements>) -> Result<Value, Throw> {
+        let items = items.into();
         if items.len() > crate::heap::MAX_ARRAY_LENGTH {
             return Err(self.make_error(ErrorKind::RangeError, "Invalid array length"));
         }
@@ -375,22 +377,27 @@ impl Vm {
     /// Appends to an array, charging any growth of its storage before it happens.
     pub(crate) fn array_push(&mut self, arr: Value, v: Value) -> Result<(), Throw> {
         let Value::Obj(id) = arr else { return Ok(()) };
-        let grow = match &mut self.heap.obj_mut(id).kind {
+        let (capacity, charged) = match &mut self.heap.obj_mut(id).kind {
             ObjKind::Array(items)
                 if items.len() < items.capacity() && items.len() < crate::heap::MAX_ARRAY_LENGTH =>
             {
                 items.push(v);
                 return Ok(());
             }
-            ObjKind::Array(items) => items.capacity().max(4),
+            // Doubling (4 at the least); leaving the inline buffer (see `Elements`) allocates
+            // the whole new capacity.
+            ObjKind::Array(items) => {
+                let capacity = (items.capacity() * 2).max(4);
+                (capacity, if items.spilled() { capacity - items.capacity() } else { capacity })
+            }
             _ => return Ok(()),
         };
-        self.charge_memory(grow * crate::heap::VALUE_SIZE)?;
+        self.charge_memory(charged * crate::heap::VALUE_SIZE)?;
         if let ObjKind::Array(items) = &mut self.heap.obj_mut(id).kind {
             if items.len() >= crate::heap::MAX_ARRAY_LENGTH {
                 return Err(self.make_error(ErrorKind::RangeError, "Invalid array length"));
             }
-            items.reserve_exact(grow);
+            items.reserve_exact(capacity.saturating_sub(items.len()));
             items.push(v);
         }
         Ok(())
@@ -400,7 +407,7 @@ impl Vm {
     pub(crate) fn array_items(&self, arr: Value) -> Vec<Value> {
         match arr {
             Value::Obj(id) => match &self.heap.obj(id).kind {
-                ObjKind::Array(items) => items.clone(),
+                ObjKind::Array(items) => items.to_vec(),
                 _ => Vec::new(),
             },
             _ => Vec::new(),

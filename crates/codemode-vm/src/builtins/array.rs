@@ -79,7 +79,7 @@ fn items_of(vm: &Vm, id: ObjId) -> &[Value] {
     }
 }
 
-fn items_mut(vm: &mut Vm, id: ObjId) -> Option<&mut Vec<Value>> {
+fn items_mut(vm: &mut Vm, id: ObjId) -> Option<&mut crate::object::Elements> {
     match &mut vm.heap.obj_mut(id).kind {
         ObjKind::Array(items) => Some(items),
         _ => None,
@@ -221,7 +221,7 @@ impl Vm {
 
 fn pop(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let id = this_array(vm, this, "pop")?;
-    Ok(Step::Return(items_mut(vm, id).and_then(Vec::pop).unwrap_or(Value::Undefined)))
+    Ok(Step::Return(items_mut(vm, id).and_then(|items| items.pop()).unwrap_or(Value::Undefined)))
 }
 
 fn shift(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
@@ -244,7 +244,7 @@ fn unshift(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<
     vm.charge_memory(args.len() * crate::heap::VALUE_SIZE)?;
     let len = match items_mut(vm, id) {
         Some(items) => {
-            items.splice(0..0, args.iter().copied());
+            items.insert_many(0, args.iter().copied());
             items.len()
         }
         None => 0,
@@ -276,7 +276,11 @@ fn splice(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<S
     let inserted: Vec<Value> = args.get(2..).unwrap_or(&[]).to_vec();
     vm.charge_memory(inserted.len() * crate::heap::VALUE_SIZE)?;
     let removed: Vec<Value> = match items_mut(vm, id) {
-        Some(items) => items.splice(start..start + delete, inserted).collect(),
+        Some(items) => {
+            let removed = items.drain(start..start + delete).collect();
+            items.insert_many(start, inserted);
+            removed
+        }
         None => Vec::new(),
     };
     vm.charge(Work::Scan(len));
@@ -482,7 +486,7 @@ fn entries(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result
     let items = items_of(vm, id).to_vec();
     let mut pairs = Vec::with_capacity(items.len());
     for (i, v) in items.into_iter().enumerate() {
-        pairs.push(vm.new_array(vec![Value::Number(i as f64), v])?);
+        pairs.push(vm.new_array([Value::Number(i as f64), v])?);
     }
     Ok(Step::Return(vm.new_iterator(IterState::List { items: pairs, next: 0 })?))
 }
@@ -494,7 +498,7 @@ impl Vm {
         if let Value::Obj(id) = source
             && let ObjKind::Array(items) = &self.heap.obj(id).kind
         {
-            return Ok(items.clone());
+            return Ok(items.to_vec());
         }
         let len = self.get_named(source, "length")?;
         // In a built-in's run the object's `valueOf` is called (replay); elsewhere it cannot be.
@@ -608,7 +612,7 @@ fn finish_sort(vm: &mut Vm, id: ObjId, out: Vec<Value>, copy: bool) -> Result<St
         return Ok(Step::Return(vm.new_array(out)?));
     }
     if let Some(items) = items_mut(vm, id) {
-        *items = out;
+        *items = crate::object::Elements::from_vec(out);
     }
     Ok(Step::Return(Value::Obj(id)))
 }

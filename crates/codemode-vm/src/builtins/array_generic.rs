@@ -37,7 +37,7 @@ pub(crate) fn mutate(
     };
     let after = match copy {
         Value::Obj(c) => match &vm.heap.obj(c).kind {
-            ObjKind::Array(items) => items.clone(),
+            ObjKind::Array(items) => items.to_vec(),
             _ => Vec::new(),
         },
         _ => Vec::new(),

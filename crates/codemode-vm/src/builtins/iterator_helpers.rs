@@ -567,7 +567,7 @@ fn gather(vm: &mut Vm, h: &Helper, value: Value) -> Result<Option<Value>, Throw>
         return Ok(None);
     }
     // A chunk hands its buffer over; a window copies it (the next window shares all but one).
-    let out = if h.op == HelperOp::Chunks { std::mem::take(items) } else { items.clone() };
+    let out = if h.op == HelperOp::Chunks { std::mem::take(items).into_vec() } else { items.to_vec() };
     vm.charge(Work::Elements(out.len()));
     Ok(Some(vm.new_array(out)?))
 }

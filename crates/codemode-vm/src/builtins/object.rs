@@ -101,7 +101,7 @@ fn list(vm: &mut Vm, v: Value, what: u8) -> Result<Step, Throw> {
             _ => {
                 let k = vm.key_to_value(key)?;
                 let val = element(vm, v, key)?;
-                vm.new_array(vec![k, val])?
+                vm.new_array([k, val])?
             }
         };
         out.push(item);

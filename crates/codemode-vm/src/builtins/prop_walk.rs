@@ -139,7 +139,7 @@ fn accept(vm: &mut Vm, walk: &mut PropWalk, key: Key, v: Value) -> Result<(), Th
         }
         WalkMode::Entries => {
             let k = vm.key_to_value(key)?;
-            let pair = vm.new_array(vec![k, v])?;
+            let pair = vm.new_array([k, v])?;
             walk.out.push(pair);
             Ok(())
         }

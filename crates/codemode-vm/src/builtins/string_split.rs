@@ -111,7 +111,7 @@ pub(crate) fn split_str(s: &str, sep: &str, limit: usize) -> Vec<CompactString> 
 /// 24 bytes is held inline, with no allocation of its own).
 pub(super) fn strings_array(vm: &mut Vm, parts: Vec<CompactString>) -> Result<Step, Throw> {
     vm.charge(Work::Elements(parts.len()));
-    let mut items = Vec::with_capacity(parts.len());
+    let mut items = crate::object::Elements::with_capacity(parts.len());
     for p in parts {
         items.push(vm.new_string_owned(p)?);
     }

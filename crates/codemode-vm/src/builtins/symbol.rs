@@ -113,7 +113,7 @@ fn get_own_property_symbols(
         _ => Vec::new(),
     };
     vm.charge(crate::meter::Work::Elements(keys.len()));
-    let items = keys
+    let items: Vec<Value> = keys
         .into_iter()
         .map(|k| match k {
             crate::props::Key::Atom(a) => Value::Symbol(a),

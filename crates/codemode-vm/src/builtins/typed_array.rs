@@ -290,7 +290,7 @@ fn construct(vm: &mut Vm, kind: ElemKind, args: &[Value]) -> Result<Step, Throw>
             }
             return Ok(Step::Return(Value::Obj(id)));
         }
-        ObjKind::Array(items) => items.clone(),
+        ObjKind::Array(items) => items.to_vec(),
         ObjKind::Map { .. } | ObjKind::Iterator(_) => vm.collect_iterable(first)?,
         ObjKind::Generator(_) => {
             let msg = "a generator cannot be iterated here; spread it into an array first ([...gen])";

@@ -79,7 +79,7 @@ pub(crate) fn source_values(vm: &mut Vm, source: Value) -> Result<Vec<Value>, Th
                 let nums = numbers(vm, id)?;
                 vm.elem_values(nums)
             }
-            ObjKind::Array(items) => Ok(items.clone()),
+            ObjKind::Array(items) => Ok(items.to_vec()),
             ObjKind::Map { .. } | ObjKind::Iterator(_) | ObjKind::Generator(_) => vm.collect_iterable(source),
             _ => typed_array::array_like(vm, source),
         },
@@ -401,7 +401,7 @@ fn entries(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result
     let mut pairs = Vec::with_capacity(nums.len());
     for (i, n) in nums.into_iter().enumerate() {
         let v = vm.elem_value(n)?;
-        pairs.push(vm.new_array(vec![Value::Number(i as f64), v])?);
+        pairs.push(vm.new_array([Value::Number(i as f64), v])?);
     }
     Ok(Step::Return(vm.new_iterator(IterState::List { items: pairs, next: 0 })?))
 }

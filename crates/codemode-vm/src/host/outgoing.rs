@@ -91,7 +91,7 @@ impl Vm {
             // The carrier of several arguments: each converts as if it came alone.
             Value::Obj(id) if wrapped => {
                 let items = match &self.heap.obj(id).kind {
-                    ObjKind::Array(items) => items.clone(),
+                    ObjKind::Array(items) => items.to_vec(),
                     _ => Vec::new(),
                 };
                 let mut out = Vec::with_capacity(items.len());
@@ -258,7 +258,7 @@ impl Vm {
                 )));
             }
             ObjKind::Function(_) => return Ok(Opened::Done(None)),
-            ObjKind::Array(items) => Opened::Array(items.clone()),
+            ObjKind::Array(items) => Opened::Array(items.to_vec()),
             ObjKind::Map { entries, set: true } => {
                 Opened::Array(entries.iter().flatten().map(|(k, _)| *k).collect())
             }
