@@ -67,7 +67,9 @@ impl Vm {
                         m.push(self.heap.cell(c));
                     }
                 }
-                Value::Obj(id) | Value::ArrayIter(id, _) => {
+                // An array's iterator in a register keeps the array.
+                Value::ArrayIter(cursor) => m.work.push(Value::Obj(cursor.array())),
+                Value::Obj(id) => {
                     let Some(flag) = m.objects.get_mut(id.0 as usize) else { continue };
                     if *flag {
                         continue;

@@ -796,8 +796,8 @@ impl Vm {
                     }
                     Op::IterNext { dst, iter, target } => {
                         let it = reg!(iter);
-                        if let Value::ArrayIter(array, next) = it {
-                            let (item, advanced) = self.array_iter_step(array, next);
+                        if let Value::ArrayIter(cursor) = it {
+                            let (item, advanced) = self.array_iter_step(cursor.array(), cursor.next());
                             reg!(iter) = advanced;
                             match item {
                                 Some(v) => reg!(dst) = v,
@@ -863,7 +863,7 @@ impl Vm {
                     // closing anything but a native iterator, goes the general way.
                     Op::GetIterator { dst, src } if self.array_iterates_natively(reg!(src)) => {
                         let Value::Obj(array) = reg!(src) else { continue };
-                        reg!(dst) = Value::ArrayIter(array, 0);
+                        reg!(dst) = Value::ArrayIter(crate::value::ArrayCursor::new(array, 0));
                     }
                     Op::IterClose { iter } if self.is_plain_native_iterator(reg!(iter)) => {}
                     _ => {

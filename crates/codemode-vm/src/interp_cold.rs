@@ -204,9 +204,10 @@ impl Vm {
             }
             Op::IterRest { dst, iter } => {
                 let it = reg!(iter);
-                if let Value::ArrayIter(array, next) = it {
-                    let items = self.array_iter_rest(array, next);
-                    reg!(iter) = Value::ArrayIter(array, crate::value::ARRAY_ITER_DONE);
+                if let Value::ArrayIter(cursor) = it {
+                    let items = self.array_iter_rest(cursor.array(), cursor.next());
+                    let done = crate::value::ArrayCursor::new(cursor.array(), crate::value::ARRAY_ITER_DONE);
+                    reg!(iter) = Value::ArrayIter(done);
                     reg!(dst) = tri!(self.new_array(items));
                     return Ok(());
                 }

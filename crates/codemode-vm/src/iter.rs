@@ -9,7 +9,7 @@ use codemode_bytecode::ErrorKind;
 use crate::Vm;
 use crate::call::Throw;
 use crate::object::{IterState, MapIterMode, ObjKind};
-use crate::value::{ARRAY_ITER_DONE, ObjId, Value};
+use crate::value::{ARRAY_ITER_DONE, ArrayCursor, ObjId, Value};
 
 impl Vm {
     pub(crate) fn new_iterator(&mut self, state: IterState) -> Result<Value, Throw> {
@@ -55,9 +55,9 @@ impl Vm {
             _ => None,
         };
         match item {
-            Some(v) => (Some(v), Value::ArrayIter(array, next.saturating_add(1))),
+            Some(v) => (Some(v), Value::ArrayIter(ArrayCursor::new(array, next.saturating_add(1)))),
             // Once done it stays done, whatever is pushed afterwards.
-            None => (None, Value::ArrayIter(array, ARRAY_ITER_DONE)),
+            None => (None, Value::ArrayIter(ArrayCursor::new(array, ARRAY_ITER_DONE))),
         }
     }
 

@@ -146,8 +146,9 @@ impl Vm {
         marks.work.extend(self.heap.cells.slots().iter().flatten().copied());
         for v in &marks.work {
             let live = match *v {
-                Value::Obj(id) | Value::ArrayIter(id, _) => {
-                    matches!(self.heap.objects.slots().get(id.0 as usize), Some(Some(_)))
+                Value::Obj(id) => matches!(self.heap.objects.slots().get(id.0 as usize), Some(Some(_))),
+                Value::ArrayIter(cursor) => {
+                    matches!(self.heap.objects.slots().get(cursor.array().0 as usize), Some(Some(_)))
                 }
                 Value::Str(id) => matches!(self.heap.strings.slots().get(id.0 as usize), Some(Some(_))),
                 Value::Cell(id) => matches!(self.heap.cells.slots().get(id.0 as usize), Some(Some(_))),

@@ -51,7 +51,30 @@ pub enum Value {
     /// index of the next element ([`ARRAY_ITER_DONE`] once done). Held only in the iterator's
     /// register (never visible to programs), so iterating an array allocates nothing: the
     /// iterator object it replaces was most of the garbage of code like `.map(([k, v]) => ...)`.
-    ArrayIter(ObjId, u32),
+    ArrayIter(ArrayCursor),
+}
+
+/// [`Value::ArrayIter`]'s state: the array and the index of its next element in one `u64`, laid
+/// out like a number's bits (a payload of two `u32`s changed how every `Value` is copied, and
+/// cost the instruction loop 2% on code that never iterates).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ArrayCursor(u64);
+
+impl ArrayCursor {
+    #[inline]
+    pub fn new(array: ObjId, next: u32) -> ArrayCursor {
+        ArrayCursor(u64::from(array.0) << 32 | u64::from(next))
+    }
+
+    #[inline]
+    pub fn array(self) -> ObjId {
+        ObjId((self.0 >> 32) as u32)
+    }
+
+    #[inline]
+    pub fn next(self) -> u32 {
+        self.0 as u32
+    }
 }
 
 /// [`Value::ArrayIter`]'s index once the iteration is done (it stays done, whatever is pushed
