@@ -494,7 +494,7 @@ pub struct Heap {
 /// A direct-mapped cache from heap string ids to the atoms of their texts: `o[k]` with the same
 /// key string hashes its text once. **Emptied whenever string slots are freed** (their ids are
 /// reused for other texts); strings are immutable, so nothing else can make an entry wrong.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 struct AtomCache {
     /// `(string id, atom)`, at `id % ATOM_CACHE_SLOTS`; empty until the first entry.
     entries: Vec<(u32, u32)>,
@@ -504,6 +504,13 @@ struct AtomCache {
 const ATOM_CACHE_SLOTS: usize = 512;
 /// An [`AtomCache`] entry that holds nothing (no string has this id).
 const NO_STRING: u32 = u32::MAX;
+
+/// A copy starts empty: every run copies the pristine heap, and a cache need not come along.
+impl Clone for AtomCache {
+    fn clone(&self) -> Self {
+        AtomCache::default()
+    }
+}
 
 impl AtomCache {
     #[inline]

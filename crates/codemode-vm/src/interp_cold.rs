@@ -206,6 +206,7 @@ impl Vm {
                 let it = reg!(iter);
                 if let Value::ArrayIter(cursor) = it {
                     let items = self.array_iter_rest(cursor.array(), cursor.next());
+                    self.charge(crate::meter::Work::Elements(items.len()));
                     let done = crate::value::ArrayCursor::new(cursor.array(), crate::value::ARRAY_ITER_DONE);
                     reg!(iter) = Value::ArrayIter(done);
                     reg!(dst) = tri!(self.new_array(items));
