@@ -31,7 +31,7 @@ impl Vm {
         }
         let atom = self.key_atom(key)?;
         if let Some(slot) = self.heap.obj(id).props.get(atom).copied() {
-            self.heap.obj_mut(id).props.set(atom, slot.value, slot.flags | HIDDEN);
+            self.heap.obj_mut(id).props.set(atom, slot.value(), slot.flags | HIDDEN);
         }
         Ok(())
     }
@@ -80,12 +80,12 @@ impl Vm {
             return Err(self.make_error(ErrorKind::TypeError, &msg));
         };
         if slot.flags & ACCESSOR != 0
-            && let Value::Obj(acc) = slot.value
+            && let Value::Obj(acc) = slot.value()
             && let ObjKind::Accessor { get, .. } = self.heap.obj(acc).kind
         {
             return Ok(Got::Getter(get));
         }
-        Ok(Got::Value(slot.value))
+        Ok(Got::Value(slot.value()))
     }
 
     /// Half of the private accessor `key` on the instance `id` (`get #x() {}`): the getter and
@@ -129,7 +129,7 @@ impl Vm {
                 self.heap.obj_mut(id).props.set(atom, v, slot.flags);
                 return Ok(None);
             }
-            if let Value::Obj(acc) = slot.value
+            if let Value::Obj(acc) = slot.value()
                 && let ObjKind::Accessor { set, .. } = self.heap.obj(acc).kind
                 && set != Value::Undefined
             {

@@ -159,8 +159,8 @@ impl Vm {
         if let Some(p) = obj.proto {
             m.push_obj(p);
         }
-        for slot in obj.props.iter() {
-            m.push(slot.value);
+        for slot in obj.props.iter().filter(|slot| slot.value_refers_to_heap()) {
+            m.push(slot.value());
         }
         match &obj.kind {
             ObjKind::Plain | ObjKind::Error(_) | ObjKind::RegExp { .. } | ObjKind::Date(_) => {}

@@ -219,8 +219,8 @@ impl Vm {
         let Value::Obj(id) = result else { return (true, Value::Undefined) };
         let (value_atom, done_atom) = (self.realm.atoms.value, self.realm.atoms.done);
         let props = &self.heap.obj(id).props;
-        let done = props.get(done_atom).map(|s| s.value);
-        let value = props.get(value_atom).map_or(Value::Undefined, |s| s.value);
+        let done = props.get(done_atom).map(|s| s.value());
+        let value = props.get(value_atom).map_or(Value::Undefined, |s| s.value());
         (done.is_none_or(|d| d == Value::Bool(true)), value)
     }
 

@@ -316,7 +316,7 @@ impl Vm {
                 for (k, v) in map {
                     let value = self.from_json_with_limit(v, depth + 1, limit)?;
                     let key = self.intern(k).map_err(oom)?;
-                    slots.push(crate::object::Slot { key, value, flags: 0 });
+                    slots.push(crate::object::Slot::new(key, value, 0));
                 }
                 self.new_object_with(slots).map_err(oom)?
             }

@@ -588,7 +588,7 @@ impl Vm {
                             && let Some(slot) = obj.props.get(atom)
                             && slot.flags & crate::object::ACCESSOR == 0
                         {
-                            reg!(dst) = slot.value;
+                            reg!(dst) = slot.value();
                             continue;
                         }
                         let holder = match self.cached_method(o, atom) {
@@ -650,7 +650,7 @@ impl Vm {
                             && let Some(slot) = self.heap.obj_mut(id).props.slot_mut(index)
                             && slot.flags & (crate::object::ACCESSOR | crate::object::READONLY) == 0
                         {
-                            slot.value = v;
+                            slot.set_value(v);
                             continue;
                         }
                         match tri!(self.set(o, Key::Atom(atom), v)) {

@@ -92,7 +92,7 @@ impl Vm {
             return None;
         }
         let slot = obj.props.slot(entry.slot as usize - 1)?;
-        (slot.key == atom && slot.flags & ACCESSOR == 0).then_some(slot.value)
+        (slot.key == atom && slot.flags & ACCESSOR == 0).then_some(slot.value())
     }
 
     /// After an ordinary read of `atom` through `holder` (from [`Vm::cached_method`]):
@@ -112,7 +112,7 @@ impl Vm {
             return Some(v);
         }
         let index = self.heap.obj(global).props.find(atom)?;
-        let value = self.heap.obj(global).props.slot(index)?.value;
+        let value = self.heap.obj(global).props.slot(index)?.value();
         self.remember_slot(global, atom, index);
         Some(value)
     }

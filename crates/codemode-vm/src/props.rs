@@ -393,7 +393,7 @@ impl Vm {
                 && let Some(slot) = obj.props.get(atom)
             {
                 if slot.flags & ACCESSOR != 0 {
-                    if let Value::Obj(acc) = slot.value
+                    if let Value::Obj(acc) = slot.value()
                         && let ObjKind::Accessor { get, .. } = self.heap.obj(acc).kind
                     {
                         return Ok(match get {
@@ -403,7 +403,7 @@ impl Vm {
                     }
                     return Ok(Got::Value(Value::Undefined));
                 }
-                return Ok(Got::Value(slot.value));
+                return Ok(Got::Value(slot.value()));
             }
             cur = obj.proto;
             // A proxy has no prototype link: checked only where the chain ends.
@@ -542,7 +542,7 @@ impl Vm {
             let obj = self.heap.obj(id);
             if let Some(slot) = atom.and_then(|a| obj.props.get(a)) {
                 if slot.flags & ACCESSOR != 0
-                    && let Value::Obj(acc) = slot.value
+                    && let Value::Obj(acc) = slot.value()
                     && let ObjKind::Accessor { set, .. } = self.heap.obj(acc).kind
                 {
                     return SetFound::Setter(set);
@@ -570,7 +570,7 @@ impl Vm {
                         if let Some(slot) = obj.props.slot_mut(index)
                             && slot.flags & READONLY == 0
                         {
-                            slot.value = v;
+                            slot.set_value(v);
                             slot.flags &= !ACCESSOR;
                             return Ok(());
                         }
@@ -643,7 +643,7 @@ impl Vm {
             if slot.flags & READONLY != 0 {
                 return Err(self.read_only_error(key));
             }
-            slot.value = v;
+            slot.set_value(v);
             slot.flags &= !ACCESSOR;
             return Ok(());
         }
@@ -761,7 +761,7 @@ impl Vm {
         let existing = self.heap.obj(id).props.get(atom).copied();
         if let Some(slot) = existing
             && slot.flags & ACCESSOR != 0
-            && let Value::Obj(acc) = slot.value
+            && let Value::Obj(acc) = slot.value()
             && let ObjKind::Accessor { get: g, set: s } = &mut self.heap.obj_mut(acc).kind
         {
             if let Some(get) = get {

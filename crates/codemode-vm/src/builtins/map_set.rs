@@ -123,7 +123,7 @@ fn entries_mut(vm: &mut Vm, id: ObjId) -> Option<&mut Vec<Option<(Value, Value)>
 /// The index array of `id`, if it has one.
 fn index_of(vm: &mut Vm, id: ObjId) -> Option<ObjId> {
     let atom = vm.heap.atoms.lookup(INDEX_PROP)?;
-    match vm.heap.obj(id).props.get(atom).map(|s| s.value) {
+    match vm.heap.obj(id).props.get(atom).map(|s| s.value()) {
         Some(Value::Obj(ix)) if matches!(vm.heap.obj(ix).kind, ObjKind::Array(_)) => Some(ix),
         _ => None,
     }

@@ -612,7 +612,7 @@ impl Vm {
         let global = self.realm.global;
         let atom = self.heap.atoms.intern(owner);
         if let Some(slot) = self.heap.obj(global).props.get(atom)
-            && let Value::Obj(id) = slot.value
+            && let Value::Obj(id) = slot.value()
         {
             return Ok(id);
         }

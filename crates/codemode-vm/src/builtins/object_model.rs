@@ -260,7 +260,7 @@ fn define_own(vm: &mut Vm, o: Value, key: Key, d: Descriptor) -> Result<(), Thro
                     || d.enumerable.is_some_and(|e| e == (slot.flags & HIDDEN != 0))
                     || (slot.flags & READONLY != 0
                         && (d.writable == Some(true)
-                            || d.value.is_some_and(|v| !vm.same_value_zero(v, slot.value))))
+                            || d.value.is_some_and(|v| !vm.same_value_zero(v, slot.value()))))
                     || (is_accessor && wants_accessor);
                 if changes_kind || loosens {
                     return Err(
@@ -294,7 +294,7 @@ fn define_own(vm: &mut Vm, o: Value, key: Key, d: Descriptor) -> Result<(), Thro
                 if !writable {
                     flags |= READONLY;
                 }
-                let value = d.value.unwrap_or(slot.value);
+                let value = d.value.unwrap_or(slot.value());
                 vm.heap.obj_mut(id).props.set(atom, value, flags);
             }
             Ok(())
@@ -304,7 +304,7 @@ fn define_own(vm: &mut Vm, o: Value, key: Key, d: Descriptor) -> Result<(), Thro
 
 fn set_flags(vm: &mut Vm, id: ObjId, atom: crate::value::Atom, flags: u8) {
     if let Some(slot) = vm.heap.obj(id).props.get(atom).copied() {
-        vm.heap.obj_mut(id).props.set(atom, slot.value, flags);
+        vm.heap.obj_mut(id).props.set(atom, slot.value(), flags);
     }
 }
 
@@ -427,7 +427,7 @@ pub(crate) fn descriptor_of(vm: &mut Vm, o: Value, key: Key) -> Result<Value, Th
     let enumerable = slot.flags & HIDDEN == 0;
     let configurable = slot.flags & FIXED == 0;
     if slot.flags & ACCESSOR != 0 {
-        let (get, set) = match slot.value {
+        let (get, set) = match slot.value() {
             Value::Obj(acc) => match vm.heap.obj(acc).kind {
                 ObjKind::Accessor { get, set } => (get, set),
                 _ => (Value::Undefined, Value::Undefined),
@@ -444,7 +444,7 @@ pub(crate) fn descriptor_of(vm: &mut Vm, o: Value, key: Key) -> Result<Value, Th
             ],
         );
     }
-    make_data_descriptor(vm, slot.value, slot.flags & READONLY == 0, enumerable, configurable)
+    make_data_descriptor(vm, slot.value(), slot.flags & READONLY == 0, enumerable, configurable)
 }
 
 fn make_data_descriptor(

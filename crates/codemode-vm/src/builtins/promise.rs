@@ -115,7 +115,7 @@ fn own_builtin(vm: &mut Vm, obj: Value, name: &str, builtin: &str) -> bool {
     let Value::Obj(id) = obj else { return false };
     let atom = vm.heap.atoms.intern(name);
     match vm.heap.obj(id).props.get(atom) {
-        Some(slot) if slot.flags & crate::object::ACCESSOR == 0 => is_builtin(vm, slot.value, builtin),
+        Some(slot) if slot.flags & crate::object::ACCESSOR == 0 => is_builtin(vm, slot.value(), builtin),
         _ => false,
     }
 }
@@ -131,7 +131,7 @@ fn items_plain(vm: &mut Vm, ctor: Value, items: &[Value]) -> bool {
     }
     let ctor_atom = vm.realm.atoms.constructor;
     match vm.heap.obj(vm.realm.promise_proto).props.get(ctor_atom) {
-        Some(slot) if slot.flags & crate::object::ACCESSOR == 0 && slot.value == ctor => {}
+        Some(slot) if slot.flags & crate::object::ACCESSOR == 0 && slot.value() == ctor => {}
         _ => return false,
     }
     items.iter().all(|item| match *item {

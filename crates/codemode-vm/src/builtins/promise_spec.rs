@@ -32,9 +32,9 @@ pub(crate) fn intrinsic_promise(vm: &mut Vm) -> Result<Value, Throw> {
     let atom = vm.realm.atoms.constructor;
     if let Some(slot) = vm.heap.obj(vm.realm.promise_proto).props.get(atom)
         && slot.flags & crate::object::ACCESSOR == 0
-        && is_builtin(vm, slot.value, ".Promise")
+        && is_builtin(vm, slot.value(), ".Promise")
     {
-        return Ok(slot.value);
+        return Ok(slot.value());
     }
     internal_fn(vm, ".Promise", Vec::new())
 }
@@ -142,7 +142,7 @@ pub(crate) fn plain_promise(vm: &Vm, id: ObjId) -> bool {
         return false;
     }
     match vm.heap.obj(vm.realm.promise_proto).props.get(vm.realm.atoms.then) {
-        Some(slot) if slot.flags & crate::object::ACCESSOR == 0 => match slot.value {
+        Some(slot) if slot.flags & crate::object::ACCESSOR == 0 => match slot.value() {
             Value::Obj(f) => matches!(
                 &vm.heap.obj(f).kind,
                 ObjKind::Function(Callable::Native { native, .. }) if Some(*native) == *THEN

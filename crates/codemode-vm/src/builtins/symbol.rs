@@ -168,7 +168,7 @@ pub(crate) fn install_values(vm: &mut Vm) -> Result<(), Throw> {
     for (owner, name, symbol) in aliases.collect::<Vec<_>>() {
         let atom = vm.heap.atoms.intern(name);
         if let Some(slot) = vm.heap.obj(owner).props.get(atom).copied() {
-            vm.heap.obj_mut(owner).props.set(symbol, slot.value, HIDDEN);
+            vm.heap.obj_mut(owner).props.set(symbol, slot.value(), HIDDEN);
         }
     }
     for namespace in ["Math", "JSON", "Reflect"] {

@@ -166,10 +166,8 @@ fn encode_into(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Res
         dst.copy_from_slice(&text.as_bytes()[..written]);
     }
     let (r, w) = (vm.heap.atoms.intern("read"), vm.heap.atoms.intern("written"));
-    let slots = vec![
-        Slot { key: r, value: Value::Number(read as f64), flags: 0 },
-        Slot { key: w, value: Value::Number(written as f64), flags: 0 },
-    ];
+    let slots =
+        vec![Slot::new(r, Value::Number(read as f64), 0), Slot::new(w, Value::Number(written as f64), 0)];
     Ok(Step::Return(vm.new_object_with(slots)?))
 }
 

@@ -558,7 +558,7 @@ pub(crate) fn install_values(vm: &mut Vm) -> Result<(), Throw> {
     let names = ["ArrayBuffer", "DataView", "TextEncoder", "TextDecoder", "TypedArray"];
     for name in names.into_iter().chain(ElemKind::ALL.iter().map(|k| k.name())) {
         let atom = vm.heap.atoms.intern(name);
-        if let Some(Value::Obj(c)) = vm.heap.obj(global).props.get(atom).map(|s| s.value)
+        if let Some(Value::Obj(c)) = vm.heap.obj(global).props.get(atom).map(|s| s.value())
             && let Some(i) = vm.heap.obj(c).props.find(prototype)
             && let Some(slot) = vm.heap.obj_mut(c).props.slot_mut(i)
         {
@@ -566,14 +566,14 @@ pub(crate) fn install_values(vm: &mut Vm) -> Result<(), Throw> {
         }
     }
     let ta_atom = vm.heap.atoms.intern("TypedArray");
-    let Some(Value::Obj(ctor)) = vm.heap.obj(global).props.get(ta_atom).map(|s| s.value) else {
+    let Some(Value::Obj(ctor)) = vm.heap.obj(global).props.get(ta_atom).map(|s| s.value()) else {
         return Ok(());
     };
     vm.heap.obj_mut(global).props.remove(ta_atom);
     vm.realm.binary.typed_array_ctor = ctor;
     for kind in ElemKind::ALL {
         let atom = vm.heap.atoms.intern(kind.name());
-        let Some(Value::Obj(c)) = vm.heap.obj(global).props.get(atom).map(|s| s.value) else { continue };
+        let Some(Value::Obj(c)) = vm.heap.obj(global).props.get(atom).map(|s| s.value()) else { continue };
         vm.heap.obj_mut(c).proto = Some(ctor);
         let bpe = vm.heap.atoms.intern("BYTES_PER_ELEMENT");
         let size = Value::Number(kind.size() as f64);

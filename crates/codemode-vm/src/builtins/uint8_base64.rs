@@ -311,8 +311,8 @@ fn finish_set(vm: &mut Vm, t: &TypedArrayData, d: Decoded) -> Result<Step, Throw
     }
     let (r, w) = (vm.heap.atoms.intern("read"), vm.heap.atoms.intern("written"));
     let slots = vec![
-        Slot { key: r, value: Value::Number(d.read as f64), flags: 0 },
-        Slot { key: w, value: Value::Number(d.bytes.len() as f64), flags: 0 },
+        Slot::new(r, Value::Number(d.read as f64), 0),
+        Slot::new(w, Value::Number(d.bytes.len() as f64), 0),
     ];
     Ok(Step::Return(vm.new_object_with(slots)?))
 }

@@ -25,7 +25,7 @@ impl Vm {
         let mut owner = self.realm.global;
         for (depth, segment) in parents.iter().enumerate() {
             let atom = self.intern(segment).map_err(oom)?;
-            owner = match self.heap.obj(owner).props.get(atom).map(|s| s.value) {
+            owner = match self.heap.obj(owner).props.get(atom).map(|s| s.value()) {
                 Some(Value::Obj(id)) if depth > 0 || self.host.extension_roots.contains(&id) => id,
                 Some(_) => return Err(format!("'{segment}' in '{path}' is not an extension object")),
                 None => {
@@ -67,7 +67,7 @@ impl Vm {
         let mut v = Value::Obj(self.realm.global);
         for segment in path.split('.') {
             let found = match (v, self.heap.atoms.lookup(segment)) {
-                (Value::Obj(id), Some(atom)) => self.heap.obj(id).props.get(atom).map(|slot| slot.value),
+                (Value::Obj(id), Some(atom)) => self.heap.obj(id).props.get(atom).map(|slot| slot.value()),
                 _ => None,
             };
             v = found.ok_or_else(|| format!("'{path}' is not defined"))?;

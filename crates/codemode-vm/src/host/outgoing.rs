@@ -351,7 +351,7 @@ impl Vm {
                 && !atoms.is_symbol(slot.key)
                 && crate::value::parse_array_index(atoms.name(slot.key)).is_none()
         });
-        plain.then(|| obj.props.iter().map(|slot| (atoms.name(slot.key).to_string(), slot.value)).collect())
+        plain.then(|| obj.props.iter().map(|slot| (atoms.name(slot.key).to_string(), slot.value())).collect())
     }
 }
 
