@@ -266,7 +266,7 @@ impl Vm {
         );
         bytes +=
             sweep_arena(&mut self.heap.strings, &m.strings, |s| STRING_OVERHEAD + s.heap_bytes(), |_| false);
-        self.heap.forget_string_atoms();
+        self.heap.forget_string_ids();
         bytes += sweep_arena(&mut self.heap.cells, &m.cells, |_| CELL_OVERHEAD, |_| false);
         bytes +=
             sweep_arena(&mut self.heap.bigints, &m.bigints, |b| BIGINT_OVERHEAD + b.heap_bytes(), |_| false);

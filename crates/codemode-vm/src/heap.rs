@@ -489,6 +489,10 @@ pub struct Heap {
     /// beside the strings rather than in each (which made every string slot 8 bytes larger).
     #[serde(skip)]
     atom_cache: AtomCache,
+    /// Short strings made lately, by text ([`Heap::alloc_string`] hands out one of them again
+    /// instead of a new string with the same text).
+    #[serde(skip)]
+    recent_strings: RecentStrings,
 }
 
 /// A direct-mapped cache from heap string ids to the atoms of their texts: `o[k]` with the same
@@ -527,6 +531,96 @@ impl AtomCache {
         }
         if let Some(entry) = self.entries.get_mut(id.0 as usize % ATOM_CACHE_SLOTS) {
             *entry = (id.0, atom.0);
+        }
+    }
+
+    fn clear(&mut self) {
+        self.entries.fill((NO_STRING, 0));
+    }
+}
+
+/// A direct-mapped cache from short texts (by hash) to heap strings made lately with them, for
+/// [`Heap::alloc_string`] to share. Emptied whenever string slots are freed (their ids are
+/// reused for other texts); **a hit is checked against the live string's text**, so a hash
+/// collision or a stale entry only misses.
+#[derive(Debug, Default)]
+struct RecentStrings {
+    /// `(string id, the text's hash)` at the text's place; empty until the first entry. The
+    /// hash is compared first: most texts that share a place differ in it.
+    entries: Vec<(u32, u32)>,
+}
+
+/// Where a text's [`RecentStrings`] entry is, and its hash.
+#[derive(Clone, Copy)]
+struct RecentPlace {
+    index: usize,
+    hash: u32,
+}
+
+/// Entries of [`RecentStrings`] (8 bytes each).
+const RECENT_STRING_SLOTS: usize = 1024;
+/// The longest text [`RecentStrings`] keeps: what a string slot holds without an allocation,
+/// where the slot is the whole cost of a string.
+const RECENT_STRING_BYTES: usize = 24;
+
+/// A copy starts empty, like [`AtomCache`]'s.
+impl Clone for RecentStrings {
+    fn clone(&self) -> Self {
+        RecentStrings::default()
+    }
+}
+
+impl RecentStrings {
+    /// Where a text's entry is (`None`: too long to keep).
+    #[inline]
+    fn place_of(text: &str) -> Option<RecentPlace> {
+        const MIX: u64 = 0x517c_c1b7_2722_0a95;
+        let bytes = text.as_bytes();
+        if bytes.len() > RECENT_STRING_BYTES {
+            return None;
+        }
+        // Read as at most three (overlapping) words, without a loop: this runs for every short
+        // string made, and a byte loop was most of its cost.
+        let n = bytes.len();
+        let word = |at: usize| {
+            bytes
+                .get(at..at + 8)
+                .map_or(0, |w| u64::from_le_bytes(<[u8; 8]>::try_from(w).unwrap_or_default()))
+        };
+        let half = |at: usize| {
+            bytes
+                .get(at..at + 4)
+                .map_or(0, |w| u64::from(u32::from_le_bytes(<[u8; 4]>::try_from(w).unwrap_or_default())))
+        };
+        let (first, last, middle) = if n >= 8 {
+            (word(0), word(n - 8), if n > 16 { word(8) } else { 0 })
+        } else if n >= 4 {
+            (half(0), half(n - 4), 0)
+        } else {
+            let byte = |at: usize| bytes.get(at).map_or(0, |&b| u64::from(b));
+            (byte(0) | byte(n / 2) << 8 | byte(n.wrapping_sub(1)) << 16, 0, 0)
+        };
+        let mut hash = n as u64;
+        for word in [first, last, middle] {
+            hash = (hash.rotate_left(5) ^ word).wrapping_mul(MIX);
+        }
+        Some(RecentPlace { index: (hash >> 32) as usize % RECENT_STRING_SLOTS, hash: hash as u32 })
+    }
+
+    #[inline]
+    fn get(&self, place: RecentPlace) -> Option<StrId> {
+        match self.entries.get(place.index) {
+            Some(&(id, hash)) if hash == place.hash && id != NO_STRING => Some(StrId(id)),
+            _ => None,
+        }
+    }
+
+    fn put(&mut self, place: RecentPlace, id: StrId) {
+        if self.entries.is_empty() {
+            self.entries = vec![(NO_STRING, 0); RECENT_STRING_SLOTS];
+        }
+        if let Some(entry) = self.entries.get_mut(place.index) {
+            *entry = (id.0, place.hash);
         }
     }
 
@@ -574,6 +668,7 @@ impl Heap {
             gc_trigger,
             tracked_from: _,
             atom_cache: _,
+            recent_strings: _,
         } = pristine;
         // The arenas copy only what the run changed when this heap was last tracked from
         // `pristine` (a copy of it, or reset to it), and every slot otherwise.
@@ -594,6 +689,7 @@ impl Heap {
         self.gc_trigger = *gc_trigger;
         // The run's strings are gone: their ids will name other texts.
         self.atom_cache.clear();
+        self.recent_strings.clear();
         self.track_from(pristine);
     }
 
@@ -644,6 +740,7 @@ impl Heap {
             gc_trigger: 0,
             tracked_from: None,
             atom_cache: AtomCache::default(),
+            recent_strings: RecentStrings::default(),
         };
         heap.retrigger();
         heap
@@ -709,12 +806,31 @@ impl Heap {
         self.gc_trigger = 0;
     }
 
+    /// A string of `s`'s text: a new one, or, for a short text, one made lately with the same
+    /// text (strings are immutable, so sharing one cannot be observed). Rows of data repeat
+    /// their short texts (`"g" + i % 97`, a status, a parsed name): 100,000 rows then hold a
+    /// hundred strings, not 100,000 slots.
+    #[inline]
     pub fn alloc_string(&mut self, s: JsString) -> Result<StrId, OutOfMemory> {
         if s.text.len() > MAX_STRING_BYTES {
             return Err(OutOfMemory);
         }
+        let recent = RecentStrings::place_of(s.as_str());
+        // Only a live string of the same text is shared: even an entry the sweep forgot to
+        // drop could not hand out a freed id or another text.
+        if let Some(place) = recent
+            && let Some(id) = self.recent_strings.get(place)
+            && let Some(Some(same)) = self.strings.slots().get(id.0 as usize)
+            && same.as_str() == s.as_str()
+        {
+            return Ok(id);
+        }
         self.charge(STRING_OVERHEAD + s.heap_bytes())?;
-        Ok(StrId(self.strings.insert(s)))
+        let id = StrId(self.strings.insert(s));
+        if let Some(place) = recent {
+            self.recent_strings.put(place, id);
+        }
+        Ok(id)
     }
 
     pub fn alloc_object(&mut self, o: Object) -> Result<ObjId, OutOfMemory> {
@@ -776,10 +892,11 @@ impl Heap {
         self.atom_cache.put(id, atom);
     }
 
-    /// Forgets every remembered string atom: string slots were freed, and their ids will be
-    /// reused (the collector's sweep calls this).
-    pub(crate) fn forget_string_atoms(&mut self) {
+    /// Forgets every remembered string id (atoms of strings, recent short strings): string
+    /// slots were freed, and their ids will be reused (the collector's sweep calls this).
+    pub(crate) fn forget_string_ids(&mut self) {
         self.atom_cache.clear();
+        self.recent_strings.clear();
     }
 
     #[inline]

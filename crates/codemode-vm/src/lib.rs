@@ -393,13 +393,35 @@ mod heap_reuse_tests {
         assert_eq!(heap.known_atom(id), Some(alpha));
         // What the collector's sweep does with unreachable strings.
         heap.strings.free_where(|_, _| false, |_| false);
-        heap.forget_string_atoms();
+        heap.forget_string_ids();
         let reused = heap.alloc_string(JsString::new("beta"))?;
         assert_eq!(reused, id);
         assert_eq!(heap.known_atom(reused), None);
         assert_eq!(heap.string_atom(reused), None);
         let beta = heap.atoms.intern("beta");
         assert_eq!(heap.string_atom(reused), Some(beta));
+        Ok(())
+    }
+
+    /// **A short string is shared only with a live string of the same text**: the same short
+    /// text made twice is one string; a long one is not shared; once the string is freed, its
+    /// id is not handed out for its text (even by a cache the sweep did not empty).
+    #[test]
+    fn a_short_text_made_twice_is_one_string_while_it_lives() -> Result<(), OutOfMemory> {
+        let mut heap = Heap::new(1 << 30);
+        let first = heap.alloc_string(JsString::new("g42"))?;
+        let used = heap.bytes_used;
+        assert_eq!(heap.alloc_string(JsString::new("g42"))?, first);
+        assert_eq!(heap.bytes_used, used, "a shared string is not charged again");
+        assert_ne!(heap.alloc_string(JsString::new("g43"))?, first);
+        let long = "a text longer than a string slot holds";
+        assert_ne!(heap.alloc_string(JsString::new(long))?, heap.alloc_string(JsString::new(long))?);
+        // Freed without the sweep's forgetting: the stale entry must not answer.
+        heap.strings.free_where(|_, _| false, |_| false);
+        let other = heap.alloc_string(JsString::new("other"))?;
+        assert_eq!(heap.str(other), "other");
+        let again = heap.alloc_string(JsString::new("g42"))?;
+        assert_eq!(heap.str(again), "g42");
         Ok(())
     }
 
