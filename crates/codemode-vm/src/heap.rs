@@ -194,11 +194,8 @@ impl Atoms {
                 match self.kind(Atom(i)) {
                     AtomKind::Name => {
                         let hash = name_hash(self.name(Atom(i)));
-                        if let Some(atoms) = self.index.get_mut(&hash) {
-                            atoms.retain(|a| *a != i);
-                            if atoms.is_empty() {
-                                self.index.remove(&hash);
-                            }
+                        if let Ok(entry) = self.index.find_entry(hash, |&a| a == i) {
+                            entry.remove();
                         }
                     }
                     AtomKind::RegisteredSymbol => {
@@ -234,7 +231,8 @@ impl Atoms {
         self.text.shrink_to(source.text.len() + (64 << 10));
         self.spans.shrink_to(source.spans.len() + 4096);
         self.kinds.shrink_to(source.kinds.len() + 4096);
-        self.index.shrink_to(source.index.capacity());
+        let (text, spans) = (&self.text, &self.spans);
+        self.index.shrink_to(source.index.capacity(), |&a| name_hash(name_in(text, spans, a)));
     }
 }
 
@@ -264,29 +262,17 @@ impl AtomKind {
     }
 }
 
-/// The atom index: keyed by [`name_hash`], which is already a well-mixed hash, so the map uses
-/// it as it is instead of hashing it again.
-type NameIndex =
-    std::collections::HashMap<u64, smallvec::SmallVec<[u32; 1]>, BuildHasherDefault<PrehashedKey>>;
+/// The atom index: the name atoms, found by [`name_hash`] of their text and compared by text.
+/// It holds only the atoms' numbers (4 bytes an entry, where a map from hash to atoms took 32):
+/// a run's copy of the built-ins' index is made for every run.
+type NameIndex = hashbrown::HashTable<u32>;
 
-/// The hasher of [`NameIndex`]: its keys are hashes already.
-#[derive(Default)]
-struct PrehashedKey(u64);
-
-impl std::hash::Hasher for PrehashedKey {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `u64` keys are hashed here; anything else still gets a deterministic mix.
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
+/// The text of atom `atom` given the table's text and spans (a free function so that the index
+/// can be rehashed while it is borrowed mutably).
+fn name_in<'t>(text: &'t str, spans: &[(u32, u32)], atom: u32) -> &'t str {
+    match spans.get(atom as usize) {
+        Some(&(start, end)) => text.get(start as usize..end as usize).unwrap_or(""),
+        None => "",
     }
 }
 
@@ -323,7 +309,10 @@ impl Atoms {
             self.kinds.push(kind as u8);
         }
         match kind {
-            AtomKind::Name => self.index.entry(name_hash(text)).or_default().push(i),
+            AtomKind::Name => {
+                let (all, spans) = (&self.text, &self.spans);
+                self.index.insert_unique(name_hash(text), i, |&a| name_hash(name_in(all, spans, a)));
+            }
             AtomKind::RegisteredSymbol => {
                 self.registry.insert(text.into(), i);
             }
@@ -367,15 +356,16 @@ impl Atoms {
         if self.indexed != self.spans.len() {
             self.rebuild_index();
         }
-        self.index.reserve(256);
+        let (text, spans) = (&self.text, &self.spans);
+        self.index.reserve(256, |&a| name_hash(name_in(text, spans, a)));
     }
 
     pub fn lookup(&mut self, name: &str) -> Option<Atom> {
         if self.indexed != self.spans.len() {
             self.rebuild_index();
         }
-        let candidates = self.index.get(&name_hash(name))?;
-        candidates.iter().copied().find(|&i| self.name(Atom(i)) == name).map(Atom)
+        let (text, spans) = (&self.text, &self.spans);
+        self.index.find(name_hash(name), |&a| name_in(text, spans, a) == name).copied().map(Atom)
     }
 
     /// How many names are interned.
@@ -410,10 +400,7 @@ impl Atoms {
     }
 
     pub fn name(&self, atom: Atom) -> &str {
-        match self.spans.get(atom.0 as usize) {
-            Some(&(start, end)) => self.text.get(start as usize..end as usize).unwrap_or(""),
-            None => "",
-        }
+        name_in(&self.text, &self.spans, atom.0)
     }
 
     /// After deserialization the index is empty; it is rebuilt on first use.
@@ -422,7 +409,12 @@ impl Atoms {
         let mut registry: crate::value::FastMap<Box<str>, u32> = Default::default();
         for i in 0..self.spans.len() as u32 {
             match self.kind(Atom(i)) {
-                AtomKind::Name => index.entry(name_hash(self.name(Atom(i)))).or_default().push(i),
+                AtomKind::Name => {
+                    let (text, spans) = (&self.text, &self.spans);
+                    index.insert_unique(name_hash(self.name(Atom(i))), i, |&a| {
+                        name_hash(name_in(text, spans, a))
+                    });
+                }
                 AtomKind::RegisteredSymbol => {
                     registry.insert(self.name(Atom(i)).into(), i);
                 }
@@ -691,6 +683,21 @@ impl Heap {
         self.atom_cache.clear();
         self.recent_strings.clear();
         self.track_from(pristine);
+    }
+
+    /// Drops what building the pristine realm left beyond its contents (the arenas' growth room
+    /// and the caches), which every process that starts a runtime would otherwise keep: runs
+    /// work on copies, which get their own room ([`Arena`]'s `Clone`).
+    pub(crate) fn settle_pristine(&mut self) {
+        self.strings.shrink_to(self.strings.len());
+        self.objects.shrink_to(self.objects.len());
+        self.cells.shrink_to(self.cells.len());
+        self.bigints.shrink_to(self.bigints.len());
+        self.atoms.text.shrink_to_fit();
+        self.atoms.spans.shrink_to_fit();
+        self.atoms.kinds.shrink_to_fit();
+        self.atom_cache = AtomCache::default();
+        self.recent_strings = RecentStrings::default();
     }
 
     /// A copy of `pristine` for a run, which records what the run changes so that

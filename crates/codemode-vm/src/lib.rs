@@ -93,6 +93,7 @@ fn pristine() -> Option<&'static (Heap, Realm)> {
         let mut vm = Vm::bare(module, VmConfig::default(), heap, realm);
         builtins::install(&mut vm).ok()?;
         vm.heap.atoms.reserve_for_runs();
+        vm.heap.settle_pristine();
         Some((vm.heap, vm.realm))
     });
     PRISTINE.as_ref()

@@ -110,6 +110,7 @@ pub type NativeFn = fn(&mut Vm, Value, &[Value], &[Value]) -> Result<Step, Throw
 /// `new F(args)` for a built-in constructor.
 pub type ConstructFn = fn(&mut Vm, &[Value]) -> Result<Step, Throw>;
 
+#[derive(Clone, Copy)]
 pub struct NativeDef {
     pub owner: &'static str,
     pub name: &'static str,
@@ -163,11 +164,32 @@ impl Native {
     }
 
     pub(crate) fn by_stable_name(name: &str) -> Option<Native> {
-        static BY_NAME: LazyLock<std::collections::HashMap<String, u16>> = LazyLock::new(|| {
-            table().iter().enumerate().map(|(i, d)| (format!("{}.{}", d.owner, d.name), i as u16)).collect()
+        // Table indices by a hash of their stable names: 2 bytes a built-in, built and searched
+        // without making any `owner.name` string (a restored snapshot looks up hundreds).
+        static INDEX: LazyLock<hashbrown::HashTable<u16>> = LazyLock::new(|| {
+            let mut index = hashbrown::HashTable::with_capacity(COUNT);
+            for i in 0..COUNT as u16 {
+                index.insert_unique(bytes_hash(stable_name_bytes(i)), i, |&j| {
+                    bytes_hash(stable_name_bytes(j))
+                });
+            }
+            index
         });
-        BY_NAME.get(name).copied().map(Native)
+        INDEX.find(bytes_hash(name.bytes()), |&i| stable_name_bytes(i).eq(name.bytes())).copied().map(Native)
     }
+}
+
+/// FNV-1a over `bytes`, then mixed (so the high bits the index compares first are mixed too):
+/// a byte-at-a-time hash gives `owner.name` in pieces the same value as the whole text.
+fn bytes_hash(bytes: impl Iterator<Item = u8>) -> u64 {
+    let h = bytes.fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    (h ^ (h >> 32)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// The bytes of `owner.name` of the built-in at `index`, without building the string.
+fn stable_name_bytes(index: u16) -> impl Iterator<Item = u8> {
+    let (owner, name) = TABLE.get(index as usize).map_or(("", ""), |d| (d.owner, d.name));
+    owner.bytes().chain(std::iter::once(b'.')).chain(name.bytes())
 }
 
 impl Serialize for Native {
@@ -337,69 +359,94 @@ impl Cont {
     }
 }
 
+/// Every module's built-ins, in table order (internal helpers first).
+const LISTS: &[&[NativeDef]] = &[
+    internal::DEFS,
+    global::DEFS,
+    object::DEFS,
+    object_model::DEFS,
+    function::DEFS,
+    array::DEFS,
+    array_more::DEFS,
+    console::DEFS,
+    error::DEFS,
+    error_more::DEFS,
+    json::DEFS,
+    json_raw::DEFS,
+    math::DEFS,
+    promise::DEFS,
+    promise_more::DEFS,
+    promise_spec::DEFS,
+    promise_combine::DEFS,
+    clone::DEFS,
+    string::DEFS,
+    symbol::DEFS,
+    regexp::DEFS,
+    regexp_accessors::DEFS,
+    reflect::DEFS,
+    proxy::DEFS,
+    number::DEFS,
+    bigint::DEFS,
+    date::DEFS,
+    map_set::DEFS,
+    set_algebra::DEFS,
+    group_by::DEFS,
+    intl::DEFS,
+    iterator::DEFS,
+    iterator_helpers::DEFS,
+    crate::generator::DEFS,
+    crate::async_generator::DEFS,
+    thenable::DEFS,
+    extension::DEFS,
+    uri::DEFS,
+    weak::DEFS,
+    array_buffer::DEFS,
+    typed_array::DEFS,
+    typed_array_methods::DEFS,
+    typed_array_loop::DEFS,
+    data_view::DEFS,
+    text_codec::DEFS,
+    uint8_base64::DEFS,
+    species::DEFS,
+    upsert::DEFS,
+    disposable::DEFS,
+    async_disposable::DEFS,
+    using::DEFS,
+];
+
+/// How many built-ins there are ([`Native`] numbers them with a `u16`).
+const COUNT: usize = {
+    let mut count = 0;
+    let mut i = 0;
+    while i < LISTS.len() {
+        count += LISTS[i].len();
+        i += 1;
+    }
+    count
+};
+
+const _: () = assert!(COUNT <= u16::MAX as usize);
+
+/// [`LISTS`] laid end to end at compile time: the table is read-only data of the binary, not a
+/// copy built on the heap of every process that starts a runtime.
+static TABLE: [NativeDef; COUNT] = {
+    let mut table = [LISTS[0][0]; COUNT];
+    let (mut list, mut k) = (0, 0);
+    while list < LISTS.len() {
+        let mut i = 0;
+        while i < LISTS[list].len() {
+            table[k] = LISTS[list][i];
+            k += 1;
+            i += 1;
+        }
+        list += 1;
+    }
+    table
+};
+
 /// The table of every built-in, internal helpers first.
 pub fn table() -> &'static [NativeDef] {
-    static TABLE: LazyLock<Vec<NativeDef>> = LazyLock::new(|| {
-        let lists: &[&[NativeDef]] = &[
-            internal::DEFS,
-            global::DEFS,
-            object::DEFS,
-            object_model::DEFS,
-            function::DEFS,
-            array::DEFS,
-            array_more::DEFS,
-            console::DEFS,
-            error::DEFS,
-            error_more::DEFS,
-            json::DEFS,
-            json_raw::DEFS,
-            math::DEFS,
-            promise::DEFS,
-            promise_more::DEFS,
-            promise_spec::DEFS,
-            promise_combine::DEFS,
-            clone::DEFS,
-            string::DEFS,
-            symbol::DEFS,
-            regexp::DEFS,
-            regexp_accessors::DEFS,
-            reflect::DEFS,
-            proxy::DEFS,
-            number::DEFS,
-            bigint::DEFS,
-            date::DEFS,
-            map_set::DEFS,
-            set_algebra::DEFS,
-            group_by::DEFS,
-            intl::DEFS,
-            iterator::DEFS,
-            iterator_helpers::DEFS,
-            crate::generator::DEFS,
-            crate::async_generator::DEFS,
-            thenable::DEFS,
-            extension::DEFS,
-            uri::DEFS,
-            weak::DEFS,
-            array_buffer::DEFS,
-            typed_array::DEFS,
-            typed_array_methods::DEFS,
-            typed_array_loop::DEFS,
-            data_view::DEFS,
-            text_codec::DEFS,
-            uint8_base64::DEFS,
-            species::DEFS,
-            upsert::DEFS,
-            disposable::DEFS,
-            async_disposable::DEFS,
-            using::DEFS,
-        ];
-        lists.iter().flat_map(|l| l.iter()).map(copy_def).collect()
-    });
     &TABLE
-}
-
-fn copy_def(d: &NativeDef) -> NativeDef {
-    NativeDef { owner: d.owner, name: d.name, arity: d.arity, f: d.f, construct: d.construct }
 }
 
 /// Calls a built-in; its reads of getters and proxies replay (`replay.rs`).
