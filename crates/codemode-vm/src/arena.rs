@@ -143,6 +143,18 @@ impl<T> Arena<T> {
         self.free.shrink_to(self.free.len());
     }
 
+    /// How many leading slots were the base's when this arena was [`Arena::track_from`]ed (0
+    /// without a base).
+    pub(crate) fn base_len(&self) -> usize {
+        self.changed.base_len
+    }
+
+    /// The slots below [`Arena::base_len`] written since (each once); every other slot there
+    /// still equals the base's.
+    pub(crate) fn changed_below_base(&self) -> &[u32] {
+        &self.changed.listed
+    }
+
     /// From now on, records changes against this arena's present contents, which are `base`'s.
     pub(crate) fn track_from(&mut self, base: &Arena<T>) {
         self.changed = Changes::starting_at(base.slots.len());

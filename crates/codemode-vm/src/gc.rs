@@ -46,6 +46,7 @@ impl Vm {
             bigints: vec![false; self.heap.bigints.len()],
             work: Vec::new(),
         };
+        self.keep_unchanged_base(&mut m);
         self.push_roots(&mut m);
         while let Some(v) = m.work.pop() {
             match v {
@@ -82,6 +83,39 @@ impl Vm {
         }
         self.sweep(&m);
         crate::builtins::compact_maps(self);
+    }
+
+    /// **A run's copy of the pristine heap is not traced where the run has not written it.**
+    /// Every slot the copy started with is kept (marked before tracing), and of those only the
+    /// ones the arenas list as written since are traced: a slot never written still equals the
+    /// pristine's, which refers only to slots the copy started with (the pristine heap is
+    /// closed), all kept; so anything newer that is reachable is reachable from a root or a
+    /// written slot. The built-ins (hundreds of objects) were the fixed cost of every
+    /// collection; what this keeps that tracing would have freed (a built-in the program
+    /// unlinked) the pristine heap holds anyway. A heap without a base (built or restored) has
+    /// `base_len` 0 and is traced whole.
+    fn keep_unchanged_base(&self, m: &mut Marks) {
+        let heap = &self.heap;
+        for (marks, base) in [
+            (&mut m.objects, heap.objects.base_len()),
+            (&mut m.strings, heap.strings.base_len()),
+            (&mut m.cells, heap.cells.base_len()),
+            (&mut m.bigints, heap.bigints.base_len()),
+        ] {
+            if let Some(kept) = marks.get_mut(..base) {
+                kept.fill(true);
+            }
+        }
+        for &i in heap.objects.changed_below_base() {
+            if heap.objects.slots().get(i as usize).is_some_and(Option::is_some) {
+                self.trace_object(ObjId(i), m);
+            }
+        }
+        for &i in heap.cells.changed_below_base() {
+            if let Some(Some(v)) = heap.cells.slots().get(i as usize) {
+                m.push(*v);
+            }
+        }
     }
 
     pub(crate) fn push_roots(&self, m: &mut Marks) {
