@@ -5,5 +5,5 @@ include!("../crates/codemode-cli/link_order.rs");
 
 fn main() {
     let cli = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/codemode-cli");
-    link_order(&cli.join("link-order.txt"));
+    link_order(&cli.join("link-order.txt"), &["rss"]);
 }

@@ -4,5 +4,5 @@
 include!("link_order.rs");
 
 fn main() {
-    link_order(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("link-order.txt"));
+    link_order(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("link-order.txt"), &["codemode"]);
 }

@@ -18,6 +18,7 @@ use std::path::Path;
 use std::process::Command;
 
 use crate::bench::target_dir;
+use crate::rodata_order;
 use crate::{cargo, root, status};
 
 /// The file the build scripts read, relative to the repository root.
@@ -61,9 +62,12 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     // Function name -> (how many runs executed it, where it is now: build, address).
     let mut used: HashMap<String, (usize, (usize, u64))> = HashMap::new();
     let mut traced = 0;
+    let maps = scratch.with_extension("maps");
+    std::fs::create_dir_all(&maps).map_err(|e| format!("{}: {e}", maps.display()))?;
+    let mut rodata = rodata_order::Tally::default();
     for (build_index, build_args) in builds.iter().enumerate() {
         let mut build = cargo();
-        build.args(*build_args);
+        build.args(*build_args).env("CODEMODE_LINK_MAP_DIR", &maps);
         status(build)?;
         // The benchmark build traces the `rss` binary, whose resident memory the compare table
         // reports: each binary inlines differently, so its own names are the ones that place
@@ -111,8 +115,26 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
                 }
             }
         }
+        // The read-only data: short runs only (lackey is ~50 times slower than callgrind).
+        let (binary, name, data_runs): (&Path, &str, Vec<Vec<String>>) = match build_index {
+            0 => (&cli, "codemode", vec![["run", "examples/orders.js"].map(String::from).to_vec()]),
+            _ => (
+                &rss,
+                "rss",
+                ["startup", "quickstart", "calls", "fib"]
+                    .iter()
+                    .map(|w| vec!["codemode".to_string(), w.to_string(), "1".to_string()])
+                    .collect(),
+            ),
+        };
+        let sections = rodata_order::Sections::from_map(&maps.join(format!("{name}.map")))?;
+        for args in data_runs {
+            let touched = rodata_order::trace(binary, &args, &sections)?;
+            rodata.add(build_index, &sections, &touched);
+        }
     }
     let _ = std::fs::remove_file(&state);
+    let _ = std::fs::remove_dir_all(&maps);
     let mut order: Vec<_> = used.iter().collect();
     order.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.1.1.cmp(&b.1.1)));
     let mut text = String::new();
@@ -123,6 +145,9 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let path = root().join(ORDER_FILE);
     std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     eprintln!("link-order: {} functions from {traced} runs -> {ORDER_FILE}", order.len());
+    let script = root().join(rodata_order::SCRIPT_FILE);
+    let placed = rodata.write(&script)?;
+    eprintln!("link-order: {placed} read-only data sections -> {}", rodata_order::SCRIPT_FILE);
     Ok(())
 }
 

@@ -9,13 +9,15 @@
 //!   criterion's estimates to `docs/benchmarks.md` (`--report-only`: from the results already there).
 //! - `cargo xtask test262 <test262-dir> [PATH...]`: runs a tc39/test262 checkout against the release
 //!   CLI and writes per-directory pass rates to `docs/conformance.md` (`test262.rs`).
-//! - `cargo xtask link-order`: traces the workloads under callgrind and writes
-//!   `crates/codemode-cli/link-order.txt`, the functions the linker places together (`link_order.rs`).
+//! - `cargo xtask link-order`: traces the workloads under valgrind and writes
+//!   `crates/codemode-cli/link-order.txt`, the functions the linker places together (`link_order.rs`),
+//!   and `rodata-order.ld`, the read-only data they read (`rodata_order.rs`).
 //! - `cargo xtask tidy`: checks dependency boundaries, e.g. that `codemode-vm` pulls in no tokio,
 //!   swc or clock crate.
 
 mod bench;
 mod link_order;
+mod rodata_order;
 mod test262;
 mod test262_scope;
 mod tidy;
@@ -34,7 +36,8 @@ commands:
   test262 <test262-dir> [PATH...] [--jobs N] [--timeout-ms MS] [--pass-list FILE] [--no-build]
                                   run test262 (test/built-ins and test/language, or PATHs under test/)
                                   and write docs/conformance.md
-  link-order [--check BINARY]     trace the workloads under callgrind and write crates/codemode-cli/link-order.txt
+  link-order [--check BINARY]     trace the workloads under valgrind and write crates/codemode-cli/link-order.txt
+                                  and rodata-order.ld
                                   (--check: how many of its functions BINARY defines)
   tidy                            check dependency boundaries (codemode-vm: no tokio, swc or clock crates)
 ";
