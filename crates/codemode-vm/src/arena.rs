@@ -25,11 +25,18 @@ struct Changes {
     base_len: usize,
     listed: Vec<u32>,
     seen: Vec<u64>,
+    /// [`Arena::unchanged_base_bytes`] as last computed, with `listed.len()` then: valid while
+    /// no further slot is listed (an unlisted slot equals the base's, so its size is fixed).
+    unchanged_bytes: Option<(usize, usize)>,
 }
 
 impl Changes {
     fn starting_at(base_len: usize) -> Changes {
-        Changes { base_len, listed: Vec::new(), seen: vec![0; base_len.div_ceil(64)] }
+        Changes { base_len, listed: Vec::new(), seen: vec![0; base_len.div_ceil(64)], unchanged_bytes: None }
+    }
+
+    fn is_listed(&self, i: usize) -> bool {
+        self.seen.get(i / 64).is_some_and(|word| word & (1u64 << (i % 64)) != 0)
     }
 
     #[inline]
@@ -114,15 +121,17 @@ impl<T> Arena<T> {
         (self.slots.len() - 1) as u32
     }
 
-    /// Frees every live slot that `keep` refuses (given its index), the collector's sweep. A
-    /// value that `holds_nothing` (no allocation of its own: dropping it would free nothing) is
-    /// forgotten rather than dropped, which skips its drop glue.
+    /// Frees every live slot from `from` on that `keep` refuses (given its index), the
+    /// collector's sweep (which keeps the base's slots without looking at them). A value that
+    /// `holds_nothing` (no allocation of its own: dropping it would free nothing) is forgotten
+    /// rather than dropped, which skips its drop glue.
     pub(crate) fn free_where(
         &mut self,
+        from: usize,
         mut keep: impl FnMut(usize, &T) -> bool,
         holds_nothing: impl Fn(&T) -> bool,
     ) {
-        for (i, slot) in self.slots.iter_mut().enumerate() {
+        for (i, slot) in self.slots.iter_mut().enumerate().skip(from) {
             if let Some(value) = slot
                 && !keep(i, value)
             {
@@ -155,6 +164,32 @@ impl<T> Arena<T> {
         &self.changed.listed
     }
 
+    /// The sum of `size` over the slots below [`Arena::base_len`] not written since: computed
+    /// once and again only after another slot is written, as those slots cannot change (the
+    /// collector counts the kept base this way instead of visiting it every collection).
+    /// `size` must be a function of a slot's contents alone.
+    pub(crate) fn unchanged_base_bytes(&mut self, size: impl Fn(&T) -> usize) -> usize {
+        let listed = self.changed.listed.len();
+        if let Some((at, bytes)) = self.changed.unchanged_bytes
+            && at == listed
+        {
+            debug_assert_eq!(bytes, self.sum_unchanged_base(&size), "a base slot changed unlisted");
+            return bytes;
+        }
+        let bytes = self.sum_unchanged_base(&size);
+        self.changed.unchanged_bytes = Some((listed, bytes));
+        bytes
+    }
+
+    fn sum_unchanged_base(&self, size: &impl Fn(&T) -> usize) -> usize {
+        let base = self.changed.base_len.min(self.slots.len());
+        (0..base)
+            .filter(|&i| !self.changed.is_listed(i))
+            .filter_map(|i| self.slots.get(i).and_then(Option::as_ref))
+            .map(size)
+            .sum()
+    }
+
     /// From now on, records changes against this arena's present contents, which are `base`'s.
     pub(crate) fn track_from(&mut self, base: &Arena<T>) {
         self.changed = Changes::starting_at(base.slots.len());
@@ -179,7 +214,7 @@ impl<T: Clone> Arena<T> {
             seen.fill(0);
             let mut listed = changes.listed;
             listed.clear();
-            self.changed = Changes { base_len: base.slots.len(), listed, seen };
+            self.changed = Changes { base_len: base.slots.len(), listed, seen, unchanged_bytes: None };
         } else {
             self.slots.clone_from(&base.slots);
             self.changed = Changes::starting_at(base.slots.len());

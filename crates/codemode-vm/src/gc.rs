@@ -292,40 +292,64 @@ impl Vm {
             + self.frames.len() * std::mem::size_of::<crate::frame::Frame>()
             + self.jobs.len() * std::mem::size_of::<Job>()
             + self.heap.retained;
-        bytes += sweep_arena(
+        let objects = sweep_arena(
             &mut self.heap.objects,
             &m.objects,
             |o| OBJECT_OVERHEAD + o.extra_bytes(),
             crate::object::Object::holds_nothing,
         );
-        bytes +=
+        let strings =
             sweep_arena(&mut self.heap.strings, &m.strings, |s| STRING_OVERHEAD + s.heap_bytes(), |_| false);
         self.heap.forget_string_ids();
-        bytes += sweep_arena(&mut self.heap.cells, &m.cells, |_| CELL_OVERHEAD, |_| false);
-        bytes +=
+        let cells = sweep_arena(&mut self.heap.cells, &m.cells, |_| CELL_OVERHEAD, |_| false);
+        let bigints =
             sweep_arena(&mut self.heap.bigints, &m.bigints, |b| BIGINT_OVERHEAD + b.heap_bytes(), |_| false);
+        let mut untraced = 0;
+        for swept in [objects, strings, cells, bigints] {
+            bytes += swept.kept;
+            untraced += swept.unchanged_base;
+        }
         self.heap.bytes_used = bytes;
         self.stack_charged = self.stack.len();
         self.heap.allocated_since_gc = 0;
         self.heap.collect_soon = false;
-        // Collect again after the heap doubles (at least `MIN_GC_THRESHOLD` later; close to the limit,
-        // `wants_collection` collects sooner).
-        self.heap.gc_threshold = bytes.max(crate::heap::MIN_GC_THRESHOLD);
+        // Collect again after the traced heap doubles (at least `MIN_GC_THRESHOLD` later; close
+        // to the limit, `wants_collection` collects sooner). The unwritten built-ins are not
+        // traced, so they do not count: they would let a small program's garbage grow to their
+        // size before each collection.
+        self.heap.gc_threshold = (bytes - untraced.min(bytes)).max(crate::heap::MIN_GC_THRESHOLD);
         self.heap.retrigger();
     }
 }
 
+/// What [`sweep_arena`] kept: the bytes of every kept slot, and of those the base's slots not
+/// written since (kept without tracing).
+struct Swept {
+    kept: usize,
+    unchanged_base: usize,
+}
+
 /// Sweeps one arena: frees every slot its marks do not keep (marks are indexed like the slots; a
 /// slot past them, none, is kept) and returns the bytes (`size`) of those it keeps. A value that
-/// `holds_nothing` is forgotten rather than dropped ([`crate::arena::Arena::free_where`]).
+/// `holds_nothing` is forgotten rather than dropped ([`crate::arena::Arena::free_where`]). The
+/// slots a run's copy started with are all kept ([`Vm::keep_unchanged_base`]): the ones it has
+/// not written are counted as one remembered sum, not visited.
 fn sweep_arena<T>(
     arena: &mut crate::arena::Arena<T>,
     marks: &[bool],
     size: impl Fn(&T) -> usize,
     holds_nothing: impl Fn(&T) -> bool,
-) -> usize {
-    let mut bytes = 0;
+) -> Swept {
+    let base = arena.base_len().min(marks.len());
+    let unchanged_base = arena.unchanged_base_bytes(&size);
+    let mut bytes = unchanged_base;
+    for &i in arena.changed_below_base() {
+        if let Some(Some(value)) = arena.slots().get(i as usize) {
+            bytes += size(value);
+        }
+    }
     arena.free_where(
+        base,
         |i, value| {
             let keep = marks.get(i).copied().unwrap_or(true);
             if keep {
@@ -335,7 +359,7 @@ fn sweep_arena<T>(
         },
         holds_nothing,
     );
-    bytes
+    Swept { kept: bytes, unchanged_base }
 }
 
 fn push_ret(ret: ReturnTo, m: &mut Marks) {

@@ -393,7 +393,7 @@ mod heap_reuse_tests {
         assert_eq!(heap.string_atom(id), Some(alpha));
         assert_eq!(heap.known_atom(id), Some(alpha));
         // What the collector's sweep does with unreachable strings.
-        heap.strings.free_where(|_, _| false, |_| false);
+        heap.strings.free_where(0, |_, _| false, |_| false);
         heap.forget_string_ids();
         let reused = heap.alloc_string(JsString::new("beta"))?;
         assert_eq!(reused, id);
@@ -418,7 +418,7 @@ mod heap_reuse_tests {
         let long = "a text longer than a string slot holds";
         assert_ne!(heap.alloc_string(JsString::new(long))?, heap.alloc_string(JsString::new(long))?);
         // Freed without the sweep's forgetting: the stale entry must not answer.
-        heap.strings.free_where(|_, _| false, |_| false);
+        heap.strings.free_where(0, |_, _| false, |_| false);
         let other = heap.alloc_string(JsString::new("other"))?;
         assert_eq!(heap.str(other), "other");
         let again = heap.alloc_string(JsString::new("g42"))?;
@@ -440,8 +440,8 @@ mod heap_reuse_tests {
         heap.alloc_string(JsString::new(Box::from("a run's string")))?;
         heap.atoms.insert_kind("registered", crate::heap::AtomKind::RegisteredSymbol);
         heap.set_cell(crate::value::CellId(0), Value::Number(7.0));
-        heap.objects.free_where(|i, _| !(100..110).contains(&i), |_| false);
-        heap.strings.free_where(|i, _| i != 3, |_| false);
+        heap.objects.free_where(0, |i, _| !(100..110).contains(&i), |_| false);
+        heap.strings.free_where(0, |i, _| i != 3, |_| false);
         for _ in 0..5 {
             heap.alloc_object(Object::plain(None))?;
         }
