@@ -115,15 +115,16 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
                 }
             }
         }
-        // The read-only data: short runs only (lackey is ~50 times slower than callgrind).
+        // The read-only data: every workload's start (lackey is ~50 times slower than callgrind).
         let (binary, name, data_runs): (&Path, &str, Vec<Vec<String>>) = match build_index {
             0 => (&cli, "codemode", vec![["run", "examples/orders.js"].map(String::from).to_vec()]),
             _ => (
                 &rss,
                 "rss",
-                ["startup", "quickstart", "calls", "fib"]
-                    .iter()
-                    .map(|w| vec!["codemode".to_string(), w.to_string(), "1".to_string()])
+                workloads()?
+                    .into_iter()
+                    .chain(["quickstart".to_string()])
+                    .map(|w| vec!["codemode".to_string(), w, "1".to_string()])
                     .collect(),
             ),
         };

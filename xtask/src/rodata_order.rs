@@ -9,8 +9,8 @@
 //! input section at each address. Jump tables (`.rodata.<function>`) and constants
 //! (`.rodata..Lanon.<unit>.<n>`) have no symbols, so the function order cannot place them.
 //! Sections LLD merges across inputs (`.rodata.str1.1`, `.rodata.cst16`) cannot be placed by
-//! name and are left where they are. Lackey is slow (a minute for `fib`), so only short runs
-//! are traced: what a long workload's loop reads, its start-up has mostly read already.
+//! name and are left where they are. Lackey is slow (a minute for `fib`), so each run is traced
+//! for its first [`TRACE_SECONDS`] only: a loop reads in its first iterations what it reads.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::BufRead;
@@ -78,8 +78,12 @@ fn orderable(section: &str) -> bool {
         && !section.contains(['"', '\n', ' '])
 }
 
-/// Runs `binary args` under lackey and returns the start addresses (link-time) of the
-/// orderable sections it touched.
+/// How long a run is traced: lackey runs code ~100 times slower than the machine, and a
+/// workload's loop reads in its first iterations what its later ones read.
+const TRACE_SECONDS: u64 = 20;
+
+/// Runs `binary args` under lackey (for at most [`TRACE_SECONDS`]) and returns the start
+/// addresses (link-time) of the orderable sections it touched.
 pub(crate) fn trace(binary: &Path, args: &[String], sections: &Sections) -> Result<HashSet<u64>, String> {
     eprintln!("link-order: tracing data of {} {}", binary.display(), args.join(" "));
     let mut child = Command::new("valgrind")
@@ -94,8 +98,15 @@ pub(crate) fn trace(binary: &Path, args: &[String], sections: &Sections) -> Resu
     let mut touched = HashSet::new();
     let (mut in_text, mut in_image) = (0u64, 0u64);
     let image_end = sections.text.1;
-    for line in std::io::BufReader::with_capacity(1 << 20, stdout).split(b'\n') {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(TRACE_SECONDS);
+    let mut cut_short = false;
+    for (n, line) in std::io::BufReader::with_capacity(1 << 20, stdout).split(b'\n').enumerate() {
         let line = line.map_err(|e| format!("reading valgrind's output: {e}"))?;
+        if n % (1 << 20) == 0 && std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            cut_short = true;
+            break;
+        }
         // `I  addr,size` for instructions, ` L addr,size` / ` S` / ` M` for data.
         let Some((&kind, rest)) = line.get(1..).and_then(|l| l.split_first()) else { continue };
         let hex = rest.trim_ascii_start().split(|&b| b == b',').next().unwrap_or_default();
@@ -122,7 +133,7 @@ pub(crate) fn trace(binary: &Path, args: &[String], sections: &Sections) -> Resu
         }
     }
     let status = child.wait().map_err(|e| format!("valgrind: {e}"))?;
-    if !status.success() {
+    if !status.success() && !cut_short {
         return Err(format!("valgrind {} {} failed: {status}", binary.display(), args.join(" ")));
     }
     // Instructions at addresses inside the binary's image land in its `.text` only if the
