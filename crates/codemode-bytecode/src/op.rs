@@ -78,7 +78,7 @@
 //! | `NewTarget` | dst | dst = `new.target` | 0 |
 //! | `SetProto` | obj, src | obj's prototype = src when src is an object or null (`__proto__: v` in a literal) | 0 |
 //! | `Nop` | | nothing (patched-out code) | 0 |
-//! | `LoadInternal` | dst, k | dst = the VM's internal helper named pool[k] (`#internal.*`, e.g. what `using` declarations are lowered to; no program can name one) | 0 |
+//! | `LoadInternal` | dst, k | dst = the VM's internal helper named pool[k] (`#internal.*`, e.g. what `using` declarations are lowered to; no program can name one), or the symbol `Symbol.asyncIterator` for the name `ASYNC_ITERATOR_SYMBOL` | 0 |
 //!
 //! Exceptions use a handler table per function ([`Handler`]): a throw inside `start..end` jumps to
 //! `target` with the exception in `exception`; innermost handlers come first.
@@ -196,6 +196,10 @@ pub enum Op {
     Nop,
     LoadInternal { dst: Reg, k: ConstIdx },
 }
+
+/// The `LoadInternal` name that loads the well-known symbol `Symbol.asyncIterator` (for
+/// `yield*` in an async generator, which looks the method up itself).
+pub const ASYNC_ITERATOR_SYMBOL: &str = "#internal.Symbol.asyncIterator";
 
 /// `DefineMethod`'s kinds.
 pub mod method_kind {

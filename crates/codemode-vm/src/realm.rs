@@ -1,7 +1,7 @@
 //! The realm (the global object, the intrinsic prototypes, common atoms) and the allocation
 //! helpers every other module uses to make strings, objects, arrays, errors and closures.
 
-use codemode_bytecode::{CaptureSource, Constant, ErrorKind};
+use codemode_bytecode::{ASYNC_ITERATOR_SYMBOL, CaptureSource, Constant, ErrorKind};
 use serde::{Deserialize, Serialize};
 
 use crate::Vm;
@@ -296,9 +296,14 @@ impl Vm {
     }
 
     /// `LoadInternal`: the internal helper named by constant `k` (only `#internal.*` names; the
-    /// compiler emits them for lowered constructs such as `using`).
+    /// compiler emits them for lowered constructs such as `using`), or the well-known symbol
+    /// [`ASYNC_ITERATOR_SYMBOL`] names (`yield*` in an async generator looks the method up itself,
+    /// whatever the program did to the global `Symbol`).
     pub(crate) fn load_internal(&mut self, func: u32, k: u32) -> Result<Value, Throw> {
         let name = self.constant_str(func, k);
+        if name == ASYNC_ITERATOR_SYMBOL {
+            return Ok(Value::Symbol(self.realm.symbols.async_iterator));
+        }
         match crate::builtins::Native::by_stable_name(&name) {
             Some(native) if name.starts_with("#internal.") => self.alloc_native(native, Vec::new()),
             _ => Err(self.make_error(ErrorKind::TypeError, &format!("unknown internal helper '{name}'"))),

@@ -13,7 +13,20 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::new("#internal", "reject", 1, reject_function),
     NativeDef::new("#internal", "combinatorRun", 2, super::promise::combinator_run),
     NativeDef::new("#internal", "readIterResult", 1, crate::user_iter::read_iter_result_native),
+    NativeDef::new("#internal", "requireIterObject", 1, require_iter_object),
 ];
+
+/// `#internal.requireIterObject(v)`: `v` when it is an object, else a TypeError (`yield*` checks
+/// the iterator it delegates to and each result that iterator gives).
+fn require_iter_object(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let v = arg(args, 0);
+    if matches!(v, Value::Obj(_)) {
+        return Ok(Step::Return(v));
+    }
+    let desc = vm.describe_for_error(v);
+    let msg = format!("{desc} is not an object: an iterator and each result it gives must be objects");
+    Err(vm.make_error(codemode_bytecode::ErrorKind::TypeError, &msg))
+}
 
 /// After `finally`'s callback settled: data = [original value, rejected?].
 fn finally_pass(_vm: &mut Vm, _this: Value, _args: &[Value], data: &[Value]) -> Result<Step, Throw> {
