@@ -181,10 +181,12 @@ impl<'a> FnCompiler<'a> {
             span: func.span,
         };
         c.param_count = u16::try_from(param_count).map_err(|_| c.error("too many parameters"))?;
-        // A simple, uncaptured parameter lives in its argument register; every other binding gets
-        // a register of its own.
+        // A simple, uncaptured parameter lives in its argument register, unless the list's
+        // parameters have a TDZ (see `params_have_tdz`), which an argument register cannot show;
+        // every other binding gets a register of its own.
         let mut direct: Vec<Option<Reg>> = vec![None; func.vars.len()];
-        for (i, p) in func.params.iter().enumerate() {
+        let direct_params = !params_have_tdz(func);
+        for (i, p) in func.params.iter().enumerate().filter(|_| direct_params) {
             if let ir::Pattern::Var(ir::VarRef::Local(id)) = p
                 && func.vars.get(id.0 as usize).is_some_and(|v| !v.captured)
                 && let Some(slot) = direct.get_mut(id.0 as usize)
@@ -348,9 +350,10 @@ impl<'a> FnCompiler<'a> {
         let func = self.func;
         self.mark(func.span);
         self.enter_scope(&func.body.scope)?;
+        let direct_params = !params_have_tdz(func);
         for (i, p) in func.params.iter().enumerate() {
             match p {
-                ir::Pattern::Var(ir::VarRef::Local(_)) => {}
+                ir::Pattern::Var(ir::VarRef::Local(_)) if direct_params => {}
                 pattern => self.bind_pattern(pattern, i as Reg, true)?,
             }
         }
@@ -385,6 +388,8 @@ impl<'a> FnCompiler<'a> {
                     if let Some(i) = self.simple_param_index(id) {
                         self.emit(Op::StoreCell { cell: reg, src: i })?;
                     }
+                } else if params_have_tdz(self.func) {
+                    self.emit(Op::LoadUninit { dst: reg })?;
                 }
                 continue;
             }
@@ -405,8 +410,12 @@ impl<'a> FnCompiler<'a> {
         Ok(())
     }
 
-    /// The argument register of a parameter declared as a plain identifier.
+    /// The argument register of a parameter declared as a plain identifier in a simple list
+    /// (in any other list, parameters are bound in order by `compile_body`).
     fn simple_param_index(&self, id: VarId) -> Option<Reg> {
+        if params_have_tdz(self.func) {
+            return None;
+        }
         self.func
             .params
             .iter()
@@ -464,4 +473,39 @@ impl<'a> FnCompiler<'a> {
             span: func.span,
         }
     }
+}
+
+/// Whether a parameter can be read before it is bound: the list is not simple (a default, a
+/// pattern or a rest parameter; then the syntax crate's lowering puts every parameter in its TDZ
+/// until bound, the specification's rule) and holds an expression (a default or a computed key)
+/// that runs while the parameters are bound. Such a function binds all its parameters in order
+/// from registers that start uninitialized.
+fn params_have_tdz(func: &ir::Function) -> bool {
+    let simple =
+        func.rest.is_none() && func.params.iter().all(|p| matches!(p, ir::Pattern::Var(ir::VarRef::Local(_))));
+    if simple {
+        return false;
+    }
+    // Patterns nest as deep as the parser allows: walked with a stack, not recursion.
+    let mut stack: Vec<&ir::Pattern> = func.params.iter().chain(func.rest.iter()).collect();
+    while let Some(p) = stack.pop() {
+        match p {
+            ir::Pattern::Default { .. } => return true,
+            ir::Pattern::Var(_) | ir::Pattern::Member { .. } => {}
+            ir::Pattern::Object { props, rest } => {
+                for prop in props {
+                    if matches!(prop.key, ir::PropKey::Computed(_)) {
+                        return true;
+                    }
+                    stack.push(&prop.value);
+                }
+                stack.extend(rest.as_deref());
+            }
+            ir::Pattern::Array { elems, rest } => {
+                stack.extend(elems.iter().flatten());
+                stack.extend(rest.as_deref());
+            }
+        }
+    }
+    false
 }

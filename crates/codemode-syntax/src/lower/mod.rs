@@ -423,13 +423,33 @@ impl<'a> Lowerer<'a> {
         if let FunctionBodySource::Block(stmts) = source.body {
             self.declare_function_scope(stmts)?;
         }
+        // A list with defaults, patterns or a rest parameter binds its parameters in order, each
+        // in its TDZ until then: `(a = b, b) => ..` throws a ReferenceError when `a`'s default
+        // runs (the compiler keeps such parameters out of their argument registers).
+        let tdz_params = source.params.iter().any(|p| !matches!(p, Pat::Ident(_)));
+        if tdz_params {
+            for param in &source.params {
+                for ident in collect::binding_idents(param) {
+                    if let Some(var) = self.func.lookup(ident.sym.as_str())
+                        && let Some(meta) = self.func.meta_mut(var)
+                    {
+                        meta.init = Init::Pending;
+                    }
+                }
+            }
+        }
         let mut params = Vec::with_capacity(simple_params.len());
         self.func.early.in_params = true;
         for pat in simple_params {
             params.push(self.lower_binding_pattern(pat)?);
+            self.mark_pattern_initialized(pat);
         }
         let rest = match rest_param {
-            Some(pat) => Some(self.lower_binding_pattern(pat)?),
+            Some(pat) => {
+                let lowered = self.lower_binding_pattern(pat)?;
+                self.mark_pattern_initialized(pat);
+                Some(lowered)
+            }
             None => None,
         };
         self.func.early.in_params = false;
