@@ -123,7 +123,10 @@ fn declares_the_name(before: &str, args: &str) -> bool {
         return true;
     }
     let method_position = before.ends_with('{') || before.ends_with(',');
-    let body_follows = args.find(')').is_some_and(|close| args[close + 1..].trim_start().starts_with('{'));
+    // A parameter list holds no string: `{ eval("(function () {…})") }` is a call.
+    let body_follows = args.find(')').is_some_and(|close| {
+        !args[..close].contains(['"', '\'', '`']) && args[close + 1..].trim_start().starts_with('{')
+    });
     method_position && body_follows
 }
 
@@ -183,6 +186,8 @@ mod tests {
         assert!(uses("var f = Function('a', 'return a');"));
         assert!(uses("new Function(\"this.p1=1\")"));
         assert!(uses("x = eval ( 'y' );"));
+        // A call in a function body, its source text holding a function with a body.
+        assert!(uses("f(function() {\n  eval(\"(function g() { arguments = 10; } ());\");\n});"));
     }
 
     #[test]

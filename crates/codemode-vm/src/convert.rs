@@ -133,7 +133,7 @@ impl Vm {
         self.check_join_growth(out.len(), &mut checked)
     }
 
-    fn check_join_growth(&mut self, len: usize, checked: &mut usize) -> Result<(), Throw> {
+    pub(crate) fn check_join_growth(&mut self, len: usize, checked: &mut usize) -> Result<(), Throw> {
         self.charge(Work::Bytes(len.saturating_sub(*checked)));
         *checked = len;
         if len > crate::heap::MAX_STRING_BYTES {

@@ -481,8 +481,8 @@ impl<'a> FnCompiler<'a> {
 /// that runs while the parameters are bound. Such a function binds all its parameters in order
 /// from registers that start uninitialized.
 fn params_have_tdz(func: &ir::Function) -> bool {
-    let simple =
-        func.rest.is_none() && func.params.iter().all(|p| matches!(p, ir::Pattern::Var(ir::VarRef::Local(_))));
+    let simple = func.rest.is_none()
+        && func.params.iter().all(|p| matches!(p, ir::Pattern::Var(ir::VarRef::Local(_))));
     if simple {
         return false;
     }

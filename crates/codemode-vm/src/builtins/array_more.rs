@@ -1,8 +1,9 @@
-//! More of `Array.prototype`: the copying `with` and `toSpliced`, and `copyWithin`.
+//! More of `Array.prototype`: the copying `with` and `toSpliced`, `copyWithin`, and
+//! `toLocaleString`.
 
 use codemode_bytecode::ErrorKind;
 
-use super::{NativeDef, Step, arg, relative_index, this_array};
+use super::{Native, NativeDef, Step, arg, relative_index, this_array};
 use crate::Vm;
 use crate::call::Throw;
 use crate::heap::{MAX_ARRAY_LENGTH, VALUE_SIZE};
@@ -16,7 +17,64 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::new("Array.prototype", "copyWithin", 2, |vm, t, a, d| {
         super::array_generic::mutate(vm, t, a, d, copy_within)
     }),
+    NativeDef::new("Array.prototype", "toLocaleString", 0, to_locale_string),
 ];
+
+/// `toLocaleString(locales, options)`: each element's `toLocaleString(locales, options)` as a
+/// string (`""` for `null` and `undefined`), joined by commas. A built-in method (numbers, dates,
+/// strings through `Object.prototype`'s) runs in place; a program's method is called through
+/// replay (`replay.rs`), which bounds how many such calls one array makes.
+fn to_locale_string(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let id = this_array(vm, this, "toLocaleString")?;
+    let mut out = String::new();
+    let mut checked = 0;
+    let mut index = 0;
+    while let Some(&element) = items_of(vm, id).get(index) {
+        if index > 0 {
+            out.push(',');
+        }
+        index += 1;
+        vm.charge(Work::Elements(1));
+        // The array itself joins as empty, as `join` does (a cycle).
+        if element.is_nullish() || element == this {
+            continue;
+        }
+        let method = vm.get_named(element, "toLocaleString")?;
+        if !vm.is_callable(method) {
+            return Err(vm.not_a_function(method));
+        }
+        let result = call_in_place(vm, method, element, args)?;
+        out.push_str(&vm.to_rust_string(result)?);
+        vm.check_join_growth(out.len(), &mut checked)?;
+    }
+    Ok(Step::Return(vm.new_string_owned(out)?))
+}
+
+/// `method.call(this, ...args)` from a built-in's run: a built-in method runs in place (a tail
+/// call to another built-in, as `Object.prototype.toLocaleString`'s to `toString`, too); any
+/// other call is replayed. So is this method itself (a nested array), whose calls then go through
+/// the trampoline and its call-depth limit rather than Rust recursion.
+fn call_in_place(vm: &mut Vm, method: Value, this: Value, args: &[Value]) -> Result<Value, Throw> {
+    static SELF: std::sync::LazyLock<Option<Native>> =
+        std::sync::LazyLock::new(|| Native::by_stable_name("Array.prototype.toLocaleString"));
+    let (mut callee, mut this, mut args) = (method, this, args.to_vec());
+    // A tail call's chain of built-ins is short; past a few links the call is replayed.
+    for _ in 0..4 {
+        let Value::Obj(f) = callee else { break };
+        let (native, data) = match &vm.heap.obj(f).kind {
+            ObjKind::Function(crate::object::Callable::Native { native, data }) if Some(*native) != *SELF => {
+                (*native, data.to_vec())
+            }
+            _ => break,
+        };
+        match super::call_direct(vm, native, this, &args, &data)? {
+            Step::Return(v) => return Ok(v),
+            Step::TailCall { callee: c, this: t, args: a } => (callee, this, args) = (c, t, a),
+            _ => break,
+        }
+    }
+    vm.replayed(crate::replay::ReplayedOp::Call { callee, this, args })
+}
 
 fn items_of(vm: &Vm, id: ObjId) -> &[Value] {
     match &vm.heap.obj(id).kind {

@@ -25,9 +25,20 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::new("Object.prototype", "propertyIsEnumerable", 1, property_is_enumerable),
     NativeDef::new("Object", "hasOwn", 2, has_own),
     NativeDef::new("Object.prototype", "toString", 0, to_string),
+    NativeDef::new("Object.prototype", "toLocaleString", 0, to_locale_string),
     NativeDef::new("Object.prototype", "valueOf", 0, value_of),
     NativeDef::new("Object.prototype", "isPrototypeOf", 1, is_prototype_of),
 ];
+
+/// `Object.prototype.toLocaleString()`: `this.toString()` (what strings, booleans, symbols and
+/// plain objects use; numbers, BigInts, dates and arrays have their own).
+fn to_locale_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let method = vm.get_named(this, "toString")?;
+    if !vm.is_callable(method) {
+        return Err(vm.not_a_function(method));
+    }
+    Ok(Step::TailCall { callee: method, this, args: Vec::new() })
+}
 
 fn object_call(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     object_construct(vm, args)
