@@ -531,6 +531,9 @@ pub enum ExprKind {
     ///
     /// (Added by the syntax crate: the IR had no way to reach a helper no program can shadow.)
     Internal(String),
+    /// ToPropertyKey(value): a symbol stays a symbol, anything else becomes its string (a class
+    /// field's computed name, evaluated once when the class is made).
+    PropertyKey(Box<Expr>),
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

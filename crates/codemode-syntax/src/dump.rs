@@ -655,6 +655,7 @@ impl Dumper<'_> {
             }
             ExprKind::NewTarget => self.text("new.target"),
             ExprKind::Internal(name) => self.text(name),
+            ExprKind::PropertyKey(arg) => self.prefix(function, "property-key", arg),
         }
     }
 

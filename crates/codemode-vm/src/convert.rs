@@ -234,6 +234,11 @@ impl Vm {
     pub(crate) fn to_property_key_value(&mut self, v: Value) -> Result<Value, Throw> {
         match v {
             Value::Number(_) | Value::Str(_) | Value::Symbol(_) => Ok(v),
+            // ToPrimitive (string hint) once: a symbol it gives stays a symbol.
+            Value::Obj(_) if self.replaying() => match self.replay_to_primitive(v, true)? {
+                Some(prim) => self.to_property_key_value(prim),
+                None => self.to_string_value(v),
+            },
             _ => self.to_string_value(v),
         }
     }

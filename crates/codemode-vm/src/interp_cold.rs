@@ -78,6 +78,18 @@ impl Vm {
             }
             Op::ToPropertyKey { dst, src } => {
                 let v = reg!(src);
+                if let Value::Obj(_) = v {
+                    let convert = crate::to_primitive::ConvertOp::ToPropertyKey;
+                    save_pc!();
+                    if tri!(self.convert_with_user_code(
+                        convert,
+                        [v, Value::Undefined],
+                        1,
+                        ReturnTo::Reg(dst)
+                    )) {
+                        return Err(Exit::Switch);
+                    }
+                }
                 reg!(dst) = tri!(self.to_property_key_value(v));
             }
             Op::ArrayHole { arr } => {

@@ -67,6 +67,19 @@ impl Vm {
                 None => KeyText::Heap(id),
             },
             _ => {
+                // A key whose conversion runs program code (its own `toString`, `valueOf` or
+                // `Symbol.toPrimitive`) converts through `ToPropertyKey` where the compiler emits
+                // it (computed keys) and by replay in built-ins; anywhere else it would silently
+                // become "[object Object]".
+                if matches!(v, Value::Obj(_))
+                    && !self.replaying()
+                    && self.conversion_step(crate::to_primitive::ConvertOp::ToPropertyKey, v)?.is_some()
+                {
+                    let msg = "an object whose toString, valueOf or Symbol.toPrimitive is a program \
+                               function is not supported as a property key here; convert it first \
+                               (obj[String(key)])";
+                    return Err(self.make_error(ErrorKind::TypeError, msg));
+                }
                 let s = self.to_rust_string(v)?;
                 match parse_array_index(&s) {
                     Some(i) => KeyText::Index(i),
@@ -80,6 +93,12 @@ impl Vm {
     pub(crate) fn to_key(&mut self, v: Value) -> Result<Key, Throw> {
         match v {
             Value::Symbol(a) => return Ok(Key::Atom(a)),
+            // ToPropertyKey: ToPrimitive (string hint) once, whose symbol stays a symbol.
+            Value::Obj(_) if self.replaying() => {
+                if let Some(prim) = self.replay_to_primitive(v, true)? {
+                    return self.to_key(prim);
+                }
+            }
             Value::Str(id) => {
                 if let Some(atom) = self.heap.known_atom(id) {
                     return Ok(Key::Atom(atom));

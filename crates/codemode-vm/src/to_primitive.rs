@@ -24,6 +24,8 @@ pub enum ConvertOp {
     Unary(UnOp),
     /// ToString (template literals).
     ToString,
+    /// ToPropertyKey (computed keys): ToString, except that a symbol stays a symbol.
+    ToPropertyKey,
     /// ToNumeric (`x++` on an object: a BigInt `valueOf` result stays a BigInt).
     ToNumeric,
     /// ToNumeric, then add 1 (`true`) or subtract 1 (`++x`/`x--` on an object in a local).
@@ -59,7 +61,7 @@ impl Conversion {
 
     fn hint(&self) -> Hint {
         match self.op {
-            ConvertOp::ToString => Hint::String,
+            ConvertOp::ToString | ConvertOp::ToPropertyKey => Hint::String,
             _ => Hint::Number,
         }
     }
@@ -209,7 +211,7 @@ impl Vm {
             return Ok(None);
         }
         let hint = match conv.op {
-            ConvertOp::ToString => "string",
+            ConvertOp::ToString | ConvertOp::ToPropertyKey => "string",
             ConvertOp::Binary(BinOp::Add | BinOp::Eq | BinOp::NotEq) => "default",
             _ => "number",
         };
@@ -226,6 +228,7 @@ impl Vm {
             ConvertOp::Binary(op) => self.binary(op, a, b),
             ConvertOp::Unary(op) => self.unary(op, a),
             ConvertOp::ToString => self.to_string_value(a),
+            ConvertOp::ToPropertyKey => self.to_property_key_value(a),
             ConvertOp::ToNumeric => self.to_numeric(a),
             ConvertOp::Step(up) => self.numeric_step(a, up),
             ConvertOp::Truthy => Ok(Value::Bool(self.to_boolean(a))),

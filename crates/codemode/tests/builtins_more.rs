@@ -496,3 +496,31 @@ fn json_raw_json() {
         "{r:?}"
     );
 }
+
+/// No silent wrong answer: reading `o[k]` or `k in o` with an object key whose conversion is a
+/// program function would use "[object Object]"; they fail with a diagnostic that says what to
+/// write instead. Computed keys in literals and classes, assignments and `delete` convert it.
+#[test]
+fn an_object_key_with_a_program_to_string_is_converted_or_refused() {
+    for access in ["o[k]", "k in o"] {
+        let r = run(&format!(
+            "const k = {{ toString() {{ return 'a'; }} }}; const o = {{ a: 1 }}; return {access};"
+        ));
+        assert!(!r.ok, "{access}: {r:?}");
+        let message = r.error.as_ref().map(|e| e.message.clone()).unwrap_or_default();
+        assert!(message.contains("convert it first (obj[String(key)])"), "{access}: {r:?}");
+    }
+    let r = run(r#"
+        const k = { toString() { return "a"; } };
+        const s = Symbol("s");
+        const w = { [Symbol.toPrimitive]() { return s; } };
+        class C { [k] = 1; static [w] = 2; }
+        const o = { a: 3 };
+        const read = o[String(k)];
+        o[k] = 4;
+        o[k] += 1;
+        const written = o.a;
+        return [{ [k]: 1 }.a, new C().a, C[s], read, written, delete o[k], "a" in o];
+    "#);
+    assert_eq!(r.value, Some(json!([1, 1, 2, 3, 5, true, false])), "{r:?}");
+}

@@ -342,6 +342,10 @@ impl<'a> FnCompiler<'a> {
                 let k = self.string_const(name);
                 self.emit(Op::LoadInternal { dst, k })?;
             }
+            ExprKind::PropertyKey(arg) => {
+                self.expr(arg, dst)?;
+                self.emit(Op::ToPropertyKey { dst, src: dst })?;
+            }
         }
         Ok(())
     }
@@ -902,7 +906,7 @@ pub(super) fn writes_locals(e: &Expr, depth: usize) -> bool {
         K::PrivateIn { object, .. } => w(object),
         K::DefineField { key, value, .. } => w(value) || matches!(&**key, Property::Computed(p) if w(p)),
         K::Template { exprs, .. } | K::Sequence(exprs) => exprs.iter().any(w),
-        K::Unary { arg, .. } | K::Await(arg) | K::OptionalChain(arg) => w(arg),
+        K::Unary { arg, .. } | K::Await(arg) | K::OptionalChain(arg) | K::PropertyKey(arg) => w(arg),
         K::Yield { arg, .. } => arg.as_deref().is_some_and(w),
         K::Binary { left, right, .. } | K::Logical { left, right, .. } => w(left) || w(right),
         K::Conditional { test, then, otherwise } => w(test) || w(then) || w(otherwise),

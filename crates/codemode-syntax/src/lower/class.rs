@@ -408,7 +408,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A binding in the class's scope that will hold the computed field name `expr` as a property
-    /// key (its string form), assigned before the class is made. Returns the binding's name,
+    /// key (a symbol, or else its string form), assigned before the class is made. Returns the binding's name,
     /// which no program can write (`%`).
     fn field_key(&mut self, expr: ir::Expr) -> LowerResult<String> {
         let scope = self.func.scopes.len().saturating_sub(1);
@@ -416,7 +416,7 @@ impl<'a> Lowerer<'a> {
         let name = format!("%key{}.{count}", self.class_count);
         let var = self.func.add_var(scope, &name, VarKind::Temp, true);
         let span = expr.span;
-        let key = ExprKind::Template { quasis: vec![String::new(), String::new()], exprs: vec![expr] };
+        let key = ExprKind::PropertyKey(Box::new(expr));
         let assign = ExprKind::Assign {
             op: None,
             target: Box::new(ir::Pattern::Var(VarRef::Local(var))),
