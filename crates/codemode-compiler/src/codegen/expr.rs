@@ -547,6 +547,16 @@ impl<'a> FnCompiler<'a> {
         Ok(())
     }
 
+    /// Throws a TypeError with `message` when register `obj` is `null` or `undefined` (before a
+    /// computed key is converted, which may run program code).
+    fn require_object_coercible(&mut self, obj: Reg, message: &str) -> Result<(), CompileError> {
+        let ok = self.emit(Op::JumpIfNotNullish { src: obj, target: 0 })?;
+        let k = self.string_const(message);
+        self.emit(Op::ThrowError { kind: ErrorKind::TypeError, k })?;
+        self.patch_here(ok);
+        Ok(())
+    }
+
     /// A register holding the property key (a string constant for named properties).
     fn property_key(&mut self, property: &'a Property) -> Result<Reg, CompileError> {
         match property {
@@ -727,6 +737,15 @@ impl<'a> FnCompiler<'a> {
                 self.expr(object, obj)?;
                 let key = match &**property {
                     Property::Named(_) => 0,
+                    Property::Computed(key) => {
+                        // Reading the target checks its object after evaluating the key and
+                        // before converting it.
+                        let r = self.alloc_reg()?;
+                        self.expr(key, r)?;
+                        self.require_object_coercible(obj, "Cannot read properties of null or undefined")?;
+                        self.emit(Op::ToPropertyKey { dst: r, src: r })?;
+                        r
+                    }
                     _ => self.property_key(property)?,
                 };
                 Ok((obj, key))
@@ -795,10 +814,12 @@ impl<'a> FnCompiler<'a> {
                         self.emit(Op::SetNamed { obj, k, src: dst })?;
                     }
                     Property::Computed(key) => {
+                        // `o[k] = v` converts `k` when it writes: after `v`, and after checking `o`.
                         let kr = self.alloc_reg()?;
                         self.expr(key, kr)?;
-                        self.emit(Op::ToPropertyKey { dst: kr, src: kr })?;
                         self.expr(value, dst)?;
+                        self.require_object_coercible(obj, "Cannot set properties of null or undefined")?;
+                        self.emit(Op::ToPropertyKey { dst: kr, src: kr })?;
                         self.emit(Op::SetIndex { obj, key: kr, src: dst })?;
                     }
                     Property::Private(name) => {
