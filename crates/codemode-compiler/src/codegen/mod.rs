@@ -135,6 +135,8 @@ struct FnCompiler<'a> {
     next_reg: usize,
     max_reg: usize,
     param_count: u16,
+    /// Whether parameters are bound in order from uninitialized registers (`params_have_tdz`).
+    params_in_tdz: bool,
     rest: Option<Reg>,
     arguments: Option<Reg>,
     jump_scopes: Vec<JumpScope>,
@@ -170,6 +172,7 @@ impl<'a> FnCompiler<'a> {
             next_reg: param_count,
             max_reg: param_count,
             param_count: 0,
+            params_in_tdz: params_have_tdz(func),
             rest: None,
             arguments: None,
             jump_scopes: Vec::new(),
@@ -185,7 +188,7 @@ impl<'a> FnCompiler<'a> {
         // parameters have a TDZ (see `params_have_tdz`), which an argument register cannot show;
         // every other binding gets a register of its own.
         let mut direct: Vec<Option<Reg>> = vec![None; func.vars.len()];
-        let direct_params = !params_have_tdz(func);
+        let direct_params = !c.params_in_tdz;
         for (i, p) in func.params.iter().enumerate().filter(|_| direct_params) {
             if let ir::Pattern::Var(ir::VarRef::Local(id)) = p
                 && func.vars.get(id.0 as usize).is_some_and(|v| !v.captured)
@@ -350,7 +353,7 @@ impl<'a> FnCompiler<'a> {
         let func = self.func;
         self.mark(func.span);
         self.enter_scope(&func.body.scope)?;
-        let direct_params = !params_have_tdz(func);
+        let direct_params = !self.params_in_tdz;
         for (i, p) in func.params.iter().enumerate() {
             match p {
                 ir::Pattern::Var(ir::VarRef::Local(_)) if direct_params => {}
@@ -388,7 +391,7 @@ impl<'a> FnCompiler<'a> {
                     if let Some(i) = self.simple_param_index(id) {
                         self.emit(Op::StoreCell { cell: reg, src: i })?;
                     }
-                } else if params_have_tdz(self.func) {
+                } else if self.params_in_tdz {
                     self.emit(Op::LoadUninit { dst: reg })?;
                 }
                 continue;
@@ -413,7 +416,7 @@ impl<'a> FnCompiler<'a> {
     /// The argument register of a parameter declared as a plain identifier in a simple list
     /// (in any other list, parameters are bound in order by `compile_body`).
     fn simple_param_index(&self, id: VarId) -> Option<Reg> {
-        if params_have_tdz(self.func) {
+        if self.params_in_tdz {
             return None;
         }
         self.func
