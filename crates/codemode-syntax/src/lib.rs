@@ -83,7 +83,7 @@ pub fn compile_to_ir(source: &str) -> Result<ir::Program, SyntaxError> {
     let nesting = report.max_depth;
     ir::stack::with_stack_for(nesting, || {
         let stmts = parse::parse(&text, &locator, report)?;
-        let stmts = normalize::unwrap_program_wrapper(stmts);
+        let stmts = normalize::apply_program_shape(stmts);
         let mut program = lower::lower_program(&stmts, &locator)?;
         program.nesting = nesting;
         Ok(program)

@@ -13,7 +13,7 @@
 //!   rather than on the text because only the parser knows where the arrow's body really ends;
 //!   spans stay those of the original text.
 
-use swc_ecma_ast::{ArrowFunctionBody, Callee, Expr, Stmt};
+use swc_ecma_ast::{ArrowFunctionBody, Callee, Decl, Expr, Stmt};
 
 /// Languages a markdown fence may name for a program we run.
 const FENCE_LANGUAGES: &[&str] =
@@ -140,6 +140,75 @@ pub fn unwrap_program_wrapper(mut stmts: Vec<Stmt>) -> Vec<Stmt> {
         Some(Stmt::Expr(stmt)) => into_wrapper_body(*stmt.expr).unwrap_or_default(),
         _ => Vec::new(),
     }
+}
+
+/// What a program that *is* a function means: the function is called, with no arguments, and
+/// what it returns (awaited, like any completion value) is the run's result. Applied to the
+/// parsed statements after [`unwrap_program_wrapper`]:
+///
+/// - a final expression statement (the REPL result) that is a function literal — an arrow with
+///   an expression body or parameters (`async () => (await tools.x.y({})).total`,
+///   `() => ({ answer: 42 })`), a function expression — becomes a call of it;
+/// - a program that only declares one function (`async function main() { .. }` and nothing that
+///   runs) gets a call of it as its last statement: the model meant it to run.
+///
+/// A function's value is never a useful result (it crosses the boundary as `null`), so calling it
+/// cannot take away a result the program meant to give.
+pub fn apply_program_shape(stmts: Vec<Stmt>) -> Vec<Stmt> {
+    let mut stmts = unwrap_program_wrapper(stmts);
+    if let Some(index) = crate::lower::repl_result_index(&stmts)
+        && let Some(Stmt::Expr(stmt)) = stmts.get_mut(index)
+        && is_function_literal(&stmt.expr)
+    {
+        let function = std::mem::replace(&mut stmt.expr, Box::new(Expr::Invalid(Default::default())));
+        stmt.expr = Box::new(call_of(*function, stmt.span));
+        return stmts;
+    }
+    if let Some((name, span)) = lone_function_declaration(&stmts) {
+        let callee = Expr::Ident(name);
+        stmts.push(Stmt::Expr(swc_ecma_ast::ExprStmt { span, expr: Box::new(call_of(callee, span)) }));
+    }
+    stmts
+}
+
+/// An arrow function or function expression (in parentheses or not), not a generator: calling it
+/// runs it.
+fn is_function_literal(expr: &Expr) -> bool {
+    match strip_parens(expr) {
+        Expr::Arrow(arrow) => !arrow.is_generator,
+        Expr::Fn(function) => !function.function.is_generator,
+        _ => false,
+    }
+}
+
+/// `callee()`, at `span`.
+fn call_of(callee: Expr, span: swc_common::Span) -> Expr {
+    Expr::Call(swc_ecma_ast::CallExpr {
+        span,
+        ctxt: Default::default(),
+        callee: Callee::Expr(Box::new(callee)),
+        args: Vec::new(),
+        type_args: None,
+    })
+}
+
+/// The name of the only function a program declares, when that declaration is all it has (besides
+/// statements that run nothing: types, empty statements).
+fn lone_function_declaration(stmts: &[Stmt]) -> Option<(swc_ecma_ast::Ident, swc_common::Span)> {
+    let mut declared = None;
+    for stmt in stmts {
+        match stmt {
+            Stmt::Decl(Decl::Fn(function)) if !function.declare && function.function.body.is_some() => {
+                if declared.is_some() || function.function.is_generator {
+                    return None;
+                }
+                declared = Some((function.ident.clone(), function.function.span));
+            }
+            stmt if crate::lower::runs_nothing(stmt) => {}
+            _ => return None,
+        }
+    }
+    declared
 }
 
 fn strip_parens(expr: &Expr) -> &Expr {

@@ -106,6 +106,12 @@ pub fn parse(
         }
     }
     let error = import_error.unwrap_or(error);
+    // A program written as a module that exports its work (`export default async function run()
+    // { .. }`, `export const x = ..`): the exports become plain declarations and the default
+    // export is the result.
+    if let Some(stmts) = exported_program(text, locator) {
+        return Ok(stmts);
+    }
     // TypeScript `import type`/`export type` lines carry no code: blank them and try again.
     if let Some(blanked) = blank_type_only_module_decls(text, locator)
         && let Ok(stmts) = parse_wrapped(&blanked, locator, None)
@@ -123,6 +129,9 @@ pub fn parse(
         {
             bindings.append(&mut stmts);
             return Ok(bindings);
+        }
+        if let Some(stmts) = exported_program(&block, locator) {
+            return Ok(stmts);
         }
     }
     // A sync arrow wrapper whose body uses `await` (`() => { await .. }`) fails to parse as it
@@ -319,7 +328,7 @@ fn module_syntax(text: &str, locator: &Locator<'_>) -> Option<SyntaxError> {
                     "`import x = require(...)` is not supported; write `const x = require(...)`"
                 }
                 _ => {
-                    "export declarations are not supported (return the result instead; tools and globals are available without importing them)"
+                    "re-exports (`export * from`, `export { x } from`) and `export =` are not supported (nothing imports a program: return the result instead; tools and globals are available without importing them)"
                 }
             };
             Some(SyntaxError {
@@ -390,6 +399,135 @@ fn static_imports(text: &str, locator: &Locator<'_>) -> Option<(String, Vec<Stmt
         return None;
     }
     Some((blank_ranges(text, locator, &ranges)?, bindings))
+}
+
+/// The hidden binding of an anonymous default export (`export default async () => ..`).
+const DEFAULT_EXPORT: &str = "__codemode_default__";
+
+/// For a text that parses as a module with value exports, the script statements it stands for:
+/// `export` in front of a declaration is dropped, `export { a, b }` (nothing imports them) is
+/// dropped, a default export is declared (a named function keeps its name, anything else is bound
+/// to [`DEFAULT_EXPORT`]), and imports bind their names first as [`static_imports`] does. Unless
+/// the program ends with a result of its own (a final expression, `main();`), its default export
+/// is the result, called when it is a function: the Go runtime and Node-style hosts run a
+/// module's default export the same way. `None` when the text is no such module, or has a form
+/// that has no meaning without other modules (`export * from`, `export { x } from`, `export =`).
+fn exported_program(text: &str, locator: &Locator<'_>) -> Option<Vec<Stmt>> {
+    use swc_ecma_ast::{DefaultDecl, Expr, FnDecl};
+    let module = parse_module(text, locator)?;
+    let exports = |item: &ModuleItem| {
+        matches!(
+            item,
+            ModuleItem::ModuleDecl(
+                ModuleDecl::ExportDecl(_)
+                    | ModuleDecl::ExportDefaultDecl(_)
+                    | ModuleDecl::ExportDefaultExpr(_)
+                    | ModuleDecl::ExportNamed(_)
+            )
+        )
+    };
+    if !module.body.iter().any(exports) {
+        return None;
+    }
+    let mut imports = Vec::new();
+    let mut body = Vec::new();
+    let mut default = None;
+    for item in module.body {
+        let decl = match item {
+            ModuleItem::Stmt(stmt) => {
+                body.push(stmt);
+                continue;
+            }
+            ModuleItem::ModuleDecl(decl) if type_only_range(&decl).is_some() => continue,
+            ModuleItem::ModuleDecl(decl) => decl,
+        };
+        match decl {
+            ModuleDecl::Import(import) if import.phase == ImportPhase::Evaluation => {
+                imports.extend(import_bindings(&import)?);
+            }
+            ModuleDecl::ExportDecl(export) => body.push(Stmt::Decl(export.decl)),
+            ModuleDecl::ExportNamed(named) if named.src.is_none() => {}
+            ModuleDecl::ExportDefaultDecl(export) => match export.decl {
+                DefaultDecl::Fn(function) => {
+                    let span = export.span;
+                    match function.ident {
+                        Some(ident) => {
+                            default = Some((Expr::Ident(ident.clone()), span));
+                            let function = function.function;
+                            body.push(Stmt::Decl(Decl::Fn(FnDecl { ident, declare: false, function })));
+                        }
+                        None => {
+                            body.push(bind_default(Expr::Fn(function), span));
+                            default = Some((default_ident(span), span));
+                        }
+                    }
+                }
+                // A class is not called; declaring it is all a default export of one does.
+                DefaultDecl::Class(class) => match class.ident {
+                    Some(ident) => body.push(Stmt::Decl(Decl::Class(swc_ecma_ast::ClassDecl {
+                        ident,
+                        declare: false,
+                        class: class.class,
+                    }))),
+                    None => body.push(bind_default(Expr::Class(class), export.span)),
+                },
+                DefaultDecl::TsInterfaceDecl(_) => {}
+            },
+            ModuleDecl::ExportDefaultExpr(export) => {
+                body.push(bind_default(*export.expr, export.span));
+                default = Some((default_ident(export.span), export.span));
+            }
+            _ => return None,
+        }
+    }
+    if let Some((value, span)) = default
+        && crate::lower::repl_result_index(&body).is_none()
+    {
+        body.push(call_if_function(value, span));
+    }
+    imports.append(&mut body);
+    Some(imports)
+}
+
+fn default_ident(span: swc_common::Span) -> swc_ecma_ast::Expr {
+    swc_ecma_ast::Expr::Ident(swc_ecma_ast::Ident::new_no_ctxt(DEFAULT_EXPORT.into(), span))
+}
+
+/// `const __codemode_default__ = value;`
+fn bind_default(value: swc_ecma_ast::Expr, span: swc_common::Span) -> Stmt {
+    use swc_ecma_ast::{BindingIdent, Ident, Pat, VarDecl, VarDeclKind, VarDeclarator};
+    let name =
+        Pat::Ident(BindingIdent { id: Ident::new_no_ctxt(DEFAULT_EXPORT.into(), span), type_ann: None });
+    Stmt::Decl(Decl::Var(Box::new(VarDecl {
+        span,
+        ctxt: Default::default(),
+        kind: VarDeclKind::Const,
+        declare: false,
+        decls: vec![VarDeclarator { span, name, init: Some(Box::new(value)), definite: false }],
+    })))
+}
+
+/// The expression statement `typeof v === "function" ? v() : v;` (`v` an identifier).
+fn call_if_function(value: swc_ecma_ast::Expr, span: swc_common::Span) -> Stmt {
+    use swc_ecma_ast::{
+        BinExpr, BinaryOp, CallExpr, Callee, CondExpr, Expr, ExprStmt, Lit, UnaryExpr, UnaryOp,
+    };
+    let test = Expr::Bin(BinExpr {
+        span,
+        op: BinaryOp::EqEqEq,
+        left: Box::new(Expr::Unary(UnaryExpr { span, op: UnaryOp::TypeOf, arg: Box::new(value.clone()) })),
+        right: Box::new(Expr::Lit(Lit::Str("function".into()))),
+    });
+    let call = Expr::Call(CallExpr {
+        span,
+        ctxt: Default::default(),
+        callee: Callee::Expr(Box::new(value.clone())),
+        args: Vec::new(),
+        type_args: None,
+    });
+    let expr =
+        Expr::Cond(CondExpr { span, test: Box::new(test), cons: Box::new(call), alt: Box::new(value) });
+    Stmt::Expr(ExprStmt { span, expr: Box::new(expr) })
 }
 
 /// The statements one value import declaration stands for (see [`static_imports`]).

@@ -14,6 +14,7 @@ use crate::frame::{Frame, JsFrame, NativeFrame, ReturnTo, SavedFrame};
 use crate::meter::Work;
 use crate::object::{Callable, ObjKind};
 use crate::promise::Reaction;
+use crate::props::Key;
 use crate::value::{ObjId, Value};
 
 /// The `dst` of a construction a built-in asked for (`Step::Construct`): the object goes to the
@@ -535,6 +536,44 @@ impl Vm {
                 ret => self.deliver(Some((ret, value))),
             },
         }
+    }
+
+    /// The program's completion value arrived (or, `rejected`, what it awaited failed). The
+    /// program is the body of an async function, so a promise or thenable it returns (`return
+    /// Promise.all(..)`, a last line `main();`) is awaited the way `return` in an async function
+    /// awaits it: through a gate promise that resolves with the value and finishes the program
+    /// when it settles. Anything else is the result.
+    pub(crate) fn finish_main_settling(&mut self, value: Value, rejected: bool) -> Result<(), Throw> {
+        if rejected {
+            return self.reject_promise(self.main_promise, value);
+        }
+        // As `resolve_promise` decides, without reading `then` twice: an intrinsic promise is
+        // adopted, an object with a callable `then` is asked through it.
+        let job = match value {
+            Value::Obj(id) if self.is_promise(value).is_some() && builtins::plain_promise(self, id) => {
+                Some(None)
+            }
+            Value::Obj(id)
+                if matches!(
+                    self.heap.obj(id).kind,
+                    ObjKind::Plain | ObjKind::Function(_) | ObjKind::Promise(_)
+                ) =>
+            {
+                let then = self.get_value(value, Key::Atom(self.realm.atoms.then))?;
+                self.is_callable(then).then_some(Some(then))
+            }
+            _ => None,
+        };
+        let Some(then) = job else { return self.finish_main(value) };
+        let gate = self.new_promise()?;
+        self.add_reaction(gate, Reaction::FinishMain)?;
+        self.charge_memory(std::mem::size_of::<crate::promise::Job>())?;
+        let reaction = match then {
+            None => Reaction::Forward { promise: gate },
+            Some(then) => Reaction::Thenable { promise: gate, then },
+        };
+        self.jobs.push_back(crate::promise::Job::Reaction { reaction, value, rejected: false });
+        Ok(())
     }
 
     /// Serializes the program's result (running `toJSON` methods) and settles the program.

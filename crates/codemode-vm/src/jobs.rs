@@ -213,7 +213,7 @@ impl Vm {
             Reaction::Combinator { kind, state, index } => {
                 self.run_combinator(kind, state, index, value, rejected)
             }
-            Reaction::FinishMain => self.finish_main(value),
+            Reaction::FinishMain => self.finish_main_settling(value, rejected),
             Reaction::ThenCapability { on_fulfilled, on_rejected, resolve, reject } => {
                 let handler = if rejected { on_rejected } else { on_fulfilled };
                 self.run_capability_reaction(handler, resolve, reject, value, rejected)

@@ -576,8 +576,14 @@ fn bind(var: VarRef, init: ir::ExprKind, span: ir::Span) -> ir::Stmt {
 /// changing the completion value or running anything: empty statements, `debugger`, function
 /// declarations (hoisted), TypeScript-only declarations, and `var x;` without initializer.
 /// (`let`/`const` declarations after it run their initializers, so they end the search.)
-fn repl_result_index(stmts: &[Stmt]) -> Option<usize> {
-    let runs_nothing = |stmt: &Stmt| match stmt {
+pub(crate) fn repl_result_index(stmts: &[Stmt]) -> Option<usize> {
+    let index = stmts.iter().rposition(|stmt| !runs_nothing(stmt))?;
+    matches!(stmts.get(index), Some(Stmt::Expr(_))).then_some(index)
+}
+
+/// Whether a top-level statement runs no code where it stands (see [`repl_result_index`]).
+pub(crate) fn runs_nothing(stmt: &Stmt) -> bool {
+    match stmt {
         Stmt::Empty(_) | Stmt::Debugger(_) => true,
         Stmt::Decl(decl) => match decl {
             ast::Decl::Fn(_) | ast::Decl::TsInterface(_) | ast::Decl::TsTypeAlias(_) => true,
@@ -590,9 +596,7 @@ fn repl_result_index(stmts: &[Stmt]) -> Option<usize> {
             ast::Decl::Using(_) => false,
         },
         _ => false,
-    };
-    let index = stmts.iter().rposition(|stmt| !runs_nothing(stmt))?;
-    matches!(stmts.get(index), Some(Stmt::Expr(_))).then_some(index)
+    }
 }
 
 impl<'a> FunctionSource<'a> {

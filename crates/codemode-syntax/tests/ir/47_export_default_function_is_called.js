@@ -1,0 +1,4 @@
+export const ids = ["a"];
+export default async function run() {
+  return ids.length;
+}
