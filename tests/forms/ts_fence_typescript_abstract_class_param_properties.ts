@@ -1,3 +1,4 @@
+```typescript
 abstract class Report {
   constructor(protected readonly title: string, private readonly rows: number[]) {}
   abstract format(total: number): string;
@@ -19,3 +20,4 @@ class MoneyReport extends Report {
 const orders = await Promise.all(["p1", "p2", "p3"].map((id) => tools.orders.lookup({ id })));
 const report = new MoneyReport("Order totals", orders.map((o: { total: number }) => o.total), "USD");
 return { text: report.render(), currency: report.currency };
+```

@@ -1,3 +1,4 @@
+```ts
 async function retry<T>(fn: (attempt: number) => Promise<T>, times = 3): Promise<T> {
   let last: unknown;
   for (let attempt = 1; attempt <= times; attempt++) {
@@ -16,3 +17,4 @@ const value = await retry<string>(async (n) => {
   return tools.demo.echo(`ok after ${n}`);
 });
 return value;
+```
