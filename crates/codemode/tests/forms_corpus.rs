@@ -174,7 +174,12 @@ fn logs_diff(expected: &Value, actual: &[String]) -> Option<String> {
         }
     }
     (expected.len() != actual.len()).then(|| {
-        format!("logs: expected {} lines, got {}: {}", expected.len(), actual.len(), short(&format!("{actual:?}"), 120))
+        format!(
+            "logs: expected {} lines, got {}: {}",
+            expected.len(),
+            actual.len(),
+            short(&format!("{actual:?}"), 120)
+        )
     })
 }
 
@@ -216,13 +221,19 @@ fn compare(expected: &Value, actual: &ExecResult) -> Vec<String> {
             if let Some(kind) = expected.get("kind").and_then(Value::as_str) {
                 let got = diagnostic.map(|d| format!("{:?}", d.kind)).unwrap_or_default();
                 if got != kind {
-                    out.push(format!("expected kind {kind}, got {}", got_error.unwrap_or_else(|| "(none)".into())));
+                    out.push(format!(
+                        "expected kind {kind}, got {}",
+                        got_error.unwrap_or_else(|| "(none)".into())
+                    ));
                 }
             } else {
                 let want = expected["error"].as_str().unwrap_or_default();
                 let message = diagnostic.map(|d| d.message.as_str()).unwrap_or_default();
                 if error_name(message) != want {
-                    out.push(format!("expected error {want}, got {}", got_error.unwrap_or_else(|| "(none)".into())));
+                    out.push(format!(
+                        "expected error {want}, got {}",
+                        got_error.unwrap_or_else(|| "(none)".into())
+                    ));
                 }
             }
         }
@@ -257,7 +268,8 @@ fn forms_match_node_except_the_known_failures() {
             Ok(actual) => {
                 if let Some(out) = &out_dir {
                     let text = serde_json::to_string_pretty(&actual).expect("ExecResult serializes");
-                    std::fs::write(out.join(format!("{}.json", stem(file))), text).expect("FORMS_OUT writable");
+                    std::fs::write(out.join(format!("{}.json", stem(file))), text)
+                        .expect("FORMS_OUT writable");
                 }
                 compare(&expected, &actual)
             }
@@ -284,13 +296,22 @@ fn forms_match_node_except_the_known_failures() {
     );
     let mut report = String::new();
     if !unexpected.is_empty() {
-        let _ = writeln!(report, "programs that differ from Node and are not in tests/forms/KNOWN_FAILURES:\n{unexpected}");
+        let _ = writeln!(
+            report,
+            "programs that differ from Node and are not in tests/forms/KNOWN_FAILURES:\n{unexpected}"
+        );
     }
     if !fixed.is_empty() {
-        let _ = writeln!(report, "programs in tests/forms/KNOWN_FAILURES that now match Node (remove them from the list):\n{fixed}");
+        let _ = writeln!(
+            report,
+            "programs in tests/forms/KNOWN_FAILURES that now match Node (remove them from the list):\n{fixed}"
+        );
     }
     if !report.is_empty() {
-        let _ = writeln!(report, "every program that differs today, one line each (NAME  first difference):\n{all_failing}");
+        let _ = writeln!(
+            report,
+            "every program that differs today, one line each (NAME  first difference):\n{all_failing}"
+        );
     }
     assert!(report.is_empty(), "{report}");
 }
