@@ -79,10 +79,11 @@ fn every_program_has_an_expectation_and_vice_versa() {
     }
     for entry in std::fs::read_dir(forms_dir()).expect("tests/forms exists") {
         let name = entry.expect("dir entry").file_name().to_string_lossy().into_owned();
-        if let Some(s) = name.strip_suffix(".json") {
-            if !s.starts_with("package") && !stems.contains(&s) {
-                problems.push(format!("{name} has no program (stale expectation)"));
-            }
+        if let Some(s) = name.strip_suffix(".json")
+            && !s.starts_with("package")
+            && !stems.contains(&s)
+        {
+            problems.push(format!("{name} has no program (stale expectation)"));
         }
     }
     for name in known_failures().keys() {
