@@ -16,6 +16,7 @@
 import { readdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { makeTools, makeConsole, boundaryReplacer } from "../demo.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -24,91 +25,6 @@ const dirArg = args.find(a => !a.startsWith("--"));
 const dir = resolve(dirArg ?? join(here, "..", "..", "tests", "conformance"));
 
 const AsyncFunction = (async () => {}).constructor;
-
-/** A JSON copy, as every value crossing the tool boundary is plain data. */
-const copy = v => (v === undefined ? null : JSON.parse(JSON.stringify(v)));
-
-/** Resolves on a later macrotask, as a host call completes after the VM has run out of work. */
-const later = (fn) =>
-  new Promise((resolveP, rejectP) =>
-    setImmediate(() => {
-      try {
-        resolveP(fn());
-      } catch (e) {
-        rejectP(e);
-      }
-    }),
-  );
-
-function digitsOf(id) {
-  const d = String(id ?? "").replace(/[^0-9]/g, "");
-  return d === "" ? 0 : Number(d);
-}
-
-/** The demo tools, exactly as `crates/codemode/src/demo.rs` and `benches/workloads/README.md` describe. */
-function makeTools() {
-  return {
-    orders: {
-      lookup: input =>
-        later(() => {
-          const { id } = copy(input);
-          const n = digitsOf(id);
-          return { id, status: n % 2 === 0 ? "open" : "complete", total: ((n * 17) % 100) + 0.5, customer: "c" + (n % 5) };
-        }),
-    },
-    data: {
-      records: input =>
-        later(() => {
-          const { n } = copy(input);
-          const records = [];
-          for (let i = 0; i < n; i++) {
-            records.push({
-              id: i,
-              title: "Record " + i,
-              status: ["open", "closed", "pending"][i % 3],
-              owner: "user" + (i % 40),
-              tags: i % 4 === 0 ? ["priority", "x"] : ["y"],
-              score: (i * 37) % 101,
-              meta: { created: "2024-01-01T00:00:00Z", n: i },
-            });
-          }
-          return { records };
-        }),
-    },
-    demo: {
-      echo: value => later(() => copy(value)),
-      fail: input =>
-        later(() => {
-          throw new Error(copy(input).message);
-        }),
-      sleep: input =>
-        new Promise(r => {
-          const { ms, value } = copy(input);
-          setTimeout(() => r(value === undefined ? null : value), ms);
-        }),
-    },
-  };
-}
-
-/** codemode's console formatting: strings as is, other values as JSON text, `undefined` as `undefined`. */
-function formatArg(v) {
-  if (typeof v === "string") return v;
-  const s = JSON.stringify(v);
-  return s === undefined ? "undefined" : s;
-}
-
-function makeConsole(logs) {
-  const line = prefix => (...vals) => logs.push(prefix + vals.map(formatArg).join(" "));
-  return { log: line(""), info: line(""), warn: line("[warn] "), error: line("[error] "), debug: line("[debug] ") };
-}
-
-/**
- * The result boundary: JSON.stringify semantics, except that Errors become `{ name, message, ...own }`
- * (as the reference runtime does; see shared seeds/README.md).
- */
-function boundaryReplacer(_key, v) {
-  return v instanceof Error ? { name: v.name, message: v.message, ...v } : v;
-}
 
 async function runProgram(source) {
   const logs = [];

@@ -1,0 +1,1 @@
+export default await tools.orders.lookup({ id: "ed-1" });

@@ -1,0 +1,1 @@
+async () => (await tools.orders.lookup({ id: "A12" })).total

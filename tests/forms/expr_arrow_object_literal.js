@@ -1,0 +1,1 @@
+() => ({ answer: 42, ok: true })

@@ -1,0 +1,3 @@
+```javascript
+async () => (await tools.data.records({ n: 3 })).records.map((r) => r.status)
+```

@@ -1,0 +1,4 @@
+```JS
+const echoed = await tools.demo.echo(["a", "b", "c"]);
+return echoed.join("-");
+```

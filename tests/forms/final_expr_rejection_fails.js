@@ -1,0 +1,2 @@
+const input = { message: "quota exceeded" };
+tools.demo.fail(input);

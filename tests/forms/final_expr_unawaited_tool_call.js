@@ -1,0 +1,2 @@
+const payload = { report: "daily", rows: 3 };
+tools.demo.echo(payload)

@@ -1,0 +1,4 @@
+tools.demo
+  .fail({ message: "upstream timeout" })
+  .then(() => ({ ok: true }))
+  .catch((e) => ({ ok: false, reason: e.message }))

@@ -1,0 +1,2 @@
+const bytes = new TextEncoder().encode("hello");
+return { length: bytes.length, bytes };
