@@ -24,6 +24,9 @@ for (const bad of [["foo"], ["/relative"], ["http://"], ["https://exa mple.com"]
     out[bad.join(" ")] = [e.name, e.message, e.code, e.input, e.base, e instanceof TypeError];
   }
 }
+try { new URL(); } catch (e) { out.missing = [e.name, e.message, e.code]; }
+try { URL.canParse(); } catch (e) { out.missingCanParse = [e.name, e.code]; }
+out.emptyQuery = [new URL("http://a.com/?").search, new URL("http://a.com/?").href, new URL("http://a.com/?x").searchParams.toString()];
 out.canParse = [URL.canParse("http://a"), URL.canParse("nope"), URL.canParse("/p", "http://b"), URL.canParse("/p")];
 out.parse = [URL.parse("nope"), URL.parse("/p", "http://b/x").href, URL.parse("http://z") instanceof URL];
 const s = new URL("http://example.com/path?a=1#top");

@@ -58,6 +58,7 @@ out.entriesObject = Object.fromEntries(new URLSearchParams("a=1&b=2&a=3"));
 out.iterTag = [Object.prototype.toString.call(f), Object.prototype.toString.call(f.entries()),
   URLSearchParams.prototype[Symbol.iterator] === URLSearchParams.prototype.entries,
   typeof f.entries()[Symbol.iterator], f.keys()[Symbol.iterator]() !== undefined];
+out.iteratorString = [String(f.keys()), `${f}`, f + "", String(f)];
 out.json = [JSON.stringify(f), JSON.stringify({ p: f }), JSON.stringify(new URL("http://a.com/?x=1"))];
 try { URLSearchParams(); } catch (e) { out.noNew = e.name; }
 try { URLSearchParams.prototype.get.call({}, "a"); } catch (e) { out.badThis = [e.name, e.message, e.code]; }

@@ -258,3 +258,24 @@ fn a_saved_url_that_is_not_a_url_is_refused() {
     let refused = serde_json::from_value::<Vm>(saved).err().map(|e| e.to_string()).unwrap_or_default();
     assert!(refused.contains("a URL whose text is not a URL"), "{refused}");
 }
+
+#[test]
+fn growing_search_params_and_urls_end_at_the_memory_limit() {
+    let limits = Limits::default().timeout(Duration::from_secs(30)).memory_limit(8 << 20);
+    let rt = codemode::demo::builder().limits(limits).build().expect("build");
+    for source in [
+        // Pairs held by one object.
+        r#"const p = new URLSearchParams(); const k = "k".repeat(4096); for (;;) p.append(k, k);"#,
+        // A URL's query, rewritten through its linked searchParams.
+        r#"const u = new URL("https://a.com/"); const v = "é".repeat(2048); for (let i = 0; ; i++) u.searchParams.append("k" + i, v);"#,
+        // A URL's text set directly.
+        r#"const u = new URL("https://a.com/"); for (;;) u.hash = u.hash + u.href;"#,
+    ] {
+        let r = run_on(&rt, source);
+        let error = r.error.expect("ends with an error");
+        assert!(
+            error.message.contains("out of memory") || error.message.contains("memory"),
+            "{source}: {error:?}"
+        );
+    }
+}

@@ -144,8 +144,8 @@ fn parse(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<S
 /// The input and base arguments as text (`undefined` base: none), charged for the parse.
 fn inputs(vm: &mut Vm, args: &[Value]) -> Result<(String, Option<String>), Throw> {
     if args.is_empty() {
-        let msg = "The \"url\" argument must be specified";
-        return Err(vm.make_error(ErrorKind::TypeError, msg));
+        let e = vm.make_error(ErrorKind::TypeError, "The \"url\" argument must be specified");
+        return Err(super::url_search_params::with_code(vm, e, "ERR_MISSING_ARGS"));
     }
     let input = url_text(vm, arg(args, 0))?;
     let base = match arg(args, 1) {

@@ -81,7 +81,8 @@ fn invalid_tuple(vm: &mut Vm) -> Throw {
     with_code(vm, e, "ERR_INVALID_TUPLE")
 }
 
-fn with_code(vm: &mut Vm, e: Value, code: &str) -> Throw {
+/// `e` with Node's `code` property.
+pub(super) fn with_code(vm: &mut Vm, e: Value, code: &str) -> Throw {
     let defined = vm
         .new_string(code)
         .and_then(|v| Ok((vm.intern("code")?, v)))
@@ -185,7 +186,7 @@ fn this_params(vm: &mut Vm, this: Value) -> Result<ObjId, Throw> {
 }
 
 /// The pairs of a `URLSearchParams` (empty for anything else), and the fuel to look through them.
-fn list_of<'a>(vm: &'a mut Vm, id: ObjId) -> &'a Pairs {
+fn list_of(vm: &mut Vm, id: ObjId) -> &Pairs {
     static EMPTY: Pairs = Vec::new();
     let n = match &vm.heap.obj(id).kind {
         ObjKind::Url(state) => match &**state {
@@ -204,9 +205,9 @@ fn list_of<'a>(vm: &'a mut Vm, id: ObjId) -> &'a Pairs {
     }
 }
 
-/// Changes the pairs with `f`, then rewrites the linked URL's query.
+/// Changes the pairs with `f` (the caller charged what it looks through), then rewrites the
+/// linked URL's query.
 fn update(vm: &mut Vm, id: ObjId, growth: usize, f: impl FnOnce(&mut Pairs)) -> Result<(), Throw> {
-    list_of(vm, id);
     vm.charge_memory(growth)?;
     if let ObjKind::Url(state) = &mut vm.heap.obj_mut(id).kind
         && let UrlState::Params { list, .. } = &mut **state
@@ -292,6 +293,7 @@ fn delete(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<S
         Value::Undefined => None,
         v => Some(vm.to_rust_string(v)?),
     };
+    list_of(vm, id);
     update(vm, id, 0, |list| {
         list.retain(|(k, v)| *k != name || value.as_ref().is_some_and(|value| v != value))
     })?;
@@ -342,6 +344,7 @@ fn set(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step
     missing(vm, args, 2)?;
     let (name, value) = (text_arg(vm, args, 0)?, text_arg(vm, args, 1)?);
     let growth = PAIR_BYTES + name.len() + value.len();
+    list_of(vm, id);
     update(vm, id, growth, |list| match list.iter().position(|(k, _)| *k == name) {
         Some(first) => {
             let mut i = 0;
@@ -365,8 +368,10 @@ fn sort(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<St
         let list = list_of(vm, id);
         (list.len(), list.iter().map(|(k, _)| k.len()).sum::<usize>())
     };
+    // Each of the n log n comparisons reads up to a name's length.
+    let rounds = (usize::BITS - n.leading_zeros()) as usize;
     vm.charge(Work::Sort(n));
-    vm.charge(Work::Bytes(text));
+    vm.charge(Work::Bytes(text.saturating_mul(rounds)));
     update(vm, id, 0, |list| list.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16())))?;
     Ok(Step::Return(Value::Undefined))
 }
