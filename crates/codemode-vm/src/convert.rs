@@ -165,6 +165,12 @@ impl Vm {
                 {
                     return self.to_rust_string_depth(prim, depth + 1);
                 }
+                // A URL's `toString` is its href, a `URLSearchParams`'s its query string.
+                if matches!(self.heap.obj(id).kind, ObjKind::Url(_))
+                    && let Some(text) = crate::builtins::url_text(self, id)?
+                {
+                    return Ok(text);
+                }
                 match &self.heap.obj(id).kind {
                     ObjKind::Array(_) => {
                         let mut out = String::new();

@@ -141,7 +141,7 @@ impl Vm {
         ] {
             m.push_obj(id);
         }
-        for id in r.error_protos.into_iter().chain(r.binary.ids()) {
+        for id in r.error_protos.into_iter().chain(r.url_protos).chain(r.binary.ids()) {
             m.push_obj(id);
         }
         for values in &r.consts {
@@ -284,6 +284,7 @@ impl Vm {
                 d.trace(&mut out);
                 m.work.extend(out);
             }
+            ObjKind::Url(u) => u.trace(&mut m.work),
         }
     }
 

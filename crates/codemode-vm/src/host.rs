@@ -114,6 +114,10 @@ pub struct HostState {
     /// `import`.
     #[serde(default)]
     pub(crate) modules: Vec<(String, Value)>,
+    /// Node's built-in modules a program loaded (`url`, `util`, `buffer`:
+    /// `builtins/node_modules.rs`), kept so that every load gives the same object.
+    #[serde(default)]
+    pub(crate) builtin_modules: Vec<(String, Value)>,
 }
 
 impl HostState {
@@ -121,9 +125,9 @@ impl HostState {
         self.pending.iter().map(|(_, p)| *p)
     }
 
-    /// The values of the modules the host mapped (GC roots).
+    /// The values of the modules the host mapped and of the built-in ones loaded (GC roots).
     pub(crate) fn module_values(&self) -> impl Iterator<Item = Value> + '_ {
-        self.modules.iter().map(|(_, v)| *v)
+        self.modules.iter().chain(&self.builtin_modules).map(|(_, v)| *v)
     }
 
     fn next_id(&mut self) -> u32 {

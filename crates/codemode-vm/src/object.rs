@@ -486,6 +486,8 @@ pub enum ObjKind {
     DataView(crate::builtins::ViewData),
     /// A `TextEncoder` or `TextDecoder` (`builtins/text_codec.rs`).
     TextCodec(crate::builtins::Codec),
+    /// A `URL`, a `URLSearchParams` or an iterator of one (`builtins/url.rs`).
+    Url(Box<crate::builtins::UrlState>),
     /// A `Proxy` (`proxy.rs`): no own properties and no prototype link of its own (`proto` is
     /// `None`), so ordinary lookups meet it only where they miss, at the end of a chain.
     /// `handler` is `None` once revoked; `callable`/`constructor` are fixed at creation from the
@@ -600,6 +602,7 @@ impl Object {
             ObjKind::RegExp { source, flags, .. } => source.len() + flags.len(),
             ObjKind::Weak(w) => w.extra_bytes(),
             ObjKind::Disposable(d) => d.extra_bytes(),
+            ObjKind::Url(u) => u.extra_bytes(),
             ObjKind::ArrayBuffer(b) => size_of::<crate::builtins::BufferData>() + b.bytes.capacity(),
             _ => 0,
         };

@@ -126,6 +126,8 @@ pub struct Realm {
     pub weak_protos: [ObjId; 4],
     /// `DisposableStack.prototype`, `AsyncDisposableStack.prototype`.
     pub disposable_protos: [ObjId; 2],
+    /// `URL.prototype`, `URLSearchParams.prototype`, `%URLSearchParamsIteratorPrototype%`.
+    pub url_protos: [ObjId; 3],
     /// Error.prototype and the native error prototypes, indexed by [`ErrorKind`] order.
     pub error_protos: [ObjId; 5],
     /// `ArrayBuffer`, typed arrays, `DataView`, `TextEncoder`/`TextDecoder`.
@@ -169,6 +171,8 @@ impl Realm {
             obj(p, ObjKind::Plain)?,
         ];
         let disposable_protos = [obj(p, ObjKind::Plain)?, obj(p, ObjKind::Plain)?];
+        let url_protos =
+            [obj(p, ObjKind::Plain)?, obj(p, ObjKind::Plain)?, obj(Some(iterator_proto), ObjKind::Plain)?];
         let error_proto = obj(p, ObjKind::Plain)?;
         let ep = Some(error_proto);
         let error_protos = [
@@ -214,6 +218,7 @@ impl Realm {
             set_proto,
             weak_protos,
             disposable_protos,
+            url_protos,
             error_protos,
             binary,
             atoms,

@@ -127,6 +127,11 @@ impl Vm {
                     return Err(format!("object {i}: property key {} is not an interned name", p.key.0));
                 }
             }
+            if let ObjKind::Url(state) = &obj.kind
+                && !state.is_valid()
+            {
+                return Err(format!("object {i}: a URL whose text is not a URL"));
+            }
             let saved = match &obj.kind {
                 ObjKind::Coroutine(saved) => Some(saved),
                 ObjKind::Generator(state) => state.saved.as_ref(),

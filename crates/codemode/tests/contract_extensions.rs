@@ -215,7 +215,7 @@ fn an_unmapped_module_throws_a_catchable_error_naming_what_is_available() {
         return [sync, dynamic, code]
     "#,
     );
-    let available = "available modules: fs, fs/promises (a `node:` prefix is allowed)";
+    let available = "available modules: fs, fs/promises, url, util, buffer (a `node:` prefix is allowed)";
     assert_eq!(
         r.value,
         Some(json!([
@@ -225,13 +225,13 @@ fn an_unmapped_module_throws_a_catchable_error_naming_what_is_available() {
         ])),
         "{r:?}"
     );
-    // Without any mapped module.
+    // Without any mapped module: only the built-in ones.
     let r = run(r#"require("fs")"#, Limits::default());
     assert_eq!(r.error.as_ref().map(|e| e.kind), Some(DiagnosticKind::ExecutionFailure), "{r:?}");
     let message = r.error.map(|e| e.message).unwrap_or_default();
     assert!(
         message.starts_with(
-            "Error: Cannot find module 'fs': this runtime has no packages; no modules are available"
+            "Error: Cannot find module 'fs': this runtime has no packages; available modules: url, util, buffer"
         ),
         "{message}"
     );

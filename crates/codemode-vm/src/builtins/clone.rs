@@ -124,6 +124,7 @@ fn shell(vm: &mut Vm, walk: &mut Walk, src: ObjId) -> Result<ObjId, Throw> {
             vm.alloc(ObjKind::DataView(super::ViewData { buffer, ..d }), proto)?
         }
         ObjKind::TextCodec(_)
+        | ObjKind::Url(_)
         | ObjKind::Function(_)
         | ObjKind::Promise(_)
         | ObjKind::Iterator(_)

@@ -47,6 +47,7 @@ mod json_raw;
 mod json_revive;
 mod map_set;
 mod math;
+pub(crate) mod node_modules;
 mod number;
 mod object;
 mod object_model;
@@ -75,6 +76,8 @@ mod typed_array_methods;
 mod uint8_base64;
 mod upsert;
 mod uri;
+mod url;
+mod url_search_params;
 mod using;
 mod utf16;
 mod weak;
@@ -101,6 +104,7 @@ pub use text_codec::Codec;
 pub use typed_array::{BinaryProtos, TypedArrayData};
 pub(crate) use typed_array::{index_keys, indexed_get, indexed_has, indexed_set};
 pub(crate) use typed_array_methods::join_numbers as typed_join;
+pub use url::UrlState;
 pub use weak::WeakState;
 
 /// A built-in function's Rust side: `(vm, this, args, data)` where `data` are the values the
@@ -311,6 +315,8 @@ pub enum Cont {
     ProxyKeys(Box<crate::proxy_keys::KeysWalk>),
     /// A built-in waiting for a getter or trap its reads need, to run again (`replay.rs`).
     Replay(Box<crate::replay::Replayed>),
+    /// `URLSearchParams.prototype.forEach` (`url_search_params.rs`).
+    UrlForEach(Box<url_search_params::ForEach>),
 }
 
 impl Cont {
@@ -355,6 +361,7 @@ impl Cont {
             Cont::Truthy | Cont::Enumerable => {}
             Cont::ProxyKeys(w) => w.trace(out),
             Cont::Replay(r) => r.trace(out),
+            Cont::UrlForEach(f) => f.trace(out),
         }
     }
 }
@@ -399,6 +406,9 @@ const LISTS: &[&[NativeDef]] = &[
     thenable::DEFS,
     extension::DEFS,
     uri::DEFS,
+    url::DEFS,
+    url_search_params::DEFS,
+    node_modules::DEFS,
     weak::DEFS,
     array_buffer::DEFS,
     typed_array::DEFS,
@@ -554,6 +564,7 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
         }
         Cont::ProxyKeys(w) => crate::proxy_keys::resume(vm, *w, result),
         Cont::Replay(r) => crate::replay::resume(vm, *r, result),
+        Cont::UrlForEach(f) => url_search_params::resume_for_each(vm, *f),
     }
 }
 
@@ -610,6 +621,7 @@ pub(crate) fn install(vm: &mut Vm) -> Result<(), Throw> {
     symbol::install_values(vm)?;
     bigint::install_values(vm)?;
     typed_array::install_values(vm)?;
+    url::install_values(vm)?;
     Ok(())
 }
 
@@ -637,6 +649,9 @@ impl Vm {
             "FinalizationRegistry" => r.weak_protos[3],
             "DisposableStack" => r.disposable_protos[0],
             "AsyncDisposableStack" => r.disposable_protos[1],
+            "URL" => r.url_protos[0],
+            "URLSearchParams" => r.url_protos[1],
+            "URLSearchParamsIterator" => r.url_protos[2],
             "Error" => r.error_protos[0],
             "TypeError" => r.error_protos[1],
             "RangeError" => r.error_protos[2],
@@ -759,6 +774,8 @@ pub(crate) use promise_combine::close_then_throw as combine_close;
 pub(crate) use promise_spec::caught as capability_caught;
 pub(crate) use promise_spec::plain_promise;
 pub(crate) use regexp::new_regexp;
+pub(crate) use url::{href_of as url_href, to_text as url_text};
+pub(crate) use url_search_params::query_of as url_query;
 pub(crate) use utf16::{Text, Utf16Index};
 
 #[cfg(test)]

@@ -422,6 +422,21 @@ fn leaf_or_level(vm: &mut Vm, walk: &Walk, value: Value) -> Result<Produced, Thr
                 ObjKind::Date(t) => {
                     return Ok(Produced::Leaf(Some(super::date_to_iso(*t).map_or(Json::Null, Json::String))));
                 }
+                // A URL's built-in `toJSON` is its href; a `URLSearchParams` crosses the boundary
+                // as its query string, while `JSON.stringify` sees it as an object without own
+                // keys (`{}`), as in Node.
+                ObjKind::Url(_) => {
+                    if let Some(href) = super::url::href_of(vm, id) {
+                        return Ok(Produced::Leaf(Some(Json::String(href))));
+                    }
+                    if walk.purpose != Purpose::Stringify
+                        && let Some(query) = super::url_search_params::query_of(vm, id)?
+                    {
+                        return Ok(Produced::Leaf(Some(Json::String(query))));
+                    }
+                    let keys = vm.own_keys(id);
+                    keys.into_iter().map(|k| key_name(vm, k)).collect()
+                }
                 ObjKind::Map { .. } if walk.purpose != Purpose::Stringify => {
                     // Maps and Sets cross the boundary as arrays (the reference's rule; no toJSON
                     // inside them). `JSON.stringify` sees them as objects without own keys.

@@ -92,12 +92,15 @@ impl Vm {
         if let Some((_, v)) = self.host.modules.iter().find(|(n, _)| n == key) {
             return Ok(*v);
         }
-        let available = if self.host.modules.is_empty() {
-            "no modules are available".to_string()
-        } else {
-            let names: Vec<&str> = self.host.modules.iter().map(|(n, _)| n.as_str()).collect();
-            format!("available modules: {} (a `node:` prefix is allowed)", names.join(", "))
-        };
+        if let Some(v) = crate::builtins::node_modules::load(self, key)? {
+            return Ok(v);
+        }
+        // The host's modules, then the built-in ones it did not shadow.
+        let mut names: Vec<&str> = self.host.modules.iter().map(|(n, _)| n.as_str()).collect();
+        let builtins = crate::builtins::node_modules::NAMES.iter().copied();
+        let builtins: Vec<&str> = builtins.filter(|b| !names.contains(b)).collect();
+        names.extend(builtins);
+        let available = format!("available modules: {} (a `node:` prefix is allowed)", names.join(", "));
         let message = format!("Cannot find module '{requested}': this runtime has no packages; {available}");
         let e = self.make_error(ErrorKind::Error, &message);
         let code = self.new_string("MODULE_NOT_FOUND")?;

@@ -258,6 +258,16 @@ impl Vm {
                 )));
             }
             ObjKind::Function(_) => return Ok(Opened::Done(None)),
+            // A URL's built-in `toJSON` (its href); a `URLSearchParams` as its query string.
+            ObjKind::Url(_) => {
+                if let Some(href) = crate::builtins::url_href(self, id) {
+                    return Ok(Opened::Done(Some(Json::String(href))));
+                }
+                if let Some(query) = crate::builtins::url_query(self, id)? {
+                    return Ok(Opened::Done(Some(Json::String(query))));
+                }
+                Opened::Object(self.object_members(v, id, pass)?)
+            }
             ObjKind::Array(items) => Opened::Array(items.to_vec()),
             ObjKind::Map { entries, set: true } => {
                 Opened::Array(entries.iter().flatten().map(|(k, _)| *k).collect())
