@@ -564,7 +564,14 @@ impl Vm {
             }
             _ => None,
         };
-        let Some(then) = job else { return self.finish_main(value) };
+        let Some(then) = job else {
+            // A promise inside the result (`{ order: tools.orders.lookup(..) }`) is awaited too:
+            // the result is looked at again once it settles.
+            if let Some(pending) = builtins::tojson::pending_promise_inside(self, value) {
+                return self.add_reaction(pending, Reaction::FinishMainWith { value });
+            }
+            return self.finish_main(value);
+        };
         let gate = self.new_promise()?;
         self.add_reaction(gate, Reaction::FinishMain)?;
         self.charge_memory(std::mem::size_of::<crate::promise::Job>())?;
@@ -578,6 +585,7 @@ impl Vm {
 
     /// Serializes the program's result (running `toJSON` methods) and settles the program.
     pub(crate) fn finish_main(&mut self, value: Value) -> Result<(), Throw> {
+        self.result_note = self.empty_result_note(value);
         let p = self.main_promise;
         let step =
             builtins::tojson::start(self, value, builtins::tojson::Purpose::Result, None, String::new());

@@ -402,6 +402,7 @@ fn push_reaction(r: &Reaction, m: &mut Marks) {
         Reaction::Forward { promise } => m.push_obj(*promise),
         Reaction::Combinator { state, .. } => m.push_obj(*state),
         Reaction::FinishMain => {}
+        Reaction::FinishMainWith { value } => m.push(*value),
         Reaction::Thenable { promise, then } => {
             m.push_obj(*promise);
             m.push(*then);

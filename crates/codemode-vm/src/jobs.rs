@@ -214,6 +214,8 @@ impl Vm {
                 self.run_combinator(kind, state, index, value, rejected)
             }
             Reaction::FinishMain => self.finish_main_settling(value, rejected),
+            // How the awaited promise ended is for the result's conversion to see.
+            Reaction::FinishMainWith { value: result } => self.finish_main_settling(result, false),
             Reaction::ThenCapability { on_fulfilled, on_rejected, resolve, reject } => {
                 let handler = if rejected { on_rejected } else { on_fulfilled };
                 self.run_capability_reaction(handler, resolve, reject, value, rejected)

@@ -49,6 +49,7 @@ mod proxy_ops;
 mod realm;
 mod replay;
 mod restore;
+mod result_note;
 mod snapshot;
 mod to_primitive;
 mod toolroot;
@@ -210,6 +211,10 @@ pub struct Vm {
     /// script returns.
     #[serde(with = "crate::value::json_text")]
     pub(crate) result_json_value: Option<serde_json::Value>,
+    /// Why the program's result may have come out empty (`null`, `{}`): see `result_note.rs`.
+    /// Made when the result is; a run saved after its program returned does not keep it.
+    #[serde(skip)]
+    pub(crate) result_note: Option<String>,
     /// The logs of the built-ins whose code is running and met a getter (`replay.rs`); empty
     /// between steps.
     #[serde(skip)]
@@ -303,6 +308,7 @@ impl Vm {
             throw_location: None,
             finished: None,
             result_json_value: None,
+            result_note: None,
             replays: Vec::new(),
             native_depth: 0,
             args_pool: Vec::new(),

@@ -41,6 +41,9 @@ pub enum Reaction {
     /// The program returned this value: serialize it and settle the program. Queued behind the
     /// microtasks already waiting, as a host awaiting the program in JavaScript would see it.
     FinishMain,
+    /// A promise inside the program's result settled: look at the result again (it is finished
+    /// once no promise inside it is pending; see `Vm::finish_main_settling`).
+    FinishMainWith { value: Value },
     /// Resolve `promise` with a thenable (an object with a `then` method that is not a
     /// promise): call `then(resolve, reject)` on it with `promise`'s resolving functions.
     Thenable { promise: ObjId, then: Value },

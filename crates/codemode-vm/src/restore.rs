@@ -77,6 +77,7 @@ impl TryFrom<SavedVm> for Vm {
             throw_location: s.throw_location,
             finished: s.finished,
             result_json_value: s.result_json_value,
+            result_note: None,
             replays: Vec::new(),
             native_depth: 0,
             args_pool: Vec::new(),

@@ -77,7 +77,9 @@ impl Vm {
             return Err(self.make_error(codemode_bytecode::ErrorKind::TypeError, &text));
         }
         let copying = message.starts_with("Converting circular structure")
-            || message.starts_with("Value exceeds the maximum depth");
+            || message.starts_with("Value exceeds the maximum depth")
+            || message.contains("cannot cross the boundary")
+            || message.contains("was still pending when the value crossed the boundary");
         if !copying {
             return Err(thrown);
         }

@@ -23,7 +23,7 @@ use crate::dispatch::call_end;
 use crate::extension::HostFunction;
 use crate::hooks::{CallOutcome, CallStart};
 use crate::options::{CancelToken, ExecuteOptions, Program, fresh_run_id, fresh_seed};
-use crate::result::{Diagnostic, DiagnosticKind, ExecResult, Location, ToolCall};
+use crate::result::{CallStatus, Diagnostic, DiagnosticKind, ExecResult, Location, ToolCall};
 use crate::runtime::Inner;
 
 /// Fuel per slice: the clock is read between slices.
@@ -415,9 +415,9 @@ impl Run {
             Ok(()) => match self.vm.result_json() {
                 Ok(value) => ExecResult {
                     ok: true,
+                    warnings: self.warnings(&value, &calls),
                     value: Some(value),
                     error: None,
-                    warnings: self.warnings(),
                     logs,
                     truncated: false,
                     tool_calls: calls,
@@ -443,9 +443,14 @@ impl Run {
 }
 
 impl Run {
-    /// A successful run's warnings: unhandled rejections, then a cleanup that timed out.
-    fn warnings(&mut self) -> Vec<Diagnostic> {
-        let mut warnings = rejection_warnings(self.vm.unhandled_rejection_reports());
+    /// A successful run's warnings: an empty result that lost its data, unhandled rejections,
+    /// then a cleanup that timed out.
+    fn warnings(&mut self, value: &Json, calls: &[ToolCall]) -> Vec<Diagnostic> {
+        let mut warnings: Vec<Diagnostic> = empty_result_note(&self.vm, value, calls)
+            .map(|message| Diagnostic { kind: DiagnosticKind::InvalidDataValue, message, location: None })
+            .into_iter()
+            .collect();
+        warnings.extend(rejection_warnings(self.vm.unhandled_rejection_reports()));
         if self.cleanup_timed_out {
             let ms = self.limits.timeout.map_or(0, |t| t.as_millis());
             warnings.push(Diagnostic {
@@ -459,6 +464,37 @@ impl Run {
         }
         warnings
     }
+}
+
+/// No silent empty results: a `null` or `{}` result gets a warning when the program's value lost
+/// its data at the boundary (a function, an object of functions: the VM's note) or when calls it
+/// started were still running, and were interrupted, as it returned (a promise it did not await).
+fn empty_result_note(vm: &Vm, value: &Json, calls: &[ToolCall]) -> Option<String> {
+    let empty = match value {
+        Json::Null => true,
+        Json::Object(map) => map.is_empty(),
+        _ => false,
+    };
+    if !empty {
+        return None;
+    }
+    if let Some(note) = vm.result_note() {
+        return Some(note.to_string());
+    }
+    let interrupted: Vec<String> = calls
+        .iter()
+        .filter(|call| call.status == CallStatus::Interrupted)
+        .take(5)
+        .map(|call| format!("{} (#{})", call.path, call.id))
+        .collect();
+    (!interrupted.is_empty()).then(|| {
+        format!(
+            "The program's result is {value} while tool calls it started were still running and were \
+             interrupted: {}. Await them (`await Promise.all(...)`) before returning, or return them: a \
+             returned promise is awaited.",
+            interrupted.join(", ")
+        )
+    })
 }
 
 /// At most this many unhandled rejections are reported, each at most this long.

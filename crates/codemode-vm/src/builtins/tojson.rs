@@ -264,6 +264,36 @@ fn drive(vm: &mut Vm, mut walk: Walk, mut next: Option<(Value, Stage)>) -> Resul
                     cont: Cont::ToJson(Box::new(walk)),
                 });
             }
+            // A promise crossing the boundary is settled there, as an async function's `return`
+            // settles one: a fulfilled promise is its value (its `toJSON` and the replacer then
+            // apply to that), a rejected one fails the run or call with its reason. The program's
+            // result waits for pending ones before its walk starts (`Vm::finish_main_settling`);
+            // one that a getter or `toJSON` makes along the way cannot be waited for.
+            if walk.purpose != Purpose::Stringify
+                && let Some(p) = vm.is_promise(value)
+            {
+                let settled = match &mut vm.heap.obj_mut(p).kind {
+                    ObjKind::Promise(state) => {
+                        state.handled = true;
+                        state.settled
+                    }
+                    _ => crate::promise::Settled::Pending,
+                };
+                match settled {
+                    crate::promise::Settled::Fulfilled(v) => {
+                        next = Some((v, Stage::ToJson));
+                        continue;
+                    }
+                    crate::promise::Settled::Rejected(reason) => return Err(reason),
+                    crate::promise::Settled::Pending => {
+                        let msg = format!(
+                            "The promise at {} was still pending when the value crossed the boundary; await it first",
+                            json_path(&walk)
+                        );
+                        return Err(error(vm, walk.purpose, ErrorKind::TypeError, &msg));
+                    }
+                }
+            }
             let produced = leaf_or_level(vm, &walk, value)?;
             // Every node is charged to the memory limit as it is made: a DAG of shared arrays
             // expands exponentially here.
@@ -437,6 +467,23 @@ fn leaf_or_level(vm: &mut Vm, walk: &Walk, value: Value) -> Result<Produced, Thr
                     let keys = vm.own_keys(id);
                     keys.into_iter().map(|k| key_name(vm, k)).collect()
                 }
+                // Binary data has no JSON form: refused by name and place, not sent as an object
+                // of numbered bytes.
+                ObjKind::TypedArray(_) | ObjKind::ArrayBuffer(_) | ObjKind::DataView(_)
+                    if walk.purpose != Purpose::Stringify =>
+                {
+                    let what = match &vm.heap.obj(id).kind {
+                        ObjKind::TypedArray(data) => data.kind.name(),
+                        ObjKind::ArrayBuffer(_) => "ArrayBuffer",
+                        _ => "DataView",
+                    };
+                    let msg = format!(
+                        "{what} at {} cannot cross the boundary: binary data is not JSON; convert it first \
+                         (Array.from(bytes), bytes.toBase64(), or new TextDecoder().decode(bytes))",
+                        json_path(walk)
+                    );
+                    return Err(error(vm, walk.purpose, ErrorKind::TypeError, &msg));
+                }
                 ObjKind::Map { .. } if walk.purpose != Purpose::Stringify => {
                     // Maps and Sets cross the boundary as arrays (the reference's rule; no toJSON
                     // inside them). `JSON.stringify` sees them as objects without own keys.
@@ -469,6 +516,12 @@ fn leaf_or_level(vm: &mut Vm, walk: &Walk, value: Value) -> Result<Produced, Thr
                     keys.into_iter().map(|k| key_name(vm, k)).collect()
                 }
             };
+            // An own `__proto__` key (from `JSON.parse` or a computed key) would set the
+            // prototype of whatever a host builds from the JSON: dropped at the boundary.
+            let mut keys = keys;
+            if walk.purpose != Purpose::Stringify {
+                keys.retain(|key| key != "__proto__");
+            }
             return Ok(Produced::Level(Level {
                 object: id,
                 keys,
@@ -479,6 +532,75 @@ fn leaf_or_level(vm: &mut Vm, walk: &Walk, value: Value) -> Result<Produced, Thr
             }));
         }
     })))
+}
+
+/// Where the value being produced sits in the whole value, as a JSON path: `$`, `$.orders[2]`,
+/// `$["a b"]`.
+fn json_path(walk: &Walk) -> String {
+    let mut path = String::from("$");
+    let mut push_key = |key: &str, in_array: bool| {
+        let identifier = !key.is_empty()
+            && !key.starts_with(|c: char| c.is_ascii_digit())
+            && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+        if in_array {
+            path.push_str(&format!("[{key}]"));
+        } else if identifier {
+            path.push('.');
+            path.push_str(key);
+        } else {
+            path.push_str(&format!("[{}]", Json::String(key.to_string())));
+        }
+    };
+    let depth = walk.stack.len();
+    for (index, level) in walk.stack.iter().enumerate() {
+        // The top level's current key is `pending_key`; the ones below are the key each was
+        // entered through.
+        let key = if index + 1 == depth {
+            walk.pending_key.clone()
+        } else {
+            level.keys.get(level.next.wrapping_sub(1)).cloned().unwrap_or_default()
+        };
+        push_key(&key, level.is_array);
+    }
+    path
+}
+
+/// The first pending promise inside `value` — in array elements, own enumerable data
+/// properties and fulfilled promises' values, as deep as the boundary allows — which the
+/// program's result waits for before it is converted. Getters and `toJSON` are not run here (a
+/// promise they make is met, pending, by the walk itself). Each object is looked at once, and
+/// each one costs a unit of work.
+pub(crate) fn pending_promise_inside(vm: &mut Vm, value: Value) -> Option<ObjId> {
+    let Value::Obj(root) = value else { return None };
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![(root, 0usize)];
+    let mut children = Vec::new();
+    while let Some((id, depth)) = stack.pop() {
+        if depth > MAX_BOUNDARY_DEPTH || !seen.insert(id) {
+            continue;
+        }
+        vm.charge(Work::Elements(1));
+        let object = vm.heap.obj(id);
+        children.clear();
+        match &object.kind {
+            ObjKind::Promise(state) => match state.settled {
+                crate::promise::Settled::Pending => return Some(id),
+                crate::promise::Settled::Fulfilled(v) => children.push(v),
+                crate::promise::Settled::Rejected(_) => {}
+            },
+            ObjKind::Array(items) => children.extend(items.iter().copied()),
+            ObjKind::Plain | ObjKind::Error(_) => {}
+            _ => continue,
+        }
+        let plain = crate::object::ACCESSOR | crate::object::HIDDEN;
+        children.extend(object.props.iter().filter(|slot| slot.flags & plain == 0).map(|slot| slot.value()));
+        for child in children.iter().rev() {
+            if let Value::Obj(child) = child {
+                stack.push((*child, depth + 1));
+            }
+        }
+    }
+    None
 }
 
 fn key_name(vm: &Vm, key: Key) -> String {

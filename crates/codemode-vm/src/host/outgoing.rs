@@ -250,6 +250,17 @@ impl Vm {
         {
             return Err(Stop::NeedsScript);
         }
+        // What crosses to the host settles promises, refuses binary data by its path and drops
+        // `__proto__` keys: the walk (`builtins/tojson.rs`) does that for the rare value that has
+        // them.
+        if pass.to_json.is_some()
+            && matches!(
+                self.heap.obj(id).kind,
+                ObjKind::Promise(_) | ObjKind::TypedArray(_) | ObjKind::ArrayBuffer(_) | ObjKind::DataView(_)
+            )
+        {
+            return Err(Stop::NeedsScript);
+        }
         let opened = match &self.heap.obj(id).kind {
             // Date's built-in toJSON.
             ObjKind::Date(t) => {
@@ -277,6 +288,12 @@ impl Vm {
             }
             _ => Opened::Object(self.object_members(v, id, pass)?),
         };
+        if pass.to_json.is_some()
+            && let Opened::Object(members) = &opened
+            && members.iter().any(|(name, _)| name == "__proto__")
+        {
+            return Err(Stop::NeedsScript);
+        }
         pass.seen.push(id);
         Ok(opened)
     }
