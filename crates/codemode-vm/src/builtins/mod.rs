@@ -27,6 +27,9 @@ mod bigint;
 mod clone;
 mod collation;
 mod console;
+mod console_more;
+mod console_table;
+mod crypto;
 mod data_view;
 mod date;
 mod date_math;
@@ -369,6 +372,9 @@ const LISTS: &[&[NativeDef]] = &[
     array::DEFS,
     array_more::DEFS,
     console::DEFS,
+    console_more::DEFS,
+    console_table::DEFS,
+    crypto::DEFS,
     error::DEFS,
     error_more::DEFS,
     json::DEFS,
