@@ -110,7 +110,7 @@ fn get_random_values_checks_its_argument() {
          r.push(crypto.getRandomValues(big) === big, crypto.getRandomValues(new Uint32Array(16384)).length);
          return r;",
     );
-    assert_eq!(v, json!(["TypeMismatchError", "TypeError", "QuotaExceededError", true, 16384]));
+    assert_eq!(v, json!(["TypeMismatchError", "TypeMismatchError", "QuotaExceededError", true, 16384]));
 }
 
 #[test]

@@ -42,6 +42,7 @@ mod global;
 mod group_by;
 mod internal;
 mod intl;
+mod intl_parts;
 mod iterator;
 mod iterator_helpers;
 mod json;
