@@ -153,3 +153,47 @@ fn console_state_survives_a_saved_run() {
     );
     assert_eq!(r.logs, vec!["a: 1", "g", "  a: 2", "end"]);
 }
+
+// `Array.fromAsync` is not in Node 20 (the conformance oracle), so its cases are here.
+#[test]
+fn array_from_async_reads_every_kind_of_source() {
+    let v = value(
+        "async function* gen() { yield 1; yield Promise.resolve(2); yield 3; }
+         const slow = (x) => new Promise(r => r(x));
+         return [
+           await Array.fromAsync(gen()),
+           await Array.fromAsync([slow(1), 2, slow(3)]),
+           await Array.fromAsync(new Set(['a', 'b'])),
+           await Array.fromAsync({ length: 3, 0: 'x', 1: slow('y') }),
+           await Array.fromAsync([1, 2, 3], async (x, i) => x * 10 + i),
+           await Array.fromAsync(gen(), function (x) { return this.k + x; }, { k: 100 }),
+           await Array.fromAsync([]),
+           await Array.fromAsync(tools.orders.lookup({ id: 'o2' }).then(o => [o.id, o.status])),
+         ];",
+    );
+    assert_eq!(
+        v,
+        json!([[1, 2, 3], [1, 2, 3], ["a", "b"], ["x", "y", null], [10, 21, 32], [101, 102, 103], [], []])
+    );
+}
+
+#[test]
+fn array_from_async_rejects_and_closes_the_iterator() {
+    let v = value(
+        "const log = [];
+         function* g() { try { yield 1; yield 2; } finally { log.push('closed'); } }
+         const r = [];
+         try { await Array.fromAsync(g(), x => { throw new RangeError('map ' + x); }); } catch (e) { r.push(e.name + ': ' + e.message); }
+         try { await Array.fromAsync([1, Promise.reject(new Error('bad'))]); } catch (e) { r.push(e.message); }
+         try { await Array.fromAsync(null); } catch (e) { r.push(e.name); }
+         try { await Array.fromAsync([1], 5); } catch (e) { r.push(e.name); }
+         const p = Array.fromAsync([1]);
+         r.push(p instanceof Promise, typeof Array.fromAsync, Array.fromAsync.length);
+         await p;
+         return [r, log];",
+    );
+    assert_eq!(
+        v,
+        json!([["RangeError: map 1", "bad", "TypeError", "TypeError", true, "function", 1], ["closed"]])
+    );
+}

@@ -63,9 +63,14 @@ fn get_random_values(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value])
         _ => None,
     };
     // Anything but an integer typed array is refused the same way, as Node does.
-    let Some(t) = data.filter(|t| !matches!(t.kind, ElemKind::Float16 | ElemKind::Float32 | ElemKind::Float64))
+    let Some(t) =
+        data.filter(|t| !matches!(t.kind, ElemKind::Float16 | ElemKind::Float32 | ElemKind::Float64))
     else {
-        return Err(named_error(vm, "TypeMismatchError", "The data argument must be an integer-type TypedArray"));
+        return Err(named_error(
+            vm,
+            "TypeMismatchError",
+            "The data argument must be an integer-type TypedArray",
+        ));
     };
     let len = t.len(&vm.heap).unwrap_or(0);
     let bytes = len.saturating_mul(t.kind.size());

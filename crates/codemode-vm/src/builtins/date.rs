@@ -635,7 +635,12 @@ pub(super) fn locale_format(
 }
 
 /// [`locale_format`] in `formatToParts` pieces; an invalid time is a `RangeError`, as in Node.
-pub(super) fn locale_parts(vm: &mut Vm, t: f64, options: Value, defaults: Defaults) -> Result<DateParts, Throw> {
+pub(super) fn locale_parts(
+    vm: &mut Vm,
+    t: f64,
+    options: Value,
+    defaults: Defaults,
+) -> Result<DateParts, Throw> {
     let o = read_date_format(vm, options, defaults)?;
     match fields(t) {
         Some(f) => Ok(date_parts(&f, &o)),

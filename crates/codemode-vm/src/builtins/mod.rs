@@ -19,6 +19,7 @@
 
 mod array;
 mod array_buffer;
+mod array_from_async;
 mod array_generic;
 pub(crate) mod array_loop;
 mod array_more;
@@ -373,6 +374,7 @@ const LISTS: &[&[NativeDef]] = &[
     array::DEFS,
     array_more::DEFS,
     console::DEFS,
+    array_from_async::DEFS,
     console_more::DEFS,
     console_table::DEFS,
     crypto::DEFS,
