@@ -197,3 +197,18 @@ fn array_from_async_rejects_and_closes_the_iterator() {
         json!([["RangeError: map 1", "bad", "TypeError", "TypeError", true, "function", 1], ["closed"]])
     );
 }
+
+#[test]
+fn a_host_may_extend_the_built_in_crypto_object() {
+    let ext = codemode::Extension::new("hash").global(
+        "crypto.subtle.digest",
+        |args: Vec<Value>, _ctx| async move {
+            Ok(json!(format!("digest of {}", args.get(1).and_then(Value::as_str).unwrap_or_default())))
+        },
+    );
+    let rt = codemode::demo::builder().extension(ext).build().expect("build");
+    let r = runtime().block_on(rt.execute(
+        "return [await crypto.subtle.digest('SHA-256', 'abc'), typeof crypto.randomUUID, crypto.randomUUID().length]",
+    ));
+    assert_eq!(r.value, Some(json!(["digest of abc", "function", 36])), "{r:?}");
+}
