@@ -78,11 +78,13 @@ impl State {
     }
 
     fn from_data(data: &[Value]) -> Option<(Stage, bool, State)> {
-        let stage = match arg(data, 0) {
-            Value::Number(n) if n == 0.0 => Stage::Iterator,
-            Value::Number(n) if n == 1.0 => Stage::Next,
-            Value::Number(n) if n == 2.0 => Stage::Value,
-            Value::Number(n) if n == 3.0 => Stage::Mapped,
+        let Value::Number(n) = arg(data, 0) else { return None };
+        // Restored state is not trusted: anything but a stage's number is refused.
+        let stage = match n as u8 {
+            0 => Stage::Iterator,
+            1 => Stage::Next,
+            2 => Stage::Value,
+            3 => Stage::Mapped,
             _ => return None,
         };
         let Value::Obj(promise) = arg(data, 2) else { return None };
