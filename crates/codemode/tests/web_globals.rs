@@ -212,3 +212,15 @@ fn a_host_may_extend_the_built_in_crypto_object() {
     ));
     assert_eq!(r.value, Some(json!(["digest of abc", "function", 36])), "{r:?}");
 }
+
+#[test]
+fn error_capture_stack_trace_leaves_out_the_constructor() {
+    let v = value(
+        "class HttpError extends Error {\n  constructor(m) {\n    super(m);\n    this.name = 'HttpError';\n    Error.captureStackTrace(this, HttpError);\n  }\n}\nfunction fail() {\n  throw new HttpError('404');\n}\ntry { fail(); } catch (e) { const o = {}; Error.captureStackTrace(o); return [e.stack, Object.keys(e), o.stack.split('\\n')[0]]; }",
+    );
+    let stack = v[0].as_str().unwrap();
+    assert!(stack.starts_with("HttpError: 404\n    at fail (<program>:9:"), "{stack}");
+    assert!(!stack.contains("HttpError ("), "{stack}");
+    assert_eq!(v[1], json!(["name"]));
+    assert_eq!(v[2], json!("Error"));
+}

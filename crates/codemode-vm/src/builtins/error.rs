@@ -18,6 +18,7 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::ctor("SyntaxError", 1, syntax_error_call, |vm, args| make(vm, ErrorKind::SyntaxError, args)),
     NativeDef::new("Error.prototype", "toString", 0, to_string),
     NativeDef::new("Error", "isError", 1, is_error),
+    NativeDef::new("Error", "captureStackTrace", 2, capture_stack_trace),
     NativeDef::new("#internal", "errorStackGet", 0, stack_get),
     NativeDef::new("#internal", "errorStackSet", 1, stack_set),
 ];
@@ -149,4 +150,35 @@ fn stack_set(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Resul
 fn is_error(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let yes = matches!(arg(args, 0), Value::Obj(id) if matches!(vm.heap.obj(id).kind, crate::object::ObjKind::Error(_)));
     Ok(Step::Return(Value::Bool(yes)))
+}
+
+/// V8's `Error.captureStackTrace(obj, constructorOpt?)`: gives `obj` an own non-enumerable
+/// `stack` (its `Error.prototype.toString` text, then the running frames), leaving out the frames
+/// from the innermost call of `constructorOpt` outwards to it, as custom error classes expect.
+fn capture_stack_trace(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let target = arg(args, 0);
+    let Value::Obj(id) = target else {
+        let desc = vm.describe_for_error(target);
+        return Err(
+            vm.make_error(ErrorKind::TypeError, &format!("Invalid argument: {desc} is not an object"))
+        );
+    };
+    let Some(mut trace) = vm.capture_stack() else { return Ok(Step::Return(Value::Undefined)) };
+    if let Value::Obj(f) = arg(args, 1)
+        && let ObjKind::Function(
+            crate::object::Callable::Closure { func, .. } | crate::object::Callable::Class { func, .. },
+        ) = &vm.heap.obj(f).kind
+        && let Some(at) = trace.frames.iter().position(|frame| frame.func == *func)
+    {
+        trace.frames.drain(..=at);
+    }
+    let lines = vm.stack_lines(&trace);
+    let Step::Return(Value::Str(head)) = to_string(vm, target, &[], &[])? else {
+        return Ok(Step::Return(Value::Undefined));
+    };
+    let text = format!("{}{lines}", vm.heap.str(head));
+    let stack = vm.new_string_owned(text)?;
+    let key = vm.builtin_key("stack");
+    vm.define_hidden_charged(id, key, stack)?;
+    Ok(Step::Return(Value::Undefined))
 }
