@@ -2,6 +2,8 @@
 // (xtask/conformance/run.mjs and xtask/forms/run.mjs): the JavaScript twin of
 // `crates/codemode/src/demo.rs` and of codemode's console formatting.
 
+import { Console } from "node:console";
+import { Writable } from "node:stream";
 /** A JSON copy, as every value crossing the tool boundary is plain data. */
 const copy = v => (v === undefined ? null : JSON.parse(JSON.stringify(v)));
 
@@ -74,11 +76,42 @@ export function formatArg(v) {
   return s === undefined ? "undefined" : s;
 }
 
+/** Node's own rendering of `console.table`, captured as text (codemode draws the same box). */
+function nodeTable(...args) {
+  let text = "";
+  const sink = new Writable({ write(chunk, _enc, done) { text += chunk; done(); } });
+  new Console({ stdout: sink, stderr: sink, colorMode: false }).table(...args);
+  return text.replace(/\n$/, "");
+}
+
 export function makeConsole(logs) {
-  const line = prefix => (...vals) => {
-    logs.push(prefix + vals.map(formatArg).join(" "));
+  // Node's group indentation (two spaces a level, on every line of a message); `count`, `assert`
+  // and `table` as Node writes them. `time`/`trace`/`dir` print run-dependent text: tested in Rust.
+  // Every method returns `undefined`, as Node's do.
+  let indent = "";
+  const counts = new Map();
+  const push = (prefix, text) => {
+    logs.push(prefix + indent + text.split("\n").join("\n" + indent));
   };
-  return { log: line(""), info: line(""), warn: line("[warn] "), error: line("[error] "), debug: line("[debug] ") };
+  const line = prefix => (...vals) => push(prefix, vals.map(formatArg).join(" "));
+  const log = line("");
+  const group = (...labels) => {
+    if (labels.length > 0) log(...labels);
+    indent += "  ";
+  };
+  const label = l => (l === undefined ? "default" : `${l}`);
+  return {
+    log, info: log, warn: line("[warn] "), error: line("[error] "), debug: line("[debug] "),
+    group, groupCollapsed: group, groupEnd: () => { indent = indent.slice(2); },
+    count: l => { const k = label(l); counts.set(k, (counts.get(k) ?? 0) + 1); push("", `${k}: ${counts.get(k)}`); },
+    countReset: l => { const k = label(l); if (counts.has(k)) counts.set(k, 0); },
+    assert: (cond, ...data) => {
+      if (cond) return;
+      const head = data.length === 0 ? "Assertion failed" : `Assertion failed: ${data[0]}`;
+      push("[warn] ", [head, ...data.slice(1).map(formatArg)].join(" "));
+    },
+    table: (...args) => push("", nodeTable(...args)),
+  };
 }
 
 /**

@@ -107,6 +107,7 @@ impl Vm {
                 && info.location.is_none()
             {
                 info.location = location;
+                crate::stack_trace::settle_top(&self.frames, info, location);
             }
         }
         if let Err(uncaught) = self.unwind(exc) {
@@ -350,7 +351,7 @@ impl Vm {
                             Some(v) => reg!(dst) = v,
                             None => {
                                 let name = self.heap.atoms.name(atom).to_string();
-                                let msg = format!("{name} is not defined");
+                                let msg = crate::absent::not_defined_message(&name);
                                 throw!(self.make_error(ErrorKind::ReferenceError, &msg));
                             }
                         }

@@ -18,6 +18,7 @@
 // throw); the naming convention lint is about converting `self`.
 #![allow(clippy::wrong_self_convention)]
 
+mod absent;
 mod arena;
 mod async_generator;
 mod bigint;
@@ -51,6 +52,7 @@ mod replay;
 mod restore;
 mod result_note;
 mod snapshot;
+mod stack_trace;
 mod to_primitive;
 mod toolroot;
 mod user_iter;
@@ -202,6 +204,8 @@ pub struct Vm {
     pub(crate) logs: Vec<String>,
     /// Console output dropped by the log budget.
     pub(crate) log_tally: output::LogTally,
+    /// `console.group` depth, `count` counters and `time` starts.
+    pub(crate) console: output::ConsoleState,
     /// Rejected promises without handlers, in rejection order (checked again at the end).
     pub(crate) rejected_unhandled: Vec<ObjId>,
     /// Where the last uncaught throw happened.
@@ -304,6 +308,7 @@ impl Vm {
             rng,
             logs: Vec::new(),
             log_tally: output::LogTally::default(),
+            console: output::ConsoleState::default(),
             rejected_unhandled: Vec::new(),
             throw_location: None,
             finished: None,

@@ -435,12 +435,15 @@ pub enum MapIterMode {
 }
 
 /// What an Error object carries besides `name` and `message`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ErrorInfo {
     /// How an uncaught throw of this error is classified (host failures are tagged).
     pub kind: crate::host::FailureKind,
     /// Where it was created (1-based line, column).
     pub location: Option<(u32, u32)>,
+    /// The frames running when it was made (`Error.prototype.stack`, `stack_trace.rs`).
+    #[serde(default)]
+    pub stack: Option<Box<crate::stack_trace::StackTrace>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -604,6 +607,7 @@ impl Object {
             ObjKind::Disposable(d) => d.extra_bytes(),
             ObjKind::Url(u) => u.extra_bytes(),
             ObjKind::ArrayBuffer(b) => size_of::<crate::builtins::BufferData>() + b.bytes.capacity(),
+            ObjKind::Error(info) => info.stack.as_ref().map_or(0, |t| t.heap_bytes()),
             _ => 0,
         };
         self.props.capacity() * size_of::<Slot>() + self.props.index_bytes() + kind

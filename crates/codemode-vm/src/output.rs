@@ -25,6 +25,15 @@ pub struct LogTally {
     pub dropped_bytes: u64,
 }
 
+/// The console's own state: `group` depth, `count` counters, `time` starts (run clock, ms).
+/// Labels are charged to the memory limit when first used.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub(crate) struct ConsoleState {
+    pub group_depth: u32,
+    pub counts: std::collections::BTreeMap<String, u64>,
+    pub timers: std::collections::BTreeMap<String, f64>,
+}
+
 impl Vm {
     /// Records one console line: kept if it fits the budget, else dropped and counted.
     pub(crate) fn push_log_line(&mut self, line: String) -> Result<(), Throw> {

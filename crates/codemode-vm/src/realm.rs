@@ -428,7 +428,8 @@ impl Vm {
     /// (the interpreter's pc is only saved at that point).
     pub(crate) fn make_error(&mut self, kind: ErrorKind, message: &str) -> Value {
         let proto = self.realm.error_protos[error_index(kind)];
-        let info = ErrorInfo { kind: FailureKind::Execution, location: None };
+        let stack = self.capture_stack();
+        let info = ErrorInfo { kind: FailureKind::Execution, location: None, stack };
         let Ok(id) = self.heap.alloc_object(Object::with_kind(Some(proto), ObjKind::Error(info))) else {
             return Value::Undefined;
         };

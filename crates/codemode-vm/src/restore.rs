@@ -40,6 +40,8 @@ pub(crate) struct SavedVm {
     pub(crate) logs: Vec<String>,
     #[serde(default)]
     pub(crate) log_tally: crate::output::LogTally,
+    #[serde(default)]
+    pub(crate) console: crate::output::ConsoleState,
     pub(crate) rejected_unhandled: Vec<ObjId>,
     pub(crate) throw_location: Option<(u32, u32)>,
     pub(crate) finished: Option<Status>,
@@ -73,6 +75,7 @@ impl TryFrom<SavedVm> for Vm {
             rng: s.rng,
             logs: s.logs,
             log_tally: s.log_tally,
+            console: s.console,
             rejected_unhandled: s.rejected_unhandled,
             throw_location: s.throw_location,
             finished: s.finished,

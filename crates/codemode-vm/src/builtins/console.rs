@@ -1,6 +1,7 @@
 //! `console`: captured into the run's logs. `log`/`info` unprefixed; `warn`, `error`, `debug`
 //! prefixed `[warn] `, `[error] `, `[debug] `. Strings print as they are, other values as
-//! JSON-like text.
+//! JSON-like text. Lines are indented by the open `console.group`s; the other console
+//! methods are in `console_more.rs` and `console_table.rs`.
 
 use super::{NativeDef, Step};
 use crate::Vm;
@@ -16,15 +17,8 @@ pub const DEFS: &[NativeDef] = &[
 ];
 
 fn emit(vm: &mut Vm, prefix: &str, args: &[Value]) -> Result<Step, Throw> {
-    let mut line = String::from(prefix);
-    for (i, v) in args.iter().enumerate() {
-        if i > 0 {
-            line.push(' ');
-        }
-        line.push_str(&vm.display(*v)?);
-    }
-    // Kept or dropped by the log budget (`output.rs`).
-    vm.push_log_line(line)?;
+    let text = vm.display_all(args)?;
+    vm.push_console(prefix, &text)?;
     Ok(Step::Return(Value::Undefined))
 }
 
@@ -45,6 +39,37 @@ fn debug(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<S
 }
 
 impl Vm {
+    /// The arguments of a console call as one text: each shown by [`Vm::display`], space separated.
+    pub(crate) fn display_all(&mut self, args: &[Value]) -> Result<String, Throw> {
+        let mut text = String::new();
+        for (i, v) in args.iter().enumerate() {
+            if i > 0 {
+                text.push(' ');
+            }
+            text.push_str(&self.display(*v)?);
+        }
+        Ok(text)
+    }
+
+    /// Prints `text` after `prefix`, each of its lines indented by the open `console.group`s
+    /// (two spaces each, as Node). Kept or dropped by the log budget (`output.rs`).
+    pub(crate) fn push_console(&mut self, prefix: &str, text: &str) -> Result<(), Throw> {
+        let width = 2 * self.console.group_depth as usize;
+        let lines = text.bytes().filter(|&b| b == b'\n').count() + 1;
+        self.ensure_fits(prefix.len() + text.len() + width.saturating_mul(lines))?;
+        let indent = " ".repeat(width);
+        let mut line = String::with_capacity(prefix.len() + indent.len() + text.len());
+        line.push_str(prefix);
+        for (i, part) in text.split('\n').enumerate() {
+            if i > 0 {
+                line.push('\n');
+            }
+            line.push_str(&indent);
+            line.push_str(part);
+        }
+        self.push_log_line(line)
+    }
+
     /// How console shows a value: strings raw, `undefined` as such, Errors as `Name: message`,
     /// everything else as its JSON text.
     pub(crate) fn display(&mut self, v: Value) -> Result<String, Throw> {

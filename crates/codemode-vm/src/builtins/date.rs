@@ -349,6 +349,9 @@ pub(super) enum Defaults {
     Date,
     Time,
     Both,
+    /// `Intl.DateTimeFormat` (ToDateTimeOptions "any", "date"): any fields and styles; the date
+    /// only when none is given.
+    Any,
 }
 
 const MONTHS_LONG: [&str; 12] = [
@@ -459,11 +462,11 @@ fn read_date_format(vm: &mut Vm, options: Value, defaults: Defaults) -> Result<D
     let add_date = match defaults {
         Defaults::Date => !has_date,
         Defaults::Time => false,
-        Defaults::Both => !has_date && !has_time,
+        Defaults::Both | Defaults::Any => !has_date && !has_time,
     };
     let add_time = match defaults {
         Defaults::Time => !has_time,
-        Defaults::Date => false,
+        Defaults::Date | Defaults::Any => false,
         Defaults::Both => !has_date && !has_time,
     };
     if add_date {
@@ -488,35 +491,51 @@ fn two(n: i64) -> String {
 
 /// Formats calendar fields as `en-US` does for the given components.
 pub(crate) fn format_date(f: &Fields, o: &DateFormat) -> String {
+    let parts = date_parts(f, o).into_iter();
+    parts.map(|(_, text)| if text == DAY_PERIOD_SPACE { " ".to_string() } else { text }).collect()
+}
+
+/// The literal before `AM`/`PM` in `formatToParts`: a narrow no-break space, where `format`
+/// writes a plain space (Node 20 does so: its formatted strings replace the one ICU gives).
+const DAY_PERIOD_SPACE: &str = "\u{202f}";
+
+/// A formatted date in pieces, each with its `formatToParts` type (`"month"`, `"literal"`, ...).
+pub(crate) type DateParts = Vec<(&'static str, String)>;
+
+/// [`format_date`] as `Intl.DateTimeFormat.prototype.formatToParts` gives it: the texts, in
+/// order, concatenate to the formatted string (but for [`DAY_PERIOD_SPACE`]).
+pub(crate) fn date_parts(f: &Fields, o: &DateFormat) -> DateParts {
     let month_idx = f.month as usize;
     let num = |style: &Option<String>, n: i64| match style.as_deref() {
         Some("2-digit") => two(n),
         _ => n.to_string(),
     };
+    let lit = |s: &str| ("literal", s.to_string());
     let year = o
         .year
         .as_ref()
-        .map(|y| if y == "2-digit" { two(f.year.rem_euclid(100)) } else { f.year.to_string() });
-    let day = o.day.as_ref().map(|_| num(&o.day, f.day as i64));
-    let mut date = match o.month.as_deref() {
+        .map(|y| ("year", if y == "2-digit" { two(f.year.rem_euclid(100)) } else { f.year.to_string() }));
+    let day = o.day.as_ref().map(|_| ("day", num(&o.day, f.day as i64)));
+    let mut date: DateParts = match o.month.as_deref() {
         Some(style @ ("long" | "short" | "narrow")) => {
             let name = match style {
                 "long" => MONTHS_LONG.get(month_idx).copied().unwrap_or("").to_string(),
                 "short" => MONTHS.get(month_idx).copied().unwrap_or("").to_string(),
                 _ => MONTHS_LONG.get(month_idx).map(|m| m[..1].to_string()).unwrap_or_default(),
             };
+            let name = ("month", name);
             match (day, year) {
-                (Some(d), Some(y)) => format!("{name} {d}, {y}"),
-                (Some(d), None) => format!("{name} {d}"),
-                (None, Some(y)) => format!("{name} {y}"),
-                (None, None) => name,
+                (Some(d), Some(y)) => vec![name, lit(" "), d, lit(", "), y],
+                (Some(d), None) => vec![name, lit(" "), d],
+                (None, Some(y)) => vec![name, lit(" "), y],
+                (None, None) => vec![name],
             }
         }
         Some(_) => {
-            let m = num(&o.month, f.month as i64 + 1);
-            [Some(m), day, year].into_iter().flatten().collect::<Vec<_>>().join("/")
+            let m = ("month", num(&o.month, f.month as i64 + 1));
+            join([Some(m), day, year].into_iter().flatten(), "/")
         }
-        None => [day, year].into_iter().flatten().collect::<Vec<_>>().join(" "),
+        None => join([day, year].into_iter().flatten(), " "),
     };
     if let Some(style) = &o.weekday {
         let w = f.weekday as usize;
@@ -525,9 +544,12 @@ pub(crate) fn format_date(f: &Fields, o: &DateFormat) -> String {
             "narrow" => DAYS_LONG.get(w).map(|d| d[..1].to_string()).unwrap_or_default(),
             _ => DAYS.get(w).copied().unwrap_or("").to_string(),
         };
-        date = if date.is_empty() { name } else { format!("{name}, {date}") };
+        if !date.is_empty() {
+            date.insert(0, lit(", "));
+        }
+        date.insert(0, ("weekday", name));
     }
-    let time = if let Some(hstyle) = &o.hour {
+    let time: DateParts = if let Some(hstyle) = &o.hour {
         let h = if o.hour12 {
             (f.hour + 11) % 12 + 1
         } else if o.h24 && f.hour == 0 {
@@ -536,26 +558,30 @@ pub(crate) fn format_date(f: &Fields, o: &DateFormat) -> String {
             f.hour
         };
         let hour = if hstyle == "2-digit" || !o.hour12 { two(h) } else { h.to_string() };
-        let mut t = hour;
+        let mut t = vec![("hour", hour)];
         if o.minute.is_some() {
-            t.push(':');
-            t.push_str(&two(f.minute));
+            t.push(lit(":"));
+            t.push(("minute", two(f.minute)));
             if o.second.is_some() {
-                t.push(':');
-                t.push_str(&two(f.second));
+                t.push(lit(":"));
+                t.push(("second", two(f.second)));
             }
         }
         if o.hour12 {
-            t.push_str(if f.hour < 12 { " AM" } else { " PM" });
+            t.push(lit(DAY_PERIOD_SPACE));
+            t.push(("dayPeriod", if f.hour < 12 { "AM" } else { "PM" }.to_string()));
         }
-        t.push_str(o.zone_suffix);
+        if let Some(zone) = o.zone_suffix.strip_prefix(' ') {
+            t.push(lit(" "));
+            t.push(("timeZoneName", zone.to_string()));
+        }
         t
     } else {
         match (&o.minute, &o.second) {
-            (Some(_), Some(_)) => format!("{}:{}", two(f.minute), two(f.second)),
-            (Some(_), None) => f.minute.to_string(),
-            (None, Some(_)) => f.second.to_string(),
-            (None, None) => String::new(),
+            (Some(_), Some(_)) => vec![("minute", two(f.minute)), lit(":"), ("second", two(f.second))],
+            (Some(_), None) => vec![("minute", f.minute.to_string())],
+            (None, Some(_)) => vec![("second", f.second.to_string())],
+            (None, None) => Vec::new(),
         }
     };
     match (date.is_empty(), time.is_empty()) {
@@ -569,9 +595,23 @@ pub(crate) fn format_date(f: &Fields, o: &DateFormat) -> String {
             } else {
                 ", "
             };
-            format!("{date}{joiner}{time}")
+            date.push(lit(joiner));
+            date.extend(time);
+            date
         }
     }
+}
+
+/// `parts` with a literal `sep` between each two.
+fn join(parts: impl Iterator<Item = (&'static str, String)>, sep: &str) -> DateParts {
+    let mut out = Vec::new();
+    for part in parts {
+        if !out.is_empty() {
+            out.push(("literal", sep.to_string()));
+        }
+        out.push(part);
+    }
+    out
 }
 
 fn to_locale(vm: &mut Vm, this: Value, args: &[Value], defaults: Defaults) -> Result<Step, Throw> {
@@ -592,6 +632,20 @@ pub(super) fn locale_format(
         Some(f) => format_date(&f, &o),
         None => "Invalid Date".to_string(),
     })
+}
+
+/// [`locale_format`] in `formatToParts` pieces; an invalid time is a `RangeError`, as in Node.
+pub(super) fn locale_parts(
+    vm: &mut Vm,
+    t: f64,
+    options: Value,
+    defaults: Defaults,
+) -> Result<DateParts, Throw> {
+    let o = read_date_format(vm, options, defaults)?;
+    match fields(t) {
+        Some(f) => Ok(date_parts(&f, &o)),
+        None => Err(vm.make_error(ErrorKind::RangeError, "Invalid time value")),
+    }
 }
 
 /// The time value of a Date argument (`Intl.DateTimeFormat().format(d)`): a Date, a number, or

@@ -5,6 +5,7 @@ use codemode_bytecode::ErrorKind;
 use super::{NativeDef, Step, arg};
 use crate::Vm;
 use crate::call::Throw;
+use crate::object::ObjKind;
 use crate::value::Value;
 
 pub const DEFS: &[NativeDef] = &[
@@ -17,6 +18,9 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::ctor("SyntaxError", 1, syntax_error_call, |vm, args| make(vm, ErrorKind::SyntaxError, args)),
     NativeDef::new("Error.prototype", "toString", 0, to_string),
     NativeDef::new("Error", "isError", 1, is_error),
+    NativeDef::new("Error", "captureStackTrace", 2, capture_stack_trace),
+    NativeDef::new("#internal", "errorStackGet", 0, stack_get),
+    NativeDef::new("#internal", "errorStackSet", 1, stack_set),
 ];
 
 fn make(vm: &mut Vm, kind: ErrorKind, args: &[Value]) -> Result<Step, Throw> {
@@ -94,7 +98,51 @@ pub(super) fn install_names(vm: &mut Vm) -> Result<(), Throw> {
         let empty = vm.new_string("")?;
         vm.define_hidden(proto, "message", empty);
     }
+    // `Error.prototype.stack`: a non-enumerable accessor, so the result boundary and
+    // `JSON.stringify` (own enumerable properties) never see it.
+    let (Some(get), Some(set)) = (
+        super::Native::by_stable_name("#internal.errorStackGet"),
+        super::Native::by_stable_name("#internal.errorStackSet"),
+    ) else {
+        return Ok(());
+    };
+    let get = vm.alloc_native(get, Vec::new())?;
+    let set = vm.alloc_native(set, Vec::new())?;
+    let proto = vm.realm.error_protos[0];
+    let key = vm.builtin_key("stack");
+    vm.define_accessor(Value::Obj(proto), crate::props::Key::Atom(key), Some(get), Some(set))?;
+    let props = &mut vm.heap.obj_mut(proto).props;
+    if let Some(slot) = props.find(key).and_then(|i| props.slot_mut(i)) {
+        slot.flags |= crate::object::HIDDEN;
+    }
     Ok(())
+}
+
+/// `error.stack`: `Name: message` and the frames the error recorded when it was made
+/// (`stack_trace.rs`); `undefined` for an object that is no Error.
+fn stack_get(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let lines = match this {
+        Value::Obj(id) => match &vm.heap.obj(id).kind {
+            ObjKind::Error(info) => info.stack.as_ref().map(|t| vm.stack_lines(t)),
+            _ => None,
+        },
+        _ => None,
+    };
+    let Some(lines) = lines else { return Ok(Step::Return(Value::Undefined)) };
+    let Step::Return(Value::Str(head)) = to_string(vm, this, &[], &[])? else {
+        return Ok(Step::Return(Value::Undefined));
+    };
+    let text = format!("{}{lines}", vm.heap.str(head));
+    Ok(Step::Return(vm.new_string_owned(text)?))
+}
+
+/// `error.stack = v`: an own data property from then on (non-enumerable, as V8's).
+fn stack_set(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    if let Value::Obj(id) = this {
+        let key = vm.builtin_key("stack");
+        vm.define_hidden_charged(id, key, arg(args, 0))?;
+    }
+    Ok(Step::Return(Value::Undefined))
 }
 
 /// `Error.isError(v)`: whether `v` is an Error object (made by an error constructor, whatever
@@ -102,4 +150,35 @@ pub(super) fn install_names(vm: &mut Vm) -> Result<(), Throw> {
 fn is_error(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let yes = matches!(arg(args, 0), Value::Obj(id) if matches!(vm.heap.obj(id).kind, crate::object::ObjKind::Error(_)));
     Ok(Step::Return(Value::Bool(yes)))
+}
+
+/// V8's `Error.captureStackTrace(obj, constructorOpt?)`: gives `obj` an own non-enumerable
+/// `stack` (its `Error.prototype.toString` text, then the running frames), leaving out the frames
+/// from the innermost call of `constructorOpt` outwards to it, as custom error classes expect.
+fn capture_stack_trace(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let target = arg(args, 0);
+    let Value::Obj(id) = target else {
+        let desc = vm.describe_for_error(target);
+        return Err(
+            vm.make_error(ErrorKind::TypeError, &format!("Invalid argument: {desc} is not an object"))
+        );
+    };
+    let Some(mut trace) = vm.capture_stack() else { return Ok(Step::Return(Value::Undefined)) };
+    if let Value::Obj(f) = arg(args, 1)
+        && let ObjKind::Function(
+            crate::object::Callable::Closure { func, .. } | crate::object::Callable::Class { func, .. },
+        ) = &vm.heap.obj(f).kind
+        && let Some(at) = trace.frames.iter().position(|frame| frame.func == *func)
+    {
+        trace.frames.drain(..=at);
+    }
+    let lines = vm.stack_lines(&trace);
+    let Step::Return(Value::Str(head)) = to_string(vm, target, &[], &[])? else {
+        return Ok(Step::Return(Value::Undefined));
+    };
+    let text = format!("{}{lines}", vm.heap.str(head));
+    let stack = vm.new_string_owned(text)?;
+    let key = vm.builtin_key("stack");
+    vm.define_hidden_charged(id, key, stack)?;
+    Ok(Step::Return(Value::Undefined))
 }

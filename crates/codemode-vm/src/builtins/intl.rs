@@ -1,4 +1,4 @@
-//! A small `Intl`: `NumberFormat`, `DateTimeFormat` and `Collator`, enough for the formatting
+//! A small `Intl`: `NumberFormat` and `DateTimeFormat` (`format`, `formatToParts`) and `Collator`, enough for the formatting
 //! idioms programs use (`new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" })
 //! .format(x)`, `new Intl.Collator(undefined, { numeric: true }).compare`).
 //!
@@ -10,7 +10,8 @@
 //! [`super::number`], [`super::date`] and [`super::string`].
 
 use super::collation::{collate_options, collate_with};
-use super::date::{Defaults, locale_format, time_of};
+use super::date::{Defaults, locale_format, locale_parts, time_of};
+use super::intl_parts::{number_parts, parts_array};
 use super::number::{format_locale, resolve_locale_options};
 use super::{Native, NativeDef, Step, arg, table};
 use crate::Vm;
@@ -37,6 +38,8 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::new("#internal", "intlNumberFormatFormat", 1, nf_format),
     NativeDef::new("#internal", "intlDateTimeFormatFormat", 1, dtf_format),
     NativeDef::new("#internal", "intlCollatorCompare", 2, collator_compare),
+    NativeDef::new("#internal", "intlNumberFormatFormatToParts", 1, nf_format_to_parts),
+    NativeDef::new("#internal", "intlDateTimeFormatFormatToParts", 1, dtf_format_to_parts),
 ];
 
 /// The index of an internal helper of this module.
@@ -45,12 +48,14 @@ fn native(name: &str) -> Native {
     Native(i as u16)
 }
 
-/// `{ <method>: bound(locales, options) }`.
-fn formatter(vm: &mut Vm, method: &str, helper: &str, args: &[Value]) -> Result<Step, Throw> {
+/// `{ <method>: bound(locales, options), ... }` for each `(method, helper)`.
+fn formatter(vm: &mut Vm, methods: &[(&str, &str)], args: &[Value]) -> Result<Step, Throw> {
     let obj = vm.new_object()?;
-    let f = vm.alloc_native(native(helper), vec![arg(args, 0), arg(args, 1)])?;
-    if let Value::Obj(id) = obj {
-        vm.define_hidden(id, method, f);
+    for (method, helper) in methods {
+        let f = vm.alloc_native(native(helper), vec![arg(args, 0), arg(args, 1)])?;
+        if let Value::Obj(id) = obj {
+            vm.define_hidden(id, method, f);
+        }
     }
     Ok(Step::Return(obj))
 }
@@ -58,7 +63,8 @@ fn formatter(vm: &mut Vm, method: &str, helper: &str, args: &[Value]) -> Result<
 fn nf_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
     // Validate the options now, as the constructor does.
     resolve_locale_options(vm, arg(args, 0), arg(args, 1))?;
-    formatter(vm, "format", "intlNumberFormatFormat", args)
+    let methods = [("format", "intlNumberFormatFormat"), ("formatToParts", "intlNumberFormatFormatToParts")];
+    formatter(vm, &methods, args)
 }
 
 fn number_format(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
@@ -71,9 +77,20 @@ fn nf_format(vm: &mut Vm, _this: Value, args: &[Value], data: &[Value]) -> Resul
     Ok(Step::Return(vm.new_string_owned(format_locale(x, &opts))?))
 }
 
+/// `formatToParts(x)`: [`format_locale`]'s text in typed pieces (`intl_parts.rs`).
+fn nf_format_to_parts(vm: &mut Vm, _this: Value, args: &[Value], data: &[Value]) -> Result<Step, Throw> {
+    let opts = resolve_locale_options(vm, arg(data, 0), arg(data, 1))?;
+    let x = vm.to_number(arg(args, 0))?;
+    let text = format_locale(x, &opts);
+    let parts = number_parts(&text, &opts);
+    Ok(Step::Return(parts_array(vm, parts)?))
+}
+
 fn dtf_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
-    locale_format(vm, 0.0, arg(args, 1), Defaults::Date)?;
-    formatter(vm, "format", "intlDateTimeFormatFormat", args)
+    locale_format(vm, 0.0, arg(args, 1), Defaults::Any)?;
+    let methods =
+        [("format", "intlDateTimeFormatFormat"), ("formatToParts", "intlDateTimeFormatFormatToParts")];
+    formatter(vm, &methods, args)
 }
 
 fn date_time_format(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
@@ -82,13 +99,19 @@ fn date_time_format(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) 
 
 fn dtf_format(vm: &mut Vm, _this: Value, args: &[Value], data: &[Value]) -> Result<Step, Throw> {
     let t = time_of(vm, arg(args, 0))?;
-    let s = locale_format(vm, t, arg(data, 1), Defaults::Date)?;
+    let s = locale_format(vm, t, arg(data, 1), Defaults::Any)?;
     Ok(Step::Return(vm.new_string_owned(s)?))
+}
+
+fn dtf_format_to_parts(vm: &mut Vm, _this: Value, args: &[Value], data: &[Value]) -> Result<Step, Throw> {
+    let t = time_of(vm, arg(args, 0))?;
+    let parts = locale_parts(vm, t, arg(data, 1), Defaults::Any)?;
+    Ok(Step::Return(parts_array(vm, parts)?))
 }
 
 fn collator_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
     collate_options(vm, arg(args, 1))?;
-    formatter(vm, "compare", "intlCollatorCompare", args)
+    formatter(vm, &[("compare", "intlCollatorCompare")], args)
 }
 
 fn collator(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {

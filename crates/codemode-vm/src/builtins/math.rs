@@ -141,13 +141,18 @@ fn min(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Ste
     extreme(vm, args, false)
 }
 
-/// xorshift64*: small, fast, and its state is one number in the snapshot.
-fn random(vm: &mut Vm, _this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+/// The run's next 64 random bits (`Math.random`, `crypto`). xorshift64*: small, fast, and its
+/// state is one number in the snapshot.
+pub(crate) fn next_random(vm: &mut Vm) -> u64 {
     let mut x = vm.rng;
     x ^= x >> 12;
     x ^= x << 25;
     x ^= x >> 27;
     vm.rng = x;
-    let bits = x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11;
+    x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+}
+
+fn random(vm: &mut Vm, _this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    let bits = next_random(vm) >> 11;
     Ok(Step::Return(Value::Number(bits as f64 / (1u64 << 53) as f64)))
 }

@@ -19,6 +19,7 @@
 
 mod array;
 mod array_buffer;
+mod array_from_async;
 mod array_generic;
 pub(crate) mod array_loop;
 mod array_more;
@@ -27,6 +28,9 @@ mod bigint;
 mod clone;
 mod collation;
 mod console;
+mod console_more;
+mod console_table;
+mod crypto;
 mod data_view;
 mod date;
 mod date_math;
@@ -39,6 +43,7 @@ mod global;
 mod group_by;
 mod internal;
 mod intl;
+mod intl_parts;
 mod iterator;
 mod iterator_helpers;
 mod json;
@@ -376,6 +381,10 @@ const LISTS: &[&[NativeDef]] = &[
     array::DEFS,
     array_more::DEFS,
     console::DEFS,
+    array_from_async::DEFS,
+    console_more::DEFS,
+    console_table::DEFS,
+    crypto::DEFS,
     error::DEFS,
     error_more::DEFS,
     json::DEFS,

@@ -318,7 +318,7 @@ impl LocaleOptions {
     }
 }
 
-fn currency_symbol(code: &str) -> String {
+pub(super) fn currency_symbol(code: &str) -> String {
     match code {
         "USD" => "$".into(),
         "EUR" => "€".into(),

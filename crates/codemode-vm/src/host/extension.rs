@@ -26,7 +26,12 @@ impl Vm {
         for (depth, segment) in parents.iter().enumerate() {
             let atom = self.intern(segment).map_err(oom)?;
             owner = match self.heap.obj(owner).props.get(atom).map(|s| s.value()) {
-                Some(Value::Obj(id)) if depth > 0 || self.host.extension_roots.contains(&id) => id,
+                // The built-in `crypto` namespace takes extensions too (`crypto.subtle.digest`).
+                Some(Value::Obj(id))
+                    if depth > 0 || self.host.extension_roots.contains(&id) || *segment == "crypto" =>
+                {
+                    id
+                }
                 Some(_) => return Err(format!("'{segment}' in '{path}' is not an extension object")),
                 None => {
                     let Value::Obj(id) = self.new_object().map_err(oom)? else {
