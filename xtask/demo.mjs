@@ -4,6 +4,7 @@
 
 import { Console } from "node:console";
 import { Writable } from "node:stream";
+
 /** A JSON copy, as every value crossing the tool boundary is plain data. */
 const copy = v => (v === undefined ? null : JSON.parse(JSON.stringify(v)));
 

@@ -160,8 +160,8 @@ pub fn apply_program_shape(stmts: Vec<Stmt>) -> Vec<Stmt> {
         && let Some(Stmt::Expr(stmt)) = stmts.get_mut(index)
         && is_function_literal(&stmt.expr)
     {
-        let function = std::mem::replace(&mut stmt.expr, Box::new(Expr::Invalid(Default::default())));
-        stmt.expr = Box::new(call_of(*function, stmt.span));
+        let function = std::mem::replace(&mut *stmt.expr, Expr::Invalid(Default::default()));
+        *stmt.expr = call_of(function, stmt.span);
         return stmts;
     }
     if let Some((name, span)) = lone_function_declaration(&stmts) {

@@ -567,7 +567,9 @@ impl Vm {
         let Some(then) = job else {
             // A promise inside the result (`{ order: tools.orders.lookup(..) }`) is awaited too:
             // the result is looked at again once it settles.
-            if let Some(pending) = builtins::tojson::pending_promise_inside(self, value) {
+            if self.pending_promises > 0
+                && let Some(pending) = builtins::tojson::pending_promise_inside(self, value)
+            {
                 return self.add_reaction(pending, Reaction::FinishMainWith { value });
             }
             return self.finish_main(value);

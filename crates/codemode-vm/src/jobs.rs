@@ -12,7 +12,9 @@ use crate::value::{ObjId, Value};
 impl Vm {
     pub(crate) fn new_promise(&mut self) -> Result<ObjId, Throw> {
         let proto = Some(self.realm.promise_proto);
-        self.alloc(ObjKind::Promise(Box::new(PromiseState::pending())), proto)
+        let p = self.alloc(ObjKind::Promise(Box::new(PromiseState::pending())), proto)?;
+        self.pending_promises = self.pending_promises.saturating_add(1);
+        Ok(p)
     }
 
     fn promise_state(&mut self, p: ObjId) -> Option<&mut PromiseState> {
@@ -77,6 +79,10 @@ impl Vm {
             return;
         }
         state.settled = outcome;
+        if self.pending_promises != usize::MAX {
+            self.pending_promises = self.pending_promises.saturating_sub(1);
+        }
+        let Some(state) = self.promise_state(p) else { return };
         let reactions = std::mem::take(&mut state.reactions);
         let handled = state.handled;
         let (value, rejected) = match outcome {

@@ -219,6 +219,11 @@ pub struct Vm {
     /// Made when the result is; a run saved after its program returned does not keep it.
     #[serde(skip)]
     pub(crate) result_note: Option<String>,
+    /// Promises made and not settled yet (collected ones included): when none is pending, the
+    /// program's result has no promise to wait for and is not searched for one. Never too low; a
+    /// restored run does not know it and searches (`usize::MAX`).
+    #[serde(skip)]
+    pub(crate) pending_promises: usize,
     /// The logs of the built-ins whose code is running and met a getter (`replay.rs`); empty
     /// between steps.
     #[serde(skip)]
@@ -314,6 +319,7 @@ impl Vm {
             finished: None,
             result_json_value: None,
             result_note: None,
+            pending_promises: 0,
             replays: Vec::new(),
             native_depth: 0,
             args_pool: Vec::new(),

@@ -81,6 +81,7 @@ impl TryFrom<SavedVm> for Vm {
             finished: s.finished,
             result_json_value: s.result_json_value,
             result_note: None,
+            pending_promises: usize::MAX,
             replays: Vec::new(),
             native_depth: 0,
             args_pool: Vec::new(),
