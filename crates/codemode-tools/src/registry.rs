@@ -382,6 +382,12 @@ impl ToolSet {
         format!("Tool '{path}' is not callable.")
     }
 
+    /// [`ToolSet::not_callable_message`] followed by what the namespace holds:
+    /// `Tool 'orders' is not callable. tools.orders has: lookup.`
+    pub fn namespace_call_message(&self, path: &str) -> String {
+        format!("{} {}", Self::not_callable_message(path), self.children_sentence(path))
+    }
+
     /// Every tool as `{ path, description, signature }`, sorted by path.
     pub fn catalog(&self) -> &[ToolDescription] {
         &self.inner.catalog

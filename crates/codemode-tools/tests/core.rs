@@ -123,6 +123,10 @@ fn registry_lookup_and_messages() {
          call search({ query })."
     );
     assert_eq!(ToolSet::not_callable_message("orders"), "Tool 'orders' is not callable.");
+    assert_eq!(
+        tools.namespace_call_message("orders"),
+        "Tool 'orders' is not callable. tools.orders has: lookup."
+    );
     assert_eq!(tools.children("").unwrap(), ["context7", "orders"]);
     assert_eq!(tool_expression("context7.resolve-library-id"), "tools.context7[\"resolve-library-id\"]");
     let catalog = tools.catalog();

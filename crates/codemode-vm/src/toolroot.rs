@@ -171,3 +171,30 @@ impl Vm {
         Ok(Value::Obj(promise))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::DeclaredTools;
+
+    fn declared(paths: &[&str]) -> DeclaredTools {
+        DeclaredTools { declared: true, paths: paths.iter().map(|p| (*p).to_string()).collect() }
+    }
+
+    #[test]
+    fn knows_tools_and_the_namespaces_above_them() {
+        let tools = declared(&["a.b-x", "a.b.c", "orders.lookup", "ordersx"]);
+        assert!(!tools.is_unknown("a") && !tools.is_unknown("a.b") && !tools.is_unknown("a.b.c"));
+        assert!(!tools.is_unknown("orders") && !tools.is_unknown("ordersx"));
+        assert!(tools.is_unknown("a.b.c.d") && tools.is_unknown("order") && tools.is_unknown("a.b-"));
+        assert!(tools.search_alias() && !tools.is_unknown("search") && tools.is_unknown("search.x"));
+        assert!(!declared(&["search.docs"]).search_alias());
+        assert!(!DeclaredTools::default().is_unknown("nope") && !DeclaredTools::default().search_alias());
+    }
+
+    #[test]
+    fn restored_paths_must_be_sorted() {
+        assert!(declared(&["a", "b"]).check().is_ok());
+        assert!(declared(&["b", "a"]).check().is_err());
+        assert!(declared(&["a", "a"]).check().is_err());
+    }
+}

@@ -68,7 +68,11 @@ fn a_host_tool_or_namespace_named_search_wins() {
         r#"const keys = Object.keys(tools.search);
            try { await tools.search({ query: "x" }) } catch (e) { return [keys, e.message] }"#,
     );
-    assert_eq!(r.value, Some(json!([["docs"], "Tool 'search' is not callable."])), "{r:?}");
+    assert_eq!(
+        r.value,
+        Some(json!([["docs"], "Tool 'search' is not callable. tools.search has: docs."])),
+        "{r:?}"
+    );
 }
 
 #[test]
