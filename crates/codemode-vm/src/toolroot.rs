@@ -50,7 +50,8 @@ impl DeclaredTools {
     /// Whether a `tools` member at `path` names nothing the host declared (`typeof` says
     /// `"undefined"`). Never for the root, nor for `search` when it is the built-in.
     pub(crate) fn is_unknown(&self, path: &str) -> bool {
-        self.declared && !path.is_empty() && !self.knows(path) && !(path == "search" && self.search_alias())
+        // `search` is either the host's (known) or the built-in: never unknown.
+        self.declared && !path.is_empty() && path != "search" && !self.knows(path)
     }
 
     /// Checks restored state: the binary searches above need the paths strictly sorted.
