@@ -125,3 +125,26 @@ fn a_suspended_run_is_resumed_in_another_process() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("malformed snapshot"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn discovery_slips_are_answered_with_what_exists() {
+    let program = r#"
+        const found = await tools.search({ query: "orders" });
+        let message;
+        try { await tools.orders.nope({}) } catch (e) { message = e.message }
+        return [found.items[0].path, Object.keys(tools.orders), typeof tools.nope, message]
+    "#;
+    let out = codemode(&["run", "-"], Some(program));
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is the result JSON");
+    assert_eq!(
+        result["value"],
+        serde_json::json!([
+            "tools.orders.lookup",
+            ["lookup"],
+            "undefined",
+            "Unknown tool 'orders.nope'. Did you mean tools.orders.lookup? tools.orders has: lookup."
+        ]),
+        "{result}"
+    );
+    assert_eq!(out.status.code(), Some(0));
+}

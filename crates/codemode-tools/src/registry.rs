@@ -301,18 +301,91 @@ impl ToolSet {
         pick(all.clone()).map(|i| all[i])
     }
 
-    /// The model-facing message for an unknown path:
-    /// `Unknown tool 'x.y'. Did you mean tools.x.z?` (the sentence is dropped without a suggestion).
+    /// The model-facing message for an unknown path: `Unknown tool 'x.y'. Did you mean
+    /// tools.x.z?` when a tool is a near-typo of it (the reference's message, exactly).
+    /// Otherwise it names what exists nearby, so that a slip is guidance and not a dead end:
+    /// the closest tool in the deepest namespace the path does reach, and that namespace's
+    /// children (`Unknown tool 'orders.nope'. Did you mean tools.orders.lookup? tools.orders
+    /// has: lookup.`), or, at the top, the top-level names and the `search(...)` built-in. A
+    /// path ending in `search` is pointed at that built-in.
     pub fn unknown_tool_message(&self, path: &str) -> String {
-        match self.suggest(path) {
+        let (namespace, rest) = self.deepest_namespace(path);
+        let asks_search = path.rsplit('.').next() == Some("search");
+        let typo = self.suggest(path);
+        let closest = match typo {
+            Some(found) => Some(found),
+            None if !namespace.is_empty() && !asks_search => self.closest_under(namespace, rest),
+            None => None,
+        };
+        let mut message = match closest {
             Some(found) => format!("Unknown tool '{path}'. Did you mean {}?", tool_expression(found)),
             None => format!("Unknown tool '{path}'."),
+        };
+        if typo.is_none() && !self.is_empty() {
+            message.push(' ');
+            message.push_str(&self.children_sentence(namespace));
         }
+        if asks_search {
+            let scope =
+                if namespace.is_empty() { String::new() } else { format!(", namespace: \"{namespace}\"") };
+            message.push_str(&format!(
+                " search is a global function, not a tool: call search({{ query{scope} }})."
+            ));
+        } else if closest.is_none() {
+            message.push_str(" Call search({ query }) to find tools by what they do.");
+        }
+        message
+    }
+
+    /// The longest namespace (`""` at the least) that `path` starts with, and the rest of it.
+    fn deepest_namespace<'p>(&self, path: &'p str) -> (&'p str, &'p str) {
+        let mut at = path.len();
+        while let Some(dot) = path.get(..at).and_then(|p| p.rfind('.')) {
+            let (namespace, rest) = (path.get(..dot).unwrap_or(""), path.get(dot + 1..).unwrap_or(""));
+            if self.is_namespace(namespace) {
+                return (namespace, rest);
+            }
+            at = dot;
+        }
+        ("", path)
+    }
+
+    /// The tool under `namespace` whose path below it is closest to `rest` by edit distance
+    /// (ties by path).
+    fn closest_under(&self, namespace: &str, rest: &str) -> Option<&str> {
+        let prefix = format!("{namespace}.");
+        let wanted = rest.to_lowercase();
+        self.inner
+            .tools
+            .iter()
+            .filter_map(|r| r.path.strip_prefix(&prefix).map(|below| (r.path.as_str(), below)))
+            .min_by_key(|(path, below)| {
+                (crate::suggest::edit_distance(&wanted, &below.to_lowercase(), 64), *path)
+            })
+            .map(|(path, _)| path)
+    }
+
+    /// `tools.orders has: lookup, refunds.`: a namespace's children, at most 20 of them named.
+    fn children_sentence(&self, namespace: &str) -> String {
+        const SHOWN: usize = 20;
+        let children = self.children(namespace).unwrap_or_default();
+        let mut names = children.iter().take(SHOWN).map(String::as_str).collect::<Vec<_>>().join(", ");
+        if children.len() > SHOWN {
+            names.push_str(&format!(" and {} more", children.len() - SHOWN));
+        }
+        let holder = if namespace.is_empty() { "tools".to_string() } else { tool_expression(namespace) };
+        format!("{holder} has: {names}.")
     }
 
     /// The model-facing message for calling a namespace: `Tool 'a' is not callable.`
     pub fn not_callable_message(path: &str) -> String {
         format!("Tool '{path}' is not callable.")
+    }
+
+    /// [`ToolSet::not_callable_message`] followed by what the namespace holds:
+    /// `Tool 'orders' is not callable. tools.orders has: lookup.`
+    pub fn namespace_call_message(&self, path: &str) -> String {
+        format!("{} {}", Self::not_callable_message(path), self.children_sentence(path))
     }
 
     /// Every tool as `{ path, description, signature }`, sorted by path.

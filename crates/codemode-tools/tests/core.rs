@@ -109,8 +109,24 @@ fn registry_lookup_and_messages() {
         tools.unknown_tool_message("lookup"),
         "Unknown tool 'lookup'. Did you mean tools.orders.lookup?"
     );
-    assert_eq!(tools.unknown_tool_message("zzz.qqq"), "Unknown tool 'zzz.qqq'.");
+    assert_eq!(
+        tools.unknown_tool_message("zzz.qqq"),
+        "Unknown tool 'zzz.qqq'. tools has: context7, orders. Call search({ query }) to find tools by what they do."
+    );
+    assert_eq!(
+        tools.unknown_tool_message("orders.nope"),
+        "Unknown tool 'orders.nope'. Did you mean tools.orders.lookup? tools.orders has: lookup."
+    );
+    assert_eq!(
+        tools.unknown_tool_message("search"),
+        "Unknown tool 'search'. tools has: context7, orders. search is a global function, not a tool: \
+         call search({ query })."
+    );
     assert_eq!(ToolSet::not_callable_message("orders"), "Tool 'orders' is not callable.");
+    assert_eq!(
+        tools.namespace_call_message("orders"),
+        "Tool 'orders' is not callable. tools.orders has: lookup."
+    );
     assert_eq!(tools.children("").unwrap(), ["context7", "orders"]);
     assert_eq!(tool_expression("context7.resolve-library-id"), "tools.context7[\"resolve-library-id\"]");
     let catalog = tools.catalog();

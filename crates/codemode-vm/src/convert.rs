@@ -261,6 +261,10 @@ impl Vm {
             Value::Obj(id) => match &self.heap.obj(id).kind {
                 // The `tools` root is a namespace object, as in the reference runtime.
                 ObjKind::Function(Callable::Tool { path }) if path.is_empty() => "object",
+                // A member the host did not declare (`tools.nope`): still callable, so that a
+                // call reports `UnknownTool` with a suggestion, but not there to a program that
+                // checks first.
+                ObjKind::Function(Callable::Tool { path }) if self.host.tools.is_unknown(path) => "undefined",
                 ObjKind::Function(_) | ObjKind::Proxy { callable: true, .. } => "function",
                 _ => "object",
             },

@@ -118,6 +118,9 @@ pub struct HostState {
     /// `builtins/node_modules.rs`), kept so that every load gives the same object.
     #[serde(default)]
     pub(crate) builtin_modules: Vec<(String, Value)>,
+    /// The tool paths the host declared (`toolroot.rs`).
+    #[serde(default)]
+    pub(crate) tools: crate::toolroot::DeclaredTools,
 }
 
 impl HostState {
@@ -150,6 +153,11 @@ impl Vm {
             return Err(self.make_error(ErrorKind::TypeError, "tools is not a function"));
         }
         let input = args.first().copied().unwrap_or(Value::Undefined);
+        // `tools.search(...)`, a slip models make, is the `search(...)` built-in's own call
+        // unless the host has a `search` of its own.
+        if path == "search" && self.host.tools.search_alias() {
+            return self.call_host(HostTarget::Search, input, false);
+        }
         self.call_host(HostTarget::Tool(path), input, false)
     }
 

@@ -116,6 +116,7 @@ impl Vm {
                 window_end = base + code.register_count as usize;
             }
         }
+        self.host.tools.check()?;
         check_free_list("object", &self.heap.objects)?;
         check_free_list("string", &self.heap.strings)?;
         check_free_list("cell", &self.heap.cells)?;

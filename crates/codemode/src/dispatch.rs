@@ -97,7 +97,7 @@ impl Run {
             HostTarget::Tool(path) => {
                 let Some(tool) = self.inner.tools.get(&path) else {
                     let message = if self.inner.tools.is_namespace(&path) {
-                        codemode_tools::ToolSet::not_callable_message(&path)
+                        self.inner.tools.namespace_call_message(&path)
                     } else {
                         self.inner.tools.unknown_tool_message(&path)
                     };

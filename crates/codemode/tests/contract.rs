@@ -324,7 +324,11 @@ fn object_keys_of_tools_lists_the_namespaces_and_reads_are_stable() {
         ]
     "#;
     let r = run(source, Limits::default());
-    assert_eq!(r.value, Some(json!([["data", "demo", "orders"], true, true, true, [], "object"])), "{r:?}");
+    assert_eq!(
+        r.value,
+        Some(json!([["data", "demo", "orders"], true, true, true, ["lookup"], "object"])),
+        "{r:?}"
+    );
 }
 
 #[test]
