@@ -15,10 +15,6 @@
 
 use swc_ecma_ast::{ArrowFunctionBody, Callee, Decl, Expr, Stmt};
 
-/// Languages a markdown fence may name for a program we run.
-const FENCE_LANGUAGES: &[&str] =
-    &["", "js", "javascript", "ts", "typescript", "jsx", "tsx", "mjs", "cjs", "mts", "cts", "es6"];
-
 /// Normalizes line endings and strips markdown code fences.
 ///
 /// The result has as many lines as the input (counting `\r\n` as one line break), and every
@@ -111,10 +107,12 @@ fn line_text(text: &str, (start, end): LineRange) -> &str {
     text.get(start..end).unwrap_or("")
 }
 
+/// A markdown code fence's opening line: three backticks and an info string of any language
+/// (`js`, `typescript`, `javascript title="main.js"`, even a wrong one such as `python`: the
+/// program inside is what runs, and a wrong tag must not turn it into a parse error of the fence).
+/// A JavaScript program cannot start with such a line.
 fn is_opening_fence(line: &str) -> bool {
-    let Some(rest) = line.trim().strip_prefix("```") else { return false };
-    let language = rest.trim().to_ascii_lowercase();
-    FENCE_LANGUAGES.contains(&language.as_str())
+    line.trim().strip_prefix("```").is_some_and(|info| !info.contains('`'))
 }
 
 fn is_closing_fence(line: &str) -> bool {
@@ -276,9 +274,12 @@ mod tests {
     }
 
     #[test]
-    fn unknown_languages_and_inner_fences_are_kept() {
-        assert_eq!(normalize("```python\nx\n```"), "```python\nx\n```");
+    fn any_language_tag_opens_a_fence_and_inner_fences_are_kept() {
+        assert_eq!(normalize("```python\nx\n```"), "\nx\n");
+        assert_eq!(normalize("```javascript title=\"main.js\"\nx\n```"), "\nx\n");
         assert_eq!(normalize("x\n```\ny"), "x\n```\ny");
+        // Not a fence: backticks in the info string (a template literal on the first line).
+        assert_eq!(normalize("```a`\nx"), "```a`\nx");
     }
 
     #[test]
