@@ -700,6 +700,10 @@ impl Heap {
         self.atoms.kinds.shrink_to_fit();
         self.atom_cache = AtomCache::default();
         self.recent_strings = RecentStrings::default();
+        // The built-ins are not garbage: a run's first collection is due after its own
+        // allocations, however large the global environment grows.
+        self.allocated_since_gc = 0;
+        self.retrigger();
     }
 
     /// A copy of `pristine` for a run, which records what the run changes so that
