@@ -137,7 +137,14 @@ fn call_then(
     args: Vec<Value>,
 ) -> Result<(), Throw> {
     let Value::Obj(target) = callee else { return Err(vm.not_a_function(callee)) };
-    let kind = ObjKind::Function(Callable::Bound { target, this, args: args.into_boxed_slice() });
+    let derived = call_later(vm, target, this, args.into_boxed_slice())?;
+    subscribe(vm, s, stage, derived)
+}
+
+/// Calls `target` with `this` and `args` in a later job (as a reaction to a settled promise):
+/// the promise its outcome settles, a throw rejecting it.
+fn call_later(vm: &mut Vm, target: ObjId, this: Value, args: Box<[Value]>) -> Result<ObjId, Throw> {
+    let kind = ObjKind::Function(Callable::Bound { target, this, args });
     let proto = Some(vm.realm.function_proto);
     let bound = Value::Obj(vm.alloc(kind, proto)?);
     let start = vm.promise_resolve(Value::Undefined)?;
@@ -146,7 +153,7 @@ fn call_then(
         start,
         Reaction::Then { on_fulfilled: bound, on_rejected: Value::Undefined, derived: Some(derived) },
     )?;
-    subscribe(vm, s, stage, derived)
+    Ok(derived)
 }
 
 fn from_async(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
@@ -245,15 +252,7 @@ fn close(vm: &mut Vm, s: &State) -> Result<(), Throw> {
     if let Value::Obj(target) = ret
         && vm.is_callable(ret)
     {
-        let kind = ObjKind::Function(Callable::Bound { target, this: s.iterator, args: Box::default() });
-        let proto = Some(vm.realm.function_proto);
-        let bound = Value::Obj(vm.alloc(kind, proto)?);
-        let start = vm.promise_resolve(Value::Undefined)?;
-        let derived = vm.new_promise()?;
-        vm.add_reaction(
-            start,
-            Reaction::Then { on_fulfilled: bound, on_rejected: Value::Undefined, derived: Some(derived) },
-        )?;
+        let derived = call_later(vm, target, s.iterator, Box::default())?;
         // Its outcome is dropped: handled, so a rejection is not reported as unhandled.
         vm.add_reaction(
             derived,
