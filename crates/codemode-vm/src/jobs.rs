@@ -24,6 +24,18 @@ impl Vm {
         }
     }
 
+    /// How promise `p` stands, marking it handled: its outcome is being taken up (the boundary
+    /// settles a promise it meets), so a rejection is not also an unhandled-rejection warning.
+    pub(crate) fn take_settlement(&mut self, p: ObjId) -> Settled {
+        match self.promise_state(p) {
+            Some(state) => {
+                state.handled = true;
+                state.settled
+            }
+            None => Settled::Pending,
+        }
+    }
+
     pub(crate) fn is_promise(&self, v: Value) -> Option<ObjId> {
         match v {
             Value::Obj(id) if matches!(self.heap.obj(id).kind, ObjKind::Promise(_)) => Some(id),

@@ -272,14 +272,7 @@ fn drive(vm: &mut Vm, mut walk: Walk, mut next: Option<(Value, Stage)>) -> Resul
             if walk.purpose != Purpose::Stringify
                 && let Some(p) = vm.is_promise(value)
             {
-                let settled = match &mut vm.heap.obj_mut(p).kind {
-                    ObjKind::Promise(state) => {
-                        state.handled = true;
-                        state.settled
-                    }
-                    _ => crate::promise::Settled::Pending,
-                };
-                match settled {
+                match vm.take_settlement(p) {
                     crate::promise::Settled::Fulfilled(v) => {
                         next = Some((v, Stage::ToJson));
                         continue;
