@@ -187,10 +187,9 @@ impl Run {
         };
         let execution_failure =
             |message: String| Diagnostic { kind: DiagnosticKind::ExecutionFailure, message, location: None };
-        // The whole tree, so that `Object.keys(tools.orders)` and `typeof tools.nope` are true.
-        let paths: Vec<&str> = inner.tools.iter().map(|(path, _)| path).collect();
+        // The whole catalog, so that `Object.keys(tools.orders)` and `typeof tools.nope` are true.
         let mut vm = Vm::new(module, config)
-            .and_then(|mut vm| vm.declare_tools(&paths).map(|()| vm))
+            .and_then(|mut vm| vm.declare_tools(&inner.tool_paths).map(|()| vm))
             .map_err(|message| fail(execution_failure(message)))?;
         if inner.root_name != "tools" {
             vm.alias_tools_root(&inner.root_name).map_err(|message| fail(execution_failure(message)))?;
