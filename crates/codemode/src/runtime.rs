@@ -266,7 +266,7 @@ impl CodeMode {
     /// Compiles `source` once, for [`CodeMode::run`] to run as often as needed. The diagnostic is
     /// the one `execute` would report (`ParseError`, `UnsupportedSyntax`).
     pub fn compile(&self, source: &str) -> Result<Program, Diagnostic> {
-        crate::driver::compile(source).map(|module| Program { module })
+        crate::driver::compile(source)
     }
 
     /// Starts a compiled program with per-run options (its time limit starts now; compiling

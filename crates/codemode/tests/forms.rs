@@ -121,8 +121,19 @@ fn a_lone_function_declaration_is_called() {
         "// the model forgot to call it\nasync function main() {\n  return (await tools.demo.echo({ n: 1 })).n;\n}\n",
     );
     assert_eq!(r.value, Some(json!(1)), "{r:?}");
-    // Two declarations and no call: nothing is guessed.
-    assert_eq!(run("function a() { return 1 }\nfunction b() { return 2 }").value, Some(Value::Null));
+    // Two declarations and no call: nothing is guessed, and the warning names them.
+    let r = run("function a() { return 1 }\ninterface T { x: number }\nasync function b() { return 2 }");
+    assert_eq!(r.value, Some(Value::Null), "{r:?}");
+    let warning = r.warnings.first().expect("a warning says nothing ran");
+    assert_eq!(warning.kind, DiagnosticKind::InvalidDataValue);
+    assert!(warning.message.contains("`a`, `b`") && warning.message.contains("calls none"), "{warning:?}");
+    // A program that calls one of them, or that ends in `null` on purpose, gets no such warning.
+    for source in
+        ["function a() { return 1 }\nfunction b() { return null }\nreturn b()", "function a() {}\nnull"]
+    {
+        let r = run(source);
+        assert_eq!((r.value, r.warnings.len()), (Some(Value::Null), 0), "{source}");
+    }
 }
 
 #[test]
