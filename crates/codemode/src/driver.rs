@@ -463,7 +463,9 @@ impl Run {
             .map(|message| Diagnostic { kind: DiagnosticKind::InvalidDataValue, message, location: None })
             .into_iter()
             .collect();
-        warnings.extend(rejection_warnings(self.vm.unhandled_rejection_reports()));
+        warnings.extend(rejection_warnings(
+            self.vm.unhandled_rejection_reports(MAX_REJECTION_WARNINGS, MAX_WARNING_CHARS),
+        ));
         if self.cleanup_timed_out {
             let ms = self.limits.timeout.map_or(0, |t| t.as_millis());
             warnings.push(Diagnostic {
@@ -529,8 +531,7 @@ const MAX_REJECTION_WARNINGS: usize = 100;
 const MAX_WARNING_CHARS: usize = 4096;
 
 /// Unhandled rejections as warnings, in rejection order, then one summary when some were left out.
-fn rejection_warnings(reports: Vec<ErrorReport>) -> Vec<Diagnostic> {
-    let total = reports.len();
+fn rejection_warnings((reports, total): (Vec<ErrorReport>, usize)) -> Vec<Diagnostic> {
     let mut warnings: Vec<Diagnostic> = reports
         .into_iter()
         .take(MAX_REJECTION_WARNINGS)
