@@ -71,6 +71,11 @@ enum Command {
         /// Print the result as one line of JSON instead of pretty JSON.
         #[arg(long)]
         json: bool,
+        /// The resumed run keeps the limits it was saved with, each lowered to these where these
+        /// are smaller (a state file cannot raise them). The state file itself may be at most
+        /// twice the memory limit plus 1 MiB.
+        #[command(flatten)]
+        limits: LimitArgs,
         #[command(flatten)]
         sources: SourceArgs,
     },
@@ -186,8 +191,8 @@ fn main() -> ExitCode {
         Command::Run { file, declarations, json, state_out, limits, sources } => {
             run(file.as_deref(), declarations, json, state_out.as_deref(), &limits, &sources)
         }
-        Command::Resume { state, outcome, state_out, json, sources } => {
-            resume(&state, &outcome, state_out.as_deref().unwrap_or(&state), json, &sources)
+        Command::Resume { state, outcome, state_out, json, limits, sources } => {
+            resume(&state, &outcome, state_out.as_deref().unwrap_or(&state), json, &limits, &sources)
         }
         Command::Mcp { http, max_description_chars, limits, sources } => {
             mcp(http, max_description_chars, &limits, &sources)
@@ -348,14 +353,17 @@ fn resume(
     outcome_args: &[String],
     state_out: &Path,
     json: bool,
+    limit_args: &LimitArgs,
     source_args: &SourceArgs,
 ) -> Result<ExitCode, String> {
-    let bytes =
-        std::fs::read(state_path).map_err(|e| format!("cannot read {}: {e}", state_path.display()))?;
+    let outcomes = outcome_args.iter().map(|arg| parse_outcome(arg)).collect::<Result<Vec<_>, _>>()?;
+    let limits = limits(limit_args);
+    let max_state_bytes = limits.memory_limit.saturating_mul(2).saturating_add(1 << 20);
+    let bytes = read_state(state_path, max_state_bytes)?;
     let state =
         codemode::Snapshot::from_bytes(&bytes).map_err(|e| format!("{}: {e}", state_path.display()))?;
-    let outcomes = outcome_args.iter().map(|arg| parse_outcome(arg)).collect::<Result<Vec<_>, _>>()?;
-    let (sources, options) = sources(source_args, Limits::default())?;
+    drop(bytes);
+    let (sources, options) = sources(source_args, limits)?;
     let tokio = tokio_runtime()?;
     let outcome = tokio.block_on(async {
         let hub = Hub::connect(&sources, options).await?;
@@ -373,6 +381,43 @@ fn resume(
     print_output(outcome, json)
 }
 
+/// The bytes of a state file, read header first (anything not starting like a saved run is
+/// refused after 8 bytes) and at most `max_bytes` of them (a larger file is refused before it is
+/// read), so a wrong path (`/dev/zero`, a 3 GiB file) costs nothing.
+fn read_state(path: &Path, max_bytes: usize) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let too_large = || {
+        format!(
+            "{} is larger than {max_bytes} bytes, more than a run under this memory limit can save \
+             (raise --memory-limit if it is a state you trust)",
+            path.display()
+        )
+    };
+    if let Ok(meta) = file.metadata()
+        && meta.len() > max_bytes as u64
+    {
+        return Err(too_large());
+    }
+    let mut reader = file.take(max_bytes as u64 + 1);
+    let mut bytes = vec![0; codemode::Snapshot::MAGIC.len()];
+    reader
+        .read_exact(&mut bytes)
+        .map_err(|_| format!("{} is not a codemode run state (too short)", path.display()))?;
+    if bytes != codemode::Snapshot::MAGIC.as_slice() {
+        return Err(format!(
+            "{} is not a codemode run state (it does not start with the state header; `run --state-out` writes one)",
+            path.display()
+        ));
+    }
+    reader.read_to_end(&mut bytes).map_err(cannot)?;
+    if bytes.len() > max_bytes {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
+
 /// `KEY={"ok":true,"value":V}` or `KEY={"ok":false,"error":"message"}` (or `{"message":..}`).
 fn parse_outcome(arg: &str) -> Result<(String, Result<serde_json::Value, codemode::ToolError>), String> {
     let usage = || {
@@ -382,10 +427,20 @@ fn parse_outcome(arg: &str) -> Result<(String, Result<serde_json::Value, codemod
     };
     let (key, json) = arg.split_once('=').ok_or_else(usage)?;
     let value: serde_json::Value = serde_json::from_str(json).map_err(|e| format!("{}: {e}", usage()))?;
+    let serde_json::Value::Object(fields) = &value else { return Err(usage()) };
+    // Exactly the fields of the form: a typo (`valeu`) is refused, not read as a missing value.
+    let allowed: &[&str] = match fields.get("ok") {
+        Some(serde_json::Value::Bool(true)) => &["ok", "value"],
+        _ => &["ok", "error"],
+    };
+    if let Some(unknown) = fields.keys().find(|k| !allowed.contains(&k.as_str())) {
+        return Err(format!("{}: unknown field '{unknown}' (allowed: {})", usage(), allowed.join(", ")));
+    }
     let outcome = match value.get("ok") {
-        Some(serde_json::Value::Bool(true)) => {
-            Ok(value.get("value").cloned().unwrap_or(serde_json::Value::Null))
-        }
+        Some(serde_json::Value::Bool(true)) => match value.get("value") {
+            Some(v) => Ok(v.clone()),
+            None => return Err(format!("{}: the field 'value' is missing", usage())),
+        },
         Some(serde_json::Value::Bool(false)) => {
             let message = match value.get("error") {
                 Some(serde_json::Value::String(m)) => m.clone(),

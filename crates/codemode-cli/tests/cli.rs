@@ -119,10 +119,55 @@ fn a_suspended_run_is_resumed_in_another_process() {
     let result: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is the result JSON");
     assert_eq!(result["ok"], false, "{result}");
     assert!(result["error"]["message"].as_str().unwrap().contains("no refunds on Sundays"), "{result}");
-    std::fs::write(state, b"garbage").unwrap();
+    // A typo in an outcome is refused, not read as a missing value.
+    let typo = format!(r#"{key}={{"ok":true,"valeu":{{"approved":true}}}}"#);
+    let out = codemode(&["resume", state, "--outcome", &typo], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown field 'valeu'"), "{out:?}");
+    let bytes = std::fs::read(state).unwrap();
+    let mut truncated = bytes.clone();
+    truncated.truncate(bytes.len() / 2);
+    std::fs::write(state, &truncated).unwrap();
     let out = codemode(&["resume", state, "--outcome", &outcome], None);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("malformed snapshot"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("malformed snapshot"), "{out:?}");
+    std::fs::write(state, b"garbage, not a state").unwrap();
+    let out = codemode(&["resume", state, "--outcome", &outcome], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not a codemode run state"), "{out:?}");
+    // A device that never ends is refused after its first bytes; a state larger than the memory
+    // limit allows is refused before it is read.
+    let out = codemode(&["resume", "/dev/zero", "--outcome", &outcome], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not a codemode run state"), "{out:?}");
+    let mut huge = bytes[..8].to_vec();
+    huge.resize(20 << 20, 0);
+    std::fs::write(state, &huge).unwrap();
+    let out = codemode(&["resume", state, "--outcome", &outcome, "--memory-limit", "4MiB"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is larger than"), "{out:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A state cannot raise the host's limits: a run saved without a time limit that loops forever
+/// once resumed is stopped by `resume --timeout-ms`.
+#[test]
+fn a_resumed_run_keeps_the_smaller_of_its_saved_limits_and_the_hosts() {
+    let dir = std::env::temp_dir().join(format!("codemode-cli-limits-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let state = dir.join("run.state");
+    let state = state.to_str().unwrap();
+    let program = "const d = await tools.demo.approve({ action: 'spin' });\nlet n = 0;\nfor (;;) n++;";
+    let out = codemode(&["run", "-", "--state-out", state], Some(program));
+    let suspended: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    let key = suspended["pending"][0]["key"].as_str().expect("a pending key").to_string();
+    let outcome = format!(r#"{key}={{"ok":true,"value":{{"approved":true}}}}"#);
+    let started = std::time::Instant::now();
+    let out = codemode(&["resume", state, "--outcome", &outcome, "--timeout-ms", "300"], None);
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is the result JSON");
+    assert_eq!(result["error"]["kind"], "TimeoutExceeded", "{result}");
+    // Generous: the point is that it ends at all.
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -349,16 +349,27 @@ impl Tool {
         if !self.inner.validate_output {
             return future;
         }
-        let schema = self.inner.output_check.clone();
+        let tool = self.clone();
         Box::pin(async move {
             let value = future.await?;
-            if let Some(schema) = &schema
-                && let Err(error) = schema.check_at(&value, "output")
-            {
-                return Err(ToolError::invalid_output(error.to_string()));
-            }
+            tool.check_output_value(&value)?;
             Ok(value)
         })
+    }
+
+    /// The opted-in output check ([`Tool::validate_output`]) of a value this tool gave by another
+    /// way than its handler (a durable call's outcome supplied on resume): `InvalidOutput` when it
+    /// breaks the output schema, `Ok` when it does or the tool does not check.
+    pub fn check_output_value(&self, value: &Value) -> Result<(), ToolError> {
+        if !self.inner.validate_output {
+            return Ok(());
+        }
+        match &self.inner.output_check {
+            Some(schema) => {
+                schema.check_at(value, "output").map_err(|error| ToolError::invalid_output(error.to_string()))
+            }
+            None => Ok(()),
+        }
     }
 }
 

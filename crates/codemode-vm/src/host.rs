@@ -369,6 +369,25 @@ impl Vm {
         }
     }
 
+    /// Lowers the limits a restored run keeps to the host's where the host's are smaller (a saved
+    /// state cannot raise them: its limits are data anyone holding the bytes could edit). A heap
+    /// already past the new memory limit fails its next allocation.
+    pub fn tighten_limits(
+        &mut self,
+        memory_limit: usize,
+        max_call_depth: usize,
+        max_log_bytes: Option<usize>,
+    ) {
+        let config = &mut self.config;
+        config.memory_limit = config.memory_limit.min(memory_limit);
+        config.max_call_depth = config.max_call_depth.min(max_call_depth);
+        config.max_log_bytes = match (config.max_log_bytes, max_log_bytes) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self.heap.memory_limit = self.heap.memory_limit.min(memory_limit);
+    }
+
     /// Why the program failed, once [`Vm::run`] said `Threw`.
     pub fn error_report(&mut self) -> ErrorReport {
         let value = match &self.heap.obj(self.main_promise).kind {

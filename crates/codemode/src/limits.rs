@@ -33,6 +33,26 @@ pub struct Limits {
     pub max_output_bytes: Option<usize>,
 }
 
+impl Limits {
+    /// Each limit the smaller of the two (`None`, unlimited, is the larger): what a resumed run
+    /// keeps, so a saved state cannot raise the host's limits.
+    pub fn tightest(&self, other: &Limits) -> Limits {
+        fn min<T: Ord + Copy>(a: Option<T>, b: Option<T>) -> Option<T> {
+            match (a, b) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            }
+        }
+        Limits {
+            timeout: min(self.timeout, other.timeout),
+            max_tool_calls: min(self.max_tool_calls, other.max_tool_calls),
+            memory_limit: self.memory_limit.min(other.memory_limit),
+            max_call_depth: self.max_call_depth.min(other.max_call_depth),
+            max_output_bytes: min(self.max_output_bytes, other.max_output_bytes),
+        }
+    }
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {

@@ -216,6 +216,10 @@ impl std::fmt::Display for SnapshotError {
 impl std::error::Error for SnapshotError {}
 
 impl Snapshot {
+    /// The first bytes of every saved run: a reader can refuse anything else before reading the
+    /// rest.
+    pub const MAGIC: &'static [u8; 8] = MAGIC;
+
     /// The run's id (call keys are `<runId>:<id>`).
     pub fn run_id(&self) -> &str {
         &self.run.run_id

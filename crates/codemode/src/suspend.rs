@@ -263,17 +263,26 @@ impl Run {
                 .iter()
                 .position(|(key, _)| *key == pending.key)
                 .ok_or_else(|| SnapshotError::MissingOutcome { key: pending.key.clone() })?;
-            let (_, outcome) = outcomes.swap_remove(at);
+            let (_, mut outcome) = outcomes.swap_remove(at);
+            // Checked as the handler's answer would be on a live call.
+            if let (Ok(value), Some(tool)) = (&outcome, inner.tools.get(&pending.path))
+                && let Err(e) = tool.check_output_value(value)
+            {
+                outcome = Err(e);
+            }
             by_id.push((pending.id, outcome));
         }
         if let Some((key, _)) = outcomes.first() {
             return Err(SnapshotError::UnexpectedOutcome { key: key.clone() });
         }
-        let (state, vm) = snapshot.into_vm()?;
+        let (state, mut vm) = snapshot.into_vm()?;
         let active_before = Duration::from_micros(state.active_micros);
+        // The saved limits, each capped by this runtime's: the state's bytes cannot raise them.
+        let limits = state.limits.to_limits().tightest(&inner.limits);
+        vm.tighten_limits(limits.memory_limit, limits.max_call_depth, limits.max_output_bytes);
         let mut run =
             Run::new(inner, vm, state.run_id, options.context, options.cancel, Instant::now(), active_before);
-        run.limits = state.limits.to_limits();
+        run.limits = limits;
         run.deadline = run.limits.timeout.map(|t| run.started + t.saturating_sub(active_before));
         run.calls = state.calls.iter().map(SavedCall::to_call).collect();
         run.extension_calls = state.extension_calls;

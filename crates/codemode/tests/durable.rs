@@ -526,3 +526,49 @@ fn attach_can_suspend_the_run_with_its_handle() {
     let result = rt.block_on(cm().resume(s.state, [("a:1".to_string(), Ok(json!("published")))]).unwrap());
     assert_eq!(result.value, Some(json!("published")));
 }
+
+/// What a resume is given cannot do more than a live call could: an outcome that breaks a
+/// validating tool's output schema fails the call as the handler's answer would, and the saved
+/// limits are capped by the resuming runtime's (a run saved without a time limit that spins
+/// once resumed is stopped by the host's).
+#[test]
+fn outcomes_are_checked_like_live_answers_and_a_state_cannot_raise_limits() {
+    let output = json!({ "type": "object", "properties": { "approved": { "type": "boolean" } }, "required": ["approved"] });
+    let review = Tool::durable(
+        "Asks a person",
+        None,
+        Some(output),
+        Durable::new(
+            |_input: Value, ctx: codemode::CallContext| async move {
+                let refusal = ctx.suspend().await;
+                Err(ToolError::failure(refusal.message))
+            },
+            |_handle: Value, _ctx| async move { Err(ToolError::failure("no work to attach to")) },
+        ),
+    )
+    .validate_output(true);
+    let build = |limits: Limits| {
+        CodeMode::builder().tool("review.ask", review.clone()).limits(limits).build().unwrap()
+    };
+    let source = "let r;\ntry { r = await tools.review.ask(); } catch (e) { return 'refused: ' + e.message; }\n\
+                  if (r.spin) { for (;;) {} }\nreturn r.approved;";
+    let rt = runtime();
+    let mut execution = build(Limits::default()).execute_with(source, ExecuteOptions::new().run_id("v"));
+    let s = suspended(rt.block_on(execution.result()));
+    let bytes = s.state.to_bytes().unwrap();
+    let key = s.pending[0].key.clone();
+    let resume = |limits: Limits, outcome: Value| {
+        let state = Snapshot::from_bytes(&bytes).unwrap();
+        rt.block_on(build(limits).resume(state, [(key.clone(), Ok(outcome))]).unwrap())
+    };
+    let fine = resume(Limits::default(), json!({ "approved": true }));
+    assert_eq!(fine.value, Some(json!(true)), "{fine:?}");
+    let broken = resume(Limits::default(), json!({ "approved": "yes" }));
+    let message = broken.value.as_ref().and_then(Value::as_str).unwrap_or_default().to_string();
+    assert!(message.starts_with("refused: ") && message.contains("approved"), "{broken:?}");
+    let spinning = resume(
+        Limits::default().timeout(Duration::from_millis(300)),
+        json!({ "approved": true, "spin": true }),
+    );
+    assert_eq!(spinning.error.map(|e| e.kind), Some(codemode::DiagnosticKind::TimeoutExceeded));
+}
