@@ -22,7 +22,9 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use codemode::Limits;
-use codemode_mcp::{ClientOptions, CodeModeServer, HttpOptions, Hub, HubOptions, ServerOptions, Source};
+use codemode_mcp::{
+    ClientOptions, CodeModeServer, HttpAccess, HttpOptions, Hub, HubOptions, ServerOptions, Source,
+};
 
 /// Run model-written JavaScript/TypeScript against host tools under hard limits.
 #[derive(Debug, Parser)]
@@ -83,6 +85,24 @@ enum Command {
         /// Longest `execute` description; larger APIs are described by namespace and `search`.
         #[arg(long, value_name = "CHARS", default_value_t = 16_000)]
         max_description_chars: usize,
+        /// With --http: the bearer token clients must send (`Authorization: Bearer …`), read
+        /// from this file (surrounding whitespace removed). Required on a non-loopback address.
+        #[arg(long, value_name = "PATH", requires = "http", conflicts_with = "http_token_env")]
+        http_token_file: Option<PathBuf>,
+        /// With --http: the bearer token, read from this environment variable.
+        #[arg(long, value_name = "VAR", requires = "http")]
+        http_token_env: Option<String>,
+        /// With --http: a browser origin allowed besides loopback ones, e.g.
+        /// `https://app.example.com:443` (repeatable). Requests with any other `Origin` get 403.
+        #[arg(long, value_name = "ORIGIN", requires = "http")]
+        allow_origin: Vec<String>,
+        /// With --http: a `Host` name (or host:port) allowed besides loopback ones (repeatable).
+        #[arg(long, value_name = "HOST", requires = "http")]
+        allow_host: Vec<String>,
+        /// Programs running at once (over all clients); an `execute` past it gets a `Busy` error
+        /// at once.
+        #[arg(long, value_name = "N", default_value_t = codemode_mcp::server::DEFAULT_MAX_CONCURRENT_RUNS)]
+        max_concurrent_runs: usize,
         #[command(flatten)]
         limits: LimitArgs,
         #[command(flatten)]
@@ -92,7 +112,7 @@ enum Command {
 
 #[derive(Debug, Args)]
 struct LimitArgs {
-    /// Execution time limit of a run in milliseconds.
+    /// Execution time limit of a run in milliseconds (`codemode mcp`: 60000 unless given).
     #[arg(long, value_name = "MS")]
     timeout_ms: Option<u64>,
     /// Maximum number of tool calls a run may make.
@@ -154,9 +174,9 @@ struct SourceArgs {
     /// `${VAR}` in the value is read from the environment (repeatable).
     #[arg(long, value_name = "[SOURCE=]NAME: VALUE")]
     header: Vec<String>,
-    /// Time limit of one upstream MCP call in milliseconds (default: only the run's limit).
-    #[arg(long, value_name = "MS")]
-    call_timeout_ms: Option<u64>,
+    /// Time limit of one upstream MCP call in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 60_000)]
+    call_timeout_ms: u64,
     /// Time limit of one OpenAPI request in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 30_000)]
     http_timeout_ms: u64,
@@ -189,8 +209,26 @@ fn main() -> ExitCode {
         Command::Resume { state, outcome, state_out, json, sources } => {
             resume(&state, &outcome, state_out.as_deref().unwrap_or(&state), json, &sources)
         }
-        Command::Mcp { http, max_description_chars, limits, sources } => {
-            mcp(http, max_description_chars, &limits, &sources)
+        Command::Mcp {
+            http,
+            http_token_file,
+            http_token_env,
+            allow_origin,
+            allow_host,
+            max_description_chars,
+            max_concurrent_runs,
+            limits,
+            sources,
+        } => {
+            let options = ServerOptions { max_description_chars, max_concurrent_runs };
+            match read_token(http_token_file.as_deref(), http_token_env.as_deref()) {
+                Ok(token) => {
+                    let access =
+                        HttpAccess { token, allowed_origins: allow_origin, allowed_hosts: allow_host };
+                    mcp(http.map(|addr| (addr, access)), options, &limits, &sources)
+                }
+                Err(e) => Err(e),
+            }
         }
     };
     match outcome {
@@ -272,7 +310,7 @@ fn sources(args: &SourceArgs, limits: Limits) -> Result<(Vec<Source>, HubOptions
         };
         sources[index].add_header(name, value).map_err(|e| e.to_string())?;
     }
-    if args.connect_timeout_ms == 0 || args.http_timeout_ms == 0 || args.call_timeout_ms == Some(0) {
+    if args.connect_timeout_ms == 0 || args.http_timeout_ms == 0 || args.call_timeout_ms == 0 {
         return Err("timeouts must be greater than zero".to_owned());
     }
     limits.check().map_err(|e| format!("invalid limits: {e}"))?;
@@ -280,7 +318,7 @@ fn sources(args: &SourceArgs, limits: Limits) -> Result<(Vec<Source>, HubOptions
         limits,
         client: ClientOptions {
             connect_timeout: Duration::from_millis(args.connect_timeout_ms),
-            call_timeout: args.call_timeout_ms.map(Duration::from_millis),
+            call_timeout: Some(Duration::from_millis(args.call_timeout_ms)),
             inherit_stderr: true,
         },
         http: HttpOptions {
@@ -455,24 +493,64 @@ enum Output {
     Suspended(serde_json::Value),
 }
 
+/// `codemode mcp`'s time limit of a run when `--timeout-ms` is not given: a server without one
+/// would leak a core per runaway program.
+const MCP_DEFAULT_TIMEOUT_MS: u64 = 60_000;
+
+/// The `--http` bearer token from a file or an environment variable; an empty one is an error.
+fn read_token(file: Option<&Path>, var: Option<&str>) -> Result<Option<String>, String> {
+    let (token, from) = match (file, var) {
+        (Some(file), _) => (
+            std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?,
+            file.display().to_string(),
+        ),
+        (None, Some(var)) => (
+            std::env::var(var)
+                .map_err(|_| format!("--http-token-env: the environment variable {var} is not set"))?,
+            format!("${var}"),
+        ),
+        (None, None) => return Ok(None),
+    };
+    let token = token.trim();
+    if token.is_empty() {
+        return Err(format!("the HTTP bearer token in {from} is empty"));
+    }
+    if token.bytes().any(|b| !(0x21..=0x7e).contains(&b)) {
+        return Err(format!("the HTTP bearer token in {from} must be printable ASCII without spaces"));
+    }
+    Ok(Some(token.to_owned()))
+}
+
 fn mcp(
-    http: Option<SocketAddr>,
-    max_description_chars: usize,
+    http: Option<(SocketAddr, HttpAccess)>,
+    server_options: ServerOptions,
     limit_args: &LimitArgs,
     source_args: &SourceArgs,
 ) -> Result<ExitCode, String> {
-    let (sources, options) = sources(source_args, limits(limit_args))?;
+    let mut limits = limits(limit_args);
+    if limit_args.timeout_ms.is_none() {
+        limits = limits.timeout(Duration::from_millis(MCP_DEFAULT_TIMEOUT_MS));
+    }
+    if let Some((addr, access)) = &http {
+        codemode_mcp::server::check_http_access(*addr, access)?;
+    }
+    if server_options.max_concurrent_runs == 0 {
+        return Err("--max-concurrent-runs must be at least 1".to_owned());
+    }
+    let (sources, options) = sources(source_args, limits)?;
     let tokio = tokio_runtime()?;
     let outcome = tokio.block_on(async {
         let hub = Arc::new(Hub::connect(&sources, options).await?);
         for line in hub.skipped_operations() {
             eprintln!("codemode: skipped OpenAPI operation {line}");
         }
-        let server = CodeModeServer::new(hub, ServerOptions { max_description_chars });
+        let server = CodeModeServer::new(hub, server_options);
         match http {
-            Some(addr) => {
+            Some((addr, access)) => {
                 server
-                    .serve_http(addr, |local| eprintln!("codemode: serving MCP on http://{local}/mcp"))
+                    .serve_http(addr, access, |local| {
+                        eprintln!("codemode: serving MCP on http://{local}/mcp")
+                    })
                     .await
             }
             None => server.serve_stdio().await,

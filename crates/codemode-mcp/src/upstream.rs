@@ -13,19 +13,21 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use codemode::tools::ToolError;
-use codemode::tools::mcp::{McpTool, call_result_value, parse_tools_list};
+use codemode::tools::mcp::{McpTool, call_result_value};
 use reqwest::header::{HeaderName, HeaderValue};
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, PaginatedRequestParams,
 };
 use rmcp::service::{NotificationContext, RunningService, ServiceError};
+use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, Peer, RoleClient, ServiceExt};
+use serde::Deserialize as _;
 use serde_json::Value;
 use tokio::sync::{Mutex, watch};
 
 use crate::source::Source;
+use crate::wire::{LineTransport, Side, UNREADABLE_ANSWER};
 
 /// At most this many `tools/list` pages are followed (a server whose cursor never ends cannot
 /// hang the host).
@@ -33,12 +35,17 @@ const MAX_PAGES: usize = 1_000;
 /// At most this many tools are taken from one server.
 const MAX_TOOLS: usize = 10_000;
 
+/// How long one upstream call may take unless told otherwise: a server that never answers
+/// fails the call with a `ToolFailure` after this, it does not hang the run.
+pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// How to reach and talk to upstream servers.
 #[derive(Debug, Clone)]
 pub struct ClientOptions {
     /// How long connecting (spawning, `initialize`, the first `tools/list`) may take.
     pub connect_timeout: Duration,
-    /// How long one `tools/call` may take; `None` leaves it to the run's own timeout.
+    /// How long one `tools/call` may take ([`DEFAULT_CALL_TIMEOUT`] by default); `None` leaves
+    /// it to the run's own timeout.
     pub call_timeout: Option<Duration>,
     /// Whether an upstream child process's standard error goes to ours (else it is discarded).
     pub inherit_stderr: bool,
@@ -46,7 +53,11 @@ pub struct ClientOptions {
 
 impl Default for ClientOptions {
     fn default() -> Self {
-        Self { connect_timeout: Duration::from_secs(60), call_timeout: None, inherit_stderr: true }
+        Self {
+            connect_timeout: Duration::from_secs(60),
+            call_timeout: Some(DEFAULT_CALL_TIMEOUT),
+            inherit_stderr: true,
+        }
     }
 }
 
@@ -82,6 +93,8 @@ pub struct Upstream {
     peer: Peer<RoleClient>,
     /// Keeps the connection (and the child process) alive; dropped with the upstream.
     service: Mutex<Option<RunningService<RoleClient, Handler>>>,
+    /// The child process of a command source (killed when dropped).
+    child: Mutex<Option<tokio::process::Child>>,
     changed: Arc<AtomicBool>,
     tools: Mutex<Vec<McpTool>>,
     options: ClientOptions,
@@ -120,6 +133,7 @@ impl Upstream {
         let label = source.label();
         let changed = Arc::new(AtomicBool::new(false));
         let handler = Handler { changed: Arc::clone(&changed), announce };
+        let mut child = None;
         let service = match source {
             Source::Command { argv, .. } => {
                 let Some((program, args)) = argv.split_first() else {
@@ -128,10 +142,25 @@ impl Upstream {
                 let mut command = tokio::process::Command::new(program);
                 command.args(args);
                 let stderr = if options.inherit_stderr { Stdio::inherit() } else { Stdio::null() };
-                let (transport, _) = TokioChildProcess::builder(command)
+                let mut spawned = command
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
                     .stderr(stderr)
+                    .kill_on_drop(true)
                     .spawn()
                     .map_err(|e| format!("cannot start MCP server `{label}`: {e}"))?;
+                let (Some(stdout), Some(stdin)) = (spawned.stdout.take(), spawned.stdin.take()) else {
+                    return Err(format!(
+                        "cannot start MCP server `{label}`: its standard streams are missing"
+                    ));
+                };
+                child = Some(spawned);
+                let transport = LineTransport::<RoleClient, _, _>::new(
+                    Side::Client,
+                    format!("MCP server `{label}`"),
+                    stdout,
+                    stdin,
+                );
                 handler
                     .serve(transport)
                     .await
@@ -163,12 +192,13 @@ impl Upstream {
             .and_then(|info| info.server_info.as_ref().map(|i| i.name.clone()))
             .filter(|name| !name.trim().is_empty())
             .unwrap_or_else(|| label.clone());
-        let tools = list_tools(&peer).await.map_err(|e| format!("MCP server `{label}`: {e}"))?;
+        let tools = list_tools(&peer, &label).await.map_err(|e| format!("MCP server `{label}`: {e}"))?;
         Ok(Arc::new(Upstream {
             server_name,
             label,
             peer,
             service: Mutex::new(Some(service)),
+            child: Mutex::new(child),
             changed,
             tools: Mutex::new(tools),
             options: options.clone(),
@@ -188,7 +218,7 @@ impl Upstream {
     /// The current tool list; listed again first when the server said it changed.
     pub async fn tools(&self) -> Vec<McpTool> {
         if self.changed.swap(false, Ordering::SeqCst) {
-            match list_tools(&self.peer).await {
+            match list_tools(&self.peer, &self.label).await {
                 Ok(tools) => *self.tools.lock().await = tools,
                 // Keep the last good list; calls to tools that are gone fail at the server.
                 Err(e) => eprintln!("codemode: listing the tools of `{}` again failed: {e}", self.label),
@@ -239,6 +269,11 @@ impl Upstream {
     fn service_error(&self, name: &str, error: ServiceError) -> ToolError {
         let server = &self.server_name;
         let message = match error {
+            ServiceError::McpError(e)
+                if e.data.as_ref().and_then(Value::as_str) == Some(UNREADABLE_ANSWER) =>
+            {
+                format!("MCP server '{server}' answered '{name}', but {}", e.message)
+            }
             ServiceError::McpError(e) => format!("MCP server '{server}' refused '{name}': {}", e.message),
             ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
                 format!(
@@ -261,11 +296,17 @@ impl Upstream {
         if let Some(service) = self.service.lock().await.take() {
             let _ = service.cancel().await;
         }
+        if let Some(mut child) = self.child.lock().await.take() {
+            // Its standard input is closed: a well-behaved server has ended or is ending.
+            if tokio::time::timeout(Duration::from_millis(500), child.wait()).await.is_err() {
+                let _ = child.kill().await;
+            }
+        }
     }
 }
 
 /// Lists every page of tools (bounded), as the import's [`McpTool`]s.
-async fn list_tools(peer: &Peer<RoleClient>) -> Result<Vec<McpTool>, String> {
+async fn list_tools(peer: &Peer<RoleClient>, label: &str) -> Result<Vec<McpTool>, String> {
     let mut tools = Vec::new();
     let mut cursor: Option<String> = None;
     for _ in 0..MAX_PAGES {
@@ -283,9 +324,89 @@ async fn list_tools(peer: &Peer<RoleClient>) -> Result<Vec<McpTool>, String> {
         match page.next_cursor {
             Some(next) if !next.is_empty() => cursor = Some(next),
             _ => {
-                return parse_tools_list(&Value::Array(tools)).map_err(|e| format!("tools/list: {e}"));
+                let (tools, warnings) = admit_tools(tools);
+                for warning in warnings {
+                    eprintln!("codemode: MCP server `{label}`: {warning}");
+                }
+                return Ok(tools);
             }
         }
     }
     Err(format!("tools/list did not end after {MAX_PAGES} pages"))
+}
+
+/// Deepest JSON nesting of a tool's schema taken as it is.
+pub const MAX_SCHEMA_DEPTH: usize = 48;
+/// Most JSON values (objects, arrays, strings, numbers, …) in one tool's schema taken as it is.
+pub const MAX_SCHEMA_VALUES: usize = 20_000;
+/// Longest tool name taken.
+pub const MAX_TOOL_NAME: usize = 256;
+
+/// The nesting depth and the number of values of a JSON document, without recursion (stops
+/// counting past the caps).
+fn measure(value: &Value) -> (usize, usize) {
+    let mut stack = vec![(value, 1usize)];
+    let (mut depth, mut count) = (0usize, 0usize);
+    while let Some((value, level)) = stack.pop() {
+        depth = depth.max(level);
+        count += 1;
+        if depth > MAX_SCHEMA_DEPTH || count > MAX_SCHEMA_VALUES {
+            break;
+        }
+        match value {
+            Value::Array(items) => stack.extend(items.iter().map(|v| (v, level + 1))),
+            Value::Object(map) => stack.extend(map.values().map(|v| (v, level + 1))),
+            _ => {}
+        }
+    }
+    (depth, count)
+}
+
+/// The tools codemode can offer, and a warning for each it left out or simplified. A tool
+/// without a usable name is left out; one whose schemas are past [`MAX_SCHEMA_DEPTH`] or
+/// [`MAX_SCHEMA_VALUES`] keeps working with its input declared as any object (the server still
+/// checks it) and no output schema. One bad tool never costs the others.
+pub fn admit_tools(raw: Vec<Value>) -> (Vec<McpTool>, Vec<String>) {
+    let mut tools = Vec::with_capacity(raw.len());
+    let mut warnings = Vec::new();
+    for (index, entry) in raw.into_iter().enumerate() {
+        let mut tool = match McpTool::deserialize(entry) {
+            Ok(tool) => tool,
+            Err(e) => {
+                warnings.push(format!("tool #{index} was skipped: {e}"));
+                continue;
+            }
+        };
+        if tool.name.trim().is_empty() {
+            warnings.push(format!("tool #{index} was skipped: its name is empty"));
+            continue;
+        }
+        if tool.name.len() > MAX_TOOL_NAME || tool.name.chars().any(char::is_control) {
+            let shown: String = tool.name.chars().take(40).collect();
+            warnings.push(format!(
+                "tool #{index} ({shown:?}…) was skipped: its name is longer than {MAX_TOOL_NAME} bytes or has control characters"
+            ));
+            continue;
+        }
+        let too_big = |schema: &Option<Value>| {
+            schema.as_ref().map(measure).filter(|(d, n)| *d > MAX_SCHEMA_DEPTH || *n > MAX_SCHEMA_VALUES)
+        };
+        if too_big(&tool.input_schema).is_some() || too_big(&tool.output_schema).is_some() {
+            warnings.push(format!(
+                "tool '{}': its schema is more than {MAX_SCHEMA_DEPTH} levels deep or has more than \
+                 {MAX_SCHEMA_VALUES} values; its input is declared as any object (the server still checks it)",
+                tool.name
+            ));
+            tool.input_schema = Some(serde_json::json!({ "type": "object", "additionalProperties": {} }));
+            tool.output_schema = None;
+            let note =
+                "(Its input schema is too large to declare here: pass the object the server documents.)";
+            tool.description = Some(match tool.description.take() {
+                Some(d) if !d.trim().is_empty() => format!("{d} {note}"),
+                _ => note.to_owned(),
+            });
+        }
+        tools.push(tool);
+    }
+    (tools, warnings)
 }
