@@ -169,3 +169,82 @@ fn a_token_file_protects_a_server_on_every_interface() {
     assert_eq!(post(&url, &[("Authorization", "Bearer file-token")]), 200);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Reads an HTTP response head (status line and headers) from `stream`.
+fn read_head(stream: &mut std::net::TcpStream) -> (u16, Vec<(String, String)>) {
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        if stream.read(&mut byte).unwrap_or(0) == 0 {
+            break;
+        }
+        head.push(byte[0]);
+    }
+    let text = String::from_utf8_lossy(&head).into_owned();
+    let mut lines = text.split("\r\n");
+    let status = lines.next().unwrap_or("").split(' ').nth(1).unwrap_or("0").parse().unwrap_or(0);
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    (status, headers)
+}
+
+/// Sends one JSON-RPC POST on a fresh connection; the connection (response head read) back.
+fn send(url: &str, session: Option<&str>, body: &Value) -> (std::net::TcpStream, u16, Vec<(String, String)>) {
+    let authority = url.trim_start_matches("http://").split('/').next().unwrap().to_owned();
+    let mut stream = std::net::TcpStream::connect(&authority).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let body = body.to_string();
+    let mut request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nMCP-Protocol-Version: 2025-06-18\r\n",
+        body.len()
+    );
+    if let Some(session) = session {
+        request.push_str(&format!("Mcp-Session-Id: {session}\r\n"));
+    }
+    request.push_str("\r\n");
+    request.push_str(&body);
+    stream.write_all(request.as_bytes()).unwrap();
+    let (status, headers) = read_head(&mut stream);
+    (stream, status, headers)
+}
+
+/// CPU time (user + system) of a process in clock ticks, from `/proc`.
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    fields.get(11).and_then(|f| f.parse::<u64>().ok()).unwrap_or(0)
+        + fields.get(12).and_then(|f| f.parse::<u64>().ok()).unwrap_or(0)
+}
+
+fn cpu_rate(pid: u32) -> f64 {
+    let before = cpu_ticks(pid);
+    std::thread::sleep(Duration::from_secs(1));
+    (cpu_ticks(pid) - before) as f64
+}
+
+#[test]
+fn a_busy_run_stops_when_its_http_client_goes_away() {
+    let (server, url) = serve(&["--timeout-ms", "600000"]);
+    let pid = server.0.id();
+    let init = json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}});
+    let (_, status, headers) = send(&url, None, &init);
+    assert_eq!(status, 200);
+    let session = headers.iter().find(|(n, _)| n == "mcp-session-id").map(|(_, v)| v.clone());
+    let (_, status, _) =
+        send(&url, session.as_deref(), &json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
+    assert_eq!(status, 202);
+    let call = json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"execute","arguments":{"code":"let n = 0; for (;;) n++;"}}});
+    let (stream, status, _) = send(&url, session.as_deref(), &call);
+    assert_eq!(status, 200);
+    std::thread::sleep(Duration::from_millis(300));
+    let busy = cpu_rate(pid);
+    assert!(busy > 30.0, "the run used only {busy} ticks/s");
+    // The client goes away: its connection closes with the answer still streaming.
+    drop(stream);
+    std::thread::sleep(Duration::from_millis(300));
+    let after = cpu_rate(pid);
+    assert!(after < 10.0, "still {after} ticks/s after the client went away (was {busy})");
+}

@@ -254,12 +254,44 @@ impl CodeModeServer {
                             {
                                 return Ok::<_, Infallible>(unauthorized());
                             }
-                            Ok::<_, Infallible>(service.handle(request).await)
+                            // The request's handlers learn that its client went away: the
+                            // sender lives in this future and then in the answer's body, and
+                            // hyper drops both when the connection closes.
+                            let (here, gone) = tokio::sync::watch::channel(());
+                            let mut request = request;
+                            request.extensions_mut().insert(ClientGone(gone));
+                            let response = service.handle(request).await;
+                            Ok::<_, Infallible>(response.map(|body| {
+                                use http_body_util::BodyExt as _;
+                                body.map_frame(move |frame| {
+                                    let _ = &here;
+                                    frame
+                                })
+                                .boxed()
+                            }))
                         }
                     });
                 let _ = hyper::server::conn::http1::Builder::new().serve_connection(io, handler).await;
             });
         }
+    }
+}
+
+/// Closes when the HTTP request that carried an MCP request is gone (answered, or its client
+/// disconnected).
+#[derive(Clone)]
+struct ClientGone(tokio::sync::watch::Receiver<()>);
+
+/// Resolves when the HTTP client that sent this request went away (never for stdio).
+async fn client_gone(context: &RequestContext<RoleServer>) {
+    let gone = context
+        .extensions
+        .get::<hyper::http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<ClientGone>())
+        .cloned();
+    match gone {
+        Some(ClientGone(mut receiver)) => while receiver.changed().await.is_ok() {},
+        None => std::future::pending().await,
     }
 }
 
@@ -485,6 +517,9 @@ impl ServerHandler for CodeModeServer {
                     result = run => result,
                     () = context.ct.cancelled() => {
                         return Err(McpError::internal_error("execute was cancelled", None));
+                    }
+                    () = client_gone(&context) => {
+                        return Err(McpError::internal_error("the HTTP client went away", None));
                     }
                 };
                 // The run's tools (and with them the observer) are gone: send the last progress
