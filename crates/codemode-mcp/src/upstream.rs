@@ -338,7 +338,7 @@ async fn list_tools(peer: &Peer<RoleClient>, label: &str) -> Result<Vec<McpTool>
 /// Deepest JSON nesting of a tool's schema taken as it is.
 pub const MAX_SCHEMA_DEPTH: usize = 48;
 /// Most JSON values (objects, arrays, strings, numbers, …) in one tool's schema taken as it is.
-pub const MAX_SCHEMA_VALUES: usize = 20_000;
+pub const MAX_SCHEMA_VALUES: usize = 10_000;
 /// Longest tool name taken.
 pub const MAX_TOOL_NAME: usize = 256;
 

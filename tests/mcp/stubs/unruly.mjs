@@ -14,7 +14,7 @@ const text = (t) => ({ content: [{ type: "text", text: t }] });
 
 let deep = { type: "string" };
 for (let i = 0; i < 100; i++) deep = { type: "object", properties: { next: deep } };
-const bigEnum = Array.from({ length: 100000 }, (_, i) => `value_${i}`);
+const bigEnum = Array.from({ length: Number(process.env.UNRULY_ENUM ?? 100000) }, (_, i) => `value_${i}`);
 
 const tools = [
   { name: "ok", description: "Answers", inputSchema: { type: "object", properties: {} } },
