@@ -122,9 +122,10 @@ struct LimitArgs {
     /// (default 256MiB).
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     memory_limit: Option<usize>,
-    /// Bytes of output a run may retain (its result value and logs together; warnings have a
-    /// budget of their own of the same size), e.g. `1000` or `64KiB`. Past it the value becomes a
-    /// string with a marker and logs are cut; the result says `"truncated": true`.
+    /// Bytes of output a run may retain: one budget for its value (or error message), logs,
+    /// warnings and tool-call record together, e.g. `1000` or `64KiB`. Past it the value becomes a
+    /// string with a marker, logs and warnings are cut and the call record is summarized
+    /// (`toolCallSummary`); the result says `"truncated": true`.
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     max_output_bytes: Option<usize>,
     /// Nested calls before a catchable `RangeError` (default 10000).
