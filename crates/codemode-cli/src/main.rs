@@ -187,6 +187,10 @@ struct SourceArgs {
     /// How long starting and initializing an upstream MCP server may take, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 60_000)]
     connect_timeout_ms: u64,
+    /// How long to wait before restarting an upstream MCP server whose connection closed, in
+    /// milliseconds; the wait doubles per failed attempt (up to 30 s, 8 attempts).
+    #[arg(long, value_name = "MS", default_value_t = 500)]
+    restart_delay_ms: u64,
     /// Also mount the built-in demo tools (they are the default when no source is given).
     #[arg(long)]
     demo: bool,
@@ -321,6 +325,7 @@ fn sources(args: &SourceArgs, limits: Limits) -> Result<(Vec<Source>, HubOptions
             connect_timeout: Duration::from_millis(args.connect_timeout_ms),
             call_timeout: Some(Duration::from_millis(args.call_timeout_ms)),
             inherit_stderr: true,
+            restart_delay: Duration::from_millis(args.restart_delay_ms),
         },
         http: HttpOptions {
             timeout: Duration::from_millis(args.http_timeout_ms),

@@ -492,3 +492,67 @@ fn run_reaches_an_upstream_over_streamable_http() {
     assert_eq!(result["value"], json!(["Echo: http", "The sum of 1 and 2 is 3."]), "{result}");
     assert_eq!(out.status.code(), Some(0));
 }
+
+/// A server killed between runs is restarted: calls meanwhile fail at once naming it, `search`
+/// marks its tools unavailable, and once it is back its tools answer again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_upstream_is_restarted_and_marked_unavailable_meanwhile() {
+    let Some(upstream) = everything() else { return };
+    let dir = std::env::temp_dir().join(format!("codemode-mcp-restart-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pid_file = dir.join("pids");
+    // Every start of the server appends its pid.
+    let command = format!("sh -c \"echo \\$\\$ >> '{}'; exec {}\"", pid_file.display(), upstream);
+    let (session, _) = start(&["--upstream", &format!("ev={command}"), "--restart-delay-ms", "1500"]).await;
+    let before = execute(&session, "return await tools.ev.echo({ message: 'before' });", false).await;
+    assert_eq!(structured(&before)["value"], "Echo: before");
+    let pids = std::fs::read_to_string(&pid_file).unwrap();
+    let first = pids.lines().next().unwrap().trim().to_owned();
+    assert!(std::process::Command::new("kill").args(["-9", &first]).status().unwrap().success());
+    tokio::time::sleep(Duration::from_millis(200)).await;
+
+    // Down: the call fails at once with a message naming the server.
+    let started = Instant::now();
+    let down = execute(
+        &session,
+        "try { return await tools.ev.echo({ message: 'x' }); } catch (e) { return e.message; }",
+        false,
+    )
+    .await;
+    let message = structured(&down)["value"].as_str().unwrap_or("").to_owned();
+    assert!(message.contains("MCP server 'mcp-servers/everything' is not available"), "{message}");
+    assert!(message.contains("restarting it"), "{message}");
+    assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
+    // `search` marks its tools meanwhile.
+    let search = session
+        .call_tool(
+            CallToolRequestParams::new("search")
+                .with_arguments(json!({ "query": "echo a message" }).as_object().cloned().unwrap()),
+        )
+        .await
+        .unwrap();
+    let found = structured(&search);
+    assert!(found["items"][0]["description"].as_str().unwrap_or("").starts_with("[unavailable:"), "{found}");
+
+    // Back: a new process answers.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut value = Value::Null;
+    while Instant::now() < deadline {
+        let after = execute(
+            &session,
+            "try { return await tools.ev.echo({ message: 'after' }); } catch (e) { return e.message; }",
+            false,
+        )
+        .await;
+        value = structured(&after)["value"].clone();
+        if value == "Echo: after" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    assert_eq!(value, "Echo: after");
+    let pids = std::fs::read_to_string(&pid_file).unwrap();
+    assert_eq!(pids.lines().count(), 2, "{pids}");
+    session.cancel().await.ok();
+    let _ = std::fs::remove_dir_all(&dir);
+}

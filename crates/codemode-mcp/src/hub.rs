@@ -222,7 +222,15 @@ async fn mcp_namespace(
     upstream: &Arc<Upstream>,
     observer: Option<CallObserver>,
 ) -> Result<Namespace, String> {
-    let tools = upstream.tools().await;
+    let mut tools = upstream.tools().await;
+    // While it is down, its tools say so (in the declarations and in `search` results).
+    let unavailable = upstream.unavailable_reason();
+    if let Some(why) = &unavailable {
+        for tool in &mut tools {
+            let about = tool.description.take().unwrap_or_default();
+            tool.description = Some(format!("[unavailable: {why}] {about}").trim_end().to_owned());
+        }
+    }
     let route = Arc::clone(upstream);
     let import = import_tools(
         tools,
@@ -240,7 +248,11 @@ async fn mcp_namespace(
         },
     )
     .map_err(|e| format!("MCP server `{}`: {e}", upstream.label()))?;
-    Ok(import.namespace.description(format!("Tools of the MCP server {}", upstream.server_name())))
+    let about = match unavailable {
+        None => format!("Tools of the MCP server {}", upstream.server_name()),
+        Some(why) => format!("Tools of the MCP server {} (unavailable: {why})", upstream.server_name()),
+    };
+    Ok(import.namespace.description(about))
 }
 
 #[cfg(test)]

@@ -49,6 +49,9 @@ pub struct ClientOptions {
     pub call_timeout: Option<Duration>,
     /// Whether an upstream child process's standard error goes to ours (else it is discarded).
     pub inherit_stderr: bool,
+    /// The first wait before restarting a server whose connection closed
+    /// ([`RESTART_FIRST_DELAY`]); it doubles per failed attempt up to [`RESTART_MAX_DELAY`].
+    pub restart_delay: Duration,
 }
 
 impl Default for ClientOptions {
@@ -57,6 +60,7 @@ impl Default for ClientOptions {
             connect_timeout: Duration::from_secs(60),
             call_timeout: Some(DEFAULT_CALL_TIMEOUT),
             inherit_stderr: true,
+            restart_delay: RESTART_FIRST_DELAY,
         }
     }
 }
@@ -85,16 +89,70 @@ impl ClientHandler for Handler {
     }
 }
 
-/// A connected upstream MCP server.
+/// One live connection to the server (replaced when it is restarted).
+struct Conn {
+    peer: Peer<RoleClient>,
+    /// Keeps the connection alive; dropped (or cancelled) with it.
+    service: Mutex<Option<RunningService<RoleClient, Handler>>>,
+    /// The child process of a command source (killed when dropped).
+    child: Mutex<Option<tokio::process::Child>>,
+}
+
+impl Conn {
+    async fn close(&self) {
+        if let Some(service) = self.service.lock().await.take() {
+            let _ = service.cancel().await;
+        }
+        if let Some(mut child) = self.child.lock().await.take() {
+            // Its standard input is closed: a well-behaved server has ended or is ending.
+            if tokio::time::timeout(Duration::from_millis(500), child.wait()).await.is_err() {
+                let _ = child.kill().await;
+            }
+        }
+    }
+}
+
+/// The first wait before restarting a server whose connection closed; it doubles per failed
+/// attempt up to [`RESTART_MAX_DELAY`].
+pub const RESTART_FIRST_DELAY: Duration = Duration::from_millis(500);
+/// The longest wait between two restart attempts.
+pub const RESTART_MAX_DELAY: Duration = Duration::from_secs(30);
+/// Restart attempts after one loss of the connection; then the server stays down until a call
+/// asks for it again (which starts another round).
+pub const MAX_RESTART_ATTEMPTS: u32 = 8;
+
+/// Whether the server can take calls.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Health {
+    Up,
+    /// The connection closed; attempt `attempt` of [`MAX_RESTART_ATTEMPTS`] is under way or
+    /// waiting, after `last_error` (when an attempt failed).
+    Restarting {
+        attempt: u32,
+        last_error: Option<String>,
+    },
+    /// Every attempt failed; the next call starts another round.
+    Down {
+        error: String,
+    },
+}
+
+/// A connected upstream MCP server. A stdio server that exits (or an HTTP server whose session
+/// ends) is restarted (reconnected) in the background with bounded exponential backoff; calls
+/// meanwhile fail at once with a `ToolFailure` naming the server.
 pub struct Upstream {
     /// The server's own name (`serverInfo.name`), or the source label when it gave none.
     server_name: String,
     label: String,
-    peer: Peer<RoleClient>,
-    /// Keeps the connection (and the child process) alive; dropped with the upstream.
-    service: Mutex<Option<RunningService<RoleClient, Handler>>>,
-    /// The child process of a command source (killed when dropped).
-    child: Mutex<Option<tokio::process::Child>>,
+    source: Source,
+    announce: Option<Arc<watch::Sender<u64>>>,
+    /// The live connection; `None` while the server is down.
+    conn: std::sync::Mutex<Option<Arc<Conn>>>,
+    health: std::sync::Mutex<Health>,
+    /// A restart round is running.
+    restarting: AtomicBool,
+    /// [`Upstream::close`] was called: no more restarts.
+    closing: AtomicBool,
     changed: Arc<AtomicBool>,
     tools: Mutex<Vec<McpTool>>,
     options: ClientOptions,
@@ -117,22 +175,47 @@ impl Upstream {
         options: &ClientOptions,
         announce: Option<Arc<watch::Sender<u64>>>,
     ) -> Result<Arc<Upstream>, String> {
+        let changed = Arc::new(AtomicBool::new(false));
+        let (conn, server_name, tools) = Self::open(source, options, &changed, announce.clone()).await?;
+        let label = source.label();
+        Ok(Arc::new(Upstream {
+            server_name: server_name.unwrap_or_else(|| label.clone()),
+            label,
+            source: source.clone(),
+            announce,
+            conn: std::sync::Mutex::new(Some(Arc::new(conn))),
+            health: std::sync::Mutex::new(Health::Up),
+            restarting: AtomicBool::new(false),
+            closing: AtomicBool::new(false),
+            changed,
+            tools: Mutex::new(tools),
+            options: options.clone(),
+        }))
+    }
+
+    /// One connection, its server's name and its tools, within the connect timeout.
+    async fn open(
+        source: &Source,
+        options: &ClientOptions,
+        changed: &Arc<AtomicBool>,
+        announce: Option<Arc<watch::Sender<u64>>>,
+    ) -> Result<(Conn, Option<String>, Vec<McpTool>), String> {
         let label = source.label();
         let timeout = options.connect_timeout;
-        match tokio::time::timeout(timeout, Self::connect_inner(source, options, announce)).await {
+        match tokio::time::timeout(timeout, Self::open_inner(source, options, changed, announce)).await {
             Ok(result) => result,
             Err(_) => Err(format!("MCP server `{label}` did not start within {}s", timeout.as_secs())),
         }
     }
 
-    async fn connect_inner(
+    async fn open_inner(
         source: &Source,
         options: &ClientOptions,
+        changed: &Arc<AtomicBool>,
         announce: Option<Arc<watch::Sender<u64>>>,
-    ) -> Result<Arc<Upstream>, String> {
+    ) -> Result<(Conn, Option<String>, Vec<McpTool>), String> {
         let label = source.label();
-        let changed = Arc::new(AtomicBool::new(false));
-        let handler = Handler { changed: Arc::clone(&changed), announce };
+        let handler = Handler { changed: Arc::clone(changed), announce };
         let mut child = None;
         let service = match source {
             Source::Command { argv, .. } => {
@@ -190,19 +273,10 @@ impl Upstream {
         let server_name = peer
             .peer_info()
             .and_then(|info| info.server_info.as_ref().map(|i| i.name.clone()))
-            .filter(|name| !name.trim().is_empty())
-            .unwrap_or_else(|| label.clone());
+            .filter(|name| !name.trim().is_empty());
         let tools = list_tools(&peer, &label).await.map_err(|e| format!("MCP server `{label}`: {e}"))?;
-        Ok(Arc::new(Upstream {
-            server_name,
-            label,
-            peer,
-            service: Mutex::new(Some(service)),
-            child: Mutex::new(child),
-            changed,
-            tools: Mutex::new(tools),
-            options: options.clone(),
-        }))
+        let conn = Conn { peer, service: Mutex::new(Some(service)), child: Mutex::new(child) };
+        Ok((conn, server_name, tools))
     }
 
     /// The server's own name (`serverInfo.name`).
@@ -215,10 +289,118 @@ impl Upstream {
         &self.label
     }
 
+    /// Whether it can take calls now.
+    pub fn health(&self) -> Health {
+        self.health.lock().map(|h| h.clone()).unwrap_or(Health::Up)
+    }
+
+    /// The live connection, unless it closed (then a restart round starts).
+    fn live(self: &Arc<Self>) -> Option<Arc<Conn>> {
+        let conn = self.conn.lock().ok().and_then(|c| c.clone());
+        match conn {
+            Some(conn) if !conn.peer.is_transport_closed() => Some(conn),
+            _ => {
+                self.connection_lost();
+                None
+            }
+        }
+    }
+
+    fn set_health(&self, health: Health) {
+        if let Ok(mut current) = self.health.lock() {
+            *current = health;
+        }
+        // The namespace's description (and `search`) say whether it is available.
+        if let Some(announce) = &self.announce {
+            announce.send_modify(|generation| *generation = generation.wrapping_add(1));
+        }
+    }
+
+    /// The connection closed: drop it and restart the server in the background (one round of
+    /// at most [`MAX_RESTART_ATTEMPTS`] attempts with growing waits), unless a round is running.
+    fn connection_lost(self: &Arc<Self>) {
+        if self.closing.load(Ordering::SeqCst) || self.restarting.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let old = self.conn.lock().ok().and_then(|mut c| c.take());
+        eprintln!("codemode: MCP server `{}` is gone; restarting it", self.label);
+        self.set_health(Health::Restarting { attempt: 1, last_error: None });
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            self.restarting.store(false, Ordering::SeqCst);
+            return;
+        };
+        let this = Arc::clone(self);
+        runtime.spawn(async move {
+            if let Some(old) = old {
+                old.close().await;
+            }
+            this.restart_round().await;
+            this.restarting.store(false, Ordering::SeqCst);
+        });
+    }
+
+    async fn restart_round(self: &Arc<Self>) {
+        let mut delay = self.options.restart_delay.min(RESTART_MAX_DELAY);
+        let mut last_error = String::new();
+        for attempt in 1..=MAX_RESTART_ATTEMPTS {
+            self.set_health(Health::Restarting {
+                attempt,
+                last_error: (!last_error.is_empty()).then(|| last_error.clone()),
+            });
+            tokio::time::sleep(delay).await;
+            if self.closing.load(Ordering::SeqCst) {
+                return;
+            }
+            match Self::open(&self.source, &self.options, &self.changed, self.announce.clone()).await {
+                Ok((conn, _, tools)) => {
+                    *self.tools.lock().await = tools;
+                    if let Ok(mut current) = self.conn.lock() {
+                        *current = Some(Arc::new(conn));
+                    }
+                    eprintln!("codemode: MCP server `{}` was restarted (attempt {attempt})", self.label);
+                    self.set_health(Health::Up);
+                    return;
+                }
+                Err(e) => {
+                    eprintln!(
+                        "codemode: restarting MCP server `{}` failed (attempt {attempt}): {e}",
+                        self.label
+                    );
+                    last_error = e;
+                    delay = (delay * 2).min(RESTART_MAX_DELAY);
+                }
+            }
+        }
+        self.set_health(Health::Down { error: last_error });
+    }
+
+    /// Why calls fail now, for a message: `None` while it is up.
+    pub fn unavailable_reason(&self) -> Option<String> {
+        match self.health() {
+            Health::Up => None,
+            Health::Restarting { attempt, .. } => Some(format!(
+                "its connection closed; codemode is restarting it (attempt {attempt} of {MAX_RESTART_ATTEMPTS})"
+            )),
+            Health::Down { error } => Some(format!(
+                "it could not be restarted after {MAX_RESTART_ATTEMPTS} attempts ({error}); the next call tries again"
+            )),
+        }
+    }
+
+    fn unavailable(&self, name: &str) -> ToolError {
+        let why = self.unavailable_reason().unwrap_or_else(|| "its connection closed".to_owned());
+        ToolError::failure(format!(
+            "MCP server '{}' is not available ({why}); '{name}' was not called.",
+            self.server_name
+        ))
+    }
+
     /// The current tool list; listed again first when the server said it changed.
-    pub async fn tools(&self) -> Vec<McpTool> {
-        if self.changed.swap(false, Ordering::SeqCst) {
-            match list_tools(&self.peer, &self.label).await {
+    pub async fn tools(self: &Arc<Self>) -> Vec<McpTool> {
+        if self.changed.swap(false, Ordering::SeqCst)
+            && let Some(conn) = self.live()
+        {
+            match list_tools(&conn.peer, &self.label).await {
                 Ok(tools) => *self.tools.lock().await = tools,
                 // Keep the last good list; calls to tools that are gone fail at the server.
                 Err(e) => eprintln!("codemode: listing the tools of `{}` again failed: {e}", self.label),
@@ -235,7 +417,7 @@ impl Upstream {
     /// Calls `name` with `arguments` (`tools/call`) and turns the answer into the program's
     /// value: `structuredContent`, else the text (JSON when it parses), else the content blocks;
     /// `isError` becomes a tool failure.
-    pub async fn call(&self, name: String, arguments: Value) -> Result<Value, ToolError> {
+    pub async fn call(self: &Arc<Self>, name: String, arguments: Value) -> Result<Value, ToolError> {
         let arguments = match arguments {
             Value::Object(map) => Some(map),
             Value::Null => None,
@@ -247,7 +429,10 @@ impl Upstream {
         };
         let mut params = CallToolRequestParams::new(name.clone());
         params.arguments = arguments;
-        let request = self.peer.call_tool(params);
+        let Some(conn) = self.live() else {
+            return Err(self.unavailable(&name));
+        };
+        let request = conn.peer.call_tool(params);
         let outcome = match self.options.call_timeout {
             Some(limit) => match tokio::time::timeout(limit, request).await {
                 Ok(outcome) => outcome,
@@ -261,7 +446,12 @@ impl Upstream {
             },
             None => request.await,
         };
-        let result = outcome.map_err(|e| self.service_error(&name, e))?;
+        let result = outcome.map_err(|e| {
+            if matches!(e, ServiceError::TransportClosed | ServiceError::TransportSend(_)) {
+                self.connection_lost();
+            }
+            self.service_error(&name, e)
+        })?;
         let value = serde_json::to_value(&result).map_err(ToolError::internal)?;
         call_result_value(value)
     }
@@ -291,16 +481,12 @@ impl Upstream {
         ToolError::failure(message)
     }
 
-    /// Closes the session (and ends the child process).
+    /// Closes the session (and ends the child process); no restarts after it.
     pub async fn close(&self) {
-        if let Some(service) = self.service.lock().await.take() {
-            let _ = service.cancel().await;
-        }
-        if let Some(mut child) = self.child.lock().await.take() {
-            // Its standard input is closed: a well-behaved server has ended or is ending.
-            if tokio::time::timeout(Duration::from_millis(500), child.wait()).await.is_err() {
-                let _ = child.kill().await;
-            }
+        self.closing.store(true, Ordering::SeqCst);
+        let conn = self.conn.lock().ok().and_then(|mut c| c.take());
+        if let Some(conn) = conn {
+            conn.close().await;
         }
     }
 }
