@@ -175,6 +175,12 @@ struct SourceArgs {
     /// `${VAR}` in the value is read from the environment (repeatable).
     #[arg(long, value_name = "[SOURCE=]NAME: VALUE")]
     header: Vec<String>,
+    /// A credential for a security scheme of an --openapi document: `"[SOURCE.]SCHEME=VALUE"`
+    /// (a bearer/OAuth token, an API key, or `user:password` for HTTP basic), for the source
+    /// named SOURCE (required when there are several). `${VAR}` is read from the environment
+    /// (repeatable).
+    #[arg(long, value_name = "[SOURCE.]SCHEME=VALUE")]
+    auth: Vec<String>,
     /// Time limit of one upstream MCP call in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 60_000)]
     call_timeout_ms: u64,
@@ -315,6 +321,29 @@ fn sources(args: &SourceArgs, limits: Limits) -> Result<(Vec<Source>, HubOptions
         };
         sources[index].add_header(name, value).map_err(|e| e.to_string())?;
     }
+    for auth in &args.auth {
+        let (target, scheme, value) = codemode_mcp::source::parse_auth(auth, |var| std::env::var(var).ok())
+            .map_err(|e| e.to_string())?;
+        let documents: Vec<usize> =
+            (0..sources.len()).filter(|&i| matches!(sources[i], Source::OpenApi { .. })).collect();
+        let index = match &target {
+            Some(target) => documents
+                .iter()
+                .copied()
+                .find(|&i| sources[i].name() == Some(target.as_str()))
+                .ok_or_else(|| format!("--auth {target}.{scheme}: there is no --openapi named {target:?} (give it as \"{target}=FILE\")"))?,
+            None => match documents.as_slice() {
+                [only] => *only,
+                [] => return Err(format!("--auth {scheme}: there is no --openapi source")),
+                _ => {
+                    return Err(format!(
+                        "--auth {scheme}: there are several --openapi sources; say which one it is for (\"NAME.{scheme}=…\")"
+                    ));
+                }
+            },
+        };
+        sources[index].add_credential(scheme, value).map_err(|e| e.to_string())?;
+    }
     if args.connect_timeout_ms == 0 || args.http_timeout_ms == 0 || args.call_timeout_ms == 0 {
         return Err("timeouts must be greater than zero".to_owned());
     }
@@ -331,6 +360,7 @@ fn sources(args: &SourceArgs, limits: Limits) -> Result<(Vec<Source>, HubOptions
             timeout: Duration::from_millis(args.http_timeout_ms),
             max_body_bytes: args.max_response_bytes,
             headers: Vec::new(),
+            credentials: Vec::new(),
         },
         demo: args.demo || sources.is_empty(),
     };
@@ -364,6 +394,9 @@ fn run(
         let hub = Hub::connect(&sources, options).await?;
         for line in hub.skipped_operations() {
             eprintln!("codemode: skipped OpenAPI operation {line}");
+        }
+        for line in hub.missing_credentials() {
+            eprintln!("codemode: OpenAPI operation without credentials (its calls fail): {line}");
         }
         let outcome = match &program {
             None => hub.declarations().await.map(Output::Declarations),
@@ -549,6 +582,9 @@ fn mcp(
         let hub = Arc::new(Hub::connect(&sources, options).await?);
         for line in hub.skipped_operations() {
             eprintln!("codemode: skipped OpenAPI operation {line}");
+        }
+        for line in hub.missing_credentials() {
+            eprintln!("codemode: OpenAPI operation without credentials (its calls fail): {line}");
         }
         let server = CodeModeServer::new(hub, server_options);
         match http {

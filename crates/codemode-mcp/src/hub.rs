@@ -101,8 +101,9 @@ impl Hub {
                         }
                     }
                 }
-                Source::OpenApi { file, base_url, headers, .. } => {
-                    match OpenApiSource::load(file, base_url.as_deref(), headers, &options.http) {
+                Source::OpenApi { file, base_url, headers, credentials, .. } => {
+                    match OpenApiSource::load(file, base_url.as_deref(), headers, credentials, &options.http)
+                    {
                         Ok(api) => Kind::OpenApi(Arc::new(api)),
                         Err(e) => {
                             hub_error = Some(e);
@@ -192,6 +193,21 @@ impl Hub {
     pub async fn declarations(&self) -> Result<String, String> {
         let runtime = self.runtime(None).await?;
         Ok(runtime.tools().declarations(&DeclarationOptions::default().with_search(true)))
+    }
+
+    /// OpenAPI operations whose security requirements no given credential satisfies, as
+    /// `namespace: METHOD /path (operationId) needs …` lines.
+    pub fn missing_credentials(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        for mounted in &self.mounted {
+            if let Kind::OpenApi(api) = &mounted.kind {
+                for missing in api.missing_credentials() {
+                    lines
+                        .push(format!("{}: {missing} (give --auth {}.SCHEME=…)", mounted.name, mounted.name));
+                }
+            }
+        }
+        lines
     }
 
     /// OpenAPI operations that were left out, as `namespace: METHOD /path: reason` lines.
