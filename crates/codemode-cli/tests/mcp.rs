@@ -556,3 +556,58 @@ async fn a_killed_upstream_is_restarted_and_marked_unavailable_meanwhile() {
     session.cancel().await.ok();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Resources and prompts of server-everything, reached from a program under names no tool can
+/// take (`$resources`, `$prompts`) and shown in the declarations.
+#[test]
+fn a_program_reads_upstream_resources_and_prompts() {
+    let Some(upstream) = everything() else { return };
+    let program = r#"
+        const { resources } = await tools.everything.$resources.list();
+        const doc = resources.find((r) => r.uri.endsWith("architecture.md"));
+        const read = await tools.everything.$resources.read({ uri: doc.uri });
+        const { prompts } = await tools.everything.$prompts.list();
+        const prompt = await tools.everything.$prompts.get({ name: "args-prompt", arguments: { city: "Lisbon" } });
+        let missing;
+        try { await tools.everything.$resources.read({ uri: "demo://nope" }); } catch (e) { missing = e.message; }
+        return {
+          mime: read.contents[0].mimeType,
+          hasText: read.contents[0].text.length > 0,
+          prompts: prompts.map((p) => p.name).includes("args-prompt"),
+          message: prompt.messages[0].content.text,
+          missing,
+        };
+    "#;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .args(["run", "-", "--json", "--upstream", &upstream])
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child.stdin.take().unwrap().write_all(program.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let value = &result["value"];
+    assert_eq!(result["ok"], true, "{result}");
+    assert_eq!(value["mime"], "text/markdown", "{result}");
+    assert_eq!(value["hasText"], true, "{result}");
+    assert_eq!(value["prompts"], true, "{result}");
+    assert!(value["message"].as_str().unwrap_or("").contains("Lisbon"), "{result}");
+    assert!(
+        value["missing"].as_str().unwrap_or("").contains("MCP server 'mcp-servers/everything'"),
+        "{result}"
+    );
+    assert_eq!(result["toolCalls"][0]["path"], "everything.$resources.list", "{result}");
+
+    let declarations = std::process::Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .args(["run", "--declarations", "--upstream", &upstream])
+        .current_dir(root())
+        .stderr(Stdio::null())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&declarations.stdout);
+    assert!(text.contains("$resources: {") && text.contains("$prompts: {"), "{text}");
+}

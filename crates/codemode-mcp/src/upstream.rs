@@ -16,7 +16,8 @@ use codemode::tools::ToolError;
 use codemode::tools::mcp::{McpTool, call_result_value};
 use reqwest::header::{HeaderName, HeaderValue};
 use rmcp::model::{
-    CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, PaginatedRequestParams,
+    CallToolRequestParams, ClientCapabilities, ClientConfig, GetPromptRequestParams, Implementation,
+    PaginatedRequestParams, ReadResourceRequestParams,
 };
 use rmcp::service::{NotificationContext, RunningService, ServiceError};
 use rmcp::transport::StreamableHttpClientTransport;
@@ -481,12 +482,106 @@ impl Upstream {
         ToolError::failure(message)
     }
 
+    /// Whether the server offers resources and prompts (its `initialize` capabilities).
+    pub fn offers(self: &Arc<Self>) -> (bool, bool) {
+        let Some(conn) = self.conn.lock().ok().and_then(|c| c.clone()) else { return (false, false) };
+        let Some(info) = conn.peer.peer_info() else { return (false, false) };
+        (info.capabilities.resources.is_some(), info.capabilities.prompts.is_some())
+    }
+
+    /// One of the server's own requests besides `tools/call` (`resources/list`, `resources/read`,
+    /// `prompts/list`, `prompts/get`), with the call deadline, as the program's value.
+    pub async fn request(self: &Arc<Self>, what: Request, input: Value) -> Result<Value, ToolError> {
+        let label = what.label();
+        let Some(conn) = self.live() else {
+            return Err(self.unavailable(label));
+        };
+        let text = |key: &str| input.get(key).and_then(Value::as_str).map(str::to_owned);
+        let cursor = text("cursor");
+        let page = || Some(PaginatedRequestParams::default().with_cursor(cursor.clone()));
+        let peer = &conn.peer;
+        let work = async {
+            let value = match what {
+                Request::ListResources => serde_json::to_value(peer.list_resources(page()).await?),
+                Request::ListResourceTemplates => {
+                    serde_json::to_value(peer.list_resource_templates(page()).await?)
+                }
+                Request::ReadResource => {
+                    let Some(uri) = text("uri") else {
+                        return Ok(Err(ToolError::invalid_input(
+                            "at input.uri: expected a string (the resource's URI)",
+                        )));
+                    };
+                    serde_json::to_value(peer.read_resource(ReadResourceRequestParams::new(uri)).await?)
+                }
+                Request::ListPrompts => serde_json::to_value(peer.list_prompts(page()).await?),
+                Request::GetPrompt => {
+                    let Some(name) = text("name") else {
+                        return Ok(Err(ToolError::invalid_input(
+                            "at input.name: expected a string (the prompt's name)",
+                        )));
+                    };
+                    let mut params = GetPromptRequestParams::new(name);
+                    params.arguments = input.get("arguments").and_then(Value::as_object).cloned();
+                    serde_json::to_value(peer.get_prompt(params).await?)
+                }
+            };
+            Ok::<_, ServiceError>(value.map_err(ToolError::internal))
+        };
+        let outcome = match self.options.call_timeout {
+            Some(limit) => match tokio::time::timeout(limit, work).await {
+                Ok(outcome) => outcome,
+                Err(_) => {
+                    return Err(ToolError::failure(format!(
+                        "MCP server '{}' did not answer '{label}' within {}ms.",
+                        self.server_name,
+                        limit.as_millis()
+                    )));
+                }
+            },
+            None => work.await,
+        };
+        match outcome {
+            Ok(value) => value,
+            Err(e) => {
+                if matches!(e, ServiceError::TransportClosed | ServiceError::TransportSend(_)) {
+                    self.connection_lost();
+                }
+                Err(self.service_error(label, e))
+            }
+        }
+    }
+
     /// Closes the session (and ends the child process); no restarts after it.
     pub async fn close(&self) {
         self.closing.store(true, Ordering::SeqCst);
         let conn = self.conn.lock().ok().and_then(|mut c| c.take());
         if let Some(conn) = conn {
             conn.close().await;
+        }
+    }
+}
+
+/// An MCP request other than `tools/call` a program can make (`tools.<server>.$resources.*`,
+/// `tools.<server>.$prompts.*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Request {
+    ListResources,
+    ListResourceTemplates,
+    ReadResource,
+    ListPrompts,
+    GetPrompt,
+}
+
+impl Request {
+    /// The MCP method.
+    pub fn label(self) -> &'static str {
+        match self {
+            Request::ListResources => "resources/list",
+            Request::ListResourceTemplates => "resources/templates/list",
+            Request::ReadResource => "resources/read",
+            Request::ListPrompts => "prompts/list",
+            Request::GetPrompt => "prompts/get",
         }
     }
 }
