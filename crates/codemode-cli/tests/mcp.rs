@@ -611,3 +611,30 @@ fn a_program_reads_upstream_resources_and_prompts() {
     let text = String::from_utf8_lossy(&declarations.stdout);
     assert!(text.contains("$resources: {") && text.contains("$prompts: {"), "{text}");
 }
+
+/// An image an upstream tool returned goes to the host as an MCP image block, not as base64
+/// inside the JSON; the value keeps a small reference to it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn images_from_upstream_tools_reach_the_host_as_image_content() {
+    let Some(upstream) = everything() else { return };
+    let (session, _) = start(&["--upstream", &upstream]).await;
+    let result = execute(
+        &session,
+        "const [caption, image] = await tools.everything.get_tiny_image(); return { caption, image };",
+        false,
+    )
+    .await;
+    let value = structured(&result);
+    assert_eq!(value["ok"], true, "{value}");
+    let image = &value["value"]["image"];
+    assert_eq!(image["type"], "image", "{value}");
+    assert_eq!(image["mimeType"], "image/png", "{value}");
+    assert_eq!(image["content"], 1, "{value}");
+    assert!(image["bytes"].as_u64().unwrap_or(0) > 100, "{value}");
+    assert!(image.get("data").is_none(), "{value}");
+    let block = serde_json::to_value(&result.content[1]).unwrap();
+    assert_eq!(block["type"], "image", "{block}");
+    assert_eq!(block["mimeType"], "image/png");
+    assert!(block["data"].as_str().unwrap_or("").starts_with("iVBORw0KGgo"), "{block}");
+    session.cancel().await.ok();
+}

@@ -384,16 +384,66 @@ pub fn has_structured_content(version: Option<&ProtocolVersion>) -> bool {
 /// `structuredContent` and a one-line text summary; an older client gets the compact JSON as
 /// the only text block.
 pub fn execute_answer(result: &ExecResult, structured: bool) -> Result<CallToolResult, String> {
-    let value = serde_json::to_value(result).map_err(|e| e.to_string())?;
+    let mut value = serde_json::to_value(result).map_err(|e| e.to_string())?;
+    // Images and audio in the value go to the client as content blocks of their own.
+    let mut media = Vec::new();
+    if let Some(inner) = value.get_mut("value") {
+        take_media(inner, &mut media, 0);
+    }
     let (content, structured_content) =
         if structured { (summary(result), Some(value)) } else { (value.to_string(), None) };
-    let mut answer = if result.ok {
-        CallToolResult::success(vec![ContentBlock::text(content)])
-    } else {
-        CallToolResult::error(vec![ContentBlock::text(content)])
-    };
+    let mut blocks = vec![ContentBlock::text(content)];
+    blocks.extend(media);
+    let mut answer = if result.ok { CallToolResult::success(blocks) } else { CallToolResult::error(blocks) };
     answer.structured_content = structured_content;
     Ok(answer)
+}
+
+/// At most this many image or audio blocks are taken out of one result.
+const MAX_MEDIA_BLOCKS: usize = 16;
+
+/// Moves every `{ type: "image" | "audio", data, mimeType }` object in `value` (an upstream
+/// tool's content block, as the program received it) into `blocks` as an MCP image or audio
+/// block, leaving `{ type, mimeType, bytes, content: i }` (its index in the answer's `content`)
+/// in its place. The base64 data counted against the output budget as part of the value.
+fn take_media(value: &mut Value, blocks: &mut Vec<ContentBlock>, depth: usize) {
+    // The boundary limits results to 32 levels; this bound only guards the recursion.
+    if depth > 64 || blocks.len() >= MAX_MEDIA_BLOCKS {
+        return;
+    }
+    match value {
+        Value::Array(items) => {
+            for item in items {
+                take_media(item, blocks, depth + 1);
+            }
+        }
+        Value::Object(map) => {
+            let kind = map.get("type").and_then(Value::as_str).filter(|k| *k == "image" || *k == "audio");
+            let data = map.get("data").and_then(Value::as_str);
+            let mime = map.get("mimeType").and_then(Value::as_str);
+            if let (Some(kind), Some(data), Some(mime)) = (kind, data, mime) {
+                let bytes = data.trim_end_matches('=').len() * 3 / 4;
+                let block = if kind == "image" {
+                    ContentBlock::image(data, mime)
+                } else {
+                    ContentBlock::audio(data, mime)
+                };
+                let placeholder = json!({
+                    "type": kind,
+                    "mimeType": mime,
+                    "bytes": bytes,
+                    "content": blocks.len() + 1,
+                });
+                blocks.push(block);
+                *value = placeholder;
+                return;
+            }
+            for item in map.values_mut() {
+                take_media(item, blocks, depth + 1);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// At most this many characters of an error message go into the text summary.
