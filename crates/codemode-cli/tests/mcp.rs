@@ -315,6 +315,14 @@ async fn streamable_http_serves_the_same_tools() {
     assert_eq!(tools.iter().map(|t| t.name.as_ref()).collect::<Vec<_>>(), ["search", "execute"]);
     let result = execute(&session, "return await tools.everything.get_sum({ a: 40, b: 2 });", false).await;
     assert_eq!(structured(&result)["value"], "The sum of 40 and 2 is 42.");
+    // A run that takes a while is not mistaken for a client that went away.
+    let slow = execute(
+        &session,
+        "await tools.everything.trigger_long_running_operation({ duration: 1.5, steps: 2 }); return 'done';",
+        true,
+    )
+    .await;
+    assert_eq!(structured(&slow)["value"], "done");
     session.cancel().await.ok();
     child.kill().await.ok();
 }

@@ -63,10 +63,14 @@ fn serve(args: &[&str]) -> (Server, String) {
 }
 
 fn ts_client(url: &str, token: Option<&str>) -> Value {
+    ts_run(url, token, "return await tools.demo.echo({ hi: 'over http' })")
+}
+
+fn ts_run(url: &str, token: Option<&str>, program: &str) -> Value {
     let out = Command::new("node")
         .arg(root().join("tests/mcp/http_client.mjs"))
         .arg(url)
-        .arg("return await tools.demo.echo({ hi: 'over http' })")
+        .arg(program)
         .args(token)
         .current_dir(root())
         .stderr(Stdio::inherit())
@@ -88,6 +92,10 @@ fn the_typescript_sdk_needs_the_bearer_token() {
     let without = ts_client(&url, None);
     assert_eq!(without["code"], 401, "{without}");
     assert!(without["error"].as_str().unwrap_or("").contains("Unauthorized"), "{without}");
+    // A run that takes a while is not mistaken for a client that went away.
+    let slow =
+        ts_run(&url, Some("s3cret-token"), "return await tools.demo.sleep({ ms: 1500, value: 'slept' })");
+    assert_eq!(slow["result"]["structuredContent"]["value"], "slept", "{slow}");
     let wrong = ts_client(&url, Some("s3cret-tokeN"));
     assert_eq!(wrong["code"], 401, "{wrong}");
 }
