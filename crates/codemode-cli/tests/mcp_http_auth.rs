@@ -256,3 +256,25 @@ fn a_busy_run_stops_when_its_http_client_goes_away() {
     let after = cpu_rate(pid);
     assert!(after < 10.0, "still {after} ticks/s after the client went away (was {busy})");
 }
+
+#[test]
+fn a_request_body_over_the_cap_gets_413() {
+    let (_server, url) = serve(&[]);
+    let authority = url.trim_start_matches("http://").split('/').next().unwrap().to_owned();
+    let mut stream = std::net::TcpStream::connect(&authority).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let size = 17 * 1024 * 1024;
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {size}\r\n\r\n"
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    // The server may answer (and stop reading) before all of it is sent.
+    let chunk = vec![b' '; 1 << 20];
+    for _ in 0..17 {
+        if stream.write_all(&chunk).is_err() {
+            break;
+        }
+    }
+    let (status, _) = read_head(&mut stream);
+    assert_eq!(status, 413);
+}

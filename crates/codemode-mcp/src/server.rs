@@ -215,7 +215,10 @@ impl CodeModeServer {
             .flat_map(|host| [format!("http://{host}:*"), format!("https://{host}:*")])
             .collect();
         origins.extend(access.allowed_origins.iter().cloned());
-        let mut config = StreamableHttpServerConfig::default().with_allowed_origins(origins);
+        let mut config = StreamableHttpServerConfig::default()
+            .with_allowed_origins(origins)
+            // The same cap as one stdio message; rmcp answers a larger body with 413.
+            .with_max_request_body_bytes(crate::wire::MAX_MESSAGE_BYTES);
         if !access.allowed_hosts.is_empty() {
             let mut hosts: Vec<String> = ["localhost", "127.0.0.1", "::1"].map(str::to_owned).to_vec();
             hosts.extend(access.allowed_hosts.iter().cloned());
