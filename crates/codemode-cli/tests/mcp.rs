@@ -646,3 +646,60 @@ async fn images_from_upstream_tools_reach_the_host_as_image_content() {
     assert!(block["data"].as_str().unwrap_or("").starts_with("iVBORw0KGgo"), "{block}");
     session.cancel().await.ok();
 }
+
+/// server-everything over streamable HTTP on `port`, once it listens.
+fn everything_http(port: u16) -> Option<std::process::Child> {
+    let script = root().join("tests/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    let mut server = std::process::Command::new("node")
+        .arg(&script)
+        .arg("streamableHttp")
+        .env("PORT", port.to_string())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .ok()?;
+    let stderr = server.stderr.take()?;
+    let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead as _;
+        for line in std::io::BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if line.contains("listening on port") {
+                let _ = ready_tx.send(());
+            }
+        }
+    });
+    ready_rx.recv_timeout(Duration::from_secs(30)).ok()?;
+    Some(server)
+}
+
+/// An HTTP upstream that goes away and comes back on the same URL is reconnected.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_http_upstream_that_comes_back_is_reconnected() {
+    let Some(_) = everything() else { return };
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut server = everything_http(port).expect("server-everything listens");
+    let url = format!("ev=http://127.0.0.1:{port}/mcp");
+    let (session, _) =
+        start(&["--upstream-url", &url, "--restart-delay-ms", "300", "--call-timeout-ms", "5000"]).await;
+    let echo = "try { return await tools.ev.echo({ message: 'hi' }); } catch (e) { return e.message; }";
+    assert_eq!(structured(&execute(&session, echo, false).await)["value"], "Echo: hi");
+    let _ = server.kill();
+    let _ = server.wait();
+    let down = structured(&execute(&session, echo, false).await)["value"].clone();
+    assert!(down.as_str().unwrap_or("").contains("MCP server 'mcp-servers/everything'"), "{down}");
+    let mut server = everything_http(port).expect("server-everything listens again");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut value = Value::Null;
+    while Instant::now() < deadline {
+        value = structured(&execute(&session, echo, false).await)["value"].clone();
+        if value == "Echo: hi" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    let _ = server.kill();
+    let _ = server.wait();
+    assert_eq!(value, "Echo: hi");
+    session.cancel().await.ok();
+}
