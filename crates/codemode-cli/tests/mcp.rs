@@ -137,7 +137,7 @@ async fn lists_search_and_execute_and_runs_two_upstream_tools_at_once() {
     let text = result.content.first().and_then(|c| c.as_text()).map(|t| t.text.clone()).unwrap_or_default();
     assert_eq!(
         text,
-        "The program finished; its value is in the structured result (2 tool calls, 1 log lines)."
+        "The program finished; its value is in the structured result (2 tool calls, 1 log line)."
     );
     // One progress notification per finished call (they may arrive just after the result).
     let deadline = Instant::now() + Duration::from_secs(5);

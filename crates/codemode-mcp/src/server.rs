@@ -467,15 +467,16 @@ fn summary(result: &ExecResult) -> String {
         }
         _ => "The program finished; its value is in the structured result".to_owned(),
     };
-    text.push_str(&format!(" ({total} tool calls"));
+    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    text.push_str(&format!(" ({}", plural(total, "tool call", "tool calls")));
     if failed > 0 {
         text.push_str(&format!(", {failed} not ok"));
     }
     if !result.logs.is_empty() {
-        text.push_str(&format!(", {} log lines", result.logs.len()));
+        text.push_str(&format!(", {}", plural(result.logs.len() as u64, "log line", "log lines")));
     }
     if !result.warnings.is_empty() {
-        text.push_str(&format!(", {} warnings", result.warnings.len()));
+        text.push_str(&format!(", {}", plural(result.warnings.len() as u64, "warning", "warnings")));
     }
     if result.truncated {
         text.push_str(", output truncated to the output limit");
