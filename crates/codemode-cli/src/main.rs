@@ -164,7 +164,7 @@ struct SourceArgs {
     /// An MCP server reached over streamable HTTP: `"[name=]URL"` (repeatable).
     #[arg(long, value_name = "[NAME=]URL")]
     upstream_url: Vec<String>,
-    /// An OpenAPI 3.x document (JSON) whose operations become tools: `"[name=]FILE"` (repeatable).
+    /// An OpenAPI 3.x document (JSON or YAML) whose operations become tools: `"[name=]FILE"` (repeatable).
     #[arg(long, value_name = "[NAME=]FILE")]
     openapi: Vec<String>,
     /// Where the requests of the n-th --openapi document go (default: its `servers[].url`).

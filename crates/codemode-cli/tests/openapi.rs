@@ -446,3 +446,69 @@ fn security_schemes_get_the_credentials_the_host_supplies_and_nothing_goes_out_w
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+const PETS_YAML: &str = r#"
+openapi: 3.0.3
+info:
+  title: Pets in YAML
+  version: "1.0.0"
+paths:
+  /pets/{petId}:
+    get:
+      operationId: getPet
+      summary: Get a pet by id
+      parameters:
+        - name: petId
+          in: path
+          required: true
+          schema: { type: string }
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  name: { type: string }
+"#;
+
+#[test]
+fn yaml_documents_are_read_and_bad_ones_are_refused_clearly() {
+    let (base, _) = serve();
+    let dir = std::env::temp_dir().join(format!("codemode-openapi-{}-yaml", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("pets.yaml");
+    std::fs::write(&file, PETS_YAML).unwrap();
+    let source = format!("pets={}", file.display());
+    let out = codemode(
+        &["run", "-", "--openapi", &source, "--base-url", &base],
+        r#"return await tools.pets.getPet({ petId: "7" });"#,
+    );
+    let result: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(result["value"], json!({ "id": 7, "name": "Fido" }), "{result}");
+
+    // Not YAML a document can be, and an alias bomb: refused at start, quickly, naming the file.
+    let bad = dir.join("bad.yml");
+    std::fs::write(&bad, "openapi: 3.0.3\npaths:\n  ? [a, b]\n  : {}\n").unwrap();
+    let mut bomb = String::from("a: &a [x, x, x, x, x, x, x, x, x]\n");
+    for (name, previous) in
+        ["b", "c", "d", "e", "f", "g", "h", "i"].iter().zip(["a", "b", "c", "d", "e", "f", "g", "h"])
+    {
+        bomb.push_str(&format!("{name}: &{name} [*{previous}, *{previous}, *{previous}, *{previous}, *{previous}, *{previous}, *{previous}, *{previous}, *{previous}]\n"));
+    }
+    bomb.push_str("paths: {}\n");
+    let bombed = dir.join("bomb.yaml");
+    std::fs::write(&bombed, bomb).unwrap();
+    for file in [&bad, &bombed] {
+        let out = codemode(
+            &["run", "-", "--openapi", &file.display().to_string(), "--base-url", &base],
+            "return 1",
+        );
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("is not a valid YAML OpenAPI document"), "{stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -178,12 +178,7 @@ impl OpenApiSource {
         }
         let text =
             std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-        let spec: Value = serde_json::from_str(&text).map_err(|e| {
-            format!(
-                "{} is not a JSON OpenAPI document (YAML is not supported; convert it to JSON): {e}",
-                file.display()
-            )
-        })?;
+        let spec = parse_document(file, &text)?;
         let mut options = options.clone();
         options.headers.extend(headers.iter().cloned());
         options.credentials.extend(credentials.iter().cloned());
@@ -424,6 +419,23 @@ impl OpenApiSource {
         }
         url
     }
+}
+
+/// An OpenAPI document as JSON: JSON when it looks like JSON (or the file is `.json`), else YAML
+/// (`.yaml`/`.yml` or anything else), read by `serde_yaml_ng` (its own limits on nesting and on
+/// alias expansion apply) into a JSON value. YAML-only things JSON cannot hold (non-string keys,
+/// tags) are errors naming the file.
+fn parse_document(file: &Path, text: &str) -> Result<Value, String> {
+    let extension = file.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    let looks_json = text.trim_start().starts_with('{');
+    if extension.as_deref() == Some("json")
+        || (looks_json && extension.as_deref() != Some("yaml") && extension.as_deref() != Some("yml"))
+    {
+        return serde_json::from_str(text)
+            .map_err(|e| format!("{} is not a valid JSON OpenAPI document: {e}", file.display()));
+    }
+    serde_yaml_ng::from_str::<Value>(text)
+        .map_err(|e| format!("{} is not a valid YAML OpenAPI document: {e}", file.display()))
 }
 
 /// The operations of `spec` whose security requirements no credential satisfies; each gets a

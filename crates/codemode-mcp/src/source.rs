@@ -23,7 +23,7 @@ pub enum Source {
         /// Headers sent with every request to it (for example `Authorization`).
         headers: Vec<(String, String)>,
     },
-    /// An OpenAPI 3.x document (JSON) whose operations are called over HTTP.
+    /// An OpenAPI 3.x document (JSON or YAML) whose operations are called over HTTP.
     OpenApi {
         /// The namespace name, or `None` to take it from the document's `info.title`.
         name: Option<String>,
