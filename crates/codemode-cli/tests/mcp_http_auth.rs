@@ -235,6 +235,10 @@ fn cpu_rate(pid: u32) -> f64 {
 
 #[test]
 fn a_busy_run_stops_when_its_http_client_goes_away() {
+    if !Path::new("/proc/self/stat").exists() {
+        eprintln!("SKIPPED: no /proc to read CPU use from");
+        return;
+    }
     let (server, url) = serve(&["--timeout-ms", "600000"]);
     let pid = server.0.id();
     let init = json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}});

@@ -486,12 +486,17 @@ fn summary(result: &ExecResult) -> String {
 }
 
 /// The answer to an `execute` past the bound on concurrent runs.
-fn busy(max: usize) -> CallToolResult {
+fn busy(max: usize, structured: bool) -> CallToolResult {
     let message = format!(
-        "codemode is busy: {max} programs are already running (the server's --max-concurrent-runs).          Nothing was run; try again when one has finished."
+        "codemode is busy: {max} programs are already running (the server's --max-concurrent-runs). \
+         Nothing was run; try again when one has finished."
     );
-    let mut result = CallToolResult::error(vec![ContentBlock::text(message.clone())]);
-    result.structured_content = Some(json!({ "ok": false, "error": { "kind": "Busy", "message": message } }));
+    let value = json!({ "ok": false, "error": { "kind": "Busy", "message": message } });
+    if !structured {
+        return CallToolResult::error(vec![ContentBlock::text(value.to_string())]);
+    }
+    let mut result = CallToolResult::error(vec![ContentBlock::text(message)]);
+    result.structured_content = Some(value);
     result
 }
 
@@ -559,10 +564,10 @@ impl ServerHandler for CodeModeServer {
                     });
                     observer
                 });
-                let Ok(_permit) = Arc::clone(&self.runs).try_acquire_owned() else {
-                    return Ok(busy(self.options.max_concurrent_runs.max(1)).into());
-                };
                 let structured = has_structured_content(context.protocol_version().as_ref());
+                let Ok(_permit) = Arc::clone(&self.runs).try_acquire_owned() else {
+                    return Ok(busy(self.options.max_concurrent_runs.max(1), structured).into());
+                };
                 // The run yields after every fuel slice, so a cancellation (the host's
                 // `notifications/cancelled`, or rmcp's when the HTTP client went away) is seen
                 // within one slice: dropping the run stops its VM and cancels its calls.
