@@ -268,14 +268,14 @@ fn bad_openapi_arguments_are_usage_errors() {
     let out =
         codemode(&["run", "-", "--openapi", &spec_arg, "--base-url", "h", "--base-url", "i"], "return 1");
     assert_eq!(out.status.code(), Some(2));
-    let not_json = spec.with_file_name("spec.yaml");
-    std::fs::write(&not_json, "openapi: 3.0.0\npaths: {}\n").unwrap();
+    let not_a_document = spec.with_file_name("spec.yaml");
+    std::fs::write(&not_a_document, "openapi: [3.0.0\npaths: {}\n").unwrap();
     let out = codemode(
-        &["run", "-", "--openapi", &not_json.display().to_string(), "--base-url", "http://x"],
+        &["run", "-", "--openapi", &not_a_document.display().to_string(), "--base-url", "http://x"],
         "return 1",
     );
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("YAML is not supported"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not a valid YAML OpenAPI document"));
     let out = codemode(&["run", "-", "--header", "no colon"], "return 1");
     assert_eq!(out.status.code(), Some(2));
     // A header goes to one named source; a secret is never sent to a source it was not meant for.
