@@ -208,3 +208,51 @@ fn floor_char_boundary(s: &str, at: usize) -> usize {
     }
     i
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(id: u32, path: &str, status: CallStatus) -> ToolCall {
+        ToolCall { id, path: path.to_owned(), status, failure: None }
+    }
+
+    #[test]
+    fn a_summary_counts_by_path_most_called_first_and_groups_the_rest() {
+        let mut calls = Vec::new();
+        let mut id = 0;
+        for p in 0..30u32 {
+            // Path p is called p + 1 times; every third call fails.
+            for n in 0..=p {
+                id += 1;
+                let status = if n % 3 == 2 { CallStatus::Error } else { CallStatus::Ok };
+                calls.push(call(id, &format!("ns.tool{p:02}"), status));
+            }
+        }
+        let summary = summarize(&calls);
+        assert_eq!(summary.total, calls.len() as u64);
+        assert_eq!(summary.by_path.len(), MAX_SUMMARY_PATHS + 1);
+        assert_eq!(summary.by_path[0].path, "ns.tool29");
+        assert_eq!((summary.by_path[0].ok, summary.by_path[0].error), (20, 10));
+        let other = &summary.by_path[MAX_SUMMARY_PATHS];
+        assert_eq!(other.path, "(10 other paths)");
+        // Paths 0..=9 were called 1 + 2 + … + 10 = 55 times.
+        assert_eq!(other.total(), 55);
+        let counted: u64 = summary.by_path.iter().map(PathCalls::total).sum();
+        assert_eq!(counted, summary.total);
+    }
+
+    #[test]
+    fn the_first_and_last_calls_stay_whatever_the_budget() {
+        let mut result = crate::driver::failure(
+            Diagnostic { kind: DiagnosticKind::ExecutionFailure, message: "x".into(), location: None },
+            Vec::new(),
+            (1..=100).map(|id| call(id, "a.b", CallStatus::Ok)).collect(),
+        );
+        fit_calls(&mut result, 0);
+        let ids: Vec<u32> = result.tool_calls.iter().map(|c| c.id).collect();
+        assert_eq!(ids, [1, 100]);
+        assert_eq!(result.tool_call_summary.as_ref().map(|s| (s.total, s.shown)), Some((100, 2)));
+        assert!(result.truncated);
+    }
+}
