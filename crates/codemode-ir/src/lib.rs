@@ -57,6 +57,11 @@ pub struct Program {
     /// proportional to it (see [`stack`]).
     #[serde(default)]
     pub nesting: usize,
+    /// The functions the program declares when declaring them is all its top level does (two or
+    /// more: a lone one is called, see `codemode_syntax::normalize::apply_program_shape`). Nothing
+    /// runs, so the host warns that they were never called.
+    #[serde(default)]
+    pub uncalled_functions: Vec<String>,
 }
 
 impl Program {

@@ -86,6 +86,7 @@ pub fn compile_to_ir(source: &str) -> Result<ir::Program, SyntaxError> {
         let stmts = normalize::apply_program_shape(stmts);
         let mut program = lower::lower_program(&stmts, &locator)?;
         program.nesting = nesting;
+        program.uncalled_functions = normalize::uncalled_functions(&stmts);
         Ok(program)
     })
 }

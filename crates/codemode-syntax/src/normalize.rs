@@ -169,6 +169,25 @@ pub fn apply_program_shape(stmts: Vec<Stmt>) -> Vec<Stmt> {
     stmts
 }
 
+/// The functions a program declares when that is all it does: two or more function declarations
+/// and nothing that runs. Which one was meant to run is not guessed (the host warns instead); a
+/// lone declaration was made into a call by [`apply_program_shape`] and is not listed.
+pub fn uncalled_functions(stmts: &[Stmt]) -> Vec<String> {
+    let mut names = Vec::new();
+    for stmt in stmts {
+        if !crate::lower::runs_nothing(stmt) {
+            return Vec::new();
+        }
+        if let Stmt::Decl(Decl::Fn(function)) = stmt
+            && !function.declare
+            && function.function.body.is_some()
+        {
+            names.push(function.ident.sym.to_string());
+        }
+    }
+    if names.len() < 2 { Vec::new() } else { names }
+}
+
 /// An arrow function or function expression (in parentheses or not), not a generator: calling it
 /// runs it.
 fn is_function_literal(expr: &Expr) -> bool {

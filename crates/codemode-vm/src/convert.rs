@@ -627,6 +627,13 @@ impl Vm {
         use crate::proxy::HasFound;
         let Value::Obj(mut id) = o else { return HasFound::No };
         for _ in 0..10_000 {
+            // A `tools` namespace lists its children before `in` looks (out of memory: the
+            // failure is reported by the next charge; here the name is not found).
+            if matches!(self.heap.obj(id).kind, ObjKind::Function(Callable::Tool { .. }))
+                && self.list_tool_children(id).is_err()
+            {
+                return HasFound::No;
+            }
             let obj = self.heap.obj(id);
             match (&obj.kind, key) {
                 (ObjKind::Array(items), Key::Index(i)) if (i as usize) < items.len() => return HasFound::Yes,

@@ -141,7 +141,9 @@ impl Vm {
         ] {
             m.push_obj(id);
         }
-        for id in r.error_protos.into_iter().chain(r.url_protos).chain(r.binary.ids()) {
+        for id in
+            r.error_protos.into_iter().chain(r.more_error_protos).chain(r.url_protos).chain(r.binary.ids())
+        {
             m.push_obj(id);
         }
         for values in &r.consts {

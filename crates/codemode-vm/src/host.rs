@@ -381,10 +381,42 @@ impl Vm {
         self.report_for(value)
     }
 
-    /// Unhandled rejections of promises other than the program's own, as reports.
-    pub fn unhandled_rejection_reports(&mut self) -> Vec<ErrorReport> {
+    /// Unhandled rejections of promises other than the program's own, as reports: the first
+    /// `max_reports`, each message cut to `max_chars` characters, and how many there were in all.
+    /// Only what is kept is formatted (a thousand rejections with 20 MB reasons cost no more than
+    /// the reports kept).
+    pub fn unhandled_rejection_reports(
+        &mut self,
+        max_reports: usize,
+        max_chars: usize,
+    ) -> (Vec<ErrorReport>, usize) {
         let values = self.unhandled_rejections();
-        values.into_iter().map(|v| self.report_for(v)).collect()
+        let total = values.len();
+        let reports =
+            values.into_iter().take(max_reports).map(|v| self.bounded_report_for(v, max_chars)).collect();
+        (reports, total)
+    }
+
+    /// [`Vm::report_for`] with the message cut to `max_chars` characters; a string reason is read
+    /// only as far as it is kept.
+    fn bounded_report_for(&mut self, v: Value, max_chars: usize) -> ErrorReport {
+        let mut report = match v {
+            Value::Str(s) => {
+                let text = self.heap.str(s);
+                let cut = text.char_indices().nth(max_chars).map_or(text.len(), |(i, _)| i);
+                let quoted = serde_json::Value::String(text[..cut].to_string()).to_string();
+                ErrorReport {
+                    kind: FailureKind::Execution,
+                    message: format!("Uncaught: {quoted}"),
+                    location: self.throw_location,
+                }
+            }
+            v => self.report_for(v),
+        };
+        if let Some((cut, _)) = report.message.char_indices().nth(max_chars) {
+            report.message.truncate(cut);
+        }
+        report
     }
 
     /// Describes a thrown value: `Name: message` for Errors, `Uncaught: <JSON>` otherwise.

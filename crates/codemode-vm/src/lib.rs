@@ -68,6 +68,7 @@ pub use host::{
 };
 pub use output::{LogTally, MAX_LOG_LINES};
 pub use snapshot::build_fingerprint;
+pub use toolroot::ToolPaths;
 pub use value::Value;
 pub use value::json_text;
 

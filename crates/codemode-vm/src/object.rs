@@ -471,9 +471,13 @@ pub enum ObjKind {
     },
     /// Map and Set: entries in insertion order; deleted entries become `None` so live iterators
     /// keep their place.
+    /// `live` counts the entries that are `Some`; `table` is the hash index of entry positions
+    /// (`builtins/map_set.rs`; empty for small maps).
     Map {
         entries: Vec<Option<(Value, Value)>>,
         set: bool,
+        live: u32,
+        table: Box<[u32]>,
     },
     /// `WeakMap`, `WeakSet`, `WeakRef` (`builtins/weak.rs`).
     Weak(Box<crate::builtins::WeakState>),
@@ -583,7 +587,9 @@ impl Object {
         use std::mem::size_of;
         let kind = match &self.kind {
             ObjKind::Array(_) => elements_bytes(self),
-            ObjKind::Map { entries, .. } => entries.capacity() * 2 * VALUE_SIZE,
+            ObjKind::Map { entries, table, .. } => {
+                entries.capacity() * 2 * VALUE_SIZE + std::mem::size_of_val::<[u32]>(table)
+            }
             ObjKind::Promise(p) => {
                 size_of::<PromiseState>() + p.reactions.capacity() * size_of::<crate::promise::Reaction>()
             }

@@ -256,6 +256,7 @@ impl Vm {
             return Ok(());
         }
         let (length, name) = match &obj.kind {
+            ObjKind::Function(Callable::Tool { .. }) => return self.list_tool_children(id),
             ObjKind::Function(Callable::Native { native, .. }) => {
                 let def = crate::builtins::table().get(native.0 as usize);
                 (def.map_or(0.0, |d| d.arity as f64), def.map_or(String::new(), |d| d.function_name()))
@@ -385,15 +386,10 @@ impl Vm {
                     let name = code.and_then(|c| c.name.clone()).unwrap_or_default();
                     return Ok(Got::Value(self.new_string(&name).unwrap_or(Value::Undefined)));
                 }
-                (ObjKind::Function(Callable::Tool { path }), Key::Atom(a))
+                (ObjKind::Function(Callable::Tool { .. }), Key::Atom(a))
                     // `tools.a` → the namespace or tool `a` below this one.
                     if obj.props.find(a).is_none() && a != self.realm.atoms.then => {
-                        let name = self.heap.atoms.name(a);
-                        let child = if path.is_empty() { name.to_string() } else { format!("{path}.{name}") };
-                        return Ok(match self.tool_child(id, a, &child) {
-                            Ok(v) => Got::Value(v),
-                            Err(_) => Got::Value(Value::Undefined),
-                        });
+                        return Ok(Got::Value(self.read_tool_member(id, a).unwrap_or(Value::Undefined)));
                     }
                 _ => {}
             }
@@ -486,10 +482,17 @@ impl Vm {
             }
             _ => return self.set_on_primitive(o, key),
         };
-        if matches!(self.heap.obj(id).kind, ObjKind::TypedArray(_))
-            && crate::builtins::indexed_set(self, id, key, v)?
-        {
+        let kind = &self.heap.obj(id).kind;
+        let (is_typed_array, is_tool) = (
+            matches!(kind, ObjKind::TypedArray(_)),
+            matches!(kind, ObjKind::Function(Callable::Tool { .. })),
+        );
+        if is_typed_array && crate::builtins::indexed_set(self, id, key, v)? {
             return Ok(SetFound::Done);
+        }
+        if is_tool {
+            // A namespace's tools are its first properties, before any the program adds.
+            self.list_tool_children(id)?;
         }
         // Setter (or proxy) on the chain?
         match self.find_setter(id, key) {
@@ -853,9 +856,12 @@ impl Vm {
     /// The object's own string keys in JavaScript order; `all` includes the non-enumerable ones
     /// (`Object.getOwnPropertyNames`; an array's `length`). Private names are never listed.
     pub(crate) fn own_string_keys(&mut self, id: ObjId, all: bool) -> Vec<Key> {
+        // Out of memory leaves `name` and `length` (or a namespace's tools) unlisted; the next
+        // charge reports it.
         if all {
-            // Out of memory leaves `name` and `length` unlisted; the next charge reports it.
             let _ = self.own_function_props(id);
+        } else if matches!(self.heap.obj(id).kind, ObjKind::Function(Callable::Tool { .. })) {
+            let _ = self.list_tool_children(id);
         }
         let skip = if all { PRIVATE } else { HIDDEN };
         let obj: &Object = self.heap.obj(id);

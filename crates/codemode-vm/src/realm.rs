@@ -130,6 +130,10 @@ pub struct Realm {
     pub url_protos: [ObjId; 3],
     /// Error.prototype and the native error prototypes, indexed by [`ErrorKind`] order.
     pub error_protos: [ObjId; 5],
+    /// The prototypes of `AggregateError`, `URIError`, `EvalError`, `SuppressedError`, in
+    /// `builtins/error_more.rs`'s order (internal slots: found even when a program reassigns the
+    /// globals).
+    pub more_error_protos: [ObjId; 4],
     /// `ArrayBuffer`, typed arrays, `DataView`, `TextEncoder`/`TextDecoder`.
     pub binary: builtins::BinaryProtos,
     pub atoms: CommonAtoms,
@@ -182,6 +186,12 @@ impl Realm {
             obj(ep, ObjKind::Plain)?,
             obj(ep, ObjKind::Plain)?,
         ];
+        let more_error_protos = [
+            obj(ep, ObjKind::Plain)?,
+            obj(ep, ObjKind::Plain)?,
+            obj(ep, ObjKind::Plain)?,
+            obj(ep, ObjKind::Plain)?,
+        ];
         let global = obj(p, ObjKind::Plain)?;
         let binary = builtins::BinaryProtos::new(object_proto, &mut obj)?;
         let atoms = &mut heap.atoms;
@@ -220,6 +230,7 @@ impl Realm {
             disposable_protos,
             url_protos,
             error_protos,
+            more_error_protos,
             binary,
             atoms,
             symbols,

@@ -1,44 +1,91 @@
-//! The `tools` object as programs see it. The host declares every tool path
-//! ([`Vm::declare_tools`]) and the whole tree is built then: each namespace is an object whose
-//! enumerable own properties are exactly its children (namespaces and tools), sorted by name, so
-//! `Object.keys`, `for…in`, `in` and `Reflect.ownKeys` answer discovery questions truthfully, and
-//! `tools.a === tools.a`. A member nobody declared (`tools.orders.nope`) is still a callable
-//! object — calling it reaches the host, which answers `UnknownTool` with a suggestion — but it is
-//! made afresh on each read and never becomes a property, and `typeof` calls it `"undefined"`.
-//! `tools.search`, unless the host has something of that name, is the `search(...)` built-in's
-//! host call. An argument that cannot cross the boundary (a cycle, nesting past 32 levels)
-//! rejects the call with `InvalidToolInput` before anything reaches the host.
+//! The `tools` object as programs see it. The host declares every tool path once per catalog
+//! ([`ToolPaths`], shared by every run) and hands it to each run ([`Vm::declare_tools`]). Each
+//! namespace is an object whose enumerable own properties are exactly its children (namespaces and
+//! tools), sorted by name, so `Object.keys`, `for…in`, `in` and `Reflect.ownKeys` answer discovery
+//! questions truthfully, and `tools.a === tools.a`. Those children are made when something first
+//! looks at the namespace's own properties (a read, `in`, a key listing, a descriptor, a write:
+//! [`Vm::list_tool_children`]), so a run pays for the namespaces it touches, not for the whole
+//! catalog. A member nobody declared (`tools.orders.nope`) is still a callable object — calling it
+//! reaches the host, which answers `UnknownTool` with a suggestion — but it is made afresh on
+//! each read and never becomes a property, and `typeof` calls it `"undefined"`. `tools.search`,
+//! unless the host has something of that name, is the `search(...)` built-in's host call. An
+//! argument that cannot cross the boundary (a cycle, nesting past 32 levels) rejects the call with
+//! `InvalidToolInput` before anything reaches the host.
+
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::Vm;
 use crate::call::Throw;
 use crate::host::FailureKind;
-use crate::object::HIDDEN;
+use crate::object::integrity::OWN_FUNCTION_PROPS;
+use crate::object::{Callable, HIDDEN, ObjKind};
 use crate::props::Key;
 use crate::value::{Atom, ObjId, Value};
 
-/// The tool paths the host declared, sorted as strings, kept to answer what the tree of objects
-/// cannot: whether a member that was read but is not a property names anything (`typeof`), and
-/// whether `tools.search` is the host's or the built-in. Plain data, checked on restore.
+/// `path.name`, or `name` below the root.
+fn tool_path(path: &str, name: &str) -> String {
+    if path.is_empty() { name.to_string() } else { format!("{path}.{name}") }
+}
+
+/// Every declared tool path (`orders.lookup`), sorted as strings and deduplicated: built once for
+/// a catalog, shared by every run that declares it (cloning is a reference count).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolPaths(Arc<[String]>);
+
+impl ToolPaths {
+    pub fn new<S: AsRef<str>>(paths: impl IntoIterator<Item = S>) -> Self {
+        let mut sorted: Vec<String> = paths.into_iter().map(|p| p.as_ref().to_string()).collect();
+        sorted.sort_unstable();
+        sorted.dedup();
+        Self(sorted.into())
+    }
+
+    /// The bytes a run keeps for them (charged to each run that declares them).
+    fn retained_bytes(&self) -> usize {
+        self.0.iter().map(|p| p.len() + std::mem::size_of::<String>()).sum()
+    }
+
+    /// The names directly below the namespace `path` (`""`: the root), in name order.
+    fn children(&self, path: &str) -> Vec<&str> {
+        let prefix = if path.is_empty() { String::new() } else { format!("{path}.") };
+        // Paths below `path.` sort together, right after everything smaller than the prefix.
+        let at = self.0.partition_point(|p| p.as_str() < prefix.as_str());
+        let below = self.0.get(at..).unwrap_or_default().iter().take_while(|p| p.starts_with(&prefix));
+        let mut names: Vec<&str> = below
+            .filter_map(|p| p.get(prefix.len()..)?.split('.').next())
+            .filter(|n| !n.is_empty())
+            .collect();
+        // By name, not by whole path: `b` before `b-x`, which path order would swap (`-` < `.`).
+        names.sort_unstable();
+        names.dedup();
+        names
+    }
+}
+
+/// The tool paths the host declared, kept to build namespaces when they are first looked at and
+/// to answer what the objects cannot: whether a member that was read but is not a property names
+/// anything (`typeof`), and whether `tools.search` is the host's or the built-in. Plain data,
+/// checked on restore.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub(crate) struct DeclaredTools {
     /// Whether the host declared its tools at all; without that every member is callable and
     /// kept, as a VM used without a catalog needs.
     declared: bool,
-    paths: Vec<String>,
+    paths: ToolPaths,
 }
 
 impl DeclaredTools {
     /// Whether `path` is a declared tool or a namespace above one.
-    fn knows(&self, path: &str) -> bool {
-        if self.paths.binary_search_by(|p| p.as_str().cmp(path)).is_ok() {
+    pub(crate) fn knows(&self, path: &str) -> bool {
+        let paths = &self.paths.0;
+        if paths.binary_search_by(|p| p.as_str().cmp(path)).is_ok() {
             return true;
         }
-        // Paths below `path.` sort together, right after everything smaller than the prefix.
         let prefix = format!("{path}.");
-        let at = self.paths.partition_point(|p| p.as_str() < prefix.as_str());
-        self.paths.get(at).is_some_and(|p| p.starts_with(&prefix))
+        let at = paths.partition_point(|p| p.as_str() < prefix.as_str());
+        paths.get(at).is_some_and(|p| p.starts_with(&prefix))
     }
 
     /// Whether `tools.search` is the `search(...)` built-in: the host declared its tools and
@@ -56,7 +103,7 @@ impl DeclaredTools {
 
     /// Checks restored state: the binary searches above need the paths strictly sorted.
     pub(crate) fn check(&self) -> Result<(), String> {
-        if self.paths.windows(2).any(|w| w.first() >= w.last()) {
+        if self.paths.0.windows(2).any(|w| w.first() >= w.last()) {
             return Err("the declared tool paths are not sorted".into());
         }
         Ok(())
@@ -64,52 +111,66 @@ impl DeclaredTools {
 }
 
 impl Vm {
-    /// Declares every tool by its dotted path (`orders.lookup`): builds the namespace objects
-    /// and tool functions under `tools`, each level's names sorted. Call once, before the first
-    /// [`Vm::run`]. Fails only when the memory limit cannot hold them.
-    pub fn declare_tools<S: AsRef<str>>(&mut self, paths: &[S]) -> Result<(), String> {
-        let global = Value::Obj(self.realm.global);
-        let Ok(Value::Obj(root)) = self.get_named(global, "tools") else {
-            return Err("the global environment has no tools object".into());
-        };
-        let mut paths: Vec<&str> = paths.iter().map(AsRef::as_ref).collect();
-        // By segments, so that each namespace's children are defined in name order
-        // (`b` before `b-x`, which plain string order would swap: `-` sorts before `.`).
-        paths.sort_unstable_by(|a, b| a.split('.').cmp(b.split('.')));
-        paths.dedup();
-        self.build_tool_tree(root, &paths)
-            .map_err(|_| "memory limit too small for the tool names".to_string())
+    /// Declares every tool by its dotted path (`orders.lookup`). Call once, before the first
+    /// [`Vm::run`]. The namespace objects are made when first looked at. Fails only when the
+    /// memory limit cannot hold the paths.
+    pub fn declare_tools(&mut self, paths: &ToolPaths) -> Result<(), String> {
+        self.charge_retained(paths.retained_bytes())
+            .map_err(|_| "memory limit too small for the tool names".to_string())?;
+        self.host.tools = DeclaredTools { declared: true, paths: paths.clone() };
+        Ok(())
     }
 
-    fn build_tool_tree(&mut self, root: ObjId, paths: &[&str]) -> Result<(), Throw> {
-        let kept: usize = paths.iter().map(|p| p.len() + std::mem::size_of::<String>()).sum();
-        self.charge_retained(kept)?;
-        for path in paths {
-            let mut parent = root;
-            let mut end = 0;
-            for segment in path.split('.') {
-                end += segment.len();
-                let prefix = path.get(..end).unwrap_or(path);
-                end += 1;
-                let atom = self.intern(segment)?;
-                let existing = self.heap.obj(parent).props.get(atom).map(|slot| slot.value());
-                parent = match existing {
-                    Some(Value::Obj(child)) => child,
-                    _ => {
-                        let child = self.tool_value(prefix)?;
-                        self.define(Value::Obj(parent), Key::Atom(atom), child)?;
-                        match child {
-                            Value::Obj(id) => id,
-                            _ => break,
-                        }
-                    }
-                };
-            }
+    /// Makes the children of the `tools` namespace `id` its properties, in name order, once,
+    /// before anything looks at its own properties (every such path calls this: key listings and
+    /// `in` in `props.rs` and `convert.rs`, writes in [`Vm::set`], the rest through
+    /// [`Vm::own_function_props`]). Until then the only properties it has are declared children
+    /// a program read ([`Vm::read_tool_member`]); they keep their identity and move to their
+    /// place. Not a namespace, or listed already: nothing to do.
+    pub(crate) fn list_tool_children(&mut self, id: ObjId) -> Result<(), Throw> {
+        let obj = self.heap.obj(id);
+        let ObjKind::Function(Callable::Tool { path }) = &obj.kind else { return Ok(()) };
+        if !self.host.tools.declared || obj.props.integrity & OWN_FUNCTION_PROPS != 0 {
+            return Ok(());
         }
-        let mut sorted: Vec<String> = paths.iter().map(|p| (*p).to_string()).collect();
-        sorted.sort_unstable();
-        self.host.tools = DeclaredTools { declared: true, paths: sorted };
+        let path = path.clone();
+        let read_before: Vec<(Atom, Value)> = obj.props.iter().map(|slot| (slot.key, slot.value())).collect();
+        let props = &mut self.heap.obj_mut(id).props;
+        props.integrity |= OWN_FUNCTION_PROPS;
+        for (atom, _) in &read_before {
+            props.remove(*atom);
+        }
+        // No collection runs inside a built-in step, so the values taken out stay alive here.
+        let paths = self.host.tools.paths.clone();
+        for name in paths.children(&path) {
+            let atom = self.intern(name)?;
+            let child = match read_before.iter().find(|(key, _)| *key == atom) {
+                Some(&(_, value)) => value,
+                None => self.tool_value(&tool_path(&path, name))?,
+            };
+            self.define(Value::Obj(id), Key::Atom(atom), child)?;
+        }
         Ok(())
+    }
+
+    /// `parent.name` on a `tools` namespace object, for a name that is not a property. A
+    /// declared child of a namespace not listed yet is made and kept (reading `tools.orders`
+    /// lists nothing: most runs touch a few tools of a large catalog). Otherwise, with declared
+    /// tools, a callable made afresh (an unknown member, or `tools.search`), so that reading it
+    /// does not make it a property; without, the child, made once and kept.
+    pub(crate) fn read_tool_member(&mut self, parent: ObjId, name: Atom) -> Result<Value, Throw> {
+        let obj = self.heap.obj(parent);
+        let ObjKind::Function(Callable::Tool { path }) = &obj.kind else { return Ok(Value::Undefined) };
+        let listed = obj.props.integrity & OWN_FUNCTION_PROPS != 0;
+        let path = tool_path(path, self.heap.atoms.name(name));
+        let child = self.tool_value(&path)?;
+        let tools = &self.host.tools;
+        if !tools.declared {
+            self.define_hidden_charged(parent, name, child)?;
+        } else if !listed && tools.knows(&path) {
+            self.define(Value::Obj(parent), Key::Atom(name), child)?;
+        }
+        Ok(child)
     }
 
     /// Makes the `tools` object reachable as the global `name` too (the root the host's
@@ -126,18 +187,6 @@ impl Vm {
         };
         let atom = self.intern(name).map_err(|_| "out of memory".to_string())?;
         self.define_hidden_charged(global, atom, root).map_err(|_| "out of memory".to_string())
-    }
-
-    /// `parent.name` on a `tools` namespace object, for a name that is not a property: with
-    /// declared tools, a callable made afresh (an unknown member, or `tools.search`), so that
-    /// reading it does not make it a property; without, the child for `path`, made once and
-    /// kept.
-    pub(crate) fn tool_child(&mut self, parent: ObjId, name: Atom, path: &str) -> Result<Value, Throw> {
-        let child = self.tool_value(path)?;
-        if !self.host.tools.declared {
-            self.define_hidden_charged(parent, name, child)?;
-        }
-        Ok(child)
     }
 
     /// Defines a hidden (non-enumerable) property, charging the property map's growth.
@@ -177,10 +226,21 @@ impl Vm {
 
 #[cfg(test)]
 mod tests {
-    use super::DeclaredTools;
+    use super::{DeclaredTools, ToolPaths};
 
+    /// As restored from a state: in the order given, not sorted.
     fn declared(paths: &[&str]) -> DeclaredTools {
-        DeclaredTools { declared: true, paths: paths.iter().map(|p| (*p).to_string()).collect() }
+        DeclaredTools { declared: true, paths: ToolPaths(paths.iter().map(|p| (*p).to_string()).collect()) }
+    }
+
+    #[test]
+    fn a_namespace_lists_its_children_by_name() {
+        let paths = ToolPaths::new(["b.z", "a.b-x.y", "a.b.c", "a.b.d", "orders.lookup", "ordersx", "a.b.c"]);
+        assert_eq!(paths.children(""), ["a", "b", "orders", "ordersx"]);
+        assert_eq!(paths.children("a"), ["b", "b-x"]);
+        assert_eq!(paths.children("a.b"), ["c", "d"]);
+        assert!(paths.children("a.b.c").is_empty() && paths.children("order").is_empty());
+        assert_eq!(paths.children("orders"), ["lookup"]);
     }
 
     #[test]

@@ -154,6 +154,9 @@ pub(crate) struct Run {
     pub(crate) pending_asks: Vec<SuspendAsk>,
     /// Set once the run was saved: its durable work is detached, not cancelled.
     pub(crate) detached: bool,
+    /// [`Program::uncalled_functions`] of what runs (not kept in a saved state: a program that
+    /// runs nothing has nothing to suspend).
+    uncalled_functions: Vec<String>,
 }
 
 impl Run {
@@ -168,10 +171,15 @@ impl Run {
         let started = Instant::now();
         let deadline = inner.limits.timeout.map(|t| started + t);
         let fail = |d: Diagnostic| Box::new(failure(d, Vec::new(), Vec::new()));
-        let module = match code {
-            Code::Source(source) => compile(source).map_err(fail)?,
-            Code::Program(program) => program.module.clone(),
+        let compiled;
+        let program = match code {
+            Code::Source(source) => {
+                compiled = compile(source).map_err(fail)?;
+                &compiled
+            }
+            Code::Program(program) => program,
         };
+        let module = program.module.clone();
         if deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(fail(diagnostic_from_report(timeout_report(&inner.limits))));
         }
@@ -187,10 +195,9 @@ impl Run {
         };
         let execution_failure =
             |message: String| Diagnostic { kind: DiagnosticKind::ExecutionFailure, message, location: None };
-        // The whole tree, so that `Object.keys(tools.orders)` and `typeof tools.nope` are true.
-        let paths: Vec<&str> = inner.tools.iter().map(|(path, _)| path).collect();
+        // The whole catalog, so that `Object.keys(tools.orders)` and `typeof tools.nope` are true.
         let mut vm = Vm::new(module, config)
-            .and_then(|mut vm| vm.declare_tools(&paths).map(|()| vm))
+            .and_then(|mut vm| vm.declare_tools(&inner.tool_paths).map(|()| vm))
             .map_err(|message| fail(execution_failure(message)))?;
         if inner.root_name != "tools" {
             vm.alias_tools_root(&inner.root_name).map_err(|message| fail(execution_failure(message)))?;
@@ -212,7 +219,10 @@ impl Run {
             vm.define_binding(name, value)
                 .map_err(|message| fail(execution_failure(format!("Invalid binding '{name}': {message}"))))?;
         }
-        Ok(Run::new(inner, vm, run_id, options.context, options.cancel, started, std::time::Duration::ZERO))
+        let mut run =
+            Run::new(inner, vm, run_id, options.context, options.cancel, started, std::time::Duration::ZERO);
+        run.uncalled_functions = program.uncalled_functions.clone();
+        Ok(run)
     }
 
     /// A run around a ready VM, started at `started` after `active_before` of earlier activity.
@@ -251,6 +261,7 @@ impl Run {
             asks: None,
             pending_asks: Vec::new(),
             detached: false,
+            uncalled_functions: Vec::new(),
         }
     }
 
@@ -449,10 +460,13 @@ impl Run {
     /// then a cleanup that timed out.
     fn warnings(&mut self, value: &Json, calls: &[ToolCall]) -> Vec<Diagnostic> {
         let mut warnings: Vec<Diagnostic> = empty_result_note(&self.vm, value, calls)
+            .or_else(|| uncalled_functions_note(&self.uncalled_functions, value))
             .map(|message| Diagnostic { kind: DiagnosticKind::InvalidDataValue, message, location: None })
             .into_iter()
             .collect();
-        warnings.extend(rejection_warnings(self.vm.unhandled_rejection_reports()));
+        warnings.extend(rejection_warnings(
+            self.vm.unhandled_rejection_reports(MAX_REJECTION_WARNINGS, MAX_WARNING_CHARS),
+        ));
         if self.cleanup_timed_out {
             let ms = self.limits.timeout.map_or(0, |t| t.as_millis());
             warnings.push(Diagnostic {
@@ -499,13 +513,26 @@ fn empty_result_note(vm: &Vm, value: &Json, calls: &[ToolCall]) -> Option<String
     })
 }
 
+/// A program that only declares functions ran nothing: its `null` result says so, naming them.
+fn uncalled_functions_note(names: &[String], value: &Json) -> Option<String> {
+    if names.is_empty() || !value.is_null() {
+        return None;
+    }
+    let listed: Vec<String> = names.iter().take(5).map(|name| format!("`{name}`")).collect();
+    let first = names.first().map_or("main", String::as_str);
+    Some(format!(
+        "The program only declares functions ({}) and calls none of them, so nothing ran and the result is \
+         null. Call the one that does the work as the last line (`return await {first}()`).",
+        listed.join(", ")
+    ))
+}
+
 /// At most this many unhandled rejections are reported, each at most this long.
 const MAX_REJECTION_WARNINGS: usize = 100;
 const MAX_WARNING_CHARS: usize = 4096;
 
 /// Unhandled rejections as warnings, in rejection order, then one summary when some were left out.
-fn rejection_warnings(reports: Vec<ErrorReport>) -> Vec<Diagnostic> {
-    let total = reports.len();
+fn rejection_warnings((reports, total): (Vec<ErrorReport>, usize)) -> Vec<Diagnostic> {
     let mut warnings: Vec<Diagnostic> = reports
         .into_iter()
         .take(MAX_REJECTION_WARNINGS)
@@ -549,8 +576,8 @@ pub(crate) fn timeout_report(limits: &crate::Limits) -> ErrorReport {
 /// the message and [`diagnostic_from_report`] maps it.
 const TIMEOUT_TAG: &str = "\u{0}timeout\u{0}";
 
-pub(crate) fn compile(source: &str) -> Result<codemode_compiler::VerifiedModule, Diagnostic> {
-    let program = codemode_syntax::compile_to_ir(source).map_err(|e| Diagnostic {
+pub(crate) fn compile(source: &str) -> Result<Program, Diagnostic> {
+    let mut program = codemode_syntax::compile_to_ir(source).map_err(|e| Diagnostic {
         kind: match e.kind {
             SyntaxErrorKind::ParseError => DiagnosticKind::ParseError,
             SyntaxErrorKind::UnsupportedSyntax => DiagnosticKind::UnsupportedSyntax,
@@ -563,9 +590,10 @@ pub(crate) fn compile(source: &str) -> Result<codemode_compiler::VerifiedModule,
         message: e.message,
         location: Some(Location { line: e.span.line, column: e.span.column }),
     });
+    let uncalled_functions = std::mem::take(&mut program.uncalled_functions);
     // Dropping a deep tree recurses too.
     codemode_ir::stack::with_stack_for(program.nesting, move || drop(program));
-    module
+    Ok(Program { module: module?, uncalled_functions })
 }
 
 pub(crate) fn diagnostic_from_report(report: ErrorReport) -> Diagnostic {

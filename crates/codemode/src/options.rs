@@ -86,6 +86,9 @@ impl ExecuteOptions {
 #[derive(Clone, Debug)]
 pub struct Program {
     pub(crate) module: codemode_compiler::VerifiedModule,
+    /// The functions the program only declares (two or more, none called): a successful run
+    /// warns that they never ran.
+    pub(crate) uncalled_functions: Vec<String>,
 }
 
 /// Cancels a run from another task: [`CancelToken::cancel`]. Clones share one state.

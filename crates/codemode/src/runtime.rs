@@ -110,10 +110,12 @@ impl Builder {
         if !identifier || builtin || extension {
             return Err(BuildError::InvalidRootName { name: root_name });
         }
+        let tool_paths = codemode_vm::ToolPaths::new(tools.iter().map(|(path, _)| path));
         Ok(CodeMode {
             inner: Arc::new(Inner {
                 limits: self.limits,
                 tools,
+                tool_paths,
                 hooks: self.hooks,
                 extensions,
                 root_name,
@@ -193,6 +195,8 @@ impl std::error::Error for BuildError {
 pub(crate) struct Inner {
     pub(crate) limits: Limits,
     pub(crate) tools: ToolSet,
+    /// Every tool's path, sorted once here and shared by every run's `tools` object.
+    pub(crate) tool_paths: codemode_vm::ToolPaths,
     pub(crate) hooks: Hooks,
     pub(crate) extensions: Extensions,
     /// The program-side name of the tools root (`tools` unless the host chose another).
@@ -262,7 +266,7 @@ impl CodeMode {
     /// Compiles `source` once, for [`CodeMode::run`] to run as often as needed. The diagnostic is
     /// the one `execute` would report (`ParseError`, `UnsupportedSyntax`).
     pub fn compile(&self, source: &str) -> Result<Program, Diagnostic> {
-        crate::driver::compile(source).map(|module| Program { module })
+        crate::driver::compile(source)
     }
 
     /// Starts a compiled program with per-run options (its time limit starts now; compiling

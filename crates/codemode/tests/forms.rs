@@ -121,8 +121,19 @@ fn a_lone_function_declaration_is_called() {
         "// the model forgot to call it\nasync function main() {\n  return (await tools.demo.echo({ n: 1 })).n;\n}\n",
     );
     assert_eq!(r.value, Some(json!(1)), "{r:?}");
-    // Two declarations and no call: nothing is guessed.
-    assert_eq!(run("function a() { return 1 }\nfunction b() { return 2 }").value, Some(Value::Null));
+    // Two declarations and no call: nothing is guessed, and the warning names them.
+    let r = run("function a() { return 1 }\ninterface T { x: number }\nasync function b() { return 2 }");
+    assert_eq!(r.value, Some(Value::Null), "{r:?}");
+    let warning = r.warnings.first().expect("a warning says nothing ran");
+    assert_eq!(warning.kind, DiagnosticKind::InvalidDataValue);
+    assert!(warning.message.contains("`a`, `b`") && warning.message.contains("calls none"), "{warning:?}");
+    // A program that calls one of them, or that ends in `null` on purpose, gets no such warning.
+    for source in
+        ["function a() { return 1 }\nfunction b() { return null }\nreturn b()", "function a() {}\nnull"]
+    {
+        let r = run(source);
+        assert_eq!((r.value, r.warnings.len()), (Some(Value::Null), 0), "{source}");
+    }
 }
 
 #[test]
@@ -296,6 +307,65 @@ fn only_the_root_search_is_the_builtin() {
         )),
         "{r:?}"
     );
+}
+
+/// Invariant: **a namespace's tools are its properties whichever way a program looks first.**
+/// Namespaces are listed when first looked at (`Vm::list_tool_children`); each probe here is the
+/// first look at a fresh namespace of its own, so a way of looking that forgot to list it answers
+/// as if the namespace were empty.
+#[test]
+fn a_namespace_lists_its_tools_whichever_way_it_is_first_looked_at() {
+    let probes = [
+        ("Object.keys(ns)", json!(["a", "b"])),
+        ("Object.getOwnPropertyNames(ns).filter(k => k !== 'length' && k !== 'name')", json!(["a", "b"])),
+        ("Reflect.ownKeys(ns).filter(k => k !== 'length' && k !== 'name')", json!(["a", "b"])),
+        ("Object.entries(ns).map(([k]) => k)", json!(["a", "b"])),
+        ("Object.values(ns).length", json!(2)),
+        ("(() => { const ks = []; for (const k in ns) ks.push(k); return ks })()", json!(["a", "b"])),
+        ("'b' in ns", json!(true)),
+        ("Object.prototype.hasOwnProperty.call(ns, 'b')", json!(true)),
+        ("Object.hasOwn(ns, 'a')", json!(true)),
+        ("Object.prototype.propertyIsEnumerable.call(ns, 'a')", json!(true)),
+        ("Object.getOwnPropertyDescriptor(ns, 'a')?.enumerable", json!(true)),
+        (
+            "Object.keys(Object.getOwnPropertyDescriptors(ns)).filter(k => k !== 'length' && k !== 'name')",
+            json!(["a", "b"]),
+        ),
+        ("Object.keys({ ...ns })", json!(["a", "b"])),
+        ("Object.keys(Object.assign({}, ns))", json!(["a", "b"])),
+        ("(ns.extra = 1, Object.keys(ns))", json!(["a", "b", "extra"])),
+        ("(ns.a = 5, [ns.a, Object.keys(ns)])", json!([5, ["a", "b"]])),
+        (
+            "(Object.defineProperty(ns, 'x', { value: 1, enumerable: true }), Object.keys(ns))",
+            json!(["a", "b", "x"]),
+        ),
+        ("(delete ns.a, Object.keys(ns))", json!(["b"])),
+        ("(Object.freeze(ns), Object.keys(ns))", json!(["a", "b"])),
+        // A child read before the namespace is listed keeps its identity and its place.
+        (
+            "(() => { const b = ns.b; return [Object.keys(ns), ns.b === b, Object.values(ns)[1] === b] })()",
+            json!([["a", "b"], true, true]),
+        ),
+        (
+            "(ns.nope, ns.b, ns.b.c, Reflect.ownKeys(ns).filter(k => k !== 'length' && k !== 'name'))",
+            json!(["a", "b"]),
+        ),
+        ("typeof ns.a", json!("function")),
+        ("ns.a === ns.a", json!(true)),
+    ];
+    let mut builder = CodeMode::builder();
+    for i in 0..probes.len() {
+        builder = builder.tool(format!("n{i}.b"), echo()).tool(format!("n{i}.a"), echo());
+    }
+    let rt = builder.build().unwrap();
+    // The root is a namespace too: here it holds the tools `a` and `b`.
+    let flat = CodeMode::builder().tool("b", echo()).tool("a", echo()).build().unwrap();
+    for (i, (probe, expected)) in probes.iter().enumerate() {
+        let r = run_with(&rt, &format!("const ns = tools.n{i}; return {probe}"));
+        assert_eq!(r.value.as_ref(), Some(expected), "{probe}: {r:?}");
+        let r = run_with(&flat, &format!("const ns = tools; return {probe}"));
+        assert_eq!(r.value.as_ref(), Some(expected), "root, {probe}: {r:?}");
+    }
 }
 
 #[test]

@@ -60,7 +60,7 @@ pub fn lower_program(stmts: &[Stmt], locator: &Locator<'_>) -> Result<ir::Progra
     if let Some(slot) = lowerer.functions.first_mut() {
         *slot = main;
     }
-    Ok(ir::Program { functions: lowerer.functions, nesting: 0 })
+    Ok(ir::Program { functions: lowerer.functions, nesting: 0, uncalled_functions: Vec::new() })
 }
 
 fn placeholder_function(span: ir::Span) -> ir::Function {

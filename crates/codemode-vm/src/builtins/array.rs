@@ -579,13 +579,28 @@ fn start_sort(vm: &mut Vm, id: ObjId, comparator: Value, copy: bool) -> Result<S
     let mut defined: Vec<Value> = items.iter().copied().filter(|v| *v != Value::Undefined).collect();
     let undefined_count = (n - defined.len()) as u32;
     if comparator == Value::Undefined {
-        // Default order: by ToString, UTF-16 code units. No callbacks: sort directly.
+        // Default order: by ToString, UTF-16 code units. No callbacks: sort directly. The keys
+        // are heap strings (a string is its own key: nothing is copied; others are converted
+        // into charged strings), compared in place; the bytes compared are charged after.
         let mut keyed = Vec::with_capacity(defined.len());
         for v in defined.drain(..) {
-            let s: Vec<u16> = vm.to_rust_string(v)?.encode_utf16().collect();
-            keyed.push((s, v));
+            let key = match vm.to_string_value(v)? {
+                Value::Str(s) => s,
+                _ => return Err(vm.out_of_memory()),
+            };
+            keyed.push((key, v));
         }
-        keyed.sort_by(|a, b| a.0.cmp(&b.0));
+        let compared = std::cell::Cell::new(0usize);
+        let heap = &vm.heap;
+        keyed.sort_by(|a, b| {
+            if a.0 == b.0 {
+                return std::cmp::Ordering::Equal;
+            }
+            let (x, y) = (heap.str(a.0), heap.str(b.0));
+            compared.set(compared.get().saturating_add(x.len().min(y.len())));
+            x.encode_utf16().cmp(y.encode_utf16())
+        });
+        vm.charge(Work::Bytes(compared.get()));
         let mut out: Vec<Value> = keyed.into_iter().map(|(_, v)| v).collect();
         out.extend(std::iter::repeat_n(Value::Undefined, undefined_count as usize));
         return finish_sort(vm, id, out, copy);

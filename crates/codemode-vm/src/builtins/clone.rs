@@ -181,7 +181,7 @@ fn own_data(vm: &mut Vm, id: ObjId, name: &str) -> Option<Value> {
 /// Copies the contents of `src` into its shell `dst`.
 fn fill(vm: &mut Vm, walk: &mut Walk, src: ObjId, dst: ObjId) -> Result<(), Throw> {
     match &vm.heap.obj(src).kind {
-        ObjKind::Map { entries, set } => {
+        ObjKind::Map { entries, set, .. } => {
             let set = *set;
             let entries: Vec<(Value, Value)> = entries.iter().flatten().copied().collect();
             vm.charge(Work::Elements(entries.len()));

@@ -228,6 +228,27 @@ pub(crate) fn collate(a: &str, b: &str) -> std::cmp::Ordering {
     collate_with(a, b, CollateOptions::default())
 }
 
+/// [`collate_with`] inside the run's budget, for `localeCompare` and `Intl.Collator`: `a` and
+/// `b` are copies the caller holds; the collation elements built for both are measured against
+/// the memory left before they are built, and the work is charged. Equal texts are equal at once.
+pub(crate) fn collate_charged(
+    vm: &mut crate::Vm,
+    a: &str,
+    b: &str,
+    o: CollateOptions,
+) -> Result<std::cmp::Ordering, crate::call::Throw> {
+    let len = a.len().saturating_add(b.len());
+    vm.charge(crate::meter::Work::Scan(len));
+    if a == b {
+        return Ok(std::cmp::Ordering::Equal);
+    }
+    // At most one element per byte (a ligature makes two of a two-byte character), beside the
+    // copies of the texts.
+    vm.ensure_fits(len.saturating_mul(std::mem::size_of::<Element>() + 1))?;
+    vm.charge(crate::meter::Work::Elements(len));
+    Ok(collate_with(a, b, o))
+}
+
 /// [`collate`] with options. Strings that differ only in what the options ignore (or that are
 /// canonically equivalent, like `"e\u{301}"` and `"é"`) compare equal.
 pub(crate) fn collate_with(a: &str, b: &str, o: CollateOptions) -> std::cmp::Ordering {
@@ -247,98 +268,6 @@ pub(crate) fn collate_with(a: &str, b: &str, o: CollateOptions) -> std::cmp::Ord
         return ea.iter().map(|e| e.2).cmp(eb.iter().map(|e| e.2));
     }
     Equal
-}
-
-/// The combining mark of an accent rank in [`ACCENTED`] (ranks without a canonical
-/// decomposition, like the stroke of `ø`, have none).
-fn combining_mark(rank: u8) -> Option<char> {
-    Some(match rank {
-        1 => '\u{301}',
-        2 => '\u{300}',
-        3 => '\u{306}',
-        4 => '\u{302}',
-        5 => '\u{30C}',
-        6 => '\u{30A}',
-        7 => '\u{308}',
-        8 => '\u{30B}',
-        9 => '\u{303}',
-        10 => '\u{307}',
-        11 => '\u{327}',
-        12 => '\u{328}',
-        13 => '\u{304}',
-        _ => return None,
-    })
-}
-
-/// The canonical decomposition of a precomposed Latin letter: (base, combining mark).
-fn decompose(c: char) -> Option<(char, char)> {
-    if c.is_ascii() || c == 'ŀ' || c == 'Ŀ' {
-        return None;
-    }
-    if c == 'İ' {
-        return Some(('I', '\u{307}'));
-    }
-    let upper = c.is_uppercase();
-    let lower = if upper { c.to_lowercase().next()? } else { c };
-    let (_, base, rank) = ACCENTED.iter().find(|(a, _, _)| *a == lower)?;
-    let mark = combining_mark(*rank)?;
-    let base = if upper { base.to_ascii_uppercase() } else { *base };
-    // `İ` lowercases to `i̇`; only letters whose case pair round-trips decompose here.
-    if upper && lower.to_uppercase().next() != Some(c) {
-        return None;
-    }
-    Some((base, mark))
-}
-
-/// `normalize("NFD")` for Latin text: precomposed letters with diacritics (Latin-1 and Latin
-/// Extended-A) become base letter + combining mark. Other text is returned as is
-/// (documented approximation: no full Unicode tables).
-pub(crate) fn nfd(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + s.len() / 4);
-    for c in s.chars() {
-        match decompose(c) {
-            Some((base, mark)) => {
-                out.push(base);
-                out.push(mark);
-            }
-            None => out.push(c),
-        }
-    }
-    out
-}
-
-/// `normalize("NFC")`: composes base letter + combining mark pairs [`nfd`] knows.
-pub(crate) fn nfc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        if let Some(&mark) = chars.peek()
-            && ('\u{300}'..='\u{36F}').contains(&mark)
-            && let Some(composed) = compose(c, mark)
-        {
-            out.push(composed);
-            chars.next();
-            continue;
-        }
-        out.push(c);
-    }
-    out
-}
-
-fn compose(base: char, mark: char) -> Option<char> {
-    if (base, mark) == ('I', '\u{307}') {
-        return Some('İ');
-    }
-    let upper = base.is_ascii_uppercase();
-    let lower = base.to_ascii_lowercase();
-    let (letter, _, _) =
-        ACCENTED.iter().find(|(a, b, r)| *b == lower && combining_mark(*r) == Some(mark) && *a != 'ŀ')?;
-    if upper {
-        let up = letter.to_uppercase().next()?;
-        if decompose(up) == Some((base, mark)) { Some(up) } else { None }
-    } else {
-        Some(*letter)
-    }
 }
 
 #[cfg(test)]
@@ -370,15 +299,5 @@ mod tests {
         let base = CollateOptions { ignore_accents: true, ignore_case: true, ..CollateOptions::default() };
         assert_eq!(collate_with("a", "Á", base), std::cmp::Ordering::Equal);
         assert_eq!(collate("", "a"), std::cmp::Ordering::Less);
-    }
-
-    #[test]
-    fn normalization() {
-        assert_eq!(nfd("Ça va, résumé"), "C\u{327}a va, re\u{301}sume\u{301}");
-        assert_eq!(nfc(&nfd("Ça va, résumé Ångström ø")), "Ça va, résumé Ångström ø");
-        assert_eq!(nfd("øł"), "øł");
-        assert_eq!(nfc(&nfd("İstanbul")), "İstanbul");
-        assert_eq!(nfc("e\u{301}"), "é");
-        assert_eq!(nfc("x\u{301}"), "x\u{301}");
     }
 }

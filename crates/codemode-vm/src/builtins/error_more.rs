@@ -3,9 +3,9 @@
 //! `InvalidCharacterError`: DOMExceptions in Node, plain Errors with that `name` here).
 //!
 //! [`ErrorKind`] has no variants for these constructors, so their prototypes are ordinary
-//! objects made at install time (inheriting `Error.prototype`, with their own `name`), kept in a
-//! hidden object on the global ([`INTRINSICS`]) where [`aggregate_error`] finds them even when a
-//! program reassigns the global `AggregateError`. Their instances are Error objects
+//! objects (inheriting `Error.prototype`, with their own `name`) in the realm's internal
+//! `more_error_protos`, where [`aggregate_error`] finds them even when a program reassigns the
+//! global `AggregateError`. Their instances are Error objects
 //! (`ObjKind::Error`) with that prototype.
 
 use codemode_bytecode::ErrorKind;
@@ -14,7 +14,6 @@ use super::{NativeDef, Step, arg};
 use crate::Vm;
 use crate::call::Throw;
 use crate::meter::Work;
-use crate::object::ObjKind;
 use crate::value::{ObjId, Value};
 
 pub const DEFS: &[NativeDef] = &[
@@ -24,19 +23,12 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::ctor("SuppressedError", 3, suppressed_call, suppressed_construct),
 ];
 
-/// The hidden global property holding the prototypes this module made.
-const INTRINSICS: &str = "\u{1}intrinsics";
-
-/// The constructors whose prototypes live in [`INTRINSICS`].
+/// The constructors whose prototypes are the realm's `more_error_protos`, in that order.
 const NAMES: [&str; 4] = ["AggregateError", "URIError", "EvalError", "SuppressedError"];
 
-/// Makes the prototypes and links them with their constructors (run once, at install).
+/// Gives the prototypes their `name`, `message` and `constructor` (run once, at install).
 pub(super) fn install_values(vm: &mut Vm) -> Result<(), Throw> {
-    let global = vm.realm.global;
-    let store = vm.alloc(ObjKind::Plain, None)?;
-    vm.define_hidden(global, INTRINSICS, Value::Obj(store));
-    for name in NAMES {
-        let proto = vm.alloc(ObjKind::Plain, Some(vm.realm.error_protos[0]))?;
+    for (name, proto) in NAMES.into_iter().zip(vm.realm.more_error_protos) {
         let n = vm.new_string(name)?;
         vm.define_hidden(proto, "name", n);
         let empty = vm.new_string("")?;
@@ -46,20 +38,15 @@ pub(super) fn install_values(vm: &mut Vm) -> Result<(), Throw> {
             vm.define_constructor_prototype(fid, Value::Obj(proto));
             vm.define_hidden(proto, "constructor", ctor);
         }
-        vm.define_hidden(store, name, Value::Obj(proto));
     }
     Ok(())
 }
 
-/// The prototype [`install_values`] made for `name`, falling back to `Error.prototype`.
+/// The prototype of `name` (one of [`NAMES`]), falling back to `Error.prototype`.
 fn proto_of(vm: &mut Vm, name: &str) -> ObjId {
-    let fallback = vm.realm.error_protos[0];
-    let atom = vm.heap.atoms.intern(INTRINSICS);
-    let Some(Value::Obj(store)) = vm.get_global(atom) else { return fallback };
-    let atom = vm.heap.atoms.intern(name);
-    match vm.heap.obj(store).props.get(atom).map(|s| s.value()) {
-        Some(Value::Obj(p)) => p,
-        _ => fallback,
+    match NAMES.iter().position(|n| *n == name) {
+        Some(i) => vm.realm.more_error_protos.get(i).copied().unwrap_or(vm.realm.error_protos[0]),
+        None => vm.realm.error_protos[0],
     }
 }
 

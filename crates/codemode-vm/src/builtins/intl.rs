@@ -9,14 +9,13 @@
 //! Output is `en-US` (a few other locales' number separators), dates in UTC; see
 //! [`super::number`], [`super::date`] and [`super::string`].
 
-use super::collation::{collate_options, collate_with};
+use super::collation::collate_options;
 use super::date::{Defaults, locale_format, locale_parts, time_of};
 use super::intl_parts::{number_parts, parts_array};
 use super::number::{format_locale, resolve_locale_options};
 use super::{Native, NativeDef, Step, arg, table};
 use crate::Vm;
 use crate::call::Throw;
-use crate::meter::Work;
 use crate::value::Value;
 
 pub const DEFS: &[NativeDef] = &[
@@ -122,8 +121,7 @@ fn collator_compare(vm: &mut Vm, _this: Value, args: &[Value], data: &[Value]) -
     let options = collate_options(vm, arg(data, 1))?;
     let a = vm.to_rust_string(arg(args, 0))?;
     let b = vm.to_rust_string(arg(args, 1))?;
-    vm.charge(Work::Scan(a.len() + b.len()));
-    let order = collate_with(&a, &b, options);
+    let order = super::collation::collate_charged(vm, &a, &b, options)?;
     Ok(Step::Return(Value::Number(match order {
         std::cmp::Ordering::Less => -1.0,
         std::cmp::Ordering::Equal => 0.0,

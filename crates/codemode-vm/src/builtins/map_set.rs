@@ -1,18 +1,16 @@
 //! `Map` and `Set`.
 //!
-//! Entries live in `ObjKind::Map { entries, set }` in insertion order; a deleted entry becomes
+//! Entries live in `ObjKind::Map { entries, .. }` in insertion order; a deleted entry becomes
 //! `None` so live iterators keep their place (`iter.rs` walks them). Keys compare with
 //! SameValueZero.
 //!
-//! **O(1) lookups as plain data.** Beside the entries, every Map/Set has a hidden property
-//! [`INDEX_PROP`] holding an ordinary array object: element 0 is the live entry count (what
-//! `size` reports), the rest is an open-addressing hash table whose slots are entry positions
-//! (`undefined` = empty). A slot whose entry was deleted is a tombstone. Tables are built once a
-//! map has [`INDEX_MIN`] entries and rebuilt (doubling) when half full, so `get`/`set`/`has`/
-//! `delete` are O(1) amortized and the whole structure is serialized, traced by the GC and
-//! charged to the memory budget like any other array. A program that tampers with the hidden
-//! property only confuses its own map: every slot is bounds-checked and every hit is compared
-//! with SameValueZero.
+//! **O(1) lookups as plain data, in internal slots.** Beside the entries, every Map/Set keeps its
+//! live entry count (what `size` reports) and an open-addressing hash table whose slots are entry
+//! positions ([`EMPTY_SLOT`] = empty) in its `ObjKind` — never in a property, so no program can
+//! reach them. A slot whose entry was deleted is a tombstone. Tables are built once a map has
+//! [`INDEX_MIN`] entries and rebuilt (doubling) when half full, so `get`/`set`/`has`/`delete` are
+//! O(1) amortized; the table is serialized with the map and charged to the memory budget
+//! (`Object::extra_bytes`).
 
 use crate::meter::Work;
 use codemode_bytecode::ErrorKind;
@@ -47,8 +45,8 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::new("Set.prototype", "entries", 0, entries),
 ];
 
-/// The hidden property holding a map's index array.
-pub(crate) const INDEX_PROP: &str = "\u{1}mapIndex";
+/// A free slot of a map's hash table.
+const EMPTY_SLOT: u32 = u32::MAX;
 /// Maps with fewer entry slots than this are searched linearly.
 const INDEX_MIN: usize = 8;
 
@@ -120,95 +118,80 @@ fn entries_mut(vm: &mut Vm, id: ObjId) -> Option<&mut Vec<Option<(Value, Value)>
     }
 }
 
-/// The index array of `id`, if it has one.
-fn index_of(vm: &mut Vm, id: ObjId) -> Option<ObjId> {
-    let atom = vm.heap.atoms.lookup(INDEX_PROP)?;
-    match vm.heap.obj(id).props.get(atom).map(|s| s.value()) {
-        Some(Value::Obj(ix)) if matches!(vm.heap.obj(ix).kind, ObjKind::Array(_)) => Some(ix),
-        _ => None,
-    }
-}
-
-fn index_items(vm: &Vm, ix: ObjId) -> &[Value] {
-    match &vm.heap.obj(ix).kind {
-        ObjKind::Array(items) => items,
+/// The hash table of `id` (empty for a small map or one whose table was dropped).
+fn table_of(vm: &Vm, id: ObjId) -> &[u32] {
+    match &vm.heap.obj(id).kind {
+        ObjKind::Map { table, .. } => table,
         _ => &[],
     }
 }
 
 /// The number of live entries (`size`).
 pub(crate) fn map_size(vm: &mut Vm, id: ObjId) -> usize {
-    if let Some(ix) = index_of(vm, id)
-        && let Some(Value::Number(n)) = index_items(vm, ix).first()
-    {
-        return *n as usize;
+    match &vm.heap.obj(id).kind {
+        ObjKind::Map { live, .. } => *live as usize,
+        _ => 0,
     }
-    entries_of(vm, id).iter().filter(|e| e.is_some()).count()
 }
 
-/// Recomputes the index of `id` (count and, for larger maps, the table).
+/// Rebuilds the hash table of `id` from its entries (none below [`INDEX_MIN`] entry slots).
 fn rebuild_index(vm: &mut Vm, id: ObjId) -> Result<(), Throw> {
-    let live: Vec<(usize, Value)> =
-        entries_of(vm, id).iter().enumerate().filter_map(|(i, e)| e.map(|(k, _)| (i, k))).collect();
     let slots_len = entries_of(vm, id).len();
     vm.charge(Work::Elements(slots_len));
-    let mut items = vec![Value::Number(live.len() as f64)];
+    let mut table = Vec::new();
     if slots_len >= INDEX_MIN {
         // Sized by entry slots (deleted ones included), so a map that churns (set, delete, set,
         // ...) rebuilds only when its entries double: O(1) amortized.
-        let cap = (slots_len.max(INDEX_MIN) * 4).next_power_of_two();
-        items.resize(cap + 1, Value::Undefined);
+        let cap = (slots_len * 4).next_power_of_two();
+        vm.charge_memory(cap * std::mem::size_of::<u32>())?;
+        table = vec![EMPTY_SLOT; cap];
         let mask = cap - 1;
-        for (i, k) in live {
-            let mut h = hash_key(vm, k) as usize & mask;
-            while items.get(h + 1).is_some_and(|s| *s != Value::Undefined) {
+        for (i, entry) in entries_of(vm, id).iter().enumerate() {
+            let Some((k, _)) = entry else { continue };
+            let mut h = hash_key(vm, *k) as usize & mask;
+            while table.get(h).is_some_and(|s| *s != EMPTY_SLOT) {
                 h = (h + 1) & mask;
             }
-            if let Some(slot) = items.get_mut(h + 1) {
-                *slot = Value::Number(i as f64);
+            if let Some(slot) = table.get_mut(h) {
+                *slot = i as u32;
             }
         }
     }
-    let arr = vm.new_array(items)?;
-    vm.define_hidden(id, INDEX_PROP, arr);
+    if let ObjKind::Map { table: t, .. } = &mut vm.heap.obj_mut(id).kind {
+        *t = table.into_boxed_slice();
+    }
     Ok(())
 }
 
-/// The index, rebuilt when missing, stale-sized or too full for `extra` more entries.
-fn ensure_index(vm: &mut Vm, id: ObjId, extra: usize) -> Result<ObjId, Throw> {
+/// Rebuilds the table when it is missing, or too full for `extra` more entries.
+fn ensure_index(vm: &mut Vm, id: ObjId, extra: usize) -> Result<(), Throw> {
     let slots_len = entries_of(vm, id).len() + extra;
-    if let Some(ix) = index_of(vm, id) {
-        let table = index_items(vm, ix).len().saturating_sub(1);
-        let ok = if slots_len < INDEX_MIN { true } else { table > 0 && slots_len * 2 <= table };
-        if ok && matches!(index_items(vm, ix).first(), Some(Value::Number(_))) {
-            return Ok(ix);
-        }
+    let table = table_of(vm, id).len();
+    if slots_len < INDEX_MIN || (table > 0 && slots_len * 2 <= table) {
+        return Ok(());
     }
-    rebuild_index(vm, id)?;
-    index_of(vm, id).ok_or_else(|| vm.make_error(ErrorKind::TypeError, "Map index unavailable"))
+    rebuild_index(vm, id)
 }
 
 /// Where `key` lives: `Ok(Some(entry position))` or `Ok(None)`.
 pub(super) fn find(vm: &mut Vm, id: ObjId, key: Value) -> Result<Option<usize>, Throw> {
     charge_key(vm, key);
-    let ix = ensure_index(vm, id, 0)?;
-    let table_len = index_items(vm, ix).len().saturating_sub(1);
+    ensure_index(vm, id, 0)?;
+    let table = table_of(vm, id);
     let entries = entries_of(vm, id);
-    if table_len == 0 {
+    if table.is_empty() {
         let pos = entries.iter().position(|e| matches!(e, Some((k, _)) if vm.same_value_zero(*k, key)));
         return Ok(pos);
     }
-    let mask = table_len - 1;
+    let mask = table.len() - 1;
     let mut h = hash_key(vm, key) as usize & mask;
-    let items = index_items(vm, ix);
-    for _ in 0..table_len {
-        match items.get(h + 1) {
-            Some(Value::Number(p)) => {
-                let p = *p as usize;
-                if let Some(Some((k, _))) = entries.get(p)
+    for _ in 0..table.len() {
+        match table.get(h) {
+            Some(&p) if p != EMPTY_SLOT => {
+                if let Some(Some((k, _))) = entries.get(p as usize)
                     && vm.same_value_zero(*k, key)
                 {
-                    return Ok(Some(p));
+                    return Ok(Some(p as usize));
                 }
             }
             _ => return Ok(None),
@@ -218,11 +201,10 @@ pub(super) fn find(vm: &mut Vm, id: ObjId, key: Value) -> Result<Option<usize>, 
     Ok(None)
 }
 
-fn set_count(vm: &mut Vm, ix: ObjId, delta: i64) {
-    if let ObjKind::Array(items) = &mut vm.heap.obj_mut(ix).kind
-        && let Some(Value::Number(n)) = items.first_mut()
-    {
-        *n = (*n + delta as f64).max(0.0);
+/// Adds `delta` to the live entry count.
+fn count_live(vm: &mut Vm, id: ObjId, delta: i32) {
+    if let ObjKind::Map { live, .. } = &mut vm.heap.obj_mut(id).kind {
+        *live = live.saturating_add_signed(delta);
     }
 }
 
@@ -236,7 +218,7 @@ pub(super) fn insert(vm: &mut Vm, id: ObjId, key: Value, value: Value) -> Result
         }
         return Ok(());
     }
-    let ix = ensure_index(vm, id, 1)?;
+    ensure_index(vm, id, 1)?;
     let (len, cap) = match entries_mut(vm, id) {
         Some(entries) => (entries.len(), entries.capacity()),
         None => return Ok(()),
@@ -257,8 +239,8 @@ pub(super) fn insert(vm: &mut Vm, id: ObjId, key: Value, value: Value) -> Result
         }
         None => return Ok(()),
     };
-    set_count(vm, ix, 1);
-    let table_len = index_items(vm, ix).len().saturating_sub(1);
+    count_live(vm, id, 1);
+    let table_len = table_of(vm, id).len();
     if table_len == 0 {
         if pos + 1 >= INDEX_MIN {
             rebuild_index(vm, id)?;
@@ -269,15 +251,15 @@ pub(super) fn insert(vm: &mut Vm, id: ObjId, key: Value, value: Value) -> Result
     let mut h = hash_key(vm, key) as usize & mask;
     // First empty slot or tombstone (the key is known to be absent).
     for _ in 0..table_len {
-        let free = match index_items(vm, ix).get(h + 1) {
-            Some(Value::Number(p)) => !matches!(entries_of(vm, id).get(*p as usize), Some(Some(_))),
+        let free = match table_of(vm, id).get(h) {
+            Some(&p) if p != EMPTY_SLOT => !matches!(entries_of(vm, id).get(p as usize), Some(Some(_))),
             _ => true,
         };
         if free {
-            if let ObjKind::Array(items) = &mut vm.heap.obj_mut(ix).kind
-                && let Some(slot) = items.get_mut(h + 1)
+            if let ObjKind::Map { table, .. } = &mut vm.heap.obj_mut(id).kind
+                && let Some(slot) = table.get_mut(h)
             {
-                *slot = Value::Number(pos as f64);
+                *slot = pos as u32;
                 return Ok(());
             }
             break;
@@ -293,9 +275,7 @@ pub(super) fn remove(vm: &mut Vm, id: ObjId, key: Value) -> Result<bool, Throw> 
         *slot = None;
     }
     vm.heap.map_deletes += 1;
-    if let Some(ix) = index_of(vm, id) {
-        set_count(vm, ix, -1);
-    }
+    count_live(vm, id, -1);
     Ok(true)
 }
 
@@ -303,9 +283,7 @@ pub(super) fn remove(vm: &mut Vm, id: ObjId, key: Value) -> Result<bool, Throw> 
 
 pub(super) fn new_collection(vm: &mut Vm, set: bool) -> Result<ObjId, Throw> {
     let proto = Some(if set { vm.realm.set_proto } else { vm.realm.map_proto });
-    let id = vm.alloc(ObjKind::Map { entries: Vec::new(), set }, proto)?;
-    rebuild_index(vm, id)?;
-    Ok(id)
+    vm.alloc(ObjKind::Map { entries: Vec::new(), set, live: 0, table: Box::default() }, proto)
 }
 
 fn map_call(vm: &mut Vm, _this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
@@ -430,6 +408,9 @@ fn clear(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<S
         }
         let n = entries.len();
         vm.charge(Work::Elements(n));
+    }
+    if let ObjKind::Map { live, .. } = &mut vm.heap.obj_mut(id).kind {
+        *live = 0;
     }
     rebuild_index(vm, id)?;
     Ok(Step::Return(Value::Undefined))
@@ -558,15 +539,11 @@ pub(crate) fn compact_maps(vm: &mut Vm) {
             state.next = moved(remap, state.next);
         }
     }
-    let index_atom = vm.heap.atoms.lookup(INDEX_PROP);
     for id in remaps.keys() {
-        let obj = vm.heap.obj_mut(*id);
-        if let ObjKind::Map { entries, .. } = &mut obj.kind {
+        if let ObjKind::Map { entries, table, .. } = &mut vm.heap.obj_mut(*id).kind {
             entries.retain(Option::is_some);
             entries.shrink_to_fit();
-        }
-        if let Some(atom) = index_atom {
-            obj.props.remove(atom);
+            *table = Box::default();
         }
     }
 }

@@ -237,6 +237,7 @@ fn property_is_enumerable(vm: &mut Vm, this: Value, args: &[Value], _data: &[Val
         return Ok(step);
     }
     let Value::Obj(id) = this else { return Ok(Step::Return(Value::Bool(false))) };
+    vm.own_function_props(id)?;
     if let (ObjKind::Array(items), Key::Index(i)) = (&vm.heap.obj(id).kind, key) {
         return Ok(Step::Return(Value::Bool((i as usize) < items.len())));
     }

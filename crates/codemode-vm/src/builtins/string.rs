@@ -16,7 +16,7 @@ use crate::meter::Work;
 use codemode_bytecode::ErrorKind;
 use serde::{Deserialize, Serialize};
 
-use super::collation::{collate_options, collate_with, nfc, nfd};
+use super::collation::collate_options;
 use super::regexp::{self, RegexMatch};
 use super::utf16::*;
 use super::{Cont, NativeDef, Step, arg};
@@ -356,11 +356,23 @@ fn substr(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<S
 // ---- case and whitespace ----
 
 fn to_upper_case(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    change_case(vm, this, "toUpperCase", str::make_ascii_uppercase, str::to_uppercase)
+    let mapped_len = |c: char| c.to_uppercase().map(char::len_utf8).sum();
+    change_case(vm, this, "toUpperCase", str::make_ascii_uppercase, str::to_uppercase, mapped_len)
 }
 
 fn to_lower_case(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    change_case(vm, this, "toLowerCase", str::make_ascii_lowercase, str::to_lowercase)
+    let mapped_len = |c: char| c.to_lowercase().map(char::len_utf8).sum();
+    change_case(vm, this, "toLowerCase", str::make_ascii_lowercase, str::to_lowercase, mapped_len)
+}
+
+/// Refuses, before it is built, text of `len` bytes that is too long for a string or does not fit
+/// the memory left (output that expands, such as case mapping or normalization, is measured
+/// first: the process never holds more than the limit allows).
+fn ensure_output_fits(vm: &mut Vm, len: usize) -> Result<(), Throw> {
+    if len > MAX_STRING_BYTES {
+        return Err(invalid_length(vm));
+    }
+    vm.ensure_fits(len)
 }
 
 /// `toUpperCase`/`toLowerCase`: read in place, the result built where it stays (a short one
@@ -371,17 +383,22 @@ fn change_case(
     method: &str,
     ascii: fn(&mut str),
     unicode: fn(&str) -> String,
+    mapped_len: fn(char) -> usize,
 ) -> Result<Step, Throw> {
     let s = recv(vm, this, method)?;
     let len = s.as_str(vm).len();
     vm.charge(Work::Scan(len));
-    let text = s.as_str(vm);
-    let out = if text.is_ascii() {
-        let mut out = compact_str::CompactString::from(text);
+    let out = if s.as_str(vm).is_ascii() {
+        ensure_output_fits(vm, len)?;
+        let mut out = compact_str::CompactString::from(s.as_str(vm));
         ascii(&mut out);
         out
     } else {
-        compact_str::CompactString::from(unicode(text))
+        // Case mapping can triple the text (`ΐ` uppercases to three characters).
+        vm.charge(Work::Scan(len));
+        let out_len = s.as_str(vm).chars().map(mapped_len).sum();
+        ensure_output_fits(vm, out_len)?;
+        compact_str::CompactString::from(unicode(s.as_str(vm)))
     };
     if out.len() > MAX_STRING_BYTES {
         return Err(invalid_length(vm));
@@ -782,8 +799,7 @@ fn locale_compare(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> 
     let s = this_string(vm, this, "localeCompare")?;
     let other = arg_string(vm, args, 0)?;
     let options = collate_options(vm, arg(args, 2))?;
-    vm.charge(Work::Scan(s.len() + other.len()));
-    let order = collate_with(&s, &other, options);
+    let order = super::collation::collate_charged(vm, &s, &other, options)?;
     Ok(Step::Return(Value::Number(match order {
         std::cmp::Ordering::Less => -1.0,
         std::cmp::Ordering::Equal => 0.0,
@@ -813,9 +829,13 @@ fn normalize(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Resul
         Value::Undefined => "NFC".to_string(),
         v => vm.to_rust_string(v)?,
     };
-    let decompose = match form.as_str() {
-        "NFC" | "NFKC" => false,
-        "NFD" | "NFKD" => true,
+    use unicode_normalization::UnicodeNormalization;
+    type Form = for<'a> fn(std::str::Chars<'a>) -> Box<dyn Iterator<Item = char> + 'a>;
+    let form: Form = match form.as_str() {
+        "NFC" => |c| Box::new(c.nfc()),
+        "NFD" => |c| Box::new(c.nfd()),
+        "NFKC" => |c| Box::new(c.nfkc()),
+        "NFKD" => |c| Box::new(c.nfkd()),
         _ => {
             let msg = "The normalization form should be one of NFC, NFD, NFKC, NFKD.";
             return Err(vm.make_error(ErrorKind::RangeError, msg));
@@ -824,8 +844,13 @@ fn normalize(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Resul
     if s.is_ascii() {
         return ret_str(vm, s);
     }
+    // Measured before it is built, beside the copy of the text this holds (NFKD can make a
+    // character into eighteen).
     vm.charge(Work::Elements(s.len()));
-    ret_str(vm, if decompose { nfd(&s) } else { nfc(&s) })
+    let out_len: usize = form(s.chars()).map(char::len_utf8).sum();
+    ensure_output_fits(vm, out_len.saturating_add(s.len()))?;
+    vm.charge(Work::Elements(s.len()));
+    ret_str(vm, form(s.chars()).collect())
 }
 
 fn to_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {

@@ -280,10 +280,10 @@ impl Vm {
                 Opened::Object(self.object_members(v, id, pass)?)
             }
             ObjKind::Array(items) => Opened::Array(items.to_vec()),
-            ObjKind::Map { entries, set: true } => {
+            ObjKind::Map { entries, set: true, .. } => {
                 Opened::Array(entries.iter().flatten().map(|(k, _)| *k).collect())
             }
-            ObjKind::Map { entries, set: false } => {
+            ObjKind::Map { entries, set: false, .. } => {
                 Opened::Pairs(entries.iter().flatten().copied().collect())
             }
             _ => Opened::Object(self.object_members(v, id, pass)?),
