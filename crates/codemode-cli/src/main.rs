@@ -22,7 +22,9 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use codemode::Limits;
-use codemode_mcp::{ClientOptions, CodeModeServer, HttpOptions, Hub, HubOptions, ServerOptions, Source};
+use codemode_mcp::{
+    ClientOptions, CodeModeServer, HttpAccess, HttpOptions, Hub, HubOptions, ServerOptions, Source,
+};
 
 /// Run model-written JavaScript/TypeScript against host tools under hard limits.
 #[derive(Debug, Parser)]
@@ -88,6 +90,24 @@ enum Command {
         /// Longest `execute` description; larger APIs are described by namespace and `search`.
         #[arg(long, value_name = "CHARS", default_value_t = 16_000)]
         max_description_chars: usize,
+        /// With --http: the bearer token clients must send (`Authorization: Bearer …`), read
+        /// from this file (surrounding whitespace removed). Required on a non-loopback address.
+        #[arg(long, value_name = "PATH", requires = "http", conflicts_with = "http_token_env")]
+        http_token_file: Option<PathBuf>,
+        /// With --http: the bearer token, read from this environment variable.
+        #[arg(long, value_name = "VAR", requires = "http")]
+        http_token_env: Option<String>,
+        /// With --http: a browser origin allowed besides loopback ones, e.g.
+        /// `https://app.example.com:443` (repeatable). Requests with any other `Origin` get 403.
+        #[arg(long, value_name = "ORIGIN", requires = "http")]
+        allow_origin: Vec<String>,
+        /// With --http: a `Host` name (or host:port) allowed besides loopback ones (repeatable).
+        #[arg(long, value_name = "HOST", requires = "http")]
+        allow_host: Vec<String>,
+        /// Programs running at once (over all clients); an `execute` past it gets a `Busy` error
+        /// at once.
+        #[arg(long, value_name = "N", default_value_t = codemode_mcp::server::DEFAULT_MAX_CONCURRENT_RUNS)]
+        max_concurrent_runs: usize,
         #[command(flatten)]
         limits: LimitArgs,
         #[command(flatten)]
@@ -97,7 +117,7 @@ enum Command {
 
 #[derive(Debug, Args)]
 struct LimitArgs {
-    /// Execution time limit of a run in milliseconds.
+    /// Execution time limit of a run in milliseconds (`codemode mcp`: 60000 unless given).
     #[arg(long, value_name = "MS")]
     timeout_ms: Option<u64>,
     /// Maximum number of tool calls a run may make.
@@ -107,9 +127,10 @@ struct LimitArgs {
     /// (default 256MiB).
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     memory_limit: Option<usize>,
-    /// Bytes of output a run may retain (its result value and logs together; warnings have a
-    /// budget of their own of the same size), e.g. `1000` or `64KiB`. Past it the value becomes a
-    /// string with a marker and logs are cut; the result says `"truncated": true`.
+    /// Bytes of output a run may retain: one budget for its value (or error message), logs,
+    /// warnings and tool-call record together, e.g. `1000` or `64KiB`. Past it the value becomes a
+    /// string with a marker, logs and warnings are cut and the call record is summarized
+    /// (`toolCallSummary`); the result says `"truncated": true`.
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     max_output_bytes: Option<usize>,
     /// Nested calls before a catchable `RangeError` (default 10000).
@@ -148,7 +169,7 @@ struct SourceArgs {
     /// An MCP server reached over streamable HTTP: `"[name=]URL"` (repeatable).
     #[arg(long, value_name = "[NAME=]URL")]
     upstream_url: Vec<String>,
-    /// An OpenAPI 3.x document (JSON) whose operations become tools: `"[name=]FILE"` (repeatable).
+    /// An OpenAPI 3.x document (JSON or YAML) whose operations become tools: `"[name=]FILE"` (repeatable).
     #[arg(long, value_name = "[NAME=]FILE")]
     openapi: Vec<String>,
     /// Where the requests of the n-th --openapi document go (default: its `servers[].url`).
@@ -159,9 +180,15 @@ struct SourceArgs {
     /// `${VAR}` in the value is read from the environment (repeatable).
     #[arg(long, value_name = "[SOURCE=]NAME: VALUE")]
     header: Vec<String>,
-    /// Time limit of one upstream MCP call in milliseconds (default: only the run's limit).
-    #[arg(long, value_name = "MS")]
-    call_timeout_ms: Option<u64>,
+    /// A credential for a security scheme of an --openapi document: `"[SOURCE.]SCHEME=VALUE"`
+    /// (a bearer/OAuth token, an API key, or `user:password` for HTTP basic), for the source
+    /// named SOURCE (required when there are several). `${VAR}` is read from the environment
+    /// (repeatable).
+    #[arg(long, value_name = "[SOURCE.]SCHEME=VALUE")]
+    auth: Vec<String>,
+    /// Time limit of one upstream MCP call in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 60_000)]
+    call_timeout_ms: u64,
     /// Time limit of one OpenAPI request in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 30_000)]
     http_timeout_ms: u64,
@@ -171,6 +198,10 @@ struct SourceArgs {
     /// How long starting and initializing an upstream MCP server may take, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 60_000)]
     connect_timeout_ms: u64,
+    /// How long to wait before restarting an upstream MCP server whose connection closed, in
+    /// milliseconds; the wait doubles per failed attempt (up to 30 s, 8 attempts).
+    #[arg(long, value_name = "MS", default_value_t = 500)]
+    restart_delay_ms: u64,
     /// Also mount the built-in demo tools (they are the default when no source is given).
     #[arg(long)]
     demo: bool,
@@ -194,8 +225,26 @@ fn main() -> ExitCode {
         Command::Resume { state, outcome, state_out, json, limits, sources } => {
             resume(&state, &outcome, state_out.as_deref().unwrap_or(&state), json, &limits, &sources)
         }
-        Command::Mcp { http, max_description_chars, limits, sources } => {
-            mcp(http, max_description_chars, &limits, &sources)
+        Command::Mcp {
+            http,
+            http_token_file,
+            http_token_env,
+            allow_origin,
+            allow_host,
+            max_description_chars,
+            max_concurrent_runs,
+            limits,
+            sources,
+        } => {
+            let options = ServerOptions { max_description_chars, max_concurrent_runs };
+            match read_token(http_token_file.as_deref(), http_token_env.as_deref()) {
+                Ok(token) => {
+                    let access =
+                        HttpAccess { token, allowed_origins: allow_origin, allowed_hosts: allow_host };
+                    mcp(http.map(|addr| (addr, access)), options, &limits, &sources)
+                }
+                Err(e) => Err(e),
+            }
         }
     };
     match outcome {
@@ -277,7 +326,30 @@ fn sources(args: &SourceArgs, limits: Limits) -> Result<(Vec<Source>, HubOptions
         };
         sources[index].add_header(name, value).map_err(|e| e.to_string())?;
     }
-    if args.connect_timeout_ms == 0 || args.http_timeout_ms == 0 || args.call_timeout_ms == Some(0) {
+    for auth in &args.auth {
+        let (target, scheme, value) = codemode_mcp::source::parse_auth(auth, |var| std::env::var(var).ok())
+            .map_err(|e| e.to_string())?;
+        let documents: Vec<usize> =
+            (0..sources.len()).filter(|&i| matches!(sources[i], Source::OpenApi { .. })).collect();
+        let index = match &target {
+            Some(target) => documents
+                .iter()
+                .copied()
+                .find(|&i| sources[i].name() == Some(target.as_str()))
+                .ok_or_else(|| format!("--auth {target}.{scheme}: there is no --openapi named {target:?} (give it as \"{target}=FILE\")"))?,
+            None => match documents.as_slice() {
+                [only] => *only,
+                [] => return Err(format!("--auth {scheme}: there is no --openapi source")),
+                _ => {
+                    return Err(format!(
+                        "--auth {scheme}: there are several --openapi sources; say which one it is for (\"NAME.{scheme}=…\")"
+                    ));
+                }
+            },
+        };
+        sources[index].add_credential(scheme, value).map_err(|e| e.to_string())?;
+    }
+    if args.connect_timeout_ms == 0 || args.http_timeout_ms == 0 || args.call_timeout_ms == 0 {
         return Err("timeouts must be greater than zero".to_owned());
     }
     limits.check().map_err(|e| format!("invalid limits: {e}"))?;
@@ -285,13 +357,15 @@ fn sources(args: &SourceArgs, limits: Limits) -> Result<(Vec<Source>, HubOptions
         limits,
         client: ClientOptions {
             connect_timeout: Duration::from_millis(args.connect_timeout_ms),
-            call_timeout: args.call_timeout_ms.map(Duration::from_millis),
+            call_timeout: Some(Duration::from_millis(args.call_timeout_ms)),
             inherit_stderr: true,
+            restart_delay: Duration::from_millis(args.restart_delay_ms),
         },
         http: HttpOptions {
             timeout: Duration::from_millis(args.http_timeout_ms),
             max_body_bytes: args.max_response_bytes,
             headers: Vec::new(),
+            credentials: Vec::new(),
         },
         demo: args.demo || sources.is_empty(),
     };
@@ -325,6 +399,9 @@ fn run(
         let hub = Hub::connect(&sources, options).await?;
         for line in hub.skipped_operations() {
             eprintln!("codemode: skipped OpenAPI operation {line}");
+        }
+        for line in hub.missing_credentials() {
+            eprintln!("codemode: OpenAPI operation without credentials (its calls fail): {line}");
         }
         let outcome = match &program {
             None => hub.declarations().await.map(Output::Declarations),
@@ -510,24 +587,67 @@ enum Output {
     Suspended(serde_json::Value),
 }
 
+/// `codemode mcp`'s time limit of a run when `--timeout-ms` is not given: a server without one
+/// would leak a core per runaway program.
+const MCP_DEFAULT_TIMEOUT_MS: u64 = 60_000;
+
+/// The `--http` bearer token from a file or an environment variable; an empty one is an error.
+fn read_token(file: Option<&Path>, var: Option<&str>) -> Result<Option<String>, String> {
+    let (token, from) = match (file, var) {
+        (Some(file), _) => (
+            std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?,
+            file.display().to_string(),
+        ),
+        (None, Some(var)) => (
+            std::env::var(var)
+                .map_err(|_| format!("--http-token-env: the environment variable {var} is not set"))?,
+            format!("${var}"),
+        ),
+        (None, None) => return Ok(None),
+    };
+    let token = token.trim();
+    if token.is_empty() {
+        return Err(format!("the HTTP bearer token in {from} is empty"));
+    }
+    if token.bytes().any(|b| !(0x21..=0x7e).contains(&b)) {
+        return Err(format!("the HTTP bearer token in {from} must be printable ASCII without spaces"));
+    }
+    Ok(Some(token.to_owned()))
+}
+
 fn mcp(
-    http: Option<SocketAddr>,
-    max_description_chars: usize,
+    http: Option<(SocketAddr, HttpAccess)>,
+    server_options: ServerOptions,
     limit_args: &LimitArgs,
     source_args: &SourceArgs,
 ) -> Result<ExitCode, String> {
-    let (sources, options) = sources(source_args, limits(limit_args))?;
+    let mut limits = limits(limit_args);
+    if limit_args.timeout_ms.is_none() {
+        limits = limits.timeout(Duration::from_millis(MCP_DEFAULT_TIMEOUT_MS));
+    }
+    if let Some((addr, access)) = &http {
+        codemode_mcp::server::check_http_access(*addr, access)?;
+    }
+    if server_options.max_concurrent_runs == 0 {
+        return Err("--max-concurrent-runs must be at least 1".to_owned());
+    }
+    let (sources, options) = sources(source_args, limits)?;
     let tokio = tokio_runtime()?;
     let outcome = tokio.block_on(async {
         let hub = Arc::new(Hub::connect(&sources, options).await?);
         for line in hub.skipped_operations() {
             eprintln!("codemode: skipped OpenAPI operation {line}");
         }
-        let server = CodeModeServer::new(hub, ServerOptions { max_description_chars });
+        for line in hub.missing_credentials() {
+            eprintln!("codemode: OpenAPI operation without credentials (its calls fail): {line}");
+        }
+        let server = CodeModeServer::new(hub, server_options);
         match http {
-            Some(addr) => {
+            Some((addr, access)) => {
                 server
-                    .serve_http(addr, |local| eprintln!("codemode: serving MCP on http://{local}/mcp"))
+                    .serve_http(addr, access, |local| {
+                        eprintln!("codemode: serving MCP on http://{local}/mcp")
+                    })
                     .await
             }
             None => server.serve_stdio().await,

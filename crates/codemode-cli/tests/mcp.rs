@@ -133,9 +133,12 @@ async fn lists_search_and_execute_and_runs_two_upstream_tools_at_once() {
             { "id": 2, "path": "everything.get_sum", "status": "ok" }
         ])
     );
-    // The same JSON as text, for hosts that only read content.
+    // The result goes once: beside the structured content, the text is a one-line summary.
     let text = result.content.first().and_then(|c| c.as_text()).map(|t| t.text.clone()).unwrap_or_default();
-    assert_eq!(serde_json::from_str::<Value>(&text).ok(), Some(value));
+    assert_eq!(
+        text,
+        "The program finished; its value is in the structured result (2 tool calls, 1 log line)."
+    );
     // One progress notification per finished call (they may arrive just after the result).
     let deadline = Instant::now() + Duration::from_secs(5);
     while client.progress.lock().unwrap().len() < 2 && Instant::now() < deadline {
@@ -312,6 +315,14 @@ async fn streamable_http_serves_the_same_tools() {
     assert_eq!(tools.iter().map(|t| t.name.as_ref()).collect::<Vec<_>>(), ["search", "execute"]);
     let result = execute(&session, "return await tools.everything.get_sum({ a: 40, b: 2 });", false).await;
     assert_eq!(structured(&result)["value"], "The sum of 40 and 2 is 42.");
+    // A run that takes a while is not mistaken for a client that went away.
+    let slow = execute(
+        &session,
+        "await tools.everything.trigger_long_running_operation({ duration: 1.5, steps: 2 }); return 'done';",
+        true,
+    )
+    .await;
+    assert_eq!(structured(&slow)["value"], "done");
     session.cancel().await.ok();
     child.kill().await.ok();
 }
@@ -488,4 +499,207 @@ fn run_reaches_an_upstream_over_streamable_http() {
         .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
     assert_eq!(result["value"], json!(["Echo: http", "The sum of 1 and 2 is 3."]), "{result}");
     assert_eq!(out.status.code(), Some(0));
+}
+
+/// A server killed between runs is restarted: calls meanwhile fail at once naming it, `search`
+/// marks its tools unavailable, and once it is back its tools answer again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_upstream_is_restarted_and_marked_unavailable_meanwhile() {
+    let Some(upstream) = everything() else { return };
+    let dir = std::env::temp_dir().join(format!("codemode-mcp-restart-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pid_file = dir.join("pids");
+    // Every start of the server appends its pid.
+    let command = format!("sh -c \"echo \\$\\$ >> '{}'; exec {}\"", pid_file.display(), upstream);
+    let (session, _) = start(&["--upstream", &format!("ev={command}"), "--restart-delay-ms", "1500"]).await;
+    let before = execute(&session, "return await tools.ev.echo({ message: 'before' });", false).await;
+    assert_eq!(structured(&before)["value"], "Echo: before");
+    let pids = std::fs::read_to_string(&pid_file).unwrap();
+    let first = pids.lines().next().unwrap().trim().to_owned();
+    assert!(std::process::Command::new("kill").args(["-9", &first]).status().unwrap().success());
+    tokio::time::sleep(Duration::from_millis(200)).await;
+
+    // Down: the call fails at once with a message naming the server.
+    let started = Instant::now();
+    let down = execute(
+        &session,
+        "try { return await tools.ev.echo({ message: 'x' }); } catch (e) { return e.message; }",
+        false,
+    )
+    .await;
+    let message = structured(&down)["value"].as_str().unwrap_or("").to_owned();
+    assert!(message.contains("MCP server 'mcp-servers/everything' is not available"), "{message}");
+    assert!(message.contains("restarting it"), "{message}");
+    assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
+    // `search` marks its tools meanwhile.
+    let search = session
+        .call_tool(
+            CallToolRequestParams::new("search")
+                .with_arguments(json!({ "query": "echo a message" }).as_object().cloned().unwrap()),
+        )
+        .await
+        .unwrap();
+    let found = structured(&search);
+    assert!(found["items"][0]["description"].as_str().unwrap_or("").starts_with("[unavailable:"), "{found}");
+
+    // Back: a new process answers.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut value = Value::Null;
+    while Instant::now() < deadline {
+        let after = execute(
+            &session,
+            "try { return await tools.ev.echo({ message: 'after' }); } catch (e) { return e.message; }",
+            false,
+        )
+        .await;
+        value = structured(&after)["value"].clone();
+        if value == "Echo: after" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    assert_eq!(value, "Echo: after");
+    let pids = std::fs::read_to_string(&pid_file).unwrap();
+    assert_eq!(pids.lines().count(), 2, "{pids}");
+    session.cancel().await.ok();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Resources and prompts of server-everything, reached from a program under names no tool can
+/// take (`$resources`, `$prompts`) and shown in the declarations.
+#[test]
+fn a_program_reads_upstream_resources_and_prompts() {
+    let Some(upstream) = everything() else { return };
+    let program = r#"
+        const { resources } = await tools.everything.$resources.list();
+        const doc = resources.find((r) => r.uri.endsWith("architecture.md"));
+        const read = await tools.everything.$resources.read({ uri: doc.uri });
+        const { prompts } = await tools.everything.$prompts.list();
+        const prompt = await tools.everything.$prompts.get({ name: "args-prompt", arguments: { city: "Lisbon" } });
+        let missing;
+        try { await tools.everything.$resources.read({ uri: "demo://nope" }); } catch (e) { missing = e.message; }
+        return {
+          mime: read.contents[0].mimeType,
+          hasText: read.contents[0].text.length > 0,
+          prompts: prompts.map((p) => p.name).includes("args-prompt"),
+          message: prompt.messages[0].content.text,
+          missing,
+        };
+    "#;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .args(["run", "-", "--json", "--upstream", &upstream])
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child.stdin.take().unwrap().write_all(program.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let value = &result["value"];
+    assert_eq!(result["ok"], true, "{result}");
+    assert_eq!(value["mime"], "text/markdown", "{result}");
+    assert_eq!(value["hasText"], true, "{result}");
+    assert_eq!(value["prompts"], true, "{result}");
+    assert!(value["message"].as_str().unwrap_or("").contains("Lisbon"), "{result}");
+    assert!(
+        value["missing"].as_str().unwrap_or("").contains("MCP server 'mcp-servers/everything'"),
+        "{result}"
+    );
+    assert_eq!(result["toolCalls"][0]["path"], "everything.$resources.list", "{result}");
+
+    let declarations = std::process::Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .args(["run", "--declarations", "--upstream", &upstream])
+        .current_dir(root())
+        .stderr(Stdio::null())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&declarations.stdout);
+    assert!(text.contains("$resources: {") && text.contains("$prompts: {"), "{text}");
+}
+
+/// An image an upstream tool returned goes to the host as an MCP image block, not as base64
+/// inside the JSON; the value keeps a small reference to it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn images_from_upstream_tools_reach_the_host_as_image_content() {
+    let Some(upstream) = everything() else { return };
+    let (session, _) = start(&["--upstream", &upstream]).await;
+    let result = execute(
+        &session,
+        "const [caption, image] = await tools.everything.get_tiny_image(); return { caption, image };",
+        false,
+    )
+    .await;
+    let value = structured(&result);
+    assert_eq!(value["ok"], true, "{value}");
+    let image = &value["value"]["image"];
+    assert_eq!(image["type"], "image", "{value}");
+    assert_eq!(image["mimeType"], "image/png", "{value}");
+    assert_eq!(image["content"], 1, "{value}");
+    assert!(image["bytes"].as_u64().unwrap_or(0) > 100, "{value}");
+    assert!(image.get("data").is_none(), "{value}");
+    let block = serde_json::to_value(&result.content[1]).unwrap();
+    assert_eq!(block["type"], "image", "{block}");
+    assert_eq!(block["mimeType"], "image/png");
+    assert!(block["data"].as_str().unwrap_or("").starts_with("iVBORw0KGgo"), "{block}");
+    session.cancel().await.ok();
+}
+
+/// server-everything over streamable HTTP on `port`, once it listens.
+fn everything_http(port: u16) -> Option<std::process::Child> {
+    let script = root().join("tests/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    let mut server = std::process::Command::new("node")
+        .arg(&script)
+        .arg("streamableHttp")
+        .env("PORT", port.to_string())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .ok()?;
+    let stderr = server.stderr.take()?;
+    let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead as _;
+        for line in std::io::BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if line.contains("listening on port") {
+                let _ = ready_tx.send(());
+            }
+        }
+    });
+    ready_rx.recv_timeout(Duration::from_secs(30)).ok()?;
+    Some(server)
+}
+
+/// An HTTP upstream that goes away and comes back on the same URL is reconnected.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_http_upstream_that_comes_back_is_reconnected() {
+    let Some(_) = everything() else { return };
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut server = everything_http(port).expect("server-everything listens");
+    let url = format!("ev=http://127.0.0.1:{port}/mcp");
+    let (session, _) =
+        start(&["--upstream-url", &url, "--restart-delay-ms", "300", "--call-timeout-ms", "5000"]).await;
+    let echo = "try { return await tools.ev.echo({ message: 'hi' }); } catch (e) { return e.message; }";
+    assert_eq!(structured(&execute(&session, echo, false).await)["value"], "Echo: hi");
+    let _ = server.kill();
+    let _ = server.wait();
+    let down = structured(&execute(&session, echo, false).await)["value"].clone();
+    assert!(down.as_str().unwrap_or("").contains("MCP server 'mcp-servers/everything'"), "{down}");
+    let mut server = everything_http(port).expect("server-everything listens again");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut value = Value::Null;
+    while Instant::now() < deadline {
+        value = structured(&execute(&session, echo, false).await)["value"].clone();
+        if value == "Echo: hi" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    let _ = server.kill();
+    let _ = server.wait();
+    assert_eq!(value, "Echo: hi");
+    session.cancel().await.ok();
 }

@@ -268,14 +268,14 @@ fn bad_openapi_arguments_are_usage_errors() {
     let out =
         codemode(&["run", "-", "--openapi", &spec_arg, "--base-url", "h", "--base-url", "i"], "return 1");
     assert_eq!(out.status.code(), Some(2));
-    let not_json = spec.with_file_name("spec.yaml");
-    std::fs::write(&not_json, "openapi: 3.0.0\npaths: {}\n").unwrap();
+    let not_a_document = spec.with_file_name("spec.yaml");
+    std::fs::write(&not_a_document, "openapi: [3.0.0\npaths: {}\n").unwrap();
     let out = codemode(
-        &["run", "-", "--openapi", &not_json.display().to_string(), "--base-url", "http://x"],
+        &["run", "-", "--openapi", &not_a_document.display().to_string(), "--base-url", "http://x"],
         "return 1",
     );
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("YAML is not supported"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not a valid YAML OpenAPI document"));
     let out = codemode(&["run", "-", "--header", "no colon"], "return 1");
     assert_eq!(out.status.code(), Some(2));
     // A header goes to one named source; a secret is never sent to a source it was not meant for.
@@ -305,4 +305,210 @@ fn bad_openapi_arguments_are_usage_errors() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("NOT_SET_ANYWHERE is not set"));
     let out = codemode(&[&two[..], &["--header", "more=Authorization: ${PET_TOKEN}"]].concat(), "return 1");
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+const VAULT: &str = r##"{
+  "openapi": "3.0.3",
+  "info": { "title": "Vault", "version": "1.0.0" },
+  "components": { "securitySchemes": {
+    "bearer": { "type": "http", "scheme": "bearer" },
+    "key": { "type": "apiKey", "in": "query", "name": "api_key" },
+    "basic": { "type": "http", "scheme": "basic" }
+  } },
+  "security": [ { "bearer": [] } ],
+  "paths": {
+    "/secret": { "get": { "operationId": "getSecret", "responses": { "200": { "description": "ok",
+      "content": { "application/json": { "schema": { "type": "object" } } } } } } },
+    "/keyed": { "get": { "operationId": "keyed", "security": [ { "key": [] } ], "responses": { "200": {
+      "description": "ok", "content": { "application/json": { "schema": { "type": "object" } } } } } } },
+    "/admin": { "get": { "operationId": "admin", "summary": "Administer", "security": [ { "basic": [] } ],
+      "responses": { "200": { "description": "ok", "content": { "application/json": { "schema": { "type": "object" } } } } } } },
+    "/public": { "get": { "operationId": "public", "security": [], "responses": { "200": { "description": "ok",
+      "content": { "application/json": { "schema": { "type": "object" } } } } } } }
+  }
+}"##;
+
+/// An API that wants `Authorization: Bearer t0k` on `/secret` and `api_key=k3y` on `/keyed`;
+/// the request lines it saw.
+fn serve_vault() -> (String, Arc<Mutex<Vec<String>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&seen);
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { continue };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut line = String::new();
+            let _ = reader.read_line(&mut line);
+            let mut authorized = false;
+            loop {
+                let mut header = String::new();
+                if reader.read_line(&mut header).is_err() || header.trim().is_empty() {
+                    break;
+                }
+                if header.trim().eq_ignore_ascii_case("authorization: Bearer t0k") {
+                    authorized = true;
+                }
+            }
+            let target = line.split(' ').nth(1).unwrap_or("").to_owned();
+            log.lock().unwrap().push(target.clone());
+            let (status, body) = match target.as_str() {
+                "/secret" if authorized => ("200 OK", json!({ "secret": 42 })),
+                "/keyed?api_key=k3y" => ("200 OK", json!({ "keyed": true })),
+                "/public" => ("200 OK", json!({ "public": true })),
+                _ => ("401 Unauthorized", json!({ "message": "who are you?" })),
+            };
+            let body = body.to_string();
+            let mut stream = stream;
+            let _ = write!(
+                stream,
+                "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    (base, seen)
+}
+
+#[test]
+fn security_schemes_get_the_credentials_the_host_supplies_and_nothing_goes_out_without_them() {
+    let (base, seen) = serve_vault();
+    let dir = std::env::temp_dir().join(format!("codemode-openapi-{}-vault", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("vault.json");
+    std::fs::write(&file, VAULT).unwrap();
+    let source = format!("vault={}", file.display());
+    let program = r#"
+        const call = async (name) => { try { return await tools.vault[name]({}); } catch (e) { return e.message; } };
+        return { secret: await call("getSecret"), keyed: await call("keyed"), admin: await call("admin"), public: await call("public") };
+    "#;
+    let out = codemode(
+        &[
+            "run",
+            "-",
+            "--openapi",
+            &source,
+            "--base-url",
+            &base,
+            "--auth",
+            "vault.bearer=${PET_TOKEN}",
+            "--auth",
+            "vault.key=k3y",
+        ],
+        program,
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let result: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{stderr}"));
+    let value = &result["value"];
+    assert_eq!(value["secret"], json!({ "secret": 42 }), "{result}");
+    assert_eq!(value["keyed"], json!({ "keyed": true }), "{result}");
+    assert_eq!(value["public"], json!({ "public": true }), "{result}");
+    let admin = value["admin"].as_str().unwrap_or("");
+    assert!(admin.contains("GET /admin needs credentials for the security scheme basic"), "{admin}");
+    assert!(admin.contains("the request was not sent"), "{admin}");
+    // Reported at start, and the request never went out.
+    assert!(
+        stderr.contains(
+            "OpenAPI operation without credentials (its calls fail): vault: GET /admin (admin) needs basic"
+        ),
+        "{stderr}"
+    );
+    assert!(!seen.lock().unwrap().iter().any(|t| t.starts_with("/admin")), "{:?}", seen.lock().unwrap());
+
+    // Without credentials nothing authenticated is sent, and the declarations say so.
+    seen.lock().unwrap().clear();
+    let out = codemode(&["run", "-", "--openapi", &source, "--base-url", &base], program);
+    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        result["value"]["secret"]
+            .as_str()
+            .unwrap_or("")
+            .contains("needs credentials for the security scheme bearer"),
+        "{result}"
+    );
+    assert_eq!(*seen.lock().unwrap(), ["/public"]);
+    let out = codemode(&["run", "--declarations", "--openapi", &source, "--base-url", &base], "");
+    let declarations = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        declarations
+            .contains("[needs credentials (basic) that codemode was not given; calls fail] Administer"),
+        "{declarations}"
+    );
+
+    // A credential for a scheme the document does not define is a usage error.
+    let out =
+        codemode(&["run", "-", "--openapi", &source, "--base-url", &base, "--auth", "vault.nope=x"], program);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("defines no security scheme \"nope\" (it defines: basic, bearer, key)")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+const PETS_YAML: &str = r#"
+openapi: 3.0.3
+info:
+  title: Pets in YAML
+  version: "1.0.0"
+paths:
+  /pets/{petId}:
+    get:
+      operationId: getPet
+      summary: Get a pet by id
+      parameters:
+        - name: petId
+          in: path
+          required: true
+          schema: { type: string }
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  name: { type: string }
+"#;
+
+#[test]
+fn yaml_documents_are_read_and_bad_ones_are_refused_clearly() {
+    let (base, _) = serve();
+    let dir = std::env::temp_dir().join(format!("codemode-openapi-{}-yaml", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("pets.yaml");
+    std::fs::write(&file, PETS_YAML).unwrap();
+    let source = format!("pets={}", file.display());
+    let out = codemode(
+        &["run", "-", "--openapi", &source, "--base-url", &base],
+        r#"return await tools.pets.getPet({ petId: "7" });"#,
+    );
+    let result: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(result["value"], json!({ "id": 7, "name": "Fido" }), "{result}");
+
+    // Not YAML a document can be, and an alias bomb: refused at start, quickly, naming the file.
+    let bad = dir.join("bad.yml");
+    std::fs::write(&bad, "openapi: 3.0.3\npaths:\n  ? [a, b]\n  : {}\n").unwrap();
+    let mut bomb = String::from("a: &a [x, x, x, x, x, x, x, x, x]\n");
+    for (name, previous) in
+        ["b", "c", "d", "e", "f", "g", "h", "i"].iter().zip(["a", "b", "c", "d", "e", "f", "g", "h"])
+    {
+        bomb.push_str(&format!("{name}: &{name} [*{previous}, *{previous}, *{previous}, *{previous}, *{previous}, *{previous}, *{previous}, *{previous}, *{previous}]\n"));
+    }
+    bomb.push_str("paths: {}\n");
+    let bombed = dir.join("bomb.yaml");
+    std::fs::write(&bombed, bomb).unwrap();
+    for file in [&bad, &bombed] {
+        let out = codemode(
+            &["run", "-", "--openapi", &file.display().to_string(), "--base-url", &base],
+            "return 1",
+        );
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("is not a valid YAML OpenAPI document"), "{stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -6,13 +6,13 @@ use std::sync::Arc;
 
 use codemode::tools::mcp::{McpImportOptions, import_tools};
 use codemode::tools::{CallContext, DeclarationOptions, sanitize_identifier};
-use codemode::{Builder, CodeMode, Limits, Namespace};
-use serde_json::Value;
+use codemode::{Builder, CodeMode, Limits, Namespace, Tool};
+use serde_json::{Value, json};
 use tokio::sync::watch;
 
 use crate::openapi::{HttpOptions, OpenApiSource};
 use crate::source::Source;
-use crate::upstream::{ClientOptions, Upstream};
+use crate::upstream::{ClientOptions, Request, Upstream};
 
 /// What a run is told about each finished tool call: its path and whether it succeeded.
 pub type CallObserver = Arc<dyn Fn(&str, bool) + Send + Sync>;
@@ -101,8 +101,9 @@ impl Hub {
                         }
                     }
                 }
-                Source::OpenApi { file, base_url, headers, .. } => {
-                    match OpenApiSource::load(file, base_url.as_deref(), headers, &options.http) {
+                Source::OpenApi { file, base_url, headers, credentials, .. } => {
+                    match OpenApiSource::load(file, base_url.as_deref(), headers, credentials, &options.http)
+                    {
                         Ok(api) => Kind::OpenApi(Arc::new(api)),
                         Err(e) => {
                             hub_error = Some(e);
@@ -194,6 +195,21 @@ impl Hub {
         Ok(runtime.tools().declarations(&DeclarationOptions::default().with_search(true)))
     }
 
+    /// OpenAPI operations whose security requirements no given credential satisfies, as
+    /// `namespace: METHOD /path (operationId) needs …` lines.
+    pub fn missing_credentials(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        for mounted in &self.mounted {
+            if let Kind::OpenApi(api) = &mounted.kind {
+                for missing in api.missing_credentials() {
+                    lines
+                        .push(format!("{}: {missing} (give --auth {}.SCHEME=…)", mounted.name, mounted.name));
+                }
+            }
+        }
+        lines
+    }
+
     /// OpenAPI operations that were left out, as `namespace: METHOD /path: reason` lines.
     pub fn skipped_operations(&self) -> Vec<String> {
         let mut lines = Vec::new();
@@ -222,14 +238,23 @@ async fn mcp_namespace(
     upstream: &Arc<Upstream>,
     observer: Option<CallObserver>,
 ) -> Result<Namespace, String> {
-    let tools = upstream.tools().await;
+    let mut tools = upstream.tools().await;
+    // While it is down, its tools say so (in the declarations and in `search` results).
+    let unavailable = upstream.unavailable_reason();
+    if let Some(why) = &unavailable {
+        for tool in &mut tools {
+            let about = tool.description.take().unwrap_or_default();
+            tool.description = Some(format!("[unavailable: {why}] {about}").trim_end().to_owned());
+        }
+    }
     let route = Arc::clone(upstream);
+    let call_observer = observer.clone();
     let import = import_tools(
         tools,
         McpImportOptions::default(),
         move |name: String, arguments: Value, ctx: CallContext| {
             let upstream = Arc::clone(&route);
-            let observer = observer.clone();
+            let observer = call_observer.clone();
             async move {
                 let outcome = upstream.call(name, arguments).await;
                 if let Some(observer) = &observer {
@@ -240,7 +265,61 @@ async fn mcp_namespace(
         },
     )
     .map_err(|e| format!("MCP server `{}`: {e}", upstream.label()))?;
-    Ok(import.namespace.description(format!("Tools of the MCP server {}", upstream.server_name())))
+    let mut namespace = import.namespace;
+    let (resources, prompts) = upstream.offers();
+    let taken =
+        |name: &str| import.names.keys().any(|path| path == name || path.starts_with(&format!("{name}.")));
+    if resources && !taken("$resources") {
+        let cursor = json!({ "type": "object", "properties": { "cursor": { "type": "string", "description": "`nextCursor` of the previous page" } } });
+        let read =
+            json!({ "type": "object", "properties": { "uri": { "type": "string" } }, "required": ["uri"] });
+        let group = Namespace::with_description(format!("Resources of the MCP server {}", upstream.server_name()))
+            .tool("list", request_tool(upstream, &observer, Request::ListResources, "List the server's resources: `{ resources: [{ uri, name, mimeType?, description? }], nextCursor? }`.", cursor.clone()))
+            .tool("templates", request_tool(upstream, &observer, Request::ListResourceTemplates, "List the server's resource templates: `{ resourceTemplates: [{ uriTemplate, name, … }], nextCursor? }`.", cursor))
+            .tool("read", request_tool(upstream, &observer, Request::ReadResource, "Read one resource: `{ contents: [{ uri, mimeType?, text? | blob? }] }` (`blob` is base64).", read));
+        namespace.add_namespace("$resources", group);
+    }
+    if prompts && !taken("$prompts") {
+        let cursor = json!({ "type": "object", "properties": { "cursor": { "type": "string", "description": "`nextCursor` of the previous page" } } });
+        let get = json!({ "type": "object", "properties": { "name": { "type": "string" }, "arguments": { "type": "object", "additionalProperties": { "type": "string" } } }, "required": ["name"] });
+        let group = Namespace::with_description(format!("Prompts of the MCP server {}", upstream.server_name()))
+            .tool("list", request_tool(upstream, &observer, Request::ListPrompts, "List the server's prompts: `{ prompts: [{ name, description?, arguments? }], nextCursor? }`.", cursor))
+            .tool("get", request_tool(upstream, &observer, Request::GetPrompt, "Get one prompt with its arguments filled in: `{ description?, messages: [{ role, content }] }`.", get));
+        namespace.add_namespace("$prompts", group);
+    }
+    let about = match unavailable {
+        None => format!("Tools of the MCP server {}", upstream.server_name()),
+        Some(why) => format!("Tools of the MCP server {} (unavailable: {why})", upstream.server_name()),
+    };
+    Ok(namespace.description(about))
+}
+
+/// A tool that makes one of the server's other requests (resources, prompts).
+fn request_tool(
+    upstream: &Arc<Upstream>,
+    observer: &Option<CallObserver>,
+    request: Request,
+    description: &str,
+    input: Value,
+) -> Tool {
+    let upstream = Arc::clone(upstream);
+    let observer = observer.clone();
+    Tool::from_json(
+        description,
+        Some(input),
+        Some(Value::Bool(true)),
+        move |input: Value, ctx: CallContext| {
+            let upstream = Arc::clone(&upstream);
+            let observer = observer.clone();
+            async move {
+                let outcome = upstream.request(request, input).await;
+                if let Some(observer) = &observer {
+                    observer(&ctx.path, outcome.is_ok());
+                }
+                outcome
+            }
+        },
+    )
 }
 
 #[cfg(test)]

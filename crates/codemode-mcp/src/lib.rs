@@ -19,11 +19,12 @@ pub mod openapi;
 pub mod server;
 pub mod source;
 pub mod upstream;
+pub mod wire;
 
 pub use hub::{CallObserver, Hub, HubOptions};
 pub use openapi::HttpOptions;
 pub use rmcp;
-pub use server::{CodeModeServer, ServerOptions};
+pub use server::{CodeModeServer, HttpAccess, ServerOptions};
 pub use source::{Source, SourceError};
 pub use upstream::ClientOptions;
 

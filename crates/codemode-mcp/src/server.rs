@@ -3,8 +3,10 @@
 //! - `execute({ code })` runs a program against `tools.*`; its description carries the
 //!   TypeScript declarations of the whole API, or, when they would be longer than
 //!   [`ServerOptions::max_description_chars`], the namespaces and a pointer to `search`.
-//!   The result is the run's JSON (`{ ok, value | error, logs, toolCalls }`) as structured
-//!   content and as text; a failed run is an `isError` result. A request with a progress token
+//!   The result is the run's JSON (`{ ok, value | error, logs, toolCalls }`) once: as
+//!   structured content with a one-line text summary for clients of protocol 2025-06-18 and
+//!   later, as the only text block for older ones; a failed run is an `isError` result. At most
+//!   [`ServerOptions::max_concurrent_runs`] runs go on at once; past it `execute` answers `Busy`. A request with a progress token
 //!   gets one `notifications/progress` per finished tool call; a cancelled request ends its run
 //!   (and cancels the run's upstream calls).
 //! - `search({ query, namespace, limit, offset })` finds tools and their signatures.
@@ -18,8 +20,8 @@ use codemode::ExecResult;
 use codemode::tools::{DeclarationOptions, Mode};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, JsonObject,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig,
-    Tool,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion, ServerCapabilities,
+    ServerConfig, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -29,24 +31,31 @@ use serde_json::{Value, json};
 
 use crate::hub::{CallObserver, Hub};
 
-/// How the server presents itself.
+/// The default bound on runs in progress at once ([`ServerOptions::max_concurrent_runs`]).
+pub const DEFAULT_MAX_CONCURRENT_RUNS: usize = 16;
+
+/// How the server presents itself and how much it takes on.
 #[derive(Debug, Clone)]
 pub struct ServerOptions {
     /// Longest `execute` description; larger APIs are described by namespace and `search`.
     pub max_description_chars: usize,
+    /// Runs in progress at once (over all sessions); an `execute` past it is refused at once
+    /// with a `Busy` error result instead of waiting.
+    pub max_concurrent_runs: usize,
 }
 
 impl Default for ServerOptions {
     fn default() -> Self {
-        Self { max_description_chars: 16_000 }
+        Self { max_description_chars: 16_000, max_concurrent_runs: DEFAULT_MAX_CONCURRENT_RUNS }
     }
 }
 
-/// The MCP server over a [`Hub`]. Cheap to clone.
+/// The MCP server over a [`Hub`]. Cheap to clone (clones share the bound on runs).
 #[derive(Clone)]
 pub struct CodeModeServer {
     hub: Arc<Hub>,
     options: ServerOptions,
+    runs: Arc<tokio::sync::Semaphore>,
 }
 
 impl std::fmt::Debug for CodeModeServer {
@@ -84,7 +93,8 @@ fn object(value: Value) -> Arc<JsonObject> {
 
 impl CodeModeServer {
     pub fn new(hub: Arc<Hub>, options: ServerOptions) -> Self {
-        Self { hub, options }
+        let runs = Arc::new(tokio::sync::Semaphore::new(options.max_concurrent_runs.max(1)));
+        Self { hub, options, runs }
     }
 
     /// The hub it serves.
@@ -106,7 +116,9 @@ impl CodeModeServer {
             bounds.push(format!("at most {max} tool calls"));
         }
         if let Some(bytes) = limits.max_output_bytes {
-            bounds.push(format!("at most {bytes} bytes of result and logs (more is cut)"));
+            bounds.push(format!(
+                "at most {bytes} bytes of value, logs, warnings and call list together (more is cut or summarized)"
+            ));
         }
         if !bounds.is_empty() {
             description.push_str(&format!(" Limits: {}.", bounds.join(", ")));
@@ -167,10 +179,14 @@ impl CodeModeServer {
     /// Serves MCP over standard input and output until the client closes them.
     pub async fn serve_stdio(self) -> Result<(), String> {
         let hub = Arc::clone(&self.hub);
-        let service = self
-            .serve(rmcp::transport::stdio())
-            .await
-            .map_err(|e| format!("MCP session failed to start: {e}"))?;
+        // Requests that cannot be decoded, or are over the size cap, get a JSON-RPC error.
+        let transport = crate::wire::LineTransport::<RoleServer, _, _>::new(
+            crate::wire::Side::Server,
+            "the MCP client",
+            tokio::io::stdin(),
+            tokio::io::stdout(),
+        );
+        let service = self.serve(transport).await.map_err(|e| format!("MCP session failed to start: {e}"))?;
         let outcome = service.waiting().await;
         hub.close().await;
         outcome.map(|_| ()).map_err(|e| format!("MCP session ended with an error: {e}"))
@@ -178,16 +194,46 @@ impl CodeModeServer {
 
     /// Serves MCP over streamable HTTP on `addr` (any path; `/mcp` by convention) until the
     /// process ends. Calls `ready` with the bound address once it accepts connections.
-    pub async fn serve_http(self, addr: SocketAddr, ready: impl FnOnce(SocketAddr)) -> Result<(), String> {
+    ///
+    /// Refuses a non-loopback address without a bearer token. With a token, every request
+    /// without `Authorization: Bearer <token>` gets `401`. A request whose `Origin` header is
+    /// not a loopback origin or one of [`HttpAccess::allowed_origins`] gets `403`, as the MCP
+    /// transport spec requires; so does one whose `Host` is not allowed (DNS rebinding).
+    pub async fn serve_http(
+        self,
+        addr: SocketAddr,
+        access: HttpAccess,
+        ready: impl FnOnce(SocketAddr),
+    ) -> Result<(), String> {
+        check_http_access(addr, &access)?;
         let listener =
             tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
         let local = listener.local_addr().map_err(|e| format!("cannot listen on {addr}: {e}"))?;
         let server = self.clone();
+        let mut origins: Vec<String> = ["localhost", "127.0.0.1", "[::1]"]
+            .iter()
+            .flat_map(|host| [format!("http://{host}:*"), format!("https://{host}:*")])
+            .collect();
+        origins.extend(access.allowed_origins.iter().cloned());
+        let mut config = StreamableHttpServerConfig::default()
+            .with_allowed_origins(origins)
+            // The same cap as one stdio message; rmcp answers a larger body with 413.
+            .with_max_request_body_bytes(crate::wire::MAX_MESSAGE_BYTES);
+        if !access.allowed_hosts.is_empty() {
+            let mut hosts: Vec<String> = ["localhost", "127.0.0.1", "::1"].map(str::to_owned).to_vec();
+            hosts.extend(access.allowed_hosts.iter().cloned());
+            config = config.with_allowed_hosts(hosts);
+        } else if access.token.is_some() && !addr.ip().is_loopback() {
+            // Reached by whatever name the network gives it; the token is what protects it
+            // (a page a browser loads cannot read or send it).
+            config = config.disable_allowed_hosts();
+        }
         let service = Arc::new(StreamableHttpService::new(
             move || Ok(server.clone()),
             Arc::new(LocalSessionManager::default()),
-            StreamableHttpServerConfig::default(),
+            config,
         ));
+        let token: Option<Arc<[u8]>> = access.token.map(|t| Arc::from(t.into_bytes()));
         ready(local);
         loop {
             let (stream, _) = match listener.accept().await {
@@ -198,19 +244,128 @@ impl CodeModeServer {
                 }
             };
             let service = Arc::clone(&service);
+            let token = token.clone();
             tokio::spawn(async move {
                 let io = hyper_util::rt::TokioIo::new(stream);
-                let handler = hyper::service::service_fn(move |request| {
-                    let service = Arc::clone(&service);
-                    async move { Ok::<_, Infallible>(service.handle(request).await) }
-                });
+                let handler =
+                    hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+                        let service = Arc::clone(&service);
+                        let token = token.clone();
+                        async move {
+                            if let Some(token) = &token
+                                && !bearer_matches(request.headers(), token)
+                            {
+                                return Ok::<_, Infallible>(unauthorized());
+                            }
+                            // The request's handlers learn that its client went away: the
+                            // sender lives in this future and then in the answer's body, and
+                            // hyper drops both when the connection closes.
+                            let (here, gone) = tokio::sync::watch::channel(());
+                            let mut request = request;
+                            request.extensions_mut().insert(ClientGone(gone));
+                            let response = service.handle(request).await;
+                            Ok::<_, Infallible>(response.map(|body| {
+                                use http_body_util::BodyExt as _;
+                                body.map_frame(move |frame| {
+                                    let _ = &here;
+                                    frame
+                                })
+                                .boxed()
+                            }))
+                        }
+                    });
                 let _ = hyper::server::conn::http1::Builder::new().serve_connection(io, handler).await;
             });
         }
     }
 }
 
-/// A tool result carrying `value` as structured content and as JSON text.
+/// Closes when the HTTP request that carried an MCP request is gone (answered, or its client
+/// disconnected).
+#[derive(Clone)]
+struct ClientGone(tokio::sync::watch::Receiver<()>);
+
+/// Resolves when the HTTP client that sent this request went away (never for stdio).
+async fn client_gone(context: &RequestContext<RoleServer>) {
+    let gone = context
+        .extensions
+        .get::<hyper::http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<ClientGone>())
+        .cloned();
+    match gone {
+        Some(ClientGone(mut receiver)) => while receiver.changed().await.is_ok() {},
+        None => std::future::pending().await,
+    }
+}
+
+/// Who may use `codemode mcp --http`.
+#[derive(Clone, Default)]
+pub struct HttpAccess {
+    /// The bearer token every request must carry (`Authorization: Bearer <token>`), compared
+    /// in constant time. Required for a non-loopback address.
+    pub token: Option<String>,
+    /// Browser origins allowed besides the loopback ones (`https://app.example.com:443`,
+    /// `http://localhost:*`); a request with any other `Origin` gets `403`.
+    pub allowed_origins: Vec<String>,
+    /// `Host` names (or `host:port`) allowed besides the loopback ones. When empty, a server
+    /// with a token on a non-loopback address takes any `Host`; one on loopback only loopback
+    /// names.
+    pub allowed_hosts: Vec<String>,
+}
+
+impl std::fmt::Debug for HttpAccess {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpAccess")
+            .field("token", &self.token.as_ref().map(|_| "<redacted>"))
+            .field("allowed_origins", &self.allowed_origins)
+            .field("allowed_hosts", &self.allowed_hosts)
+            .finish()
+    }
+}
+
+/// Refuses a non-loopback address without a bearer token.
+pub fn check_http_access(addr: SocketAddr, access: &HttpAccess) -> Result<(), String> {
+    if !addr.ip().is_loopback() && access.token.is_none() {
+        return Err(format!(
+            "refusing to serve MCP on {addr} without authentication: anyone who can reach it could run \
+             code with your servers' tools. Give a bearer token (--http-token-file or --http-token-env), \
+             or listen on a loopback address (127.0.0.1); put TLS in front with a reverse proxy (docs/mcp.md)"
+        ));
+    }
+    Ok(())
+}
+
+/// Whether the request carries `Authorization: Bearer <token>` (the scheme case-insensitive,
+/// the token compared in constant time).
+fn bearer_matches(headers: &hyper::HeaderMap, token: &[u8]) -> bool {
+    use subtle::ConstantTimeEq as _;
+    let Some(value) = headers.get(hyper::header::AUTHORIZATION) else { return false };
+    let value = value.as_bytes();
+    let Some((scheme, given)) = value.split_at_checked(7) else { return false };
+    if !scheme.eq_ignore_ascii_case(b"bearer ") {
+        return false;
+    }
+    // `ct_eq` is constant-time for equal lengths; a length mismatch says only the length.
+    given.len() == token.len() && bool::from(given.ct_eq(token))
+}
+
+/// `401` with `WWW-Authenticate: Bearer` and a JSON-RPC error body.
+fn unauthorized() -> hyper::Response<http_body_util::combinators::BoxBody<bytes::Bytes, Infallible>> {
+    use http_body_util::BodyExt as _;
+    let body = json!({
+        "jsonrpc": "2.0",
+        "error": { "code": -32001, "message": "Unauthorized: send `Authorization: Bearer <token>`" }
+    })
+    .to_string();
+    let mut response = hyper::Response::new(http_body_util::Full::new(bytes::Bytes::from(body)).boxed());
+    *response.status_mut() = hyper::StatusCode::UNAUTHORIZED;
+    let headers = response.headers_mut();
+    headers.insert(hyper::header::WWW_AUTHENTICATE, hyper::header::HeaderValue::from_static("Bearer"));
+    headers.insert(hyper::header::CONTENT_TYPE, hyper::header::HeaderValue::from_static("application/json"));
+    response
+}
+
+/// A tool result carrying `value` as structured content and as JSON text (for `search`).
 fn json_result(value: Value, is_error: bool) -> CallToolResult {
     let text = serde_json::to_string_pretty(&value).unwrap_or_else(|_| value.to_string());
     let mut result = if is_error {
@@ -218,6 +373,129 @@ fn json_result(value: Value, is_error: bool) -> CallToolResult {
     } else {
         CallToolResult::success(vec![ContentBlock::text(text)])
     };
+    result.structured_content = Some(value);
+    result
+}
+
+/// Whether the client's protocol version has `structuredContent` (added in 2025-06-18; the
+/// versions are dated, so they order as strings).
+pub fn has_structured_content(version: Option<&ProtocolVersion>) -> bool {
+    version.is_some_and(|v| v.as_str() >= ProtocolVersion::V_2025_06_18.as_str())
+}
+
+/// `execute`'s answer: the result exactly once. A client with structured content gets it as
+/// `structuredContent` and a one-line text summary; an older client gets the compact JSON as
+/// the only text block.
+pub fn execute_answer(result: &ExecResult, structured: bool) -> Result<CallToolResult, String> {
+    let mut value = serde_json::to_value(result).map_err(|e| e.to_string())?;
+    // Images and audio in the value go to the client as content blocks of their own.
+    let mut media = Vec::new();
+    if let Some(inner) = value.get_mut("value") {
+        take_media(inner, &mut media, 0);
+    }
+    let (content, structured_content) =
+        if structured { (summary(result), Some(value)) } else { (value.to_string(), None) };
+    let mut blocks = vec![ContentBlock::text(content)];
+    blocks.extend(media);
+    let mut answer = if result.ok { CallToolResult::success(blocks) } else { CallToolResult::error(blocks) };
+    answer.structured_content = structured_content;
+    Ok(answer)
+}
+
+/// At most this many image or audio blocks are taken out of one result.
+const MAX_MEDIA_BLOCKS: usize = 16;
+
+/// Moves every `{ type: "image" | "audio", data, mimeType }` object in `value` (an upstream
+/// tool's content block, as the program received it) into `blocks` as an MCP image or audio
+/// block, leaving `{ type, mimeType, bytes, content: i }` (its index in the answer's `content`)
+/// in its place. The base64 data counted against the output budget as part of the value.
+fn take_media(value: &mut Value, blocks: &mut Vec<ContentBlock>, depth: usize) {
+    // The boundary limits results to 32 levels; this bound only guards the recursion.
+    if depth > 64 || blocks.len() >= MAX_MEDIA_BLOCKS {
+        return;
+    }
+    match value {
+        Value::Array(items) => {
+            for item in items {
+                take_media(item, blocks, depth + 1);
+            }
+        }
+        Value::Object(map) => {
+            let kind = map.get("type").and_then(Value::as_str).filter(|k| *k == "image" || *k == "audio");
+            let data = map.get("data").and_then(Value::as_str);
+            let mime = map.get("mimeType").and_then(Value::as_str);
+            if let (Some(kind), Some(data), Some(mime)) = (kind, data, mime) {
+                let bytes = data.trim_end_matches('=').len() * 3 / 4;
+                let block = if kind == "image" {
+                    ContentBlock::image(data, mime)
+                } else {
+                    ContentBlock::audio(data, mime)
+                };
+                let placeholder = json!({
+                    "type": kind,
+                    "mimeType": mime,
+                    "bytes": bytes,
+                    "content": blocks.len() + 1,
+                });
+                blocks.push(block);
+                *value = placeholder;
+                return;
+            }
+            for item in map.values_mut() {
+                take_media(item, blocks, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// At most this many characters of an error message go into the text summary.
+const SUMMARY_MESSAGE_CHARS: usize = 300;
+
+/// One line saying how the run ended, for hosts that show the text beside the structured result.
+fn summary(result: &ExecResult) -> String {
+    let total = result.tool_call_summary.as_ref().map_or(result.tool_calls.len() as u64, |s| s.total);
+    let failed = match &result.tool_call_summary {
+        Some(s) => s.by_path.iter().map(|p| p.error + p.interrupted).sum(),
+        None => result.tool_calls.iter().filter(|c| c.status != codemode::CallStatus::Ok).count() as u64,
+    };
+    let mut text = match (&result.error, result.ok) {
+        (Some(error), false) => {
+            let message: String = error.message.chars().take(SUMMARY_MESSAGE_CHARS).collect();
+            let more = if message.len() < error.message.len() { "…" } else { "" };
+            format!("The program failed ({:?}): {message}{more}", error.kind)
+        }
+        _ => "The program finished; its value is in the structured result".to_owned(),
+    };
+    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    text.push_str(&format!(" ({}", plural(total, "tool call", "tool calls")));
+    if failed > 0 {
+        text.push_str(&format!(", {failed} not ok"));
+    }
+    if !result.logs.is_empty() {
+        text.push_str(&format!(", {}", plural(result.logs.len() as u64, "log line", "log lines")));
+    }
+    if !result.warnings.is_empty() {
+        text.push_str(&format!(", {}", plural(result.warnings.len() as u64, "warning", "warnings")));
+    }
+    if result.truncated {
+        text.push_str(", output truncated to the output limit");
+    }
+    text.push_str(").");
+    text
+}
+
+/// The answer to an `execute` past the bound on concurrent runs.
+fn busy(max: usize, structured: bool) -> CallToolResult {
+    let message = format!(
+        "codemode is busy: {max} programs are already running (the server's --max-concurrent-runs). \
+         Nothing was run; try again when one has finished."
+    );
+    let value = json!({ "ok": false, "error": { "kind": "Busy", "message": message } });
+    if !structured {
+        return CallToolResult::error(vec![ContentBlock::text(value.to_string())]);
+    }
+    let mut result = CallToolResult::error(vec![ContentBlock::text(message)]);
     result.structured_content = Some(value);
     result
 }
@@ -286,11 +564,21 @@ impl ServerHandler for CodeModeServer {
                     });
                     observer
                 });
+                let structured = has_structured_content(context.protocol_version().as_ref());
+                let Ok(_permit) = Arc::clone(&self.runs).try_acquire_owned() else {
+                    return Ok(busy(self.options.max_concurrent_runs.max(1), structured).into());
+                };
+                // The run yields after every fuel slice, so a cancellation (the host's
+                // `notifications/cancelled`, or rmcp's when the HTTP client went away) is seen
+                // within one slice: dropping the run stops its VM and cancels its calls.
                 let run = self.execute(code, observer);
                 let result = tokio::select! {
                     result = run => result,
                     () = context.ct.cancelled() => {
                         return Err(McpError::internal_error("execute was cancelled", None));
+                    }
+                    () = client_gone(&context) => {
+                        return Err(McpError::internal_error("the HTTP client went away", None));
                     }
                 };
                 // The run's tools (and with them the observer) are gone: send the last progress
@@ -300,9 +588,9 @@ impl ServerHandler for CodeModeServer {
                     let _ = tokio::time::timeout(Duration::from_millis(500), forwarder).await;
                 }
                 let result = result.map_err(|e| McpError::internal_error(e, None))?;
-                let value = serde_json::to_value(&result)
-                    .map_err(|e| McpError::internal_error(e.to_string(), None))?;
-                Ok(json_result(value, !result.ok).into())
+                let answer =
+                    execute_answer(&result, structured).map_err(|e| McpError::internal_error(e, None))?;
+                Ok(answer.into())
             }
             "search" => {
                 let runtime = self.hub.runtime(None).await.map_err(|e| McpError::internal_error(e, None))?;

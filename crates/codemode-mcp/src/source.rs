@@ -23,7 +23,7 @@ pub enum Source {
         /// Headers sent with every request to it (for example `Authorization`).
         headers: Vec<(String, String)>,
     },
-    /// An OpenAPI 3.x document (JSON) whose operations are called over HTTP.
+    /// An OpenAPI 3.x document (JSON or YAML) whose operations are called over HTTP.
     OpenApi {
         /// The namespace name, or `None` to take it from the document's `info.title`.
         name: Option<String>,
@@ -33,6 +33,9 @@ pub enum Source {
         base_url: Option<String>,
         /// Headers sent with every request to the API (for example `Authorization`).
         headers: Vec<(String, String)>,
+        /// Credentials by security scheme name (`components.securitySchemes`): a token, an
+        /// API key, or `user:password` for HTTP basic.
+        credentials: Vec<(String, String)>,
     },
 }
 
@@ -99,7 +102,13 @@ impl Source {
         {
             return Err(SourceError(format!("--base-url {base:?}: expected an http:// or https:// URL")));
         }
-        Ok(Source::OpenApi { name, file: PathBuf::from(file.trim()), base_url, headers: Vec::new() })
+        Ok(Source::OpenApi {
+            name,
+            file: PathBuf::from(file.trim()),
+            base_url,
+            headers: Vec::new(),
+            credentials: Vec::new(),
+        })
     }
 
     /// The explicit name, if one was given.
@@ -134,6 +143,24 @@ impl Source {
         }
     }
 
+    /// Adds the credential for one of an OpenAPI document's security schemes.
+    pub fn add_credential(
+        &mut self,
+        scheme: impl Into<String>,
+        value: impl Into<String>,
+    ) -> Result<(), SourceError> {
+        match self {
+            Source::OpenApi { credentials, .. } => {
+                credentials.push((scheme.into(), value.into()));
+                Ok(())
+            }
+            other => Err(SourceError(format!(
+                "`{}` is not an OpenAPI document; --auth supplies the credentials of an --openapi source's security schemes",
+                other.label()
+            ))),
+        }
+    }
+
     /// A short label for messages: the command line, URL or file.
     pub fn label(&self) -> String {
         match self {
@@ -164,6 +191,31 @@ pub fn parse_header(
         return Err(SourceError(format!("--header {name}: the value contains control characters")));
     }
     Ok((target, name.to_owned(), value))
+}
+
+/// An `--auth "[SOURCE.]SCHEME=VALUE"` argument: the source it is for (by name), the security
+/// scheme's name and the credential with `${VAR}` replaced from `env`.
+pub fn parse_auth(
+    text: &str,
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<(Option<String>, String, String), SourceError> {
+    let Some((target, value)) = text.split_once('=') else {
+        return Err(SourceError(format!("--auth {text:?}: expected \"[SOURCE.]SCHEME=VALUE\"")));
+    };
+    let (source, scheme) = match target.trim().split_once('.') {
+        Some((source, scheme)) => (Some(source.trim().to_owned()), scheme.trim()),
+        None => (None, target.trim()),
+    };
+    if scheme.is_empty() || source.as_deref().is_some_and(str::is_empty) {
+        return Err(SourceError(format!("--auth {target:?}: expected SOURCE.SCHEME or SCHEME before `=`")));
+    }
+    let value = expand_env(value.trim(), env).map_err(|e| SourceError(format!("--auth {target}: {e}")))?;
+    if value.is_empty() || value.chars().any(char::is_control) {
+        return Err(SourceError(format!(
+            "--auth {target}: the credential is empty or has control characters"
+        )));
+    }
+    Ok((source, scheme.to_owned(), value))
 }
 
 /// Replaces every `${NAME}` in `text` with `env(NAME)`; a variable that is not set is an error.

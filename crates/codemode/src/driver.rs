@@ -357,13 +357,13 @@ impl Run {
                 }
                 Status::Threw => return Err(Stop::Report(self.vm.error_report())),
                 Status::OutOfFuel => {
-                    // Let tool tasks make progress on a current-thread runtime.
                     self.collect_ready();
-                    // Tool tasks, and whoever holds the cancel token, get a turn.
-                    if !self.tasks.is_empty() || self.cancel.is_some() {
-                        tokio::task::yield_now().await;
-                        self.collect_ready();
-                    }
+                    // Every slice ends with a turn for everything else on this runtime: tool
+                    // tasks, whoever holds the cancel token, and other runs (a CPU-bound run
+                    // holds a worker for one slice at a time, never longer). A run whose
+                    // future is dropped here stops: nothing drives it any more.
+                    tokio::task::yield_now().await;
+                    self.collect_ready();
                 }
                 Status::Waiting if answered_now => {}
                 Status::Waiting => self.wait().await?,
@@ -433,6 +433,7 @@ impl Run {
                     logs,
                     truncated: false,
                     tool_calls: calls,
+                    tool_call_summary: None,
                     run_id: String::new(),
                 },
                 Err(report) => failure(diagnostic_from_report(report), logs, calls),
@@ -628,6 +629,7 @@ pub(crate) fn failure(error: Diagnostic, logs: Vec<String>, tool_calls: Vec<Tool
         logs,
         truncated: false,
         tool_calls,
+        tool_call_summary: None,
         run_id: String::new(),
     }
 }

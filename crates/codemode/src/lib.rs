@@ -26,8 +26,10 @@ pub use extension::{Extension, HostValue};
 pub use hooks::{CallEnd, CallKind, CallOutcome, CallStart, Deny};
 pub use limits::{DEFAULT_MAX_CALL_DEPTH, DEFAULT_MEMORY_LIMIT, LimitName, Limits, MIN_MEMORY_LIMIT};
 pub use options::{CancelToken, ExecuteOptions, Program};
+pub use output::MAX_SUMMARY_PATHS;
 pub use result::{
-    CallFailure, CallFailureKind, CallStatus, Diagnostic, DiagnosticKind, ExecResult, Location, ToolCall,
+    CallFailure, CallFailureKind, CallStatus, Diagnostic, DiagnosticKind, ExecResult, Location, PathCalls,
+    ToolCall, ToolCallSummary,
 };
 pub use runtime::{BuildError, Builder, CodeMode};
 pub use snapshot::{Snapshot, SnapshotError};

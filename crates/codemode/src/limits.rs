@@ -25,11 +25,14 @@ pub struct Limits {
     /// Nested calls (JavaScript and built-in frames alike) before a catchable
     /// `RangeError: Maximum call stack size exceeded`.
     pub max_call_depth: usize,
-    /// Bytes of retained output: the result value's JSON and the logs together (warnings have a
-    /// budget of their own of the same size). Unlimited by default. Truncation never fails a run:
-    /// an oversized value becomes a string with an in-band marker, logs end with a marker saying
-    /// how many lines were kept, and the result says `truncated: true`. Console lines past the
-    /// budget are dropped (and counted) while the program runs.
+    /// Bytes of retained output: one budget for everything the model receives, the result
+    /// value's JSON (or the error message), the logs, the warnings and the tool-call record, in
+    /// that order. Unlimited by default. Truncation never fails a run: an oversized value becomes
+    /// a string with an in-band marker, logs end with a marker saying how many lines were kept,
+    /// omitted warnings are counted in a `Truncated` warning, a call record that does not fit
+    /// keeps its first and last calls and gets a [`crate::ToolCallSummary`], and the result says
+    /// `truncated: true`. Console lines past the budget are dropped (and counted) while the
+    /// program runs.
     pub max_output_bytes: Option<usize>,
 }
 

@@ -136,8 +136,49 @@ pub struct ExecResult {
     #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub truncated: bool,
     pub tool_calls: Vec<ToolCall>,
+    /// Present when the output budget (`Limits::max_output_bytes`) left out tool calls:
+    /// `tool_calls` then holds only the first and the last calls, and this counts all of them
+    /// by path and status.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub tool_call_summary: Option<ToolCallSummary>,
     /// The run's id (the host's, or the one made for it); call keys are `<runId>:<id>`. Not
     /// serialized: the model does not need it.
     #[serde(skip)]
     pub run_id: String,
+}
+
+/// All the tool calls of a run whose record the output budget cut: how many there were, how
+/// many `toolCalls` still shows, and the counts by path (most called first; past
+/// [`crate::MAX_SUMMARY_PATHS`] paths the rest are counted together under `"(N other paths)"`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ToolCallSummary {
+    pub total: u64,
+    pub shown: u64,
+    pub by_path: Vec<PathCalls>,
+}
+
+/// The calls to one path, by status (zero counts are left out of the JSON).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct PathCalls {
+    pub path: String,
+    #[serde(skip_serializing_if = "is_zero", default)]
+    pub ok: u64,
+    #[serde(skip_serializing_if = "is_zero", default)]
+    pub error: u64,
+    #[serde(skip_serializing_if = "is_zero", default)]
+    pub interrupted: u64,
+}
+
+impl PathCalls {
+    /// All calls to the path.
+    pub fn total(&self) -> u64 {
+        self.ok + self.error + self.interrupted
+    }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }

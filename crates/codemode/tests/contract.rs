@@ -98,24 +98,70 @@ fn truncation_never_fails_a_run_and_applies_to_failed_runs_too() {
     "#;
     let r = run(source, Limits::default().max_output_bytes(100));
     assert!(!r.ok);
-    assert_eq!(r.error.as_ref().map(|e| e.kind), Some(DiagnosticKind::ExecutionFailure));
+    let error = r.error.as_ref().expect("error");
+    assert_eq!(error.kind, DiagnosticKind::ExecutionFailure);
     assert!(r.truncated);
-    assert_eq!(r.logs.last().map(String::as_str), Some("[logs truncated: showing 5 of 1000 lines]"));
+    // The error message counts against the budget as a value would; the logs get the rest.
+    let kept = r.logs.len() - 1;
+    let kept_bytes: usize = r.logs[..kept].iter().map(String::len).sum();
+    assert!(kept > 0 && error.message.len() + kept_bytes <= 100, "{r:?}");
+    assert_eq!(r.logs.last(), Some(&format!("[logs truncated: showing {kept} of 1000 lines]")));
 }
 
 #[test]
-fn warnings_have_their_own_budget_and_a_truncated_warning() {
+fn an_error_message_longer_than_the_budget_is_cut() {
+    let r = run(r#"throw new Error("e".repeat(5000))"#, Limits::default().max_output_bytes(300));
+    let message = &r.error.as_ref().expect("error").message;
+    assert!(message.len() <= 300 && message.ends_with(" bytes]"), "{message}");
+    assert!(message.starts_with("Error: eeee") && message.contains("[message truncated: "), "{message}");
+    assert!(r.truncated);
+}
+
+#[test]
+fn warnings_share_the_budget_and_end_with_a_truncated_warning() {
     let source = r#"
         for (let i = 0; i < 50; i++) Promise.reject(new Error("rejection number " + i));
-        return "x".repeat(5000)
+        return "x".repeat(500)
     "#;
     let r = run(source, Limits::default().max_output_bytes(1000));
     assert!(r.ok && r.truncated, "{r:?}");
+    let value = serde_json::to_string(r.value.as_ref().expect("value")).unwrap();
     let (last, kept) = r.warnings.split_last().expect("warnings");
     assert_eq!(last.kind, DiagnosticKind::Truncated);
     assert!(!kept.is_empty() && kept.len() < 50, "{}", kept.len());
-    assert!(kept.iter().map(|w| w.message.len()).sum::<usize>() <= 1000);
+    // One budget: the value's 502 bytes and the kept warnings together.
+    assert!(value.len() + kept.iter().map(|w| w.message.len()).sum::<usize>() <= 1000);
     assert_eq!(last.message, format!("{} additional warnings omitted by the output limit.", 50 - kept.len()));
+}
+
+#[test]
+fn tool_calls_past_the_budget_are_summarized_keeping_the_first_and_the_last() {
+    let source = r#"
+        await Promise.all(Array.from({ length: 3000 }, (_, i) => tools.demo.echo(i)));
+        for (let i = 0; i < 3; i++) { try { await tools.demo.fail({ message: "no" }); } catch {} }
+        return "done"
+    "#;
+    let r = run(source, Limits::default().max_output_bytes(500));
+    assert!(r.ok && r.truncated, "{r:?}");
+    let json = serde_json::to_value(&r).unwrap();
+    let text = json.to_string();
+    assert!(text.len() <= 1000, "{} bytes: {text}", text.len());
+    let calls = json["toolCalls"].as_array().unwrap();
+    assert!(calls.len() >= 2 && calls.len() < 20, "{}", calls.len());
+    assert_eq!(calls[0]["id"], 1);
+    assert_eq!(calls[calls.len() - 1]["id"], 3003);
+    assert_eq!(
+        json["toolCallSummary"],
+        json!({
+            "total": 3003,
+            "shown": calls.len(),
+            "byPath": [{ "path": "demo.echo", "ok": 3000 }, { "path": "demo.fail", "error": 3 }]
+        })
+    );
+    // Within the budget the whole record stays, and there is no summary.
+    let r = run("await tools.demo.echo(1); return 1", Limits::default().max_output_bytes(500));
+    assert_eq!(r.tool_calls.len(), 1);
+    assert!(r.tool_call_summary.is_none() && !r.truncated);
 }
 
 #[test]

@@ -548,7 +548,9 @@ fn array_of(element: &Ty) -> Ty {
 /// A union of members: flattened, deduplicated, `never` dropped; any `unknown` member makes the
 /// whole union `unknown` (TypeScript would collapse it the same way).
 fn union(members: Vec<Ty>) -> Ty {
+    // Deduplicated through a set: a 100,000-value enum must not take quadratic time.
     let mut seen: Vec<String> = Vec::new();
+    let mut known: std::collections::HashSet<String> = std::collections::HashSet::new();
     for member in members {
         if member.is_unknown() {
             return Ty::unknown();
@@ -558,7 +560,7 @@ fn union(members: Vec<Ty>) -> Ty {
         }
         // Nested unions flatten; intersections bind tighter, so no member needs parentheses.
         let text = member.text;
-        if !seen.contains(&text) {
+        if known.insert(text.clone()) {
             seen.push(text);
         }
     }
@@ -577,12 +579,13 @@ fn union(members: Vec<Ty>) -> Ty {
 /// An intersection of members; no members means no constraint (`unknown`).
 fn intersection(members: Vec<Ty>) -> Ty {
     let mut parts: Vec<String> = Vec::new();
+    let mut known: std::collections::HashSet<String> = std::collections::HashSet::new();
     for member in &members {
         if member.text == "never" {
             return Ty::atom("never");
         }
         let text = member.at(Prec::Intersection);
-        if !parts.contains(&text) {
+        if known.insert(text.clone()) {
             parts.push(text);
         }
     }
