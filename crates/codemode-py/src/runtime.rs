@@ -511,6 +511,17 @@ fn build_namespace(entries: &Bound<'_, PyAny>, into: &mut Namespace, depth: usiz
                 build_namespace(&entry.get_item(3)?, &mut child, depth + 1)?;
                 into.add_namespace(name, child);
             }
+            // A Rust tool answering `input.n` at once: the baseline of the overhead measurement
+            // (examples/overhead.py), not part of the public API.
+            "rust_echo" => {
+                let echo = Tool::from_json(
+                    "Echo `n` (a Rust tool)",
+                    Some(serde_json::json!({"type": "object", "properties": {"n": {"type": "integer"}}})),
+                    Some(serde_json::json!({"type": "integer"})),
+                    |input: Json, _ctx| async move { Ok(input.get("n").cloned().unwrap_or(Json::Null)) },
+                );
+                into.add_tool(name, echo);
+            }
             other => return Err(PyTypeError::new_err(format!("malformed tool tree entry '{other}'"))),
         }
     }

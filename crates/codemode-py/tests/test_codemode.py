@@ -625,3 +625,41 @@ def test_suspend_is_refused_while_a_plain_tool_runs():
 def test_package_exports():
     for name in codemode.__all__:
         assert hasattr(codemode, name), name
+
+
+def test_the_stub_names_what_the_native_module_has():
+    import ast
+    import pathlib
+
+    from codemode import _native
+
+    stub = pathlib.Path(codemode.__file__).with_name("_native.pyi")
+    tree = ast.parse(stub.read_text())
+    for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
+        assert hasattr(_native, cls.name), cls.name
+        for member in cls.body:
+            if isinstance(member, ast.FunctionDef) and member.name != "__init__":
+                assert hasattr(getattr(_native, cls.name), member.name), f"{cls.name}.{member.name}"
+
+
+def test_the_sqlite_example_suspends_and_resumes_across_processes(tmp_path):
+    import os
+    import pathlib
+    import subprocess
+    import sys
+
+    example = pathlib.Path(__file__).parent.parent / "examples" / "approval_sqlite.py"
+    env = {**os.environ, "CODEMODE_EXAMPLE_DB": str(tmp_path / "runs.sqlite3")}
+
+    def cmd(*args):
+        out = subprocess.run([sys.executable, str(example), *args], env=env, capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, out.stderr
+        return out.stdout
+
+    waiting = cmd("start")
+    assert waiting.startswith("waiting: ") and "shop.approve" in waiting
+    key = waiting.split()[1]
+    assert key in cmd("list")
+    done = json.loads(cmd("approve", key))
+    assert done["ok"] is True and done["value"] == {"order": "o-42", "paid": True, "approvedBy": "ada"}
+    assert cmd("list") == ""
