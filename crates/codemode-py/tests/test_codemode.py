@@ -663,3 +663,16 @@ def test_the_sqlite_example_suspends_and_resumes_across_processes(tmp_path):
     done = json.loads(cmd("approve", key))
     assert done["ok"] is True and done["value"] == {"order": "o-42", "paid": True, "approvedBy": "ada"}
     assert cmd("list") == ""
+
+
+def test_the_readme_python_quick_start_runs_as_shown(capsys):
+    import pathlib
+    import re
+
+    readme = (pathlib.Path(__file__).parents[3] / "README.md").read_text()
+    section = readme.split("## Python quick start", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    exec(compile(code, "README.md", "exec"), {"__name__": "readme"})
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "True {'id': 'o1', 'status': 'open'}"
+    assert json.loads(out[1])["toolCalls"] == [{"id": 1, "path": "orders.lookup", "status": "ok"}]
