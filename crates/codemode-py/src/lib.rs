@@ -5,6 +5,7 @@
 mod convert;
 mod objects;
 mod runtime;
+mod sources;
 
 use pyo3::prelude::*;
 
@@ -22,5 +23,9 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SnapshotError", py.get_type::<objects::SnapshotError>())?;
     m.add("SuspendError", py.get_type::<objects::SuspendError>())?;
     runtime::register(m)?;
+    m.add_class::<sources::PyOpenApi>()?;
+    m.add_class::<sources::PyMcp>()?;
+    m.add_function(wrap_pyfunction!(sources::openapi, m)?)?;
+    m.add_function(wrap_pyfunction!(sources::connect_mcp, m)?)?;
     Ok(())
 }

@@ -511,6 +511,13 @@ fn build_namespace(entries: &Bound<'_, PyAny>, into: &mut Namespace, depth: usiz
                 build_namespace(&entry.get_item(3)?, &mut child, depth + 1)?;
                 into.add_namespace(name, child);
             }
+            "openapi" => {
+                let api = entry.get_item(2)?;
+                let api = api
+                    .cast::<crate::sources::PyOpenApi>()
+                    .map_err(|_| PyTypeError::new_err("malformed OpenAPI namespace entry"))?;
+                into.add_namespace(name, api.get().namespace.clone());
+            }
             // A Rust tool answering `input.n` at once: the baseline of the overhead measurement
             // (examples/overhead.py), not part of the public API.
             "rust_echo" => {
@@ -601,12 +608,14 @@ impl Runs {
 pub(crate) struct PyRuntime {
     inner: CodeMode,
     runs: Arc<Runs>,
+    /// The MCP servers whose tools this runtime offers (kept connected while it lives).
+    _mcp: Option<Py<crate::sources::PyMcp>>,
 }
 
 #[pymethods]
 impl PyRuntime {
     #[new]
-    #[pyo3(signature = (tree, limits_=None, before=None, after=None, root_name=None, suspend_max_bytes=None))]
+    #[pyo3(signature = (tree, limits_=None, before=None, after=None, root_name=None, suspend_max_bytes=None, mcp=None))]
     fn new(
         tree: &Bound<'_, PyAny>,
         limits_: Option<&Bound<'_, PyDict>>,
@@ -614,10 +623,19 @@ impl PyRuntime {
         after: Option<&Bound<'_, PyAny>>,
         root_name: Option<String>,
         suspend_max_bytes: Option<usize>,
+        mcp: Option<Bound<'_, crate::sources::PyMcp>>,
     ) -> PyResult<Self> {
         let mut root = Namespace::new();
         build_namespace(tree, &mut root, 0)?;
-        let tools = root.build().map_err(|e| PyValueError::new_err(format!("invalid tool set: {e}")))?;
+        let tools = match &mcp {
+            Some(mcp) if root.is_empty() => mcp.get().tools.clone(),
+            Some(_) => {
+                return Err(PyValueError::new_err(
+                    "a runtime over MCP servers cannot also take Python tools (yet)",
+                ));
+            }
+            None => root.build().map_err(|e| PyValueError::new_err(format!("invalid tool set: {e}")))?,
+        };
         let mut builder = CodeMode::builder().tools(tools).limits(limits(limits_)?);
         for hook in hooks(before)? {
             builder = builder.before_call(move |start| before_hook(hook.clone(), start));
@@ -637,7 +655,7 @@ impl PyRuntime {
             builder = builder.suspend_max_bytes(bytes);
         }
         let inner = builder.build().map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok(PyRuntime { inner, runs })
+        Ok(PyRuntime { inner, runs, _mcp: mcp.map(Bound::unbind) })
     }
 
     /// The TypeScript declarations of the tools, for the model's prompt.

@@ -676,3 +676,77 @@ def test_the_readme_python_quick_start_runs_as_shown(capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "True {'id': 'o1', 'status': 'open'}"
     assert json.loads(out[1])["toolCalls"] == [{"id": 1, "path": "orders.lookup", "status": "ok"}]
+
+
+# ---------------------------------------------------------------- MCP servers and OpenAPI documents
+
+
+def test_from_mcp_offers_a_servers_tools():
+    import pathlib
+    import sys
+
+    server = pathlib.Path(__file__).with_name("mcp_server.py")
+
+    async def main():
+        async with await CodeMode.from_mcp([f"math={sys.executable} {server}"], limits=Limits(timeout=10.0)) as rt:
+            decls = rt.declarations()
+            r = await rt.execute("return [await tools.math.add({ a: 2, b: 3 }), await tools.math.shout({ text: 'hi' })]")
+            bad = await rt.execute("return await tools.math.add({ a: 'x' })")
+        return decls, r, bad
+
+    decls, r, bad = run(main())
+    assert "add(input: { a: number, b: number }): Promise<{ sum: number }>" in decls
+    assert r.ok and r.value == [{"sum": 5}, "HI"], r.to_json()
+    assert bad.error.kind == "ToolFailure" and "a and b must be numbers" in bad.error.message
+    with pytest.raises(RuntimeError):
+        run(CodeMode.from_mcp(["/nonexistent/mcp-server"], connect_timeout=5.0))
+    with pytest.raises(TypeError):
+        run(CodeMode.from_mcp(["x"], tools={}))
+
+
+def test_openapi_operations_are_tools_with_auth_and_python_tools_beside_them():
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    class Pets(BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = json.dumps({"id": self.path.rsplit("/", 1)[1], "auth": self.headers.get("Authorization")}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Pets)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    doc = {
+        "openapi": "3.0.0",
+        "info": {"title": "Pets", "version": "1"},
+        "paths": {
+            "/pets/{id}": {
+                "get": {
+                    "operationId": "getPet",
+                    "summary": "Get a pet",
+                    "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}],
+                    "responses": {"200": {"description": "ok"}},
+                }
+            }
+        },
+    }
+    base = f"http://127.0.0.1:{server.server_port}"
+    try:
+        rt = CodeMode.from_openapi(doc, base, auth="Bearer t0k", name="pets")
+        assert "getPet(input: { id: string })" in rt.declarations()
+        r = run(rt.execute("return await tools.pets.getPet({ id: 'p1' })"))
+        assert r.value == {"id": "p1", "auth": "Bearer t0k"}, r.to_json()
+        mixed = CodeMode(tools={"pets": codemode.openapi(json.dumps(doc), base), "orders": Namespace(lookup)})
+        r = run(mixed.execute("return [(await tools.pets.getPet({ id: 'p2' })).id, (await tools.orders.lookup({ id: 'o' })).id]"))
+        assert r.value == ["p2", "o"]
+    finally:
+        server.shutdown()
+    with pytest.raises(ValueError, match="paths"):
+        codemode.openapi({"openapi": "3.0.0"}, base)
+    with pytest.raises(ValueError, match="not JSON"):
+        codemode.openapi("{", base)

@@ -28,6 +28,7 @@ from ._native import (
     Diagnostic,
     Execution,
     Location,
+    OpenApiNamespace,
     PendingCall,
     Result,
     Snapshot,
@@ -37,6 +38,8 @@ from ._native import (
     ToolCall,
 )
 from ._native import Runtime as _Runtime
+from ._native import connect_mcp as _connect_mcp
+from ._native import openapi as _openapi
 from ._tools import Deny, Namespace, Tool, ToolError, durable, schema_for, tool, tool_tree
 
 __all__ = [
@@ -51,6 +54,7 @@ __all__ = [
     "Limits",
     "Location",
     "Namespace",
+    "OpenApiNamespace",
     "PendingCall",
     "Result",
     "Snapshot",
@@ -61,6 +65,7 @@ __all__ = [
     "ToolCall",
     "ToolError",
     "durable",
+    "openapi",
     "schema_for",
     "tool",
 ]
@@ -87,6 +92,27 @@ class Limits:
 
 
 Hook = Callable[[Any], Any]
+
+
+def openapi(
+    doc: Union[Mapping[str, Any], str],
+    base_url: Optional[str] = None,
+    *,
+    auth: Optional[str] = None,
+    headers: Optional[Mapping[str, str]] = None,
+    timeout: Optional[float] = None,
+) -> OpenApiNamespace:
+    """An OpenAPI 3.x document's operations as a namespace of tools (each call is an HTTP
+    request to `base_url`, or the document's first absolute `servers[].url`). `doc` is the
+    document as a dict or JSON text; `auth` is the `Authorization` header's value
+    (`"Bearer TOKEN"`); `headers` are sent with every request. Mount it like a `Namespace`:
+    `CodeMode(tools={"petstore": openapi(doc, "https://...")})`."""
+    sent = [(str(k), str(v)) for k, v in (headers or {}).items()]
+    if auth is not None:
+        sent.append(("Authorization", auth))
+    if not isinstance(doc, str):
+        doc = dict(doc)
+    return _openapi(doc, base_url, sent, timeout)
 
 
 def _hooks(hooks: Union[None, Hook, Sequence[Hook]]) -> List[Any]:
@@ -120,9 +146,11 @@ class CodeMode:
         after_call: Union[None, Hook, Sequence[Hook]] = None,
         root_name: Optional[str] = None,
         suspend_max_bytes: Optional[int] = None,
+        _mcp: Any = None,
     ) -> None:
         if limits is not None and not isinstance(limits, Limits):
             raise TypeError("limits must be a codemode.Limits")
+        self._mcp = _mcp
         self._native = _Runtime(
             tool_tree(tools),
             asdict(limits) if limits is not None else None,
@@ -130,7 +158,59 @@ class CodeMode:
             _hooks(after_call),
             root_name,
             suspend_max_bytes,
+            _mcp,
         )
+
+    @classmethod
+    async def from_mcp(
+        cls, servers: Sequence[str], *, connect_timeout: Optional[float] = None, **options: Any
+    ) -> "CodeMode":
+        """A runtime over MCP servers' tools, one namespace per server: each server a command
+        line (`"npx -y @modelcontextprotocol/server-everything"`, started as a child process,
+        spoken to over stdio) or an `http(s)://` URL (streamable HTTP), optionally named
+        (`"gh=npx -y @modelcontextprotocol/server-github"`). `options` are `CodeMode`'s
+        (limits, hooks, ...), not `tools`. Close it with `await runtime.aclose()` (or
+        `async with`)."""
+        if "tools" in options:
+            raise TypeError("from_mcp takes the tools from the servers; Python tools cannot be added (yet)")
+        if isinstance(servers, str):
+            servers = [servers]
+        mcp = await _connect_mcp(list(servers), connect_timeout)
+        try:
+            return cls(_mcp=mcp, **options)
+        except BaseException:
+            await mcp.close()
+            raise
+
+    @classmethod
+    def from_openapi(
+        cls,
+        doc: Union[Mapping[str, Any], str],
+        base_url: Optional[str] = None,
+        *,
+        auth: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
+        name: Optional[str] = None,
+        timeout: Optional[float] = None,
+        **options: Any,
+    ) -> "CodeMode":
+        """A runtime over an OpenAPI document's operations (see `openapi`), mounted as
+        `tools.<name>` (default: `api`). `options` are `CodeMode`'s."""
+        api = openapi(doc, base_url, auth=auth, headers=headers, timeout=timeout)
+        tools = dict(options.pop("tools", None) or {})
+        tools[name or "api"] = api
+        return cls(tools=tools, **options)
+
+    async def aclose(self) -> None:
+        """Closes the MCP connections of a runtime from `from_mcp` (nothing otherwise)."""
+        if self._mcp is not None:
+            await self._mcp.close()
+
+    async def __aenter__(self) -> "CodeMode":
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.aclose()
 
     async def execute(
         self,

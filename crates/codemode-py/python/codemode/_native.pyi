@@ -195,6 +195,7 @@ class Runtime:
         after: Optional[Sequence[Tuple[Any, bool]]] = None,
         root_name: Optional[str] = None,
         suspend_max_bytes: Optional[int] = None,
+        mcp: Optional["McpServers"] = None,
     ) -> None: ...
     def declarations(self) -> str: ...
     def catalog(self) -> List[Tuple[str, str, str]]: ...
@@ -215,3 +216,28 @@ class Runtime:
         random_seed: Optional[int] = None,
     ) -> Execution: ...
     def resume(self, state: Snapshot, outcomes: Dict[str, Any], context: Any = None) -> Execution: ...
+
+class OpenApiNamespace:
+    """An OpenAPI document's operations, to mount as a namespace (`codemode.openapi`)."""
+
+    @property
+    def title(self) -> Optional[str]: ...
+    @property
+    def skipped(self) -> List[Tuple[str, str]]:
+        """Operations left out, as `(operation, reason)`."""
+    @property
+    def base_url(self) -> str: ...
+
+class McpServers:
+    """Connected MCP servers (`CodeMode.from_mcp`)."""
+
+    def namespaces(self) -> List[str]: ...
+    def close(self) -> Awaitable[None]: ...
+
+def openapi(
+    doc: Any,
+    base_url: Optional[str] = None,
+    headers: Optional[List[Tuple[str, str]]] = None,
+    timeout: Optional[float] = None,
+) -> OpenApiNamespace: ...
+def connect_mcp(servers: List[str], connect_timeout: Optional[float] = None) -> Awaitable[McpServers]: ...

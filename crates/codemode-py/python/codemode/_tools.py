@@ -8,7 +8,7 @@ import inspect
 import typing
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
-from ._native import CallContext
+from ._native import CallContext, OpenApiNamespace
 
 try:  # Pydantic is optional: with it, any type it understands works as a parameter or result.
     import pydantic
@@ -384,7 +384,7 @@ class Namespace:
             t = _as_tool(t)
             self._add(t.name, t)
         for key, value in named.items():
-            self._add(key, value if isinstance(value, Namespace) else _as_tool(value))
+            self._add(key, value if isinstance(value, (Namespace, OpenApiNamespace)) else _as_tool(value))
 
     def _add(self, name: str, member: Union[Tool, "Namespace"]) -> None:
         if name in self.members:
@@ -408,6 +408,8 @@ def _tree(members: Dict[str, Any]) -> List[Tuple[Any, ...]]:
     for name, member in members.items():
         if isinstance(member, Namespace):
             out.append(("namespace", name, member.description, member._tree()))
+        elif isinstance(member, OpenApiNamespace):
+            out.append(("openapi", name, member))
         elif isinstance(member, dict):
             out.append(("namespace", name, None, _tree(member)))
         else:
