@@ -103,7 +103,7 @@ impl PyCallContext {
 
 pub(crate) fn suspend_error(refusal: codemode::SuspendError) -> PyErr {
     let err = SuspendError::new_err(refusal.message.clone());
-    Python::attach(|py| {
+    let _ = Python::try_attach(|py| {
         let blocking: Vec<(String, String)> =
             refusal.blocking.iter().map(|b| (b.key.clone(), b.path.clone())).collect();
         let _ = err.value(py).setattr("blocking", blocking);
@@ -120,7 +120,7 @@ struct CancelOnDrop {
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {
         let Some(ctx) = self.ctx.take() else { return };
-        Python::attach(|py| {
+        let _ = Python::try_attach(|py| {
             let task = ctx.get().task.lock().ok().and_then(|mut t| t.take());
             if let Some(task) = task {
                 let task = task.into_bound(py);
@@ -177,6 +177,14 @@ fn output(py: Python<'_>, result: PyResult<Py<PyAny>>) -> Result<Json, ToolError
     }
 }
 
+/// Every call back into Python uses `Python::try_attach`: threads of the tokio runtime may
+/// still be finishing calls while the interpreter shuts down, and must not panic then.
+const SHUTTING_DOWN: &str = "the Python interpreter is shutting down";
+
+fn shutting_down() -> ToolError {
+    ToolError::internal(SHUTTING_DOWN)
+}
+
 /// Calls a Python tool function (`f(value, ctx)`) for one call and converts what it gives.
 async fn call_python(f: Arc<PyFn>, value: Json, ctx: CallContext) -> Result<Json, ToolError> {
     let run = run_data(ctx.run_context());
@@ -184,7 +192,7 @@ async fn call_python(f: Arc<PyFn>, value: Json, ctx: CallContext) -> Result<Json
         let Some(run) = run else {
             return Err(ToolError::internal("an async tool was called outside a run started from asyncio"));
         };
-        let started = Python::attach(|py| -> PyResult<_> {
+        let started = Python::try_attach(|py| -> PyResult<_> {
             let arg = convert::to_py(py, &value)?;
             let pyctx = Py::new(py, PyCallContext { ctx, run: Some(run.clone()), task: Mutex::new(None) })?;
             let coro = f.func.bind(py).call1((arg, pyctx.clone_ref(py)))?;
@@ -192,16 +200,19 @@ async fn call_python(f: Arc<PyFn>, value: Json, ctx: CallContext) -> Result<Json
             Ok((future, pyctx))
         });
         let (future, pyctx) = match started {
-            Ok(started) => started,
-            Err(err) => return Err(Python::attach(|py| tool_error(py, &err))),
+            Some(Ok(started)) => started,
+            Some(Err(err)) => {
+                return Err(Python::try_attach(|py| tool_error(py, &err)).unwrap_or_else(shutting_down));
+            }
+            None => return Err(shutting_down()),
         };
         let mut guard = CancelOnDrop { ctx: Some(pyctx), locals: run.locals.clone() };
         let result = future.await;
         guard.ctx = None;
-        Python::attach(|py| output(py, result))
+        Python::try_attach(|py| output(py, result)).unwrap_or_else(|| Err(shutting_down()))
     } else {
         let joined = tokio::task::spawn_blocking(move || {
-            Python::attach(|py| {
+            Python::try_attach(|py| {
                 let arg = match convert::to_py(py, &value) {
                     Ok(arg) => arg,
                     Err(err) => return Err(tool_error(py, &err)),
@@ -211,6 +222,7 @@ async fn call_python(f: Arc<PyFn>, value: Json, ctx: CallContext) -> Result<Json
                 let result = f.func.bind(py).call1((arg, pyctx)).map(Bound::unbind);
                 output(py, result)
             })
+            .unwrap_or_else(|| Err(shutting_down()))
         })
         .await;
         joined.unwrap_or_else(|e| Err(ToolError::internal(format!("the tool's thread failed: {e}"))))
@@ -225,20 +237,21 @@ where
 {
     if f.is_async {
         let run = run?;
-        let future = Python::attach(|py| -> PyResult<_> {
+        let future = Python::try_attach(|py| -> PyResult<_> {
             let coro = f.func.bind(py).call1((arg,))?;
             pyo3_async_runtimes::into_future_with_locals(&run.locals, coro)
-        });
+        })?;
         Some(match future {
             Ok(future) => future.await,
             Err(err) => Err(err),
         })
     } else {
         tokio::task::spawn_blocking(move || {
-            Python::attach(|py| f.func.bind(py).call1((arg,)).map(Bound::unbind))
+            Python::try_attach(|py| f.func.bind(py).call1((arg,)).map(Bound::unbind))
         })
         .await
         .ok()
+        .flatten()
     }
 }
 
@@ -387,7 +400,7 @@ async fn before_hook(f: Arc<PyFn>, start: CallStart) -> Result<(), Deny> {
     let Some(result) = call_hook(f, run.clone(), PyCallStartArg(PyCallStart { start, run })).await else {
         return Err(denied());
     };
-    Python::attach(|py| match result {
+    Python::try_attach(|py| match result {
         Ok(value) => match deny_of(py, value.bind(py)) {
             Some(deny) => Err(deny),
             None => Ok(()),
@@ -400,11 +413,12 @@ async fn before_hook(f: Arc<PyFn>, start: CallStart) -> Result<(), Deny> {
             }
         },
     })
+    .unwrap_or_else(|| Err(denied()))
 }
 
 async fn after_hook(f: Arc<PyFn>, run: Option<Arc<RunData>>, end: CallEnd) {
     if let Some(Err(err)) = call_hook(f, run, PyCallEndArg(PyCallEnd { end })).await {
-        Python::attach(|py| err.write_unraisable(py, None));
+        let _ = Python::try_attach(|py| err.write_unraisable(py, None));
     }
 }
 
@@ -471,13 +485,13 @@ fn build_tool(spec: &Bound<'_, PyAny>) -> PyResult<Tool> {
                 let cancel = cancel.clone();
                 async move {
                     let _ = tokio::task::spawn_blocking(move || {
-                        Python::attach(|py| {
+                        let _ = Python::try_attach(|py| {
                             let result =
                                 convert::to_py(py, &handle).and_then(|h| cancel.func.bind(py).call1((h,)));
                             if let Err(err) = result {
                                 err.write_unraisable(py, None);
                             }
-                        })
+                        });
                     })
                     .await;
                 }
@@ -804,10 +818,11 @@ impl PyExecution {
 }
 
 fn outcome_object(outcome: Outcome) -> PyResult<Py<PyAny>> {
-    Python::attach(|py| match outcome {
+    Python::try_attach(|py| match outcome {
         Outcome::Finished(inner) => Ok(Py::new(py, PyExecResult { inner })?.into_any()),
         Outcome::Suspended(inner) => Ok(Py::new(py, PySuspended { inner })?.into_any()),
     })
+    .unwrap_or_else(|| Err(pyo3::exceptions::PyRuntimeError::new_err(SHUTTING_DOWN)))
 }
 
 #[pymethods]
