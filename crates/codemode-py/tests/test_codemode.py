@@ -750,3 +750,34 @@ def test_openapi_operations_are_tools_with_auth_and_python_tools_beside_them():
         codemode.openapi({"openapi": "3.0.0"}, base)
     with pytest.raises(ValueError, match="not JSON"):
         codemode.openapi("{", base)
+
+
+def test_exiting_while_tool_calls_run_is_clean():
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent("""
+        import asyncio, threading, time
+        from codemode import CodeMode, Namespace, tool
+
+        @tool
+        def slow(n: int) -> int:
+            time.sleep(0.3)
+            return n
+
+        @tool
+        async def aslow(n: int) -> int:
+            await asyncio.sleep(0.3)
+            return n
+
+        rt = CodeMode(tools={"t": Namespace(slow, aslow)})
+        src = "return await Promise.all([tools.t.slow({ n: 1 }), tools.t.aslow({ n: 2 })])"
+        threading.Thread(target=lambda: asyncio.run(rt.execute(src)), daemon=True).start()
+        time.sleep(0.1)
+        print("exiting")
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "exiting"
+    assert "panic" not in out.stderr
