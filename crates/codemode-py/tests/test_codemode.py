@@ -781,3 +781,17 @@ def test_exiting_while_tool_calls_run_is_clean():
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "exiting"
     assert "panic" not in out.stderr
+
+
+def test_the_langchain_example_runs():
+    pytest.importorskip("langchain_core")
+    import pathlib
+    import subprocess
+    import sys
+
+    example = pathlib.Path(__file__).parent.parent / "examples" / "langchain_tool.py"
+    out = subprocess.run([sys.executable, str(example)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    last = json.loads(out.stdout.strip().splitlines()[-1])
+    assert last["ok"] is True and last["value"] == {"open": ["o1"]}
+    assert "lookup(input: { id: string })" in out.stdout
