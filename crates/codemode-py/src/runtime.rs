@@ -103,7 +103,7 @@ impl PyCallContext {
 
 pub(crate) fn suspend_error(refusal: codemode::SuspendError) -> PyErr {
     let err = SuspendError::new_err(refusal.message.clone());
-    let _ = Python::try_attach(|py| {
+    let _ = crate::attach(|py| {
         let blocking: Vec<(String, String)> =
             refusal.blocking.iter().map(|b| (b.key.clone(), b.path.clone())).collect();
         let _ = err.value(py).setattr("blocking", blocking);
@@ -120,7 +120,7 @@ struct CancelOnDrop {
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {
         let Some(ctx) = self.ctx.take() else { return };
-        let _ = Python::try_attach(|py| {
+        let _ = crate::attach(|py| {
             let task = ctx.get().task.lock().ok().and_then(|mut t| t.take());
             if let Some(task) = task {
                 let task = task.into_bound(py);
@@ -177,7 +177,7 @@ fn output(py: Python<'_>, result: PyResult<Py<PyAny>>) -> Result<Json, ToolError
     }
 }
 
-/// Every call back into Python uses `Python::try_attach`: threads of the tokio runtime may
+/// Every call back into Python goes through `crate::attach` (`Python::try_attach`): threads of the tokio runtime may
 /// still be finishing calls while the interpreter shuts down, and must not panic then.
 const SHUTTING_DOWN: &str = "the Python interpreter is shutting down";
 
@@ -192,7 +192,7 @@ async fn call_python(f: Arc<PyFn>, value: Json, ctx: CallContext) -> Result<Json
         let Some(run) = run else {
             return Err(ToolError::internal("an async tool was called outside a run started from asyncio"));
         };
-        let started = Python::try_attach(|py| -> PyResult<_> {
+        let started = crate::attach(|py| -> PyResult<_> {
             let arg = convert::to_py(py, &value)?;
             let pyctx = Py::new(py, PyCallContext { ctx, run: Some(run.clone()), task: Mutex::new(None) })?;
             let coro = f.func.bind(py).call1((arg, pyctx.clone_ref(py)))?;
@@ -202,17 +202,17 @@ async fn call_python(f: Arc<PyFn>, value: Json, ctx: CallContext) -> Result<Json
         let (future, pyctx) = match started {
             Some(Ok(started)) => started,
             Some(Err(err)) => {
-                return Err(Python::try_attach(|py| tool_error(py, &err)).unwrap_or_else(shutting_down));
+                return Err(crate::attach(|py| tool_error(py, &err)).unwrap_or_else(shutting_down));
             }
             None => return Err(shutting_down()),
         };
         let mut guard = CancelOnDrop { ctx: Some(pyctx), locals: run.locals.clone() };
         let result = future.await;
         guard.ctx = None;
-        Python::try_attach(|py| output(py, result)).unwrap_or_else(|| Err(shutting_down()))
+        crate::attach(|py| output(py, result)).unwrap_or_else(|| Err(shutting_down()))
     } else {
         let joined = tokio::task::spawn_blocking(move || {
-            Python::try_attach(|py| {
+            crate::attach(|py| {
                 let arg = match convert::to_py(py, &value) {
                     Ok(arg) => arg,
                     Err(err) => return Err(tool_error(py, &err)),
@@ -237,7 +237,7 @@ where
 {
     if f.is_async {
         let run = run?;
-        let future = Python::try_attach(|py| -> PyResult<_> {
+        let future = crate::attach(|py| -> PyResult<_> {
             let coro = f.func.bind(py).call1((arg,))?;
             pyo3_async_runtimes::into_future_with_locals(&run.locals, coro)
         })?;
@@ -247,7 +247,7 @@ where
         })
     } else {
         tokio::task::spawn_blocking(move || {
-            Python::try_attach(|py| f.func.bind(py).call1((arg,)).map(Bound::unbind))
+            crate::attach(|py| f.func.bind(py).call1((arg,)).map(Bound::unbind))
         })
         .await
         .ok()
@@ -400,7 +400,7 @@ async fn before_hook(f: Arc<PyFn>, start: CallStart) -> Result<(), Deny> {
     let Some(result) = call_hook(f, run.clone(), PyCallStartArg(PyCallStart { start, run })).await else {
         return Err(denied());
     };
-    Python::try_attach(|py| match result {
+    crate::attach(|py| match result {
         Ok(value) => match deny_of(py, value.bind(py)) {
             Some(deny) => Err(deny),
             None => Ok(()),
@@ -418,7 +418,7 @@ async fn before_hook(f: Arc<PyFn>, start: CallStart) -> Result<(), Deny> {
 
 async fn after_hook(f: Arc<PyFn>, run: Option<Arc<RunData>>, end: CallEnd) {
     if let Some(Err(err)) = call_hook(f, run, PyCallEndArg(PyCallEnd { end })).await {
-        let _ = Python::try_attach(|py| err.write_unraisable(py, None));
+        let _ = crate::attach(|py| err.write_unraisable(py, None));
     }
 }
 
@@ -469,11 +469,11 @@ fn build_tool(spec: &Bound<'_, PyAny>) -> PyResult<Tool> {
     let validate_output = output.as_ref().is_some_and(|o| o.as_object().is_some_and(|m| !m.is_empty()));
     let durable = spec.getattr("durable")?;
     let tool = if durable.is_none() {
-        let f = py_fn(spec, "invoke", "is_async")?;
+        let f = py_fn(spec, "invoke", "invoke_is_async")?;
         Tool::from_json(description, input, output, move |value, ctx| call_python(f.clone(), value, ctx))
     } else {
-        let start = py_fn(spec, "invoke", "is_async")?;
-        let attach = py_fn(&durable, "attach", "attach_is_async")?;
+        let start = py_fn(spec, "invoke", "invoke_is_async")?;
+        let attach = py_fn(&durable, "attach", "attach_invoke_is_async")?;
         let cancel = durable.getattr("cancel")?;
         let mut ops = Durable::new(
             move |value, ctx| call_python(start.clone(), value, ctx),
@@ -485,7 +485,7 @@ fn build_tool(spec: &Bound<'_, PyAny>) -> PyResult<Tool> {
                 let cancel = cancel.clone();
                 async move {
                     let _ = tokio::task::spawn_blocking(move || {
-                        let _ = Python::try_attach(|py| {
+                        let _ = crate::attach(|py| {
                             let result =
                                 convert::to_py(py, &handle).and_then(|h| cancel.func.bind(py).call1((h,)));
                             if let Err(err) = result {
@@ -818,7 +818,7 @@ impl PyExecution {
 }
 
 fn outcome_object(outcome: Outcome) -> PyResult<Py<PyAny>> {
-    Python::try_attach(|py| match outcome {
+    crate::attach(|py| match outcome {
         Outcome::Finished(inner) => Ok(Py::new(py, PyExecResult { inner })?.into_any()),
         Outcome::Suspended(inner) => Ok(Py::new(py, PySuspended { inner })?.into_any()),
     })

@@ -16,6 +16,7 @@ tools, under hard limits, and get one JSON-safe result.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import inspect
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
@@ -38,6 +39,7 @@ from ._native import (
     ToolCall,
 )
 from ._native import Runtime as _Runtime
+from ._native import _at_exit
 from ._native import connect_mcp as _connect_mcp
 from ._native import openapi as _openapi
 from ._tools import Deny, Namespace, Tool, ToolError, durable, schema_for, tool, tool_tree
@@ -69,6 +71,11 @@ __all__ = [
     "schema_for",
     "tool",
 ]
+
+
+# Before the interpreter finalizes, keep the runtime's threads from calling into Python (a
+# thread that takes the GIL during finalization is ended by CPython, which aborts the process).
+atexit.register(_at_exit)
 
 
 @dataclass(frozen=True)
@@ -124,8 +131,17 @@ def _hooks(hooks: Union[None, Hook, Sequence[Hook]]) -> List[Any]:
     for h in hooks:
         if not callable(h):
             raise TypeError("a hook must be callable")
-        out.append((h, inspect.iscoroutinefunction(h)))
+        out.append((h if inspect.iscoroutinefunction(h) else _on_loop(h), True))
     return out
+
+
+def _on_loop(hook: Hook) -> Callable[[Any], Any]:
+    """A sync hook, called on the caller's loop (hooks are meant to be quick)."""
+
+    async def call(arg: Any) -> Any:
+        return hook(arg)
+
+    return call
 
 
 class CodeMode:

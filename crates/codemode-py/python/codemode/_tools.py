@@ -258,6 +258,7 @@ class Tool:
         else:
             kwargs = signature.kwargs
         self.invoke = _make_invoke(fn, self.is_async, kwargs, encode)
+        self.invoke_is_async = True  # `invoke` is always a coroutine function
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.fn(*args, **kwargs)
@@ -267,13 +268,20 @@ class Tool:
 
 
 def _make_invoke(fn: Callable[..., Any], is_async: bool, kwargs: Callable[..., Dict[str, Any]], encode: Callable[[Any], Any]) -> Callable[..., Any]:
+    """The coroutine function the runtime calls on the caller's loop for each call. A sync
+    function runs in the loop's default executor (`asyncio.to_thread`): Python's own threads,
+    which the interpreter waits for at exit."""
     if is_async:
         async def invoke(args: Any, ctx: CallContext) -> Any:
             ctx._set_task(asyncio.current_task())
             return encode(await fn(**kwargs(args, ctx)))
     else:
-        def invoke(args: Any, ctx: CallContext) -> Any:  # type: ignore[misc]
+        def call(args: Any, ctx: CallContext) -> Any:
             return encode(fn(**kwargs(args, ctx)))
+
+        async def invoke(args: Any, ctx: CallContext) -> Any:  # type: ignore[misc]
+            ctx._set_task(asyncio.current_task())
+            return await asyncio.to_thread(call, args, ctx)
     return invoke
 
 
@@ -295,9 +303,14 @@ class _DurableOps:
                 ctx._set_task(asyncio.current_task())
                 return encode(await attach(*call_args(handle, ctx)))
         else:
-            def attach_invoke(handle: Any, ctx: CallContext) -> Any:  # type: ignore[misc]
+            def call(handle: Any, ctx: CallContext) -> Any:
                 return encode(attach(*call_args(handle, ctx)))
+
+            async def attach_invoke(handle: Any, ctx: CallContext) -> Any:  # type: ignore[misc]
+                ctx._set_task(asyncio.current_task())
+                return await asyncio.to_thread(call, handle, ctx)
         self.attach = attach_invoke
+        self.attach_invoke_is_async = True
         self.cancel = cancel
         self.returns = hints.get("return", inspect.Parameter.empty)
 
