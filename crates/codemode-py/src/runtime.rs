@@ -702,10 +702,11 @@ impl PyRuntime {
         let locals = pyo3_async_runtimes::tokio::get_current_locals(py)?;
         let (options, run) = options(&locals, run_id, bindings, context, random_seed)?;
         let runtime = self.inner.clone();
-        // Compiling happens here, without the GIL; running, in the future.
-        let execution = py.detach(move || runtime.execute_with(&source, options));
-        self.runs.add(execution.run_id(), &run);
+        let runs = self.runs.clone();
+        // Compiling and running both happen on a tokio thread, without the GIL and off the loop.
         pyo3_async_runtimes::tokio::future_into_py_with_locals(py, locals, async move {
+            let execution = runtime.execute_with(&source, options);
+            runs.add(execution.run_id(), &run);
             let inner = execution.await;
             drop(run);
             Ok(PyExecResult { inner })
