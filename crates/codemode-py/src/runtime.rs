@@ -818,6 +818,15 @@ impl PyExecution {
     }
 }
 
+/// An execution dropped by Python (on the loop's thread) ends its run on the tokio runtime,
+/// where ending it can start the `cancel` of the durable work it still has running.
+impl Drop for PyExecution {
+    fn drop(&mut self) {
+        let inner = self.inner.clone();
+        drop(pyo3_async_runtimes::tokio::get_runtime().spawn(async move { drop(inner) }));
+    }
+}
+
 fn outcome_object(outcome: Outcome) -> PyResult<Py<PyAny>> {
     crate::attach(|py| match outcome {
         Outcome::Finished(inner) => Ok(Py::new(py, PyExecResult { inner })?.into_any()),

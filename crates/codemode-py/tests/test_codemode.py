@@ -795,3 +795,35 @@ def test_the_langchain_example_runs():
     last = json.loads(out.stdout.strip().splitlines()[-1])
     assert last["ok"] is True and last["value"] == {"open": ["o1"]}
     assert "lookup(input: { id: string })" in out.stdout
+
+
+def test_dropping_an_unfinished_execution_cancels_its_durable_work():
+    import gc
+
+    cancelled = []
+
+    async def wait(handle, ctx):
+        await asyncio.sleep(30)
+
+    def stop(handle):
+        cancelled.append(handle)
+
+    @durable(attach=wait, cancel=stop)
+    async def job(ctx: CallContext) -> dict:
+        return {"job": ctx.key}
+
+    rt = CodeMode(tools={"j": Namespace(job)})
+
+    async def main():
+        execution = rt.start("return await tools.j.job()", run_id="d")
+        with pytest.raises(asyncio.TimeoutError):
+            await asyncio.wait_for(execution.result(), 0.2)
+        del execution
+        gc.collect()
+        for _ in range(200):
+            if cancelled:
+                break
+            await asyncio.sleep(0.01)
+
+    run(main())
+    assert cancelled == [{"job": "d:1"}]
