@@ -49,6 +49,21 @@ pub(crate) struct PyCallContext {
     /// The asyncio task serving this call (set by the Python wrapper), cancelled when the call
     /// is dropped before it ended.
     task: Mutex<Option<Py<PyAny>>>,
+    /// Where the Python wrapper puts the call's outcome, converted on the loop's thread (so the
+    /// runtime's thread does not need the GIL again to take it).
+    reply: Mutex<Option<tokio::sync::oneshot::Sender<Result<Json, ToolError>>>>,
+}
+
+impl PyCallContext {
+    fn new(ctx: CallContext, run: Option<Arc<RunData>>) -> Self {
+        PyCallContext { ctx, run, task: Mutex::new(None), reply: Mutex::new(None) }
+    }
+
+    fn send(&self, outcome: Result<Json, ToolError>) {
+        if let Some(reply) = self.reply.lock().ok().and_then(|mut r| r.take()) {
+            let _ = reply.send(outcome);
+        }
+    }
 }
 
 #[pymethods]
@@ -87,6 +102,18 @@ impl PyCallContext {
             let refusal = ctx.suspend().await;
             Err::<(), PyErr>(suspend_error(refusal))
         })
+    }
+
+    /// Called by the Python wrapper with what the tool returned.
+    fn _done(&self, value: &Bound<'_, PyAny>) {
+        self.send(convert::to_json(value).map_err(|e| {
+            ToolError::invalid_output(format!("the tool returned a value that is not JSON: {e}"))
+        }));
+    }
+
+    /// Called by the Python wrapper with the exception the tool raised.
+    fn _failed(&self, py: Python<'_>, error: &Bound<'_, PyAny>) {
+        self.send(Err(tool_error(py, &PyErr::from_value(error.clone()))));
     }
 
     /// Called by the Python wrapper with the task running the call.
@@ -192,14 +219,20 @@ async fn call_python(f: Arc<PyFn>, value: Json, ctx: CallContext) -> Result<Json
         let Some(run) = run else {
             return Err(ToolError::internal("an async tool was called outside a run started from asyncio"));
         };
+        let (reply, outcome) = tokio::sync::oneshot::channel();
         let started = crate::attach(|py| -> PyResult<_> {
             let arg = convert::to_py(py, &value)?;
-            let pyctx = Py::new(py, PyCallContext { ctx, run: Some(run.clone()), task: Mutex::new(None) })?;
+            let pyctx = PyCallContext::new(ctx, Some(run.clone()));
+            if let Ok(mut slot) = pyctx.reply.lock() {
+                *slot = Some(reply);
+            }
+            let pyctx = Py::new(py, pyctx)?;
             let coro = f.func.bind(py).call1((arg, pyctx.clone_ref(py)))?;
-            let future = pyo3_async_runtimes::into_future_with_locals(&run.locals, coro)?;
-            Ok((future, pyctx))
+            // The task's own completion is not awaited: the wrapper sends the outcome, converted.
+            drop(pyo3_async_runtimes::into_future_with_locals(&run.locals, coro)?);
+            Ok(pyctx)
         });
-        let (future, pyctx) = match started {
+        let pyctx = match started {
             Some(Ok(started)) => started,
             Some(Err(err)) => {
                 return Err(crate::attach(|py| tool_error(py, &err)).unwrap_or_else(shutting_down));
@@ -207,9 +240,9 @@ async fn call_python(f: Arc<PyFn>, value: Json, ctx: CallContext) -> Result<Json
             None => return Err(shutting_down()),
         };
         let mut guard = CancelOnDrop { ctx: Some(pyctx), locals: run.locals.clone() };
-        let result = future.await;
+        let result = outcome.await;
         guard.ctx = None;
-        crate::attach(|py| output(py, result)).unwrap_or_else(|| Err(shutting_down()))
+        result.unwrap_or_else(|_| Err(ToolError::internal("the tool's task ended without an outcome")))
     } else {
         let joined = tokio::task::spawn_blocking(move || {
             crate::attach(|py| {
@@ -217,8 +250,7 @@ async fn call_python(f: Arc<PyFn>, value: Json, ctx: CallContext) -> Result<Json
                     Ok(arg) => arg,
                     Err(err) => return Err(tool_error(py, &err)),
                 };
-                let pyctx = Py::new(py, PyCallContext { ctx, run, task: Mutex::new(None) })
-                    .map_err(|err| tool_error(py, &err))?;
+                let pyctx = Py::new(py, PyCallContext::new(ctx, run)).map_err(|err| tool_error(py, &err))?;
                 let result = f.func.bind(py).call1((arg, pyctx)).map(Bound::unbind);
                 output(py, result)
             })

@@ -272,16 +272,26 @@ def _make_invoke(fn: Callable[..., Any], is_async: bool, kwargs: Callable[..., D
     function runs in the loop's default executor (`asyncio.to_thread`): Python's own threads,
     which the interpreter waits for at exit."""
     if is_async:
-        async def invoke(args: Any, ctx: CallContext) -> Any:
+        async def invoke(args: Any, ctx: CallContext) -> None:
             ctx._set_task(asyncio.current_task())
-            return encode(await fn(**kwargs(args, ctx)))
+            try:
+                out = encode(await fn(**kwargs(args, ctx)))
+            except BaseException as e:
+                ctx._failed(e)
+                raise
+            ctx._done(out)
     else:
         def call(args: Any, ctx: CallContext) -> Any:
             return encode(fn(**kwargs(args, ctx)))
 
-        async def invoke(args: Any, ctx: CallContext) -> Any:  # type: ignore[misc]
+        async def invoke(args: Any, ctx: CallContext) -> None:  # type: ignore[misc]
             ctx._set_task(asyncio.current_task())
-            return await asyncio.to_thread(call, args, ctx)
+            try:
+                out = await asyncio.to_thread(call, args, ctx)
+            except BaseException as e:
+                ctx._failed(e)
+                raise
+            ctx._done(out)
     return invoke
 
 
@@ -299,16 +309,23 @@ class _DurableOps:
             return (handle, ctx) if takes_ctx else (handle,)
 
         if self.attach_is_async:
-            async def attach_invoke(handle: Any, ctx: CallContext) -> Any:
-                ctx._set_task(asyncio.current_task())
+            async def run(handle: Any, ctx: CallContext) -> Any:
                 return encode(await attach(*call_args(handle, ctx)))
         else:
             def call(handle: Any, ctx: CallContext) -> Any:
                 return encode(attach(*call_args(handle, ctx)))
 
-            async def attach_invoke(handle: Any, ctx: CallContext) -> Any:  # type: ignore[misc]
-                ctx._set_task(asyncio.current_task())
+            async def run(handle: Any, ctx: CallContext) -> Any:  # type: ignore[misc]
                 return await asyncio.to_thread(call, handle, ctx)
+
+        async def attach_invoke(handle: Any, ctx: CallContext) -> None:
+            ctx._set_task(asyncio.current_task())
+            try:
+                out = await run(handle, ctx)
+            except BaseException as e:
+                ctx._failed(e)
+                raise
+            ctx._done(out)
         self.attach = attach_invoke
         self.attach_invoke_is_async = True
         self.cancel = cancel
