@@ -314,8 +314,12 @@ impl Vm {
     #[cold]
     #[inline(never)]
     fn charge_stack_growth(&mut self, new_len: usize) -> Result<(), Throw> {
-        self.charge_memory((new_len - self.stack_charged) * crate::heap::VALUE_SIZE)?;
-        self.stack_charged = new_len;
+        // The capacity is what the process holds: grown here, by doubling, and charged whole
+        // before it exists, so the stack never reallocates past what was charged.
+        let target = new_len.max(self.stack.capacity()).max(self.stack_charged.saturating_mul(2));
+        self.charge_memory((target - self.stack_charged) * crate::heap::VALUE_SIZE)?;
+        self.stack.reserve_exact(target.saturating_sub(self.stack.len()));
+        self.stack_charged = self.stack.capacity();
         Ok(())
     }
 
@@ -344,6 +348,29 @@ impl Vm {
         if self.frames.len() >= self.config.max_call_depth {
             return Err(self.make_error(ErrorKind::RangeError, "Maximum call stack size exceeded"));
         }
+        if self.frames.len() >= self.frame_room {
+            self.grow_frames()?;
+        }
+        Ok(())
+    }
+
+    /// Makes room for more frames: the frame list's capacity doubles, charged before it is
+    /// allocated (a deep recursion under a huge `max_call_depth` meets the memory limit with its
+    /// frames counted at their real size).
+    #[cold]
+    #[inline(never)]
+    fn grow_frames(&mut self) -> Result<(), Throw> {
+        let frame = std::mem::size_of::<Frame>();
+        let have = self.frames.capacity();
+        let charged_before = self.frame_room.min(have);
+        let target = (have.max(8) * 2).min(self.config.max_call_depth.max(self.frames.len() + 1));
+        if target > have {
+            self.charge_memory((target - charged_before) * frame)?;
+            self.frames.reserve_exact(target - self.frames.len());
+        } else if charged_before < have {
+            self.charge_memory((have - charged_before) * frame)?;
+        }
+        self.frame_room = self.frames.capacity().min(self.config.max_call_depth);
         Ok(())
     }
 

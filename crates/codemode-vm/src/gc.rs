@@ -291,8 +291,8 @@ impl Vm {
     }
 
     fn sweep(&mut self, m: &Marks) {
-        let mut bytes = self.stack.len() * VALUE_SIZE
-            + self.frames.len() * std::mem::size_of::<crate::frame::Frame>()
+        let mut bytes = self.stack.capacity() * VALUE_SIZE
+            + self.frames.capacity() * std::mem::size_of::<crate::frame::Frame>()
             + self.jobs.len() * std::mem::size_of::<Job>()
             + self.heap.retained;
         let objects = sweep_arena(
@@ -313,7 +313,7 @@ impl Vm {
             untraced += swept.unchanged_base;
         }
         self.heap.bytes_used = bytes;
-        self.stack_charged = self.stack.len();
+        self.stack_charged = self.stack.capacity();
         self.heap.allocated_since_gc = 0;
         self.heap.collect_soon = false;
         // Collect again after the traced heap doubles (at least `MIN_GC_THRESHOLD` later; close

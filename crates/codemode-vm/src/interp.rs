@@ -236,7 +236,7 @@ impl Vm {
                             self.heap.obj(id).kind
                         && let Some(callee_code) = module.functions.get(target as usize)
                         && !callee_code.is_async
-                        && self.frames.len() < self.config.max_call_depth
+                        && self.frames.len() < self.frame_room
                     {
                         self.charge_call($argc);
                         let this = if callee_code.is_arrow { arrow_this } else { $this };
@@ -713,7 +713,7 @@ impl Vm {
                             && !callee_code.is_arrow
                             && callee_code.rest.is_none()
                             && callee_code.arguments.is_none()
-                            && self.frames.len() < self.config.max_call_depth
+                            && self.frames.len() < self.frame_room
                         {
                             self.charge_call(argc);
                             save_pc!();

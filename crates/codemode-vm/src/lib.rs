@@ -192,10 +192,15 @@ pub struct Vm {
     pub(crate) realm: Realm,
     /// All registers of all JavaScript activations, each frame a window.
     pub(crate) stack: Vec<Value>,
-    /// Stack slots charged to the memory limit since the last collection (see `grow_stack`).
+    /// Register stack capacity (slots) charged to the memory limit (see `grow_stack`): the
+    /// stack never grows past it without a charge.
     #[serde(skip)]
     pub(crate) stack_charged: usize,
     pub(crate) frames: Vec<Frame>,
+    /// Frames the interpreter may push without a check: the smaller of `max_call_depth` and
+    /// the frame capacity charged to the memory limit (see `Vm::check_call_depth`).
+    #[serde(skip)]
+    pub(crate) frame_room: usize,
     pub(crate) jobs: VecDeque<Job>,
     /// The promise of the top-level script.
     pub(crate) main_promise: ObjId,
@@ -307,6 +312,7 @@ impl Vm {
             stack: Vec::new(),
             stack_charged: 0,
             frames: Vec::new(),
+            frame_room: 0,
             jobs: VecDeque::new(),
             main_promise: ObjId(0),
             host: host::HostState::default(),

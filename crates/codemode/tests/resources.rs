@@ -11,6 +11,7 @@
 //! //                                  contains <text>; `any` as the kind accepts any failure)
 //! // timeout-ms: 1000                (default 5000)
 //! // memory-limit: 64MiB             (default 256MiB)
+//! // max-call-depth: 1000000000       (default: the runtime's)
 //! ```
 //!
 //! The parent test runs this same test binary once per case (`child_runs_one_case`, selected by
@@ -35,6 +36,7 @@ struct Case {
     expect: String,
     timeout: Duration,
     memory_limit: usize,
+    max_call_depth: Option<usize>,
 }
 
 fn parse_size(text: &str) -> usize {
@@ -59,6 +61,7 @@ fn load(path: &Path) -> Case {
         expect: header("expect").unwrap_or_else(|| panic!("{}: no `// expect:` line", path.display())),
         timeout: Duration::from_millis(header("timeout-ms").map_or(5000, |v| v.parse().expect("timeout"))),
         memory_limit: header("memory-limit").map_or(256 << 20, |v| parse_size(&v)),
+        max_call_depth: header("max-call-depth").map(|v| v.parse().expect("max-call-depth")),
         source,
     }
 }
@@ -93,7 +96,10 @@ fn child_runs_one_case() {
         return;
     };
     let case = load(Path::new(&path));
-    let limits = Limits::default().timeout(case.timeout).memory_limit(case.memory_limit);
+    let mut limits = Limits::default().timeout(case.timeout).memory_limit(case.memory_limit);
+    if let Some(depth) = case.max_call_depth {
+        limits = limits.max_call_depth(depth);
+    }
     let source = case.source.clone();
     let started = Instant::now();
     let (result, peak) = std::thread::Builder::new()

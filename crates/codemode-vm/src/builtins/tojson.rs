@@ -14,7 +14,9 @@ use serde_json::{Map, Value as Json};
 use super::{Cont, Step};
 use crate::Vm;
 use crate::call::Throw;
-use crate::host::{FailureKind, HostTarget, JSON_NODE_BYTES, MAX_BOUNDARY_DEPTH, json_number};
+use crate::host::{
+    FailureKind, HostTarget, JSON_MEMBER_BYTES, JSON_NODE_BYTES, MAX_BOUNDARY_DEPTH, json_number,
+};
 use crate::object::{Callable, ObjKind};
 use crate::props::Key;
 use crate::value::{ObjId, Value};
@@ -294,8 +296,7 @@ fn drive(vm: &mut Vm, mut walk: Walk, mut next: Option<(Value, Stage)>) -> Resul
                 Produced::Leaf(Some(Json::String(text))) => JSON_NODE_BYTES + text.len(),
                 Produced::Leaf(_) => JSON_NODE_BYTES,
                 Produced::Level(level) => {
-                    JSON_NODE_BYTES
-                        + level.keys.iter().map(|k| k.len() + std::mem::size_of::<String>()).sum::<usize>()
+                    JSON_NODE_BYTES + level.keys.iter().map(|k| k.len() + JSON_MEMBER_BYTES).sum::<usize>()
                 }
             };
             vm.charge(Work::Elements(1));

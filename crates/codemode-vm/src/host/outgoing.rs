@@ -12,7 +12,7 @@ use codemode_bytecode::ErrorKind;
 use serde_json::Value as Json;
 use smallvec::SmallVec;
 
-use super::{HostCall, HostTarget, JSON_NODE_BYTES, MAX_BOUNDARY_DEPTH};
+use super::{HostCall, HostTarget, JSON_MEMBER_BYTES, JSON_NODE_BYTES, MAX_BOUNDARY_DEPTH};
 use crate::Vm;
 use crate::builtins::Step;
 use crate::call::Throw;
@@ -304,7 +304,7 @@ impl Vm {
         let members = self.list_members(v, id, pass)?;
         // The names are copied for every time the object is reached (a DAG of shared objects
         // with long names must not outgrow the memory limit uncounted).
-        let bytes: usize = members.iter().map(|(name, _)| name.len()).sum();
+        let bytes: usize = members.iter().map(|(name, _)| name.len() + JSON_MEMBER_BYTES).sum();
         self.charge(Work::Bytes(bytes));
         self.charge_memory(bytes)?;
         Ok(members)
