@@ -136,6 +136,9 @@ struct LimitArgs {
     /// Nested calls before a catchable `RangeError` (default 10000).
     #[arg(long, value_name = "N")]
     max_call_depth: Option<usize>,
+    /// Longest program accepted, e.g. `4MiB` (the default); a longer one is a `ParseError`.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    max_source_bytes: Option<usize>,
 }
 
 /// Parses `64MiB`-style sizes (KiB/MiB/GiB are powers of 1024, KB/MB/GB of 1000, a bare number is
@@ -284,6 +287,9 @@ fn limits(args: &LimitArgs) -> Limits {
     }
     if let Some(depth) = args.max_call_depth {
         limits = limits.max_call_depth(depth);
+    }
+    if let Some(bytes) = args.max_source_bytes {
+        limits = limits.max_source_bytes(bytes);
     }
     limits
 }

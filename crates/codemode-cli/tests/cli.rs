@@ -78,12 +78,19 @@ fn max_output_bytes_cuts_the_value_and_the_logs() {
 
 #[test]
 fn invalid_limits_are_usage_errors() {
-    for flag in ["--max-tool-calls", "--max-output-bytes", "--max-call-depth", "--timeout-ms"] {
+    for flag in
+        ["--max-tool-calls", "--max-output-bytes", "--max-call-depth", "--timeout-ms", "--max-source-bytes"]
+    {
         let out = codemode(&["run", "-", flag, "0"], None);
         assert_eq!(out.status.code(), Some(2), "{flag}");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains("invalid limits:") && stderr.contains("must be at least"), "{stderr}");
     }
+    // A program over the source limit is the run's ParseError, before anything is parsed.
+    let out = codemode(&["run", "-", "--max-source-bytes", "16"], Some("return 'a long enough program';"));
+    assert_eq!(out.status.code(), Some(1));
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is the result JSON");
+    assert_eq!(result["error"]["kind"], "ParseError", "{result}");
 }
 
 /// A run moves between processes: `run --state-out` suspends at the durable `demo.approve` and

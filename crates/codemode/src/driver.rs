@@ -174,6 +174,7 @@ impl Run {
         let compiled;
         let program = match code {
             Code::Source(source) => {
+                check_source_size(source, inner.limits.max_source_bytes).map_err(fail)?;
                 compiled = compile(source).map_err(fail)?;
                 &compiled
             }
@@ -575,6 +576,23 @@ pub(crate) fn timeout_report(limits: &crate::Limits) -> ErrorReport {
 /// Timeouts are reported with their own kind; the VM has no such failure kind, so the driver tags
 /// the message and [`diagnostic_from_report`] maps it.
 const TIMEOUT_TAG: &str = "\u{0}timeout\u{0}";
+
+/// A program longer than the runtime accepts is refused before anything is built from it.
+pub(crate) fn check_source_size(source: &str, max: usize) -> Result<(), Diagnostic> {
+    if source.len() <= max {
+        return Ok(());
+    }
+    Err(Diagnostic {
+        kind: DiagnosticKind::ParseError,
+        message: format!(
+            "The program is {} bytes, more than the {max} bytes this runtime accepts \
+             (Limits::max_source_bytes, `--max-source-bytes`): send a shorter program, and keep data in \
+             tool results rather than in the source.",
+            source.len()
+        ),
+        location: Some(Location { line: 1, column: 1 }),
+    })
+}
 
 pub(crate) fn compile(source: &str) -> Result<Program, Diagnostic> {
     let mut program = codemode_syntax::compile_to_ir(source).map_err(|e| Diagnostic {

@@ -24,7 +24,10 @@ pub use codemode_tools::{
 pub use execution::{Execution, Outcome, PendingCall, Suspended};
 pub use extension::{Extension, HostValue};
 pub use hooks::{CallEnd, CallKind, CallOutcome, CallStart, Deny};
-pub use limits::{DEFAULT_MAX_CALL_DEPTH, DEFAULT_MEMORY_LIMIT, LimitName, Limits, MIN_MEMORY_LIMIT};
+pub use limits::{
+    DEFAULT_MAX_CALL_DEPTH, DEFAULT_MAX_SOURCE_BYTES, DEFAULT_MEMORY_LIMIT, LimitName, Limits,
+    MIN_MEMORY_LIMIT,
+};
 pub use options::{CancelToken, ExecuteOptions, Program};
 pub use output::MAX_SUMMARY_PATHS;
 pub use result::{

@@ -8,6 +8,9 @@ use crate::BuildError;
 pub const DEFAULT_MEMORY_LIMIT: usize = 256 << 20;
 /// The default call depth: 10,000 frames.
 pub const DEFAULT_MAX_CALL_DEPTH: usize = 10_000;
+/// The default largest program: 4 MiB of source text. Compiling holds about six times the
+/// source while it works, so this keeps the front end inside the memory allowance.
+pub const DEFAULT_MAX_SOURCE_BYTES: usize = 4 << 20;
 
 /// Hard limits for one execution. Time and tool calls default to unlimited, as in the reference
 /// runtime; memory defaults to [`DEFAULT_MEMORY_LIMIT`] and call depth to
@@ -34,6 +37,9 @@ pub struct Limits {
     /// `truncated: true`. Console lines past the budget are dropped (and counted) while the
     /// program runs.
     pub max_output_bytes: Option<usize>,
+    /// Bytes of program source a run accepts ([`DEFAULT_MAX_SOURCE_BYTES`]); a longer program is
+    /// refused with a `ParseError` before it is parsed.
+    pub max_source_bytes: usize,
 }
 
 impl Limits {
@@ -52,6 +58,7 @@ impl Limits {
             memory_limit: self.memory_limit.min(other.memory_limit),
             max_call_depth: self.max_call_depth.min(other.max_call_depth),
             max_output_bytes: min(self.max_output_bytes, other.max_output_bytes),
+            max_source_bytes: self.max_source_bytes.min(other.max_source_bytes),
         }
     }
 }
@@ -64,6 +71,7 @@ impl Default for Limits {
             memory_limit: DEFAULT_MEMORY_LIMIT,
             max_call_depth: DEFAULT_MAX_CALL_DEPTH,
             max_output_bytes: None,
+            max_source_bytes: DEFAULT_MAX_SOURCE_BYTES,
         }
     }
 }
@@ -93,6 +101,11 @@ impl Limits {
         self.max_call_depth = depth;
         self
     }
+
+    pub fn max_source_bytes(mut self, bytes: usize) -> Self {
+        self.max_source_bytes = bytes;
+        self
+    }
 }
 
 /// The smallest memory limit a runtime accepts: the global environment must fit.
@@ -112,6 +125,8 @@ pub enum LimitName {
     MemoryLimit,
     /// [`Limits::max_call_depth`].
     MaxCallDepth,
+    /// [`Limits::max_source_bytes`].
+    MaxSourceBytes,
 }
 
 impl LimitName {
@@ -123,6 +138,7 @@ impl LimitName {
             LimitName::MaxOutputBytes => "max_output_bytes",
             LimitName::MemoryLimit => "memory_limit",
             LimitName::MaxCallDepth => "max_call_depth",
+            LimitName::MaxSourceBytes => "max_source_bytes",
         }
     }
 }
@@ -145,6 +161,7 @@ impl Limits {
             below(LimitName::MaxOutputBytes, n as u64, 1)?;
         }
         below(LimitName::MemoryLimit, self.memory_limit as u64, MIN_MEMORY_LIMIT as u64)?;
-        below(LimitName::MaxCallDepth, self.max_call_depth as u64, 1)
+        below(LimitName::MaxCallDepth, self.max_call_depth as u64, 1)?;
+        below(LimitName::MaxSourceBytes, self.max_source_bytes as u64, 1)
     }
 }

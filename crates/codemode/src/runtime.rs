@@ -153,7 +153,9 @@ impl std::fmt::Display for BuildError {
             BuildError::InvalidLimit { limit, value, minimum } => {
                 let unit = match limit {
                     LimitName::Timeout => " ms",
-                    LimitName::MaxOutputBytes | LimitName::MemoryLimit => " bytes",
+                    LimitName::MaxOutputBytes | LimitName::MemoryLimit | LimitName::MaxSourceBytes => {
+                        " bytes"
+                    }
                     _ => "",
                 };
                 write!(f, "{} must be at least {minimum}{unit} (got {value}{unit})", limit.as_str())
@@ -266,6 +268,7 @@ impl CodeMode {
     /// Compiles `source` once, for [`CodeMode::run`] to run as often as needed. The diagnostic is
     /// the one `execute` would report (`ParseError`, `UnsupportedSyntax`).
     pub fn compile(&self, source: &str) -> Result<Program, Diagnostic> {
+        crate::driver::check_source_size(source, self.inner.limits.max_source_bytes)?;
         crate::driver::compile(source)
     }
 

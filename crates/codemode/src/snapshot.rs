@@ -103,6 +103,8 @@ impl SavedLimits {
             memory_limit: size(self.memory_limit),
             max_call_depth: size(self.max_call_depth),
             max_output_bytes: self.max_output_bytes.map(size),
+            // The program was compiled before it was saved.
+            max_source_bytes: crate::limits::DEFAULT_MAX_SOURCE_BYTES,
         }
     }
 }

@@ -187,6 +187,7 @@ fn every_invalid_limit_is_a_typed_build_error() {
         (Limits::default().max_output_bytes(0), LimitName::MaxOutputBytes, 0, 1),
         (Limits::default().memory_limit(1 << 20), LimitName::MemoryLimit, 1 << 20, MIN_MEMORY_LIMIT as u64),
         (Limits::default().max_call_depth(0), LimitName::MaxCallDepth, 0, 1),
+        (Limits::default().max_source_bytes(0), LimitName::MaxSourceBytes, 0, 1),
     ];
     for (limits, name, value, minimum) in cases {
         let err = CodeMode::builder().limits(limits).build().err().expect("refused");
@@ -850,4 +851,26 @@ fn a_blocking_handler_does_not_hold_up_the_deadline_on_a_multi_thread_runtime() 
     assert_eq!(result.error.map(|d| d.kind), Some(DiagnosticKind::TimeoutExceeded));
     assert!(started.elapsed() < std::time::Duration::from_secs(2), "{:?}", started.elapsed());
     runtime.shutdown_background();
+}
+
+/// A program longer than `Limits::max_source_bytes` is refused before it is parsed, with a
+/// diagnostic that says what to do, whether it is run or compiled; one at the limit runs.
+#[test]
+fn a_program_longer_than_the_source_limit_is_refused_before_it_is_parsed() {
+    let rt = codemode::demo::builder().limits(Limits::default().max_source_bytes(64)).build().unwrap();
+    let fits = format!("return {:<57}", "1;");
+    assert_eq!(fits.len(), 64);
+    let too_long = format!("{fits} ");
+    let tokio = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    assert_eq!(tokio.block_on(rt.execute(&fits)).value, Some(serde_json::json!(1)));
+    let refused = tokio.block_on(rt.execute(&too_long));
+    let error = refused.error.expect("refused");
+    assert_eq!(error.kind, codemode::DiagnosticKind::ParseError);
+    assert!(
+        error.message.contains("65 bytes, more than the 64 bytes")
+            && error.message.contains("max_source_bytes")
+    );
+    let compiled = rt.compile(&too_long).expect_err("refused by compile too");
+    assert_eq!(compiled.message, error.message);
+    assert_eq!(codemode::DEFAULT_MAX_SOURCE_BYTES, Limits::default().max_source_bytes);
 }
