@@ -400,9 +400,6 @@ fn change_case(
         ensure_output_fits(vm, out_len)?;
         compact_str::CompactString::from(unicode(s.as_str(vm)))
     };
-    if out.len() > MAX_STRING_BYTES {
-        return Err(invalid_length(vm));
-    }
     Ok(Step::Return(vm.new_string_owned(out)?))
 }
 
