@@ -251,6 +251,10 @@ pub struct Vm {
     /// use, never saved.
     #[serde(skip)]
     pub(crate) method_cache: method_cache::MethodCache,
+    /// The collector's mark bits and worklist, kept between collections so that a collection
+    /// allocates nothing (a cache like `args_pool`: never saved; see `gc::Marks::reset`).
+    #[serde(skip)]
+    pub(crate) gc_marks: gc::Marks,
 }
 
 impl Vm {
@@ -332,6 +336,7 @@ impl Vm {
             args_pool: Vec::new(),
             loop_box: None,
             method_cache: Default::default(),
+            gc_marks: Default::default(),
         }
     }
 

@@ -88,6 +88,7 @@ impl TryFrom<SavedVm> for Vm {
             args_pool: Vec::new(),
             loop_box: None,
             method_cache: Default::default(),
+            gc_marks: Default::default(),
         };
         vm.check_restored()?;
         Ok(vm)

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use super::{Cont, NativeDef, Step, arg, require_callable};
 use crate::Vm;
 use crate::call::Throw;
-use crate::object::{IterState, MapIterMode, ObjKind};
+use crate::object::{IterState, MapIndex, MapIterMode, ObjKind};
 use crate::props::Key;
 use crate::value::{ObjId, Value};
 
@@ -121,7 +121,7 @@ fn entries_mut(vm: &mut Vm, id: ObjId) -> Option<&mut Vec<Option<(Value, Value)>
 /// The hash table of `id` (empty for a small map or one whose table was dropped).
 fn table_of(vm: &Vm, id: ObjId) -> &[u32] {
     match &vm.heap.obj(id).kind {
-        ObjKind::Map { table, .. } => table,
+        ObjKind::Map { table, .. } => table.slots(),
         _ => &[],
     }
 }
@@ -158,7 +158,7 @@ fn rebuild_index(vm: &mut Vm, id: ObjId) -> Result<(), Throw> {
         }
     }
     if let ObjKind::Map { table: t, .. } = &mut vm.heap.obj_mut(id).kind {
-        *t = table.into_boxed_slice();
+        *t = MapIndex::new(table);
     }
     Ok(())
 }
@@ -257,7 +257,7 @@ pub(super) fn insert(vm: &mut Vm, id: ObjId, key: Value, value: Value) -> Result
         };
         if free {
             if let ObjKind::Map { table, .. } = &mut vm.heap.obj_mut(id).kind
-                && let Some(slot) = table.get_mut(h)
+                && let Some(slot) = table.slots_mut().get_mut(h)
             {
                 *slot = pos as u32;
                 return Ok(());
@@ -283,7 +283,7 @@ pub(super) fn remove(vm: &mut Vm, id: ObjId, key: Value) -> Result<bool, Throw> 
 
 pub(super) fn new_collection(vm: &mut Vm, set: bool) -> Result<ObjId, Throw> {
     let proto = Some(if set { vm.realm.set_proto } else { vm.realm.map_proto });
-    vm.alloc(ObjKind::Map { entries: Vec::new(), set, live: 0, table: Box::default() }, proto)
+    vm.alloc(ObjKind::Map { entries: Vec::new(), set, live: 0, table: MapIndex::default() }, proto)
 }
 
 fn map_call(vm: &mut Vm, _this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
@@ -543,7 +543,7 @@ pub(crate) fn compact_maps(vm: &mut Vm) {
         if let ObjKind::Map { entries, table, .. } = &mut vm.heap.obj_mut(*id).kind {
             entries.retain(Option::is_some);
             entries.shrink_to_fit();
-            *table = Box::default();
+            *table = MapIndex::default();
         }
     }
 }
