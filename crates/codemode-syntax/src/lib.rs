@@ -63,6 +63,18 @@ fn nesting_too_deep_message() -> String {
     )
 }
 
+/// The diagnostic for a program whose compilation could outgrow the run's memory limit.
+fn too_costly_message(compile_bytes: u64, memory_limit: u64) -> String {
+    const MIB: u64 = 1 << 20;
+    format!(
+        "The program is too large to compile within the run's memory limit: compiling it may take up to \
+         {} MiB, more than the {} MiB limit (Limits::memory_limit, `--memory-limit`). Send a shorter \
+         program, and keep data in tool results rather than in the source.",
+        compile_bytes.div_ceil(MIB),
+        memory_limit / MIB,
+    )
+}
+
 /// Normalizes, parses and lowers `source` into a program.
 ///
 /// Locations in errors and in the IR are 1-based lines and columns (in characters) of `source`
@@ -75,11 +87,26 @@ fn nesting_too_deep_message() -> String {
 pub const IMPORT_GLOBAL: &str = "__codemode_import__";
 
 pub fn compile_to_ir(source: &str) -> Result<ir::Program, SyntaxError> {
+    compile_to_ir_within(source, u64::MAX)
+}
+
+/// [`compile_to_ir`] for a run whose memory limit is `memory_limit` bytes: a text whose
+/// compilation may take more ([`scan::ScanReport::compile_bytes`], an upper bound from the
+/// pre-scan) is a `ParseError` before anything is parsed, so **a program cannot cost more than
+/// its run's memory limit before it runs**.
+pub fn compile_to_ir_within(source: &str, memory_limit: u64) -> Result<ir::Program, SyntaxError> {
     let text = normalize::normalize(source);
     let locator = parse::Locator::new(&text);
     // The pre-scan is linear and iterative; its depth tells how much stack the recursive passes
     // need.
     let report = scan::prescan(&text, locator.lines())?;
+    if report.compile_bytes > memory_limit {
+        return Err(SyntaxError {
+            kind: SyntaxErrorKind::ParseError,
+            message: too_costly_message(report.compile_bytes, memory_limit),
+            span: Span { line: 1, column: 1 },
+        });
+    }
     let nesting = report.max_depth;
     ir::stack::with_stack_for(nesting, || {
         let stmts = parse::parse(&text, &locator, report)?;

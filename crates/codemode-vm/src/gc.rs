@@ -322,7 +322,8 @@ impl Vm {
         let mut bytes = self.stack.capacity() * VALUE_SIZE
             + self.frames.capacity() * std::mem::size_of::<crate::frame::Frame>()
             + self.jobs.len() * std::mem::size_of::<Job>()
-            + self.heap.retained;
+            + self.heap.retained
+            + self.host.in_flight_bytes();
         let objects = sweep_arena(
             &mut self.heap.objects,
             &m.objects,

@@ -38,6 +38,29 @@ pub(crate) const JSON_NODE_BYTES: usize = 80;
 /// twice what a charge of the name header alone allowed.
 pub(crate) const JSON_MEMBER_BYTES: usize = 96;
 
+/// What a JSON value costs the host as `serde_json` holds it, by the boundary's charges: a
+/// [`JSON_NODE_BYTES`] node per value plus its text, a [`JSON_MEMBER_BYTES`] entry per object
+/// member plus its name. Iterative (the value may be as deep as the host made it).
+pub(crate) fn json_bytes(json: &Json) -> u64 {
+    let mut bytes = 0u64;
+    let mut work = vec![json];
+    while let Some(v) = work.pop() {
+        bytes = bytes.saturating_add(JSON_NODE_BYTES as u64);
+        match v {
+            Json::String(s) => bytes = bytes.saturating_add(s.len() as u64),
+            Json::Array(items) => work.extend(items),
+            Json::Object(members) => {
+                for (name, value) in members {
+                    bytes = bytes.saturating_add((JSON_MEMBER_BYTES + name.len()) as u64);
+                    work.push(value);
+                }
+            }
+            Json::Null | Json::Bool(_) | Json::Number(_) => {}
+        }
+    }
+    bytes
+}
+
 /// What the program asked the host to call.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum HostTarget {
@@ -107,10 +130,10 @@ pub struct HostState {
     next_id: u32,
     /// Calls issued but not yet taken by the host.
     outbox: Vec<HostCall>,
-    /// Calls in flight: id → the promise their completion settles, in id order. A deque
-    /// because calls mostly end in the order they were made (1,000 calls in flight would
-    /// otherwise shift the rest down at each completion); it saves as a list like a `Vec`.
-    pending: std::collections::VecDeque<(u32, ObjId)>,
+    /// Calls in flight, in id order. A deque because calls mostly end in the order they were
+    /// made (1,000 calls in flight would otherwise shift the rest down at each completion); it
+    /// saves as a list like a `Vec`.
+    pending: std::collections::VecDeque<PendingCall>,
     /// A synchronous call the program is stopped on, and where its value goes.
     pub(crate) blocked: Option<(u32, crate::frame::ReturnTo)>,
     /// The global objects extensions defined (`fs`), which extension paths may extend.
@@ -129,9 +152,28 @@ pub struct HostState {
     pub(crate) tools: crate::toolroot::DeclaredTools,
 }
 
+/// An asynchronous host call in flight.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+struct PendingCall {
+    id: u32,
+    /// The promise its completion settles.
+    promise: ObjId,
+    /// What its input costs the host while the call lasts ([`json_bytes`]): **an input is
+    /// charged to the memory limit until its call ends** (counted by every collection,
+    /// [`HostState::in_flight_bytes`]), so a program cannot park unbounded copies of its data
+    /// in the host by leaving calls unanswered.
+    input_bytes: u64,
+}
+
 impl HostState {
     pub(crate) fn pending_promises(&self) -> impl Iterator<Item = ObjId> + '_ {
-        self.pending.iter().map(|(_, p)| *p)
+        self.pending.iter().map(|call| call.promise)
+    }
+
+    /// The bytes the inputs of the calls in flight hold (see [`PendingCall::input_bytes`]).
+    pub(crate) fn in_flight_bytes(&self) -> usize {
+        let total: u64 = self.pending.iter().map(|call| call.input_bytes).sum();
+        usize::try_from(total).unwrap_or(usize::MAX)
     }
 
     /// The values of the modules the host mapped and of the built-in ones loaded (GC roots).
@@ -174,7 +216,7 @@ impl Vm {
 
     /// Ids of calls issued and not completed yet.
     pub fn pending_host_calls(&self) -> Vec<u32> {
-        let mut ids: Vec<u32> = self.host.pending.iter().map(|(id, _)| *id).collect();
+        let mut ids: Vec<u32> = self.host.pending.iter().map(|call| call.id).collect();
         ids.extend(self.host.blocked.map(|(id, _)| id));
         ids
     }
@@ -201,8 +243,8 @@ impl Vm {
             self.complete_blocked(ret, outcome, functions);
             return true;
         }
-        let Some(pos) = self.host.pending.iter().position(|(i, _)| *i == id) else { return false };
-        let Some((_, promise)) = self.host.pending.remove(pos) else { return false };
+        let Some(pos) = self.host.pending.iter().position(|call| call.id == id) else { return false };
+        let Some(PendingCall { promise, .. }) = self.host.pending.remove(pos) else { return false };
         let result = match outcome {
             Ok(json) => match self.from_json_with_functions(&json, functions) {
                 Ok(v) => self.resolve_promise(promise, v),

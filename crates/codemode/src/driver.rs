@@ -174,8 +174,7 @@ impl Run {
         let compiled;
         let program = match code {
             Code::Source(source) => {
-                check_source_size(source, inner.limits.max_source_bytes).map_err(fail)?;
-                compiled = compile(source).map_err(fail)?;
+                compiled = compile(source, &inner.limits).map_err(fail)?;
                 &compiled
             }
             Code::Program(program) => program,
@@ -578,7 +577,7 @@ pub(crate) fn timeout_report(limits: &crate::Limits) -> ErrorReport {
 const TIMEOUT_TAG: &str = "\u{0}timeout\u{0}";
 
 /// A program longer than the runtime accepts is refused before anything is built from it.
-pub(crate) fn check_source_size(source: &str, max: usize) -> Result<(), Diagnostic> {
+fn check_source_size(source: &str, max: usize) -> Result<(), Diagnostic> {
     if source.len() <= max {
         return Ok(());
     }
@@ -594,15 +593,21 @@ pub(crate) fn check_source_size(source: &str, max: usize) -> Result<(), Diagnost
     })
 }
 
-pub(crate) fn compile(source: &str) -> Result<Program, Diagnostic> {
-    let mut program = codemode_syntax::compile_to_ir(source).map_err(|e| Diagnostic {
-        kind: match e.kind {
-            SyntaxErrorKind::ParseError => DiagnosticKind::ParseError,
-            SyntaxErrorKind::UnsupportedSyntax => DiagnosticKind::UnsupportedSyntax,
-        },
-        message: e.message,
-        location: Some(Location { line: e.span.line, column: e.span.column }),
-    })?;
+/// Compiles `source` under `limits`: its length ([`Limits::max_source_bytes`]) and what
+/// compiling it may cost (within [`Limits::memory_limit`], see
+/// [`codemode_syntax::compile_to_ir_within`]) are checked before anything is built.
+pub(crate) fn compile(source: &str, limits: &crate::Limits) -> Result<Program, Diagnostic> {
+    check_source_size(source, limits.max_source_bytes)?;
+    let memory_limit = u64::try_from(limits.memory_limit).unwrap_or(u64::MAX);
+    let mut program =
+        codemode_syntax::compile_to_ir_within(source, memory_limit).map_err(|e| Diagnostic {
+            kind: match e.kind {
+                SyntaxErrorKind::ParseError => DiagnosticKind::ParseError,
+                SyntaxErrorKind::UnsupportedSyntax => DiagnosticKind::UnsupportedSyntax,
+            },
+            message: e.message,
+            location: Some(Location { line: e.span.line, column: e.span.column }),
+        })?;
     let module = codemode_compiler::compile(&program).map_err(|e| Diagnostic {
         kind: DiagnosticKind::UnsupportedSyntax,
         message: e.message,

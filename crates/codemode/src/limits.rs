@@ -21,9 +21,10 @@ pub struct Limits {
     pub timeout: Option<Duration>,
     /// Admitted tool calls (including `search`).
     pub max_tool_calls: Option<u32>,
-    /// Bytes the program's heap may hold (values, strings, frames, logs, boundary JSON). Going
-    /// past it is a catchable `RangeError`; the process's peak memory stays below this plus a
-    /// fixed overhead.
+    /// Bytes the program's heap may hold (values, strings, frames, logs, boundary JSON, the
+    /// inputs of calls in flight). Going past it is a catchable `RangeError`; the process's peak
+    /// memory stays below this plus a fixed overhead. A program whose compilation could take
+    /// more is refused with a `ParseError` before it is parsed.
     pub memory_limit: usize,
     /// Nested calls (JavaScript and built-in frames alike) before a catchable
     /// `RangeError: Maximum call stack size exceeded`.

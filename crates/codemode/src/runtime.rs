@@ -268,8 +268,7 @@ impl CodeMode {
     /// Compiles `source` once, for [`CodeMode::run`] to run as often as needed. The diagnostic is
     /// the one `execute` would report (`ParseError`, `UnsupportedSyntax`).
     pub fn compile(&self, source: &str) -> Result<Program, Diagnostic> {
-        crate::driver::check_source_size(source, self.inner.limits.max_source_bytes)?;
-        crate::driver::compile(source)
+        crate::driver::compile(source, &self.inner.limits)
     }
 
     /// Starts a compiled program with per-run options (its time limit starts now; compiling

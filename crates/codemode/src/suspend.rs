@@ -302,7 +302,7 @@ impl Run {
 /// A small VM that stands in while `CODEMODE_ROUNDTRIP` decodes the real one.
 fn placeholder_vm() -> Option<codemode_vm::Vm> {
     static EMPTY: std::sync::LazyLock<Option<codemode_vm::Vm>> = std::sync::LazyLock::new(|| {
-        let module = crate::driver::compile("0").ok()?.module;
+        let module = crate::driver::compile("0", &crate::Limits::default()).ok()?.module;
         codemode_vm::Vm::new(module, codemode_vm::VmConfig::default()).ok()
     });
     EMPTY.clone()

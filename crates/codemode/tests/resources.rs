@@ -12,6 +12,7 @@
 //! // timeout-ms: 1000                (default 5000)
 //! // memory-limit: 64MiB             (default 256MiB)
 //! // max-call-depth: 1000000000       (default: the runtime's)
+//! // repeat: 20000                   (the lines after the headers, repeated: a large program)
 //! ```
 //!
 //! The parent test runs this same test binary once per case (`child_runs_one_case`, selected by
@@ -54,6 +55,20 @@ fn parse_size(text: &str) -> usize {
 
 fn load(path: &Path) -> Case {
     let source = std::fs::read_to_string(path).expect("read case");
+    let header = |key: &str| {
+        source.lines().find_map(|l| l.strip_prefix(&format!("// {key}:")).map(|v| v.trim().to_string()))
+    };
+    // `repeat: N`: the program is the lines after the header comments, N times over.
+    let source = match header("repeat") {
+        Some(n) => {
+            let n: usize = n.parse().expect("repeat");
+            let body_start: usize =
+                source.lines().take_while(|l| l.starts_with("//")).map(|l| l.len() + 1).sum();
+            let (headers, body) = source.split_at(body_start.min(source.len()));
+            format!("{headers}{}", body.repeat(n))
+        }
+        None => source,
+    };
     let header = |key: &str| {
         source.lines().find_map(|l| l.strip_prefix(&format!("// {key}:")).map(|v| v.trim().to_string()))
     };

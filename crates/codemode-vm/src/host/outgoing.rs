@@ -137,13 +137,16 @@ impl Vm {
             HostTarget::Extension { path, sync, .. } => (path.len(), *sync),
         };
         self.charge_retained(crate::meter::HOST_CALL_RECORD_BYTES + path_len)?;
+        // The conversion charged the input as it was built; from the next collection on it
+        // counts as in flight until the call ends.
+        let input_bytes = if sync { 0 } else { super::json_bytes(&input) };
         let id = self.host.next_id();
         self.host.outbox.push(HostCall { id, target, input });
         if sync {
             return Ok(Step::Block(id));
         }
         let promise = self.new_promise()?;
-        self.host.pending.push_back((id, promise));
+        self.host.pending.push_back(super::PendingCall { id, promise, input_bytes });
         Ok(Step::Return(Value::Obj(promise)))
     }
 
