@@ -52,6 +52,10 @@ enum Command {
         /// is `{"ok":"suspended","pending":[{key,path,args,handle?}]}`; finish it with `resume`.
         #[arg(long, value_name = "PATH")]
         state_out: Option<PathBuf>,
+        /// Sign the saved state with the key in this file (HMAC-SHA256; trailing whitespace is
+        /// not part of the key), so that `resume --state-key-file` refuses a state changed since.
+        #[arg(long, value_name = "PATH", requires = "state_out")]
+        state_key_file: Option<PathBuf>,
         #[command(flatten)]
         limits: LimitArgs,
         #[command(flatten)]
@@ -70,6 +74,11 @@ enum Command {
         /// Where to write the state if the run suspends again (default: STATE itself).
         #[arg(long, value_name = "PATH")]
         state_out: Option<PathBuf>,
+        /// The state must be signed with the key in this file (`run --state-key-file`): a
+        /// changed, unsigned or otherwise signed state is refused before it is read. A state
+        /// saved again is signed with it too.
+        #[arg(long, value_name = "PATH")]
+        state_key_file: Option<PathBuf>,
         /// Print the result as one line of JSON instead of pretty JSON.
         #[arg(long)]
         json: bool,
@@ -222,11 +231,17 @@ fn main() -> ExitCode {
         }
     };
     let outcome = match cli.command {
-        Command::Run { file, declarations, json, state_out, limits, sources } => {
-            run(file.as_deref(), declarations, json, state_out.as_deref(), &limits, &sources)
+        Command::Run { file, declarations, json, state_out, state_key_file, limits, sources } => {
+            read_state_key(state_key_file.as_deref()).and_then(|key| {
+                let save = state_out.as_deref().map(|path| SaveTo { path, key: key.as_deref() });
+                run(file.as_deref(), declarations, json, save, &limits, &sources)
+            })
         }
-        Command::Resume { state, outcome, state_out, json, limits, sources } => {
-            resume(&state, &outcome, state_out.as_deref().unwrap_or(&state), json, &limits, &sources)
+        Command::Resume { state, outcome, state_out, state_key_file, json, limits, sources } => {
+            read_state_key(state_key_file.as_deref()).and_then(|key| {
+                let save = SaveTo { path: state_out.as_deref().unwrap_or(&state), key: key.as_deref() };
+                resume(&state, &outcome, save, json, &limits, &sources)
+            })
         }
         Command::Mcp {
             http,
@@ -385,11 +400,33 @@ fn tokio_runtime() -> Result<tokio::runtime::Runtime, String> {
         .map_err(|e| format!("cannot start the async runtime: {e}"))
 }
 
+/// Where a suspended run's state goes, and the key that signs it.
+#[derive(Clone, Copy)]
+struct SaveTo<'a> {
+    path: &'a Path,
+    key: Option<&'a [u8]>,
+}
+
+/// The state key in `path` (`--state-key-file`), without trailing whitespace (a key written by
+/// `openssl rand -hex 32 > key` ends in a newline).
+fn read_state_key(path: Option<&Path>) -> Result<Option<Vec<u8>>, String> {
+    let Some(path) = path else { return Ok(None) };
+    let mut key =
+        std::fs::read(path).map_err(|e| format!("cannot read the state key {}: {e}", path.display()))?;
+    while key.last().is_some_and(u8::is_ascii_whitespace) {
+        key.pop();
+    }
+    if key.is_empty() {
+        return Err(format!("the state key file {} is empty", path.display()));
+    }
+    Ok(Some(key))
+}
+
 fn run(
     file: Option<&Path>,
     declarations: bool,
     json: bool,
-    state_out: Option<&Path>,
+    state_out: Option<SaveTo<'_>>,
     limit_args: &LimitArgs,
     source_args: &SourceArgs,
 ) -> Result<ExitCode, String> {
@@ -414,9 +451,9 @@ fn run(
             Some(program) => match hub.runtime(None).await {
                 Ok(runtime) => match state_out {
                     None => Ok(Output::Result(Box::new(runtime.execute(program).await))),
-                    Some(path) => {
+                    Some(save) => {
                         let mut execution = runtime.execute(program);
-                        outcome_output(execution.result().await, path)
+                        outcome_output(execution.result().await, save)
                     }
                 },
                 Err(e) => Err(e),
@@ -434,7 +471,7 @@ fn run(
 fn resume(
     state_path: &Path,
     outcome_args: &[String],
-    state_out: &Path,
+    state_out: SaveTo<'_>,
     json: bool,
     limit_args: &LimitArgs,
     source_args: &SourceArgs,
@@ -443,8 +480,11 @@ fn resume(
     let limits = limits(limit_args);
     let max_state_bytes = limits.memory_limit.saturating_mul(2).saturating_add(1 << 20);
     let bytes = read_state(state_path, max_state_bytes)?;
-    let state =
-        codemode::Snapshot::from_bytes(&bytes).map_err(|e| format!("{}: {e}", state_path.display()))?;
+    let state = match state_out.key {
+        Some(key) => codemode::Snapshot::from_signed_bytes(&bytes, key),
+        None => codemode::Snapshot::from_bytes(&bytes),
+    }
+    .map_err(|e| format!("{}: {e}", state_path.display()))?;
     drop(bytes);
     let (sources, options) = sources(source_args, limits)?;
     let tokio = tokio_runtime()?;
@@ -541,11 +581,16 @@ fn parse_outcome(arg: &str) -> Result<(String, Result<serde_json::Value, codemod
 }
 
 /// A finished run's result, or a suspended run's pending calls (its state written to `path`).
-fn outcome_output(outcome: codemode::Outcome, path: &Path) -> Result<Output, String> {
+fn outcome_output(outcome: codemode::Outcome, save: SaveTo<'_>) -> Result<Output, String> {
     match outcome {
         codemode::Outcome::Finished(result) => Ok(Output::Result(Box::new(result))),
         codemode::Outcome::Suspended(suspended) => {
-            let bytes = suspended.state.to_bytes().map_err(|e| format!("cannot save the run: {e}"))?;
+            let bytes = match save.key {
+                Some(key) => suspended.state.to_signed_bytes(key),
+                None => suspended.state.to_bytes(),
+            }
+            .map_err(|e| format!("cannot save the run: {e}"))?;
+            let path = save.path;
             std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             Ok(Output::Suspended(suspended.to_json()))
         }

@@ -178,6 +178,56 @@ fn a_resumed_run_keeps_the_smaller_of_its_saved_limits_and_the_hosts() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A signed state (`--state-key-file`) resumes only under its key and unchanged: one flipped
+/// byte, another key or an unsigned state is refused before anything is decoded.
+#[test]
+fn a_signed_state_resumes_only_unchanged_and_under_its_key() {
+    let dir = std::env::temp_dir().join(format!("codemode-cli-signed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let (state, key, other_key, unsigned) =
+        (path("run.state"), path("key"), path("other"), path("plain.state"));
+    std::fs::write(&key, "3f1c0a9e5b7d2468\n").unwrap();
+    std::fs::write(&other_key, "another key").unwrap();
+    let args = ["run", "examples/approval.js", "--timeout-ms", "5000", "--state-out"];
+    let out = codemode(&[&args[..], &[state.as_str(), "--state-key-file", key.as_str()]].concat(), None);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let suspended: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    let pending_key = suspended["pending"][0]["key"].as_str().unwrap().to_string();
+    let outcome = format!(r#"{pending_key}={{"ok":true,"value":{{"approved":true}}}}"#);
+    let resume = |state: &str, key: Option<&str>| {
+        let mut args = vec!["resume", state, "--outcome", outcome.as_str()];
+        args.extend(key.map(|k| ["--state-key-file", k]).into_iter().flatten());
+        codemode(&args, None)
+    };
+    let refused = |out: &std::process::Output| {
+        out.status.code() == Some(2)
+            && String::from_utf8_lossy(&out.stderr).contains("not authenticated by this key")
+    };
+    let signed = std::fs::read(&state).unwrap();
+    // Another key; one byte changed in the middle; no tag at all.
+    assert!(refused(&resume(&state, Some(&other_key))));
+    let mut changed = signed.clone();
+    let middle = changed.len() / 2;
+    changed[middle] ^= 1;
+    std::fs::write(&state, &changed).unwrap();
+    assert!(refused(&resume(&state, Some(&key))));
+    let out = codemode(&[&args[..], &[unsigned.as_str()]].concat(), None);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(refused(&resume(&unsigned, Some(&key))));
+    // The state as saved, under its key.
+    std::fs::write(&state, &signed).unwrap();
+    let out = resume(&state, Some(&key));
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is the result JSON");
+    assert_eq!(result["value"]["refunded"], true, "{result}");
+    // An empty key file is a usage error, not an empty key.
+    std::fs::write(&other_key, "\n").unwrap();
+    let out = resume(&state, Some(&other_key));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is empty"), "{out:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn discovery_slips_are_answered_with_what_exists() {
     let program = r#"

@@ -7,8 +7,15 @@
 //! the VM's bytes, each with its length. Nothing in it refers to memory; the bytes decode on
 //! this build only (the VM's fingerprint, the package version), and a malformed or foreign
 //! snapshot is a [`SnapshotError`], never a panic.
+//!
+//! A host that keeps states where others can write them (a queue, a database, a user's disk)
+//! signs them: [`Snapshot::to_signed_bytes`] appends an HMAC-SHA256 tag under the host's key and
+//! [`Snapshot::from_signed_bytes`] checks it, in constant time, before decoding anything, so an
+//! edited state (raised limits, a forged call record, a rewritten heap) is refused.
 
 use std::sync::LazyLock;
+
+use hmac::{KeyInit, Mac};
 
 use codemode_vm::{HostCall, Vm};
 use serde::{Deserialize, Serialize};
@@ -189,12 +196,20 @@ pub enum SnapshotError {
     UnexpectedOutcome { key: String },
     /// An extension's snapshot `decode` failed for a saved value.
     Extension { name: String, message: String },
+    /// A signed state's tag does not match under this key: the state was changed, signed with
+    /// another key, or not signed.
+    Unauthenticated,
 }
 
 impl std::fmt::Display for SnapshotError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             SnapshotError::Malformed(m) => write!(f, "malformed snapshot: {m}"),
+            SnapshotError::Unauthenticated => write!(
+                f,
+                "the state is not authenticated by this key: it was changed after it was saved, \
+                 signed with another key, or saved unsigned"
+            ),
             SnapshotError::OtherBuild(m) => write!(f, "snapshot from another build: {m}"),
             SnapshotError::Extensions { saved, here } => write!(
                 f,
@@ -216,6 +231,17 @@ impl std::fmt::Display for SnapshotError {
 }
 
 impl std::error::Error for SnapshotError {}
+
+/// Bytes of the HMAC-SHA256 tag a signed state ends with.
+const STATE_TAG_LEN: usize = 32;
+
+/// HMAC-SHA256 over `bytes` under `key` (any length: HMAC hashes a long key, pads a short one).
+fn state_mac(key: &[u8], bytes: &[u8]) -> Result<hmac::Hmac<sha2::Sha256>, SnapshotError> {
+    let mut mac = <hmac::Hmac<sha2::Sha256> as KeyInit>::new_from_slice(key)
+        .map_err(|_| SnapshotError::Malformed("the state key was refused".into()))?;
+    mac.update(bytes);
+    Ok(mac)
+}
 
 impl Snapshot {
     /// The first bytes of every saved run: a reader can refuse anything else before reading the
@@ -242,6 +268,25 @@ impl Snapshot {
             out.extend_from_slice(part);
         }
         Ok(out)
+    }
+
+    /// [`Snapshot::to_bytes`] followed by an HMAC-SHA256 tag of those bytes under `key` (32
+    /// bytes): what [`Snapshot::from_signed_bytes`] reads.
+    pub fn to_signed_bytes(&self, key: &[u8]) -> Result<Vec<u8>, SnapshotError> {
+        let mut bytes = self.to_bytes()?;
+        let tag = state_mac(key, &bytes)?.finalize().into_bytes();
+        bytes.extend_from_slice(&tag);
+        Ok(bytes)
+    }
+
+    /// Checks the tag [`Snapshot::to_signed_bytes`] appended, in constant time and before
+    /// decoding anything, then decodes the state: [`SnapshotError::Unauthenticated`] when the
+    /// bytes were changed, signed under another key or not signed.
+    pub fn from_signed_bytes(bytes: &[u8], key: &[u8]) -> Result<Snapshot, SnapshotError> {
+        let split = bytes.len().checked_sub(STATE_TAG_LEN).ok_or(SnapshotError::Unauthenticated)?;
+        let (state, tag) = bytes.split_at(split);
+        state_mac(key, state)?.verify_slice(tag).map_err(|_| SnapshotError::Unauthenticated)?;
+        Snapshot::from_bytes(state)
     }
 
     /// Decodes [`Snapshot::to_bytes`]'s output and checks it (the VM state as any restore).
