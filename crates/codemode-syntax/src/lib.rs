@@ -99,7 +99,7 @@ pub fn compile_to_ir_within(source: &str, memory_limit: u64) -> Result<ir::Progr
     let locator = parse::Locator::new(&text);
     // The pre-scan is linear and iterative; its depth tells how much stack the recursive passes
     // need.
-    let report = scan::prescan(&text, locator.lines())?;
+    let report = scan::prescan(&text, locator.lines(), memory_limit)?;
     if report.compile_bytes > memory_limit {
         return Err(SyntaxError {
             kind: SyntaxErrorKind::ParseError,

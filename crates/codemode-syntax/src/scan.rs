@@ -48,7 +48,9 @@ pub struct ScanReport {
     /// [`COMPILE_BYTES_PER_TOKEN`] per token, and per byte of string, template, regex and comment
     /// text [`COMPILE_BYTES_PER_TEXT_BYTE`] plus a token for each ASCII punctuation character in
     /// it. Counting punctuation there too keeps the bound when the scan takes code for text (a
-    /// `/` guessed to start a regex): code is mostly punctuation.
+    /// `/` guessed to start a regex): code is mostly punctuation. When even every byte being a
+    /// token stays within the memory limit [`prescan`] was given, nothing is counted and this is
+    /// that plain bound.
     pub compile_bytes: u64,
 }
 
@@ -73,8 +75,14 @@ enum Limit {
 
 /// Scans `text`, rejecting nesting deeper than [`MAX_NESTING`] (or chains longer than
 /// [`MAX_FLAT_CHAIN`]) with a `ParseError` located at the token that goes past the limit.
-pub fn prescan(text: &str, lines: &LineTable<'_>) -> Result<ScanReport, SyntaxError> {
-    let mut scanner = Scanner::new(text.as_bytes());
+///
+/// `memory_limit` is what compiling may take: [`ScanReport::compile_bytes`] is counted only when
+/// the plain bound (every byte a token) could pass it, so a program of ordinary size pays
+/// nothing for the count.
+pub fn prescan(text: &str, lines: &LineTable<'_>, memory_limit: u64) -> Result<ScanReport, SyntaxError> {
+    let plain_bound =
+        (text.len() as u64).saturating_mul(COMPILE_BYTES_PER_TOKEN + COMPILE_BYTES_PER_TEXT_BYTE);
+    let mut scanner = Scanner::new(text.as_bytes(), plain_bound > memory_limit);
     scanner.run().map_err(|(offset, limit)| SyntaxError {
         kind: SyntaxErrorKind::ParseError,
         message: match limit {
@@ -89,7 +97,7 @@ pub fn prescan(text: &str, lines: &LineTable<'_>) -> Result<ScanReport, SyntaxEr
         has_code: scanner.has_code,
         unmatched_closer: scanner.unmatched_closer,
         max_depth: scanner.max_depth,
-        compile_bytes: scanner.compile_bytes(),
+        compile_bytes: if scanner.counting { scanner.compile_bytes() } else { plain_bound },
     })
 }
 
@@ -163,6 +171,8 @@ struct Scanner<'a> {
     newline_since_prev: bool,
     has_code: bool,
     unmatched_closer: Option<usize>,
+    /// Whether `tokens` and `text_bytes` are counted (see [`prescan`]).
+    counting: bool,
     /// Tokens of code, plus punctuation characters of text (see [`ScanReport::compile_bytes`]).
     tokens: u64,
     /// Bytes of string, template, regex and comment text.
@@ -209,9 +219,10 @@ const PUNCTUATORS: &[&[u8]] = &[
 ];
 
 impl<'a> Scanner<'a> {
-    fn new(bytes: &'a [u8]) -> Self {
+    fn new(bytes: &'a [u8], counting: bool) -> Self {
         Scanner {
             bytes,
+            counting,
             pos: 0,
             frames: Vec::new(),
             root: Frame::new(FrameKind::Brace),
@@ -234,7 +245,8 @@ impl<'a> Scanner<'a> {
     fn count_text(&mut self, from: usize) {
         let text = self.bytes.get(from..self.pos).unwrap_or_default();
         self.text_bytes += text.len() as u64;
-        self.tokens += text.iter().filter(|b| b.is_ascii_punctuation()).count() as u64;
+        // Summed without branches: most programs' text is short strings and comments.
+        self.tokens += text.iter().map(|b| u64::from(b.is_ascii_punctuation())).sum::<u64>();
     }
 
     fn compile_bytes(&self) -> u64 {
@@ -260,11 +272,15 @@ impl<'a> Scanner<'a> {
                 b' ' | b'\t' | b'\x0b' | b'\x0c' => self.pos += 1,
                 b'/' if self.peek(1) == b'/' => {
                     self.skip_line_comment();
-                    self.count_text(start);
+                    if self.counting {
+                        self.count_text(start);
+                    }
                 }
                 b'/' if self.peek(1) == b'*' => {
                     self.skip_block_comment();
-                    self.count_text(start);
+                    if self.counting {
+                        self.count_text(start);
+                    }
                 }
                 _ => {
                     self.has_code = true;
@@ -272,16 +288,19 @@ impl<'a> Scanner<'a> {
                     self.follows_else = std::mem::take(&mut self.last_was_else);
                     // Strings, templates and regexes are text (their quotes count as its
                     // punctuation); so is the template text after the `}` of a `${`.
-                    let text = matches!(byte, b'\'' | b'"' | b'`')
-                        || (byte == b'/' && !matches!(self.prev, Prev::Operand | Prev::CloseBrace));
+                    let text = self.counting
+                        && (matches!(byte, b'\'' | b'"' | b'`')
+                            || (byte == b'/' && !matches!(self.prev, Prev::Operand | Prev::CloseBrace)));
                     self.token(byte, start)?;
-                    if text {
-                        self.count_text(start);
-                    } else if byte == b'}' && self.pos > start + 1 {
-                        self.tokens += 1;
-                        self.count_text(start + 1);
-                    } else {
-                        self.tokens += 1;
+                    if self.counting {
+                        if text {
+                            self.count_text(start);
+                        } else if byte == b'}' && self.pos > start + 1 {
+                            self.tokens += 1;
+                            self.count_text(start + 1);
+                        } else {
+                            self.tokens += 1;
+                        }
                     }
                     self.newline_since_prev = false;
                     self.after_terminator = terminates;
@@ -591,7 +610,7 @@ mod tests {
     use super::*;
 
     fn depth_ok(text: &str) -> bool {
-        prescan(text, &LineTable::new(text)).is_ok()
+        prescan(text, &LineTable::new(text), 0).is_ok()
     }
 
     #[test]
@@ -639,7 +658,7 @@ mod tests {
     }
 
     fn compile_bytes(text: &str) -> u64 {
-        prescan(text, &LineTable::new(text)).map_or(0, |r| r.compile_bytes)
+        prescan(text, &LineTable::new(text), 0).map_or(0, |r| r.compile_bytes)
     }
 
     #[test]
@@ -669,7 +688,7 @@ mod tests {
     fn reports_emptiness_and_location() {
         let text = "  // only a comment\n /* and another */ ";
         assert_eq!(
-            prescan(text, &LineTable::new(text)),
+            prescan(text, &LineTable::new(text), 0),
             // Two comments of 17 bytes, with 6 punctuation characters between them.
             Ok(ScanReport {
                 has_code: false,
@@ -679,7 +698,7 @@ mod tests {
             })
         );
         let text = format!("x;\n  {}", "[".repeat(MAX_NESTING + 1));
-        let error = prescan(&text, &LineTable::new(&text)).err();
+        let error = prescan(&text, &LineTable::new(&text), 0).err();
         assert_eq!(error.map(|e| e.span), Some(crate::Span { line: 2, column: 3 + MAX_NESTING as u32 }));
     }
 }

@@ -43,7 +43,8 @@ pub(crate) const JSON_MEMBER_BYTES: usize = 96;
 /// member plus its name. Iterative (the value may be as deep as the host made it).
 pub(crate) fn json_bytes(json: &Json) -> u64 {
     let mut bytes = 0u64;
-    let mut work = vec![json];
+    // Inline for the usual small input: most calls cost no allocation here.
+    let mut work: smallvec::SmallVec<[&Json; 8]> = smallvec::smallvec![json];
     while let Some(v) = work.pop() {
         bytes = bytes.saturating_add(JSON_NODE_BYTES as u64);
         match v {
