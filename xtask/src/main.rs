@@ -12,6 +12,8 @@
 //! - `cargo xtask link-order`: traces the workloads under valgrind and writes
 //!   `crates/codemode-cli/link-order.txt`, the functions the linker places together (`link_order.rs`),
 //!   and `rodata-order.ld`, the read-only data they read (`rodata_order.rs`).
+//! - `cargo xtask sweep`: the resource sweep over the whole built-in table
+//!   (`crates/codemode/tests/sweep.rs`, `sweep_all`; `cargo test` runs a fixed sample of it).
 //! - `cargo xtask tidy`: checks dependency boundaries, e.g. that `codemode-vm` pulls in no tokio,
 //!   swc or clock crate.
 
@@ -39,6 +41,8 @@ commands:
   link-order [--check BINARY]     trace the workloads under valgrind and write crates/codemode-cli/link-order.txt
                                   and rodata-order.ld
                                   (--check: how many of its functions BINARY defines)
+  sweep                           every built-in of the table with every amplifier, each case in its own
+                                  process under a small memory limit (crates/codemode/tests/sweep.rs)
   tidy                            check dependency boundaries (codemode-vm: no tokio, swc or clock crates)
 ";
 
@@ -50,6 +54,7 @@ fn main() -> ExitCode {
         Some("test262") => test262::run(&args[1..]),
         Some("link-order") => link_order::run(&args[1..]),
         Some("tidy") => tidy::run(),
+        Some("sweep") => sweep(&args[1..]),
         Some("-h" | "--help" | "help") => {
             print!("{USAGE}");
             Ok(())
@@ -86,6 +91,27 @@ pub(crate) fn status(mut cmd: Command) -> Result<(), String> {
 
 fn node_available() -> bool {
     Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success())
+}
+
+/// `cargo xtask sweep`: the ignored `sweep_all` test, which prints one line per case.
+fn sweep(args: &[String]) -> Result<(), String> {
+    if let Some(other) = args.first() {
+        return Err(format!("unknown sweep argument `{other}`\n\n{USAGE}"));
+    }
+    let mut test = cargo();
+    test.args([
+        "test",
+        "-p",
+        "codemode",
+        "--test",
+        "sweep",
+        "--",
+        "--ignored",
+        "--exact",
+        "sweep_all",
+        "--nocapture",
+    ]);
+    status(test)
 }
 
 fn conformance(args: &[String]) -> Result<(), String> {

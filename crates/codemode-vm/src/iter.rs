@@ -219,6 +219,13 @@ impl Vm {
         let it = self.get_iterator(v)?;
         let mut out = Vec::new();
         while let Some(x) = self.iter_next(it)? {
+            // The list is Rust's until the caller makes it an array: its growth is charged
+            // before it happens (a 16 MB string's characters held 256 MB uncharged).
+            if out.len() == out.capacity() {
+                let more = out.capacity().max(4);
+                self.charge_memory(more * crate::heap::VALUE_SIZE)?;
+                out.reserve_exact(more);
+            }
             out.push(x);
         }
         Ok(out)

@@ -68,6 +68,28 @@ pub use host::{
 };
 pub use output::{LogTally, MAX_LOG_LINES};
 pub use snapshot::build_fingerprint;
+
+/// One entry of the built-in table, by its stable name: `owner` is where a program finds it
+/// (`Array.prototype`, `Math`, `""` for a global function, `#internal` for helpers no program
+/// can name), `name` its property (`get size` / `set x` for accessors, `@@iterator` for a
+/// well-known symbol). For tools that cover the whole table (the resource sweep).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuiltinEntry {
+    pub owner: &'static str,
+    pub name: &'static str,
+    pub arity: u8,
+    pub constructor: bool,
+}
+
+/// Every built-in of the table, in table order.
+pub fn builtin_entries() -> impl Iterator<Item = BuiltinEntry> {
+    builtins::table().iter().map(|d| BuiltinEntry {
+        owner: d.owner,
+        name: d.name,
+        arity: d.arity,
+        constructor: d.construct.is_some(),
+    })
+}
 pub use toolroot::ToolPaths;
 pub use value::Value;
 pub use value::json_text;

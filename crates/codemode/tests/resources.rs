@@ -22,15 +22,13 @@
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use codemode::Limits;
 
 const CASE_VAR: &str = "CODEMODE_RESOURCE_CASE";
-/// The stack every case runs on: the smallest we promise to work on.
-const CASE_STACK: usize = 256 << 10;
-/// Memory the process may use beyond the program's limit.
-const RSS_ALLOWANCE: usize = 64 << 20;
+mod isolated;
+use isolated::RSS_ALLOWANCE;
 
 struct Case {
     source: String,
@@ -92,15 +90,6 @@ fn cases() -> Vec<PathBuf> {
     paths
 }
 
-fn peak_rss_bytes() -> usize {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<usize>().ok())
-        .map_or(0, |kb| kb * 1024)
-}
-
 /// The child side: runs the case named by `CODEMODE_RESOURCE_CASE` on a 256 KiB thread and prints
 /// its result, elapsed time and peak RSS. Without the variable (a plain `cargo test`), it only
 /// checks that the parent below has cases to run.
@@ -115,24 +104,7 @@ fn child_runs_one_case() {
     if let Some(depth) = case.max_call_depth {
         limits = limits.max_call_depth(depth);
     }
-    let source = case.source.clone();
-    let started = Instant::now();
-    let (result, peak) = std::thread::Builder::new()
-        .stack_size(CASE_STACK)
-        .spawn(move || {
-            let runtime = codemode::demo::builder().limits(limits).build().expect("build");
-            let tokio = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("tokio");
-            let result = tokio.block_on(runtime.execute(&source));
-            // The run's peak, before printing copies the result.
-            let peak = peak_rss_bytes();
-            (serde_json::to_string(&result).expect("json"), peak)
-        })
-        .expect("spawn")
-        .join()
-        .expect("the case's thread panicked");
-    println!("ELAPSED_MS {}", started.elapsed().as_millis());
-    println!("PEAK_RSS {peak}");
-    println!("RESULT {result}");
+    isolated::run_here(case.source.clone(), limits);
 }
 
 fn check(case: &Case, result: &serde_json::Value) -> Result<(), String> {
@@ -169,31 +141,18 @@ fn hostile_programs_end_in_time_within_memory() {
     if std::env::var(CASE_VAR).is_ok() {
         return;
     }
-    let exe = std::env::current_exe().expect("test binary");
     let mut failures = Vec::new();
     for path in cases() {
         let case = load(&path);
-        let output = std::process::Command::new(&exe)
-            .args(["child_runs_one_case", "--exact", "--nocapture", "--test-threads=1"])
-            .env(CASE_VAR, &path)
-            .output()
-            .expect("run the child");
-        let stdout = String::from_utf8_lossy(&output.stdout);
-        let field = |key: &str| stdout.lines().find_map(|l| l.split_once(key).map(|(_, v)| v.trim()));
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let (Some(elapsed), Some(rss), Some(result)) =
-            (field("ELAPSED_MS"), field("PEAK_RSS"), field("RESULT"))
-        else {
-            failures.push(format!(
-                "{name}: the child did not finish ({}): {}",
-                output.status,
-                String::from_utf8_lossy(&output.stderr).chars().take(2000).collect::<String>()
-            ));
-            continue;
+        let ended = match isolated::run_in_child("child_runs_one_case", CASE_VAR, &path.to_string_lossy()) {
+            Ok(ended) => ended,
+            Err(why) => {
+                failures.push(format!("{name}: {why}"));
+                continue;
+            }
         };
-        let elapsed = Duration::from_millis(elapsed.parse().unwrap_or(u64::MAX));
-        let rss: usize = rss.parse().unwrap_or(usize::MAX);
-        let result: serde_json::Value = serde_json::from_str(result).unwrap_or_default();
+        let (elapsed, rss, result) = (ended.elapsed, ended.peak_rss, ended.result);
         // Twice the timeout, plus a second for unoptimized test builds on a loaded machine.
         let time_bound = case.timeout * 2 + Duration::from_secs(1);
         let rss_bound = case.memory_limit + RSS_ALLOWANCE;

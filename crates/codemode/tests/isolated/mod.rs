@@ -1,0 +1,77 @@
+//! One program in a process of its own, for the suites that bound a run's peak memory
+//! (`resources.rs`, `sweep.rs`): the parent test runs its own test binary once per case (the
+//! child test selected by name, the case passed in an environment variable), and the child runs
+//! the program on a 256 KiB thread and prints its elapsed time, peak RSS (`VmHWM`) and result.
+
+use std::time::{Duration, Instant};
+
+use codemode::Limits;
+
+/// The stack every case runs on: the smallest we promise to work on.
+pub const CASE_STACK: usize = 256 << 10;
+/// Memory the process may use beyond the program's limit.
+pub const RSS_ALLOWANCE: usize = 64 << 20;
+
+/// What a child printed about its case.
+pub struct Ended {
+    pub elapsed: Duration,
+    pub peak_rss: usize,
+    pub result: serde_json::Value,
+}
+
+/// The child side: runs `source` under `limits` with the demo tools and prints what
+/// [`run_in_child`] reads.
+pub fn run_here(source: String, limits: Limits) {
+    let started = Instant::now();
+    let (result, peak) = std::thread::Builder::new()
+        .stack_size(CASE_STACK)
+        .spawn(move || {
+            let runtime = codemode::demo::builder().limits(limits).build().expect("build");
+            let tokio = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("tokio");
+            let result = tokio.block_on(runtime.execute(&source));
+            // The run's peak, before printing copies the result.
+            let peak = peak_rss_bytes();
+            (serde_json::to_string(&result).expect("json"), peak)
+        })
+        .expect("spawn")
+        .join()
+        .expect("the case's thread panicked");
+    println!("ELAPSED_MS {}", started.elapsed().as_millis());
+    println!("PEAK_RSS {peak}");
+    println!("RESULT {result}");
+}
+
+/// The parent side: runs this test binary's `child_test` with `var` set to `case`, and reads what
+/// the child printed (an error when it crashed or printed nothing).
+pub fn run_in_child(child_test: &str, var: &str, case: &str) -> Result<Ended, String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let output = std::process::Command::new(exe)
+        .args([child_test, "--exact", "--nocapture", "--test-threads=1"])
+        .env(var, case)
+        .output()
+        .map_err(|e| format!("cannot run the child: {e}"))?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let field = |key: &str| stdout.lines().find_map(|l| l.split_once(key).map(|(_, v)| v.trim().to_string()));
+    let (Some(elapsed), Some(rss), Some(result)) = (field("ELAPSED_MS"), field("PEAK_RSS"), field("RESULT"))
+    else {
+        return Err(format!(
+            "the child printed no result (status {:?}): {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr).chars().take(2000).collect::<String>()
+        ));
+    };
+    Ok(Ended {
+        elapsed: Duration::from_millis(elapsed.parse().map_err(|_| "bad ELAPSED_MS")?),
+        peak_rss: rss.parse().map_err(|_| "bad PEAK_RSS")?,
+        result: serde_json::from_str(&result).map_err(|e| format!("bad RESULT: {e}"))?,
+    })
+}
+
+fn peak_rss_bytes() -> usize {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<usize>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
