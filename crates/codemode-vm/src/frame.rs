@@ -77,6 +77,16 @@ pub enum Frame {
     Native(NativeFrame),
 }
 
+impl Frame {
+    /// Rust data sized by the program that a built-in's frame holds ([`crate::builtins::Cont::held_bytes`]).
+    pub fn held_bytes(&self) -> usize {
+        match self {
+            Frame::Js(_) => 0,
+            Frame::Native(f) => f.cont.held_bytes(),
+        }
+    }
+}
+
 /// An async function suspended at `await`: its frame and a copy of its registers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SavedFrame {

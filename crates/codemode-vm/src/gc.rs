@@ -323,7 +323,8 @@ impl Vm {
             + self.frames.capacity() * std::mem::size_of::<crate::frame::Frame>()
             + self.jobs.len() * std::mem::size_of::<Job>()
             + self.heap.retained
-            + self.host.in_flight_bytes();
+            + self.host.in_flight_bytes()
+            + self.frames.iter().map(crate::frame::Frame::held_bytes).sum::<usize>();
         let objects = sweep_arena(
             &mut self.heap.objects,
             &m.objects,

@@ -188,7 +188,7 @@ impl Vm {
                 if let ObjKind::Proxy { .. } = self.heap.obj(id).kind {
                     return Err(self.proxy_unsupported("for-in"));
                 }
-                for key in self.own_keys(id) {
+                for key in self.own_keys(id)? {
                     if seen.insert(key) {
                         items.push(self.key_to_value(key)?);
                     }

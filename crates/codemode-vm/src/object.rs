@@ -260,6 +260,11 @@ impl PropMap {
     }
 
     /// The live properties in insertion order.
+    /// Slots held, deleted ones included: an upper bound of the live properties.
+    pub fn slot_count(&self) -> usize {
+        self.slots.len()
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = &Slot> {
         self.slots.iter().filter(|s| s.key != Atom::DELETED)
     }

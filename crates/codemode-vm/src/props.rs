@@ -849,13 +849,16 @@ impl Vm {
 
     /// The object's own enumerable string keys in JavaScript order: array indices, then integer
     /// keys ascending, then the other keys in insertion order.
-    pub(crate) fn own_keys(&mut self, id: ObjId) -> Vec<Key> {
+    pub(crate) fn own_keys(&mut self, id: ObjId) -> Result<Vec<Key>, Throw> {
         self.own_string_keys(id, false)
     }
 
     /// The object's own string keys in JavaScript order; `all` includes the non-enumerable ones
     /// (`Object.getOwnPropertyNames`; an array's `length`). Private names are never listed.
-    pub(crate) fn own_string_keys(&mut self, id: ObjId, all: bool) -> Vec<Key> {
+    ///
+    /// **The list is charged before it is built** (a key per element of a 16 MiB string or a
+    /// 32 MiB typed array held hundreds of MiB uncharged), with a step per key.
+    pub(crate) fn own_string_keys(&mut self, id: ObjId, all: bool) -> Result<Vec<Key>, Throw> {
         // Out of memory leaves `name` and `length` (or a namespace's tools) unlisted; the next
         // charge reports it.
         if all {
@@ -865,7 +868,17 @@ impl Vm {
         }
         let skip = if all { PRIVATE } else { HIDDEN };
         let obj: &Object = self.heap.obj(id);
-        let mut keys = Vec::new();
+        let elements = match &obj.kind {
+            ObjKind::Array(items) => items.len(),
+            ObjKind::TypedArray(t) => t.len(&self.heap).unwrap_or(0),
+            ObjKind::Boxed(Value::Str(s)) => self.heap.string(*s).utf16_len(),
+            _ => 0,
+        };
+        let count = elements.saturating_add(obj.props.slot_count()).saturating_add(1);
+        self.charge(Work::Elements(count));
+        self.charge_memory(count.saturating_mul(std::mem::size_of::<Key>()))?;
+        let obj: &Object = self.heap.obj(id);
+        let mut keys = Vec::with_capacity(count);
         match &obj.kind {
             ObjKind::Array(items) => keys.extend((0..items.len() as u32).map(Key::Index)),
             ObjKind::TypedArray(t) => keys.extend(crate::builtins::index_keys(&self.heap, t)),
@@ -892,7 +905,7 @@ impl Vm {
             keys.push(Key::Atom(self.realm.atoms.length));
         }
         keys.extend(names.into_iter().map(Key::Atom));
-        keys
+        Ok(keys)
     }
 
     /// The object's own symbol keys in the order they were added; `all` includes the
@@ -910,10 +923,10 @@ impl Vm {
 
     /// Every own key, strings then symbols (`Reflect.ownKeys`); `all` includes the
     /// non-enumerable ones.
-    pub(crate) fn own_property_keys(&mut self, id: ObjId, all: bool) -> Vec<Key> {
-        let mut keys = self.own_string_keys(id, all);
+    pub(crate) fn own_property_keys(&mut self, id: ObjId, all: bool) -> Result<Vec<Key>, Throw> {
+        let mut keys = self.own_string_keys(id, all)?;
         keys.extend(self.own_symbol_keys(id, all));
-        keys
+        Ok(keys)
     }
 
     /// Copies own enumerable properties of `src` onto `dst`, skipping `excluded` keys (object
@@ -941,13 +954,13 @@ impl Vm {
         if let ObjKind::Proxy { .. } = self.heap.obj(id).kind {
             // The target's keys (when listing them needs no trap); values read through the proxy.
             let inner = self.proxy_traps_keys_plainly(id)?;
-            let mut keys = self.own_property_keys(inner, false);
+            let mut keys = self.own_property_keys(inner, false)?;
             keys.retain(|key| !excluded.contains(key));
             let mode =
                 crate::builtins::prop_walk::WalkMode::Define { target: dst, sources: Default::default() };
             return self.start_prop_walk(src, keys, mode).map(Some);
         }
-        let mut keys = self.own_property_keys(id, false);
+        let mut keys = self.own_property_keys(id, false)?;
         keys.retain(|key| !excluded.contains(key));
         if self.has_own_accessor(src, &keys) {
             let mode =

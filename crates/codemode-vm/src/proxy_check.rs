@@ -422,7 +422,7 @@ fn check_own_keys(vm: &mut Vm, target: ObjId, result: Value) -> Result<Step, Thr
     }
     let extensible = target_extensible(vm, target)?;
     let inner = vm.proxy_innermost(target)?;
-    let target_keys = vm.own_property_keys(inner, true);
+    let target_keys = vm.own_property_keys(inner, true)?;
     vm.charge(Work::Elements(target_keys.len()));
     let mut fixed = Vec::new();
     let mut configurable = Vec::new();

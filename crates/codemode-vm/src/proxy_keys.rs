@@ -146,7 +146,7 @@ impl Vm {
                 walk.next = 0;
                 return self.keys_call(walk, "Reflect.ownKeys", vec![Value::Obj(id)], Stage::Listing);
             }
-            let keys = self.own_keys(id);
+            let keys = self.own_keys(id)?;
             self.charge(Work::Elements(keys.len()));
             for key in keys {
                 if walk.seen.insert(seen_key(key)) {
@@ -154,7 +154,7 @@ impl Vm {
                 }
             }
             // Non-enumerable own keys shadow the prototypes' too.
-            for key in self.own_string_keys(id, true) {
+            for key in self.own_string_keys(id, true)? {
                 walk.seen.insert(seen_key(key));
             }
             cur = self.heap.obj(id).proto;

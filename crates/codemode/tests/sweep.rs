@@ -8,7 +8,8 @@
 //!
 //! New built-ins join by being in the table ([`codemode_vm::builtin_entries`]). `sweep_sample`
 //! (in `cargo test`) runs every entry whose index is a multiple of [`SAMPLE_EVERY`] with every
-//! amplifier; `cargo xtask sweep` runs the whole table (`sweep_all`, ignored here).
+//! amplifier; `cargo xtask sweep` runs the whole table (`sweep_all`, ignored here;
+//! `CODEMODE_SWEEP_ONLY=Object.,console.` keeps the entries whose names start so).
 
 // Test setup fails loudly by design.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
@@ -141,6 +142,9 @@ fn sweep(indices: impl Iterator<Item = usize>) {
         return;
     }
     let all = entries();
+    // `CODEMODE_SWEEP_ONLY=Object.,console.`: only the entries whose names start so.
+    let only: Option<Vec<String>> =
+        std::env::var("CODEMODE_SWEEP_ONLY").ok().map(|v| v.split(',').map(str::to_string).collect());
     let (mut failures, mut unreachable, mut cases) = (Vec::new(), Vec::new(), 0);
     let time_bound = TIMEOUT * 2 + Duration::from_secs(1);
     let rss_bound = MEMORY_LIMIT + isolated::RSS_ALLOWANCE;
@@ -150,6 +154,9 @@ fn sweep(indices: impl Iterator<Item = usize>) {
             continue;
         }
         let label = format!("{}{}{}", entry.owner, if entry.owner.is_empty() { "" } else { "." }, entry.name);
+        if only.as_ref().is_some_and(|only| !only.iter().any(|o| label.starts_with(o.as_str()))) {
+            continue;
+        }
         for (amplifier, _) in AMPLIFIERS {
             cases += 1;
             let summary = match isolated::run_in_child(

@@ -207,7 +207,7 @@ fn fill(vm: &mut Vm, walk: &mut Walk, src: ObjId, dst: ObjId) -> Result<(), Thro
         | ObjKind::DataView(_) => Ok(()),
         // Plain objects and arrays: own enumerable properties (array elements included).
         _ => {
-            let keys = vm.own_keys(src);
+            let keys = vm.own_keys(src)?;
             vm.charge(Work::Elements(keys.len()));
             for key in keys {
                 let v = vm.get_value(Value::Obj(src), key)?;

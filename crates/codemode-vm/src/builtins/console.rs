@@ -18,7 +18,7 @@ pub const DEFS: &[NativeDef] = &[
 
 fn emit(vm: &mut Vm, prefix: &str, args: &[Value]) -> Result<Step, Throw> {
     let text = vm.display_all(args)?;
-    vm.push_console(prefix, &text)?;
+    vm.push_console(prefix, text)?;
     Ok(Step::Return(Value::Undefined))
 }
 
@@ -43,18 +43,25 @@ impl Vm {
     pub(crate) fn display_all(&mut self, args: &[Value]) -> Result<String, Throw> {
         let mut text = String::new();
         for (i, v) in args.iter().enumerate() {
+            let piece = self.display(*v)?;
+            // The line is Rust's until the log takes it: it must fit as it grows.
+            self.ensure_fits(text.len() + 1 + piece.len())?;
             if i > 0 {
                 text.push(' ');
             }
-            text.push_str(&self.display(*v)?);
+            text.push_str(&piece);
         }
         Ok(text)
     }
 
     /// Prints `text` after `prefix`, each of its lines indented by the open `console.group`s
     /// (two spaces each, as Node). Kept or dropped by the log budget (`output.rs`).
-    pub(crate) fn push_console(&mut self, prefix: &str, text: &str) -> Result<(), Throw> {
+    pub(crate) fn push_console(&mut self, prefix: &str, text: String) -> Result<(), Throw> {
         let width = 2 * self.console.group_depth as usize;
+        if prefix.is_empty() && width == 0 {
+            // Kept as it is: a second copy of a long line would be held uncounted.
+            return self.push_log_line(text);
+        }
         let lines = text.bytes().filter(|&b| b == b'\n').count() + 1;
         self.ensure_fits(prefix.len() + text.len() + width.saturating_mul(lines))?;
         let indent = " ".repeat(width);

@@ -36,7 +36,7 @@ fn done() -> Result<Step, Throw> {
 fn group(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     if !args.is_empty() {
         let text = vm.display_all(args)?;
-        vm.push_console("", &text)?;
+        vm.push_console("", text)?;
     }
     vm.console.group_depth = vm.console.group_depth.saturating_add(1);
     done()
@@ -68,7 +68,7 @@ fn count(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<S
             1
         }
     };
-    vm.push_console("", &format!("{label}: {n}"))?;
+    vm.push_console("", format!("{label}: {n}"))?;
     done()
 }
 
@@ -106,7 +106,7 @@ fn report(vm: &mut Vm, args: &[Value], end: bool) -> Result<Step, Throw> {
         text.push(' ');
         text.push_str(&vm.display_all(args.get(1..).unwrap_or(&[]))?);
     }
-    vm.push_console("", &text)?;
+    vm.push_console("", text)?;
     done()
 }
 
@@ -157,7 +157,7 @@ fn assert(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<
             text.push_str(&vm.display_all(rest)?);
         }
     }
-    vm.push_console("[warn] ", &text)?;
+    vm.push_console("[warn] ", text)?;
     done()
 }
 
@@ -171,13 +171,13 @@ fn trace(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<S
     if let Some(stack) = vm.capture_stack() {
         text.push_str(&vm.stack_lines(&stack));
     }
-    vm.push_console("[error] ", &text)?;
+    vm.push_console("[error] ", text)?;
     done()
 }
 
 /// `console.dir(value)`: the value as `console.log` shows it (options are ignored).
 fn dir(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let text = vm.display(arg(args, 0))?;
-    vm.push_console("", &text)?;
+    vm.push_console("", text)?;
     done()
 }

@@ -28,7 +28,7 @@ fn table(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<S
         Value::Obj(id) if tabular(vm, id) => id,
         _ => {
             let text = vm.display_all(args.get(..1).unwrap_or(&[]))?;
-            vm.push_console("", &text)?;
+            vm.push_console("", text)?;
             return Ok(Step::Return(Value::Undefined));
         }
     };
@@ -38,8 +38,13 @@ fn table(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<S
             let items = vm.array_items(Value::Obj(p));
             vm.charge(Work::Elements(items.len()));
             let mut names = Vec::with_capacity(items.len());
+            let mut held = 0usize;
             for v in items {
-                names.push((vm.to_rust_string(v)?, vm.to_key(v)?));
+                let name = vm.to_rust_string(v)?;
+                // Rust's until the table is printed, and copied once a row: it must fit.
+                held = held.saturating_add(name.len());
+                vm.ensure_fits(held)?;
+                names.push((name, vm.to_key(v)?));
             }
             Some(names)
         }
@@ -48,45 +53,61 @@ fn table(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<S
             return Err(vm.make_error(codemode_bytecode::ErrorKind::TypeError, msg));
         }
     };
-    let row_keys = vm.own_keys(id);
+    let row_keys = vm.own_keys(id)?;
     vm.charge(Work::Elements(row_keys.len()));
     let mut index = Vec::with_capacity(row_keys.len());
     // Columns in first-seen order (ordered like an object's keys at the end).
     let mut columns: Vec<(String, Vec<Option<String>>)> = Vec::new();
     let mut values: Vec<Option<String>> = Vec::new();
     let mut has_primitives = false;
+    // The cells are Rust's until the table is printed: they must fit as they accumulate (64K
+    // rows of one 1 MB string were 64 GB).
+    let mut held = 0usize;
+    let mut hold = |vm: &mut Vm, cell: &str| -> Result<(), Throw> {
+        held = held.saturating_add(cell.len());
+        vm.ensure_fits(held)
+    };
     for (i, key) in row_keys.iter().enumerate() {
-        index.push(vm.key_display(*key));
+        let name = vm.key_display(*key);
+        hold(vm, &name)?;
+        index.push(name);
         let item = vm.get_value(data, *key)?;
         let primitive = !matches!(item, Value::Obj(_));
         if properties.is_none() && primitive {
             has_primitives = true;
             values.resize(i, None);
-            values.push(Some(inspect(vm, item, 0)?));
+            let cell = inspect(vm, item, 0)?;
+            hold(vm, &cell)?;
+            values.push(Some(cell));
             continue;
         }
         // A row's own keys (all of them: `hasOwnProperty` decides whether a cell is shown).
         let own: Vec<Key> = match item {
-            Value::Obj(row) => vm.own_property_keys(row, true),
+            Value::Obj(row) => vm.own_property_keys(row, true)?,
             _ => Vec::new(),
         };
-        let keys: Vec<(String, Key)> = match &properties {
-            Some(names) => names.clone(),
+        let row_names: Vec<(String, Key)>;
+        let keys: &[(String, Key)] = match &properties {
+            Some(names) => names,
             None => {
                 let keys = match item {
-                    Value::Obj(row) => vm.own_keys(row),
+                    Value::Obj(row) => vm.own_keys(row)?,
                     _ => Vec::new(),
                 };
-                keys.into_iter().map(|k| (vm.key_display(k), k)).collect()
+                row_names = keys.into_iter().map(|k| (vm.key_display(k), k)).collect();
+                &row_names
             }
         };
         vm.charge(Work::Elements(keys.len().saturating_mul(own.len().max(1))));
         for (name, key) in keys {
+            let key = *key;
             let cell = if own.contains(&key) { inspect_cell(vm, item, key)? } else { String::new() };
-            let column = match columns.iter().position(|(n, _)| *n == name) {
+            hold(vm, &cell)?;
+            let column = match columns.iter().position(|(n, _)| n == name) {
                 Some(c) => c,
                 None => {
-                    columns.push((name, Vec::new()));
+                    hold(vm, name)?;
+                    columns.push((name.clone(), Vec::new()));
                     columns.len() - 1
                 }
             };
@@ -107,9 +128,10 @@ fn table(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<S
         head.push("Values".into());
         body.push(values);
     }
+    // Every row is padded to the widest cell of each column: measured before it is drawn.
+    vm.ensure_fits(rendered_size(&head, &body))?;
     let text = render(&head, &body);
-    vm.ensure_fits(text.len())?;
-    vm.push_console("", &text)?;
+    vm.push_console("", text)?;
     Ok(Step::Return(Value::Undefined))
 }
 
@@ -154,7 +176,7 @@ fn inspect_object(vm: &mut Vm, id: ObjId, depth: usize) -> Result<String, Throw>
     if !is_array && !matches!(vm.heap.obj(id).kind, ObjKind::Plain) {
         return vm.display(v);
     }
-    let keys = vm.own_keys(id);
+    let keys = vm.own_keys(id)?;
     // Node's table inspects an object of more than two keys, and anything nested, at depth -1.
     if depth > 0 || (!is_array && keys.len() > 2) {
         return Ok(if is_array { "[Array]" } else { "[Object]" }.into());
@@ -235,6 +257,20 @@ fn width(s: &str) -> usize {
 
 /// Node's `cli_table`: the head row, a divider, then each row, in a box; cells left-aligned,
 /// padded to the widest in their column plus one space each side.
+/// An upper bound of the bytes [`render`] writes: every row as wide as the widest cells (each
+/// character at most 4 bytes, box characters 3).
+fn rendered_size(head: &[String], columns: &[Vec<Option<String>>]) -> usize {
+    let rows = columns.iter().map(Vec::len).max().unwrap_or(0).saturating_add(4);
+    let row_bytes: usize = head
+        .iter()
+        .zip(columns)
+        .map(|(h, cells)| {
+            cells.iter().flatten().map(String::len).fold(h.len(), usize::max).saturating_mul(4) + 9
+        })
+        .fold(4usize, usize::saturating_add);
+    rows.saturating_mul(row_bytes)
+}
+
 fn render(head: &[String], columns: &[Vec<Option<String>>]) -> String {
     let rows = columns.iter().map(Vec::len).max().unwrap_or(0);
     let widths: Vec<usize> = head

@@ -58,7 +58,7 @@ fn drive(vm: &mut Vm, mut state: Revive) -> Result<Step, Throw> {
                 let keys = match v {
                     Value::Obj(id) => match &vm.heap.obj(id).kind {
                         ObjKind::Array(items) => (0..items.len() as u32).map(Key::Index).collect(),
-                        ObjKind::Plain => vm.own_keys(id),
+                        ObjKind::Plain => vm.own_keys(id)?,
                         _ => Vec::new(),
                     },
                     _ => Vec::new(),

@@ -325,6 +325,16 @@ pub enum Cont {
 }
 
 impl Cont {
+    /// Bytes of Rust data sized by the program that the continuation holds while it waits on
+    /// program code (a `JSON.stringify` tree half built): every collection counts them
+    /// (`gc.rs`), so the memory limit sees them for as long as they live.
+    pub fn held_bytes(&self) -> usize {
+        match self {
+            Cont::ToJson(w) => w.held,
+            _ => 0,
+        }
+    }
+
     /// Pushes every value the continuation holds (GC roots).
     pub fn trace(&self, out: &mut Vec<Value>) {
         match self {

@@ -94,7 +94,7 @@ fn list(vm: &mut Vm, v: Value, what: u8) -> Result<Step, Throw> {
         return Ok(step);
     }
     let Some(id) = key_source(vm, v)? else { return Ok(Step::Return(vm.new_array(Vec::new())?)) };
-    let keys = vm.own_keys(id);
+    let keys = vm.own_keys(id)?;
     let proxy = vm.as_proxy(v).is_some();
     if what != 0 && (proxy || vm.has_own_accessor(Value::Obj(id), &keys)) {
         let mode =
@@ -133,7 +133,7 @@ fn get_own_property_names(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Va
         return Ok(step);
     }
     let Some(id) = key_source(vm, arg(args, 0))? else { return Ok(Step::Return(vm.new_array(Vec::new())?)) };
-    let keys = vm.own_string_keys(id, true);
+    let keys = vm.own_string_keys(id, true)?;
     vm.charge(Work::Elements(keys.len()));
     let names = keys.into_iter().map(|key| vm.key_to_value(key)).collect::<Result<Vec<_>, _>>()?;
     Ok(Step::Return(vm.new_array(names)?))

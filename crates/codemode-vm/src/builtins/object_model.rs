@@ -345,7 +345,7 @@ pub(super) fn define_properties(
         }
         return Ok(Step::Return(o));
     };
-    let keys = vm.own_property_keys(pid, false);
+    let keys = vm.own_property_keys(pid, false)?;
     vm.charge(Work::Elements(keys.len()));
     let mut descriptors = Vec::with_capacity(keys.len());
     for key in keys {
@@ -504,7 +504,7 @@ fn get_own_property_descriptors(
     }
     let out = vm.new_object()?;
     let Value::Obj(id) = o else { return Ok(Step::Return(out)) };
-    let keys = vm.own_property_keys(id, true);
+    let keys = vm.own_property_keys(id, true)?;
     vm.charge(Work::Elements(keys.len()));
     for key in keys {
         let d = descriptor_of(vm, o, key)?;

@@ -114,9 +114,9 @@ fn continue_walk(vm: &mut Vm, mut walk: PropWalk) -> Result<Step, Throw> {
         let keys = match src {
             Value::Obj(id) if vm.as_proxy(src).is_some() => {
                 let inner = vm.proxy_traps_keys_plainly(id)?;
-                vm.own_property_keys(inner, false)
+                vm.own_property_keys(inner, false)?
             }
-            Value::Obj(id) => vm.own_keys(id),
+            Value::Obj(id) => vm.own_keys(id)?,
             _ => Vec::new(),
         };
         vm.charge(Work::Elements(keys.len()));

@@ -206,7 +206,7 @@ fn own_keys(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Resul
 }
 
 fn ordinary_own_keys(vm: &mut Vm, id: ObjId) -> Result<Step, Throw> {
-    let keys = vm.own_property_keys(id, true);
+    let keys = vm.own_property_keys(id, true)?;
     vm.charge(crate::meter::Work::Elements(keys.len()));
     let mut items = Vec::with_capacity(keys.len());
     for key in keys {

@@ -31,7 +31,7 @@ impl Vm {
         }
         // The plain copy: the same own properties, shallowly.
         let plain = self.new_object()?;
-        for key in self.own_keys(id) {
+        for key in self.own_keys(id)? {
             let value = self.get_value(v, key)?;
             self.define(plain, key, value)?;
         }

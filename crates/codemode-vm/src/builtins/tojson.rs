@@ -82,6 +82,11 @@ pub struct Walk {
     /// does not count as a level of nesting.
     #[serde(default)]
     wrapped: bool,
+    /// Bytes of the JSON built so far, as charged node by node: counted by every collection
+    /// while the walk waits on a getter, `toJSON` or the replacer ([`Cont::held_bytes`]), so a
+    /// collection in the middle does not forget it.
+    #[serde(default)]
+    pub(super) held: usize,
 }
 
 /// How far a value has come through `SerializeJSONProperty`.
@@ -115,6 +120,7 @@ impl Walk {
             proxy_value: None,
             host_target: None,
             wrapped: false,
+            held: 0,
         }
     }
 
@@ -301,6 +307,7 @@ fn drive(vm: &mut Vm, mut walk: Walk, mut next: Option<(Value, Stage)>) -> Resul
             };
             vm.charge(Work::Elements(1));
             vm.charge_memory(bytes)?;
+            walk.held = walk.held.saturating_add(bytes);
             match produced {
                 Produced::Leaf(json) => emit(&mut walk, json),
                 Produced::Level(level) => {
@@ -390,6 +397,9 @@ fn finish(vm: &mut Vm, walk: Walk) -> Result<Step, Throw> {
             if let Some(allowed) = &walk.allowed {
                 super::json::filter_keys(&mut json, allowed, 0);
             }
+            // The text is built in Rust before the heap takes it: it must fit first. What the
+            // tree held bounds it but for indentation, a few bytes a node.
+            vm.ensure_fits(walk.held.saturating_add(walk.held.saturating_mul(walk.indent.len()) / 8))?;
             let mut out = String::new();
             super::json::write_json(&json, &walk.indent, 0, &mut out);
             vm.charge(Work::Scan(out.len()));
@@ -431,7 +441,7 @@ fn leaf_or_level(vm: &mut Vm, walk: &Walk, value: Value) -> Result<Produced, Thr
                     // The target's keys, when no proxy on the way traps how keys are listed;
                     // each value is read through the proxy (its `get` trap runs).
                     let inner = vm.proxy_traps_keys_plainly(id)?;
-                    let keys = vm.own_keys(inner);
+                    let keys = vm.own_keys(inner)?;
                     keys.into_iter().map(|k| key_name(vm, k)).collect()
                 }
                 ObjKind::Boxed(Value::BigInt(_)) => return Err(bigint_error(vm, walk.purpose)),
@@ -458,7 +468,7 @@ fn leaf_or_level(vm: &mut Vm, walk: &Walk, value: Value) -> Result<Produced, Thr
                     {
                         return Ok(Produced::Leaf(Some(Json::String(query))));
                     }
-                    let keys = vm.own_keys(id);
+                    let keys = vm.own_keys(id)?;
                     keys.into_iter().map(|k| key_name(vm, k)).collect()
                 }
                 // Binary data has no JSON form: refused by name and place, not sent as an object
@@ -497,7 +507,7 @@ fn leaf_or_level(vm: &mut Vm, walk: &Walk, value: Value) -> Result<Produced, Thr
                 }
                 ObjKind::Error(_) if walk.purpose != Purpose::Stringify => {
                     let mut keys = vec!["name".to_string(), "message".to_string()];
-                    for key in vm.own_keys(id) {
+                    for key in vm.own_keys(id)? {
                         let name = key_name(vm, key);
                         if !keys.contains(&name) {
                             keys.push(name);
@@ -506,7 +516,7 @@ fn leaf_or_level(vm: &mut Vm, walk: &Walk, value: Value) -> Result<Produced, Thr
                     keys
                 }
                 _ => {
-                    let keys = vm.own_keys(id);
+                    let keys = vm.own_keys(id)?;
                     keys.into_iter().map(|k| key_name(vm, k)).collect()
                 }
             };

@@ -157,7 +157,7 @@ fn tuple_pairs(vm: &mut Vm, items: Vec<Value>) -> Result<Pairs, Throw> {
 /// The pairs of an object's own enumerable string-keyed properties (a later duplicate name,
 /// which only a proxy could give, replaces the earlier value in place, as in Node).
 fn record_pairs(vm: &mut Vm, id: ObjId) -> Result<Pairs, Throw> {
-    let keys = vm.own_keys(id);
+    let keys = vm.own_keys(id)?;
     vm.charge(Work::Elements(keys.len()));
     let mut list: Pairs = Vec::with_capacity(keys.len());
     for key in keys {

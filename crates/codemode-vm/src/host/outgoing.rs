@@ -325,7 +325,7 @@ impl Vm {
                 members.push((name.to_string(), self.read_for_json(v, key, pass)?));
             }
         }
-        for key in self.own_keys(id) {
+        for key in self.own_keys(id)? {
             let value = self.read_for_json(v, key, pass)?;
             let name = match key {
                 Key::Atom(a) => self.heap.atoms.name(a).to_string(),
