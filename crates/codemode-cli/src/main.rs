@@ -123,6 +123,12 @@ enum Command {
         #[command(flatten)]
         model: ModelArgs,
     },
+    /// The sentence-embedding model `search` uses besides its lexical ranking (`codemode models
+    /// pull` fetches the default, all-MiniLM-L6-v2).
+    Models {
+        #[command(subcommand)]
+        command: ModelsCommand,
+    },
 }
 
 #[derive(Debug, Args)]

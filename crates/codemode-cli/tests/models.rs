@@ -113,9 +113,14 @@ fn models_which_names_the_directory_and_where_it_came_from() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("(given by the host)"));
     // The weights are only read when a program searches: a run that does not search is
     // untouched by this unloadable model.
-    let out = codemode(&["run", "-", "--model-dir", &dir], &[], "return 1 + 1", &cache);
+    let out = codemode(&["run", "-", "--json", "--model-dir", &dir], &[], "return 1 + 1", &cache);
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "2");
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(result["value"], 2);
+    // A program that searches with it gets lexical results, and the run goes on.
+    let out = codemode(&["run", "-", "--json", "--model-dir", &dir], &[], SEARCH, &cache);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("tools.orders.lookup"));
     let _ = std::fs::remove_dir_all(&cache);
 }
 
