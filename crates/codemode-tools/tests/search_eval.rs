@@ -293,11 +293,13 @@ fn search_eval_fused_with_minilm() {
     }
 }
 
-/// Held-out floors of MiniLM fused with the lexical ranking, and alone.
-const MINILM_FUSED_MIN_RECALL_AT_5: f64 = 0.0;
-const MINILM_FUSED_MIN_RECALL_AT_1: f64 = 0.0;
-const MINILM_FUSED_MIN_PARAPHRASE_AT_5: f64 = 0.0;
-const MINILM_ALONE_MIN_RECALL_AT_5: f64 = 0.0;
+/// Held-out floors of MiniLM fused with the lexical ranking, and alone: the figures of
+/// docs/tools.md (0.961, 0.786, 0.844, 0.844) less one query, so that a float rounding that swaps
+/// two near-equal cosines on another CPU does not fail the test, and a real regression does.
+const MINILM_FUSED_MIN_RECALL_AT_5: f64 = 0.95;
+const MINILM_FUSED_MIN_RECALL_AT_1: f64 = 0.77;
+const MINILM_FUSED_MIN_PARAPHRASE_AT_5: f64 = 0.81;
+const MINILM_ALONE_MIN_RECALL_AT_5: f64 = 0.83;
 
 /// Fusion weights for all-mpnet-base-v2, chosen on the 284 development queries (see
 /// docs/tools.md).
