@@ -146,8 +146,9 @@ struct State {
     catalogs: Vec<Arc<CatalogVectors>>,
     /// Fingerprints of catalogs being embedded in the background.
     pending: Vec<u64>,
-    /// The last background embedding's failure, if it failed.
-    failure: Option<EmbedError>,
+    /// The last background embedding's failure (catalog fingerprint, error): not retried in
+    /// the background (each search would start it again); [`SemanticRanker::warm`] retries.
+    failure: Option<(u64, EmbedError)>,
 }
 
 impl std::fmt::Debug for SemanticRanker {
@@ -301,24 +302,40 @@ impl SemanticRanker {
         self.catalog_vectors_in(tools, self.background)
     }
 
+    /// The texts of the catalog's tools and their fingerprint: one ranker has one embedder, so
+    /// the texts (and the centring) identify the vectors.
+    fn fingerprint(&self, tools: &ToolSet) -> (Vec<String>, u64) {
+        let texts: Vec<String> = (0..tools.catalog().len()).map(|i| (self.text)(tools, i)).collect();
+        let mut hasher = DefaultHasher::new();
+        texts.hash(&mut hasher);
+        self.centering.hash(&mut hasher);
+        let fingerprint = hasher.finish();
+        (texts, fingerprint)
+    }
+
     fn catalog_vectors_in(
         &self,
         tools: &ToolSet,
         background: bool,
     ) -> Result<Arc<CatalogVectors>, EmbedError> {
-        let texts: Vec<String> = (0..tools.catalog().len()).map(|i| (self.text)(tools, i)).collect();
-        // One ranker has one embedder: the texts (and the centring) identify the vectors.
-        let mut hasher = DefaultHasher::new();
-        texts.hash(&mut hasher);
-        self.centering.hash(&mut hasher);
-        let fingerprint = hasher.finish();
+        let (texts, fingerprint) = self.fingerprint(tools);
         {
-            let state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+            let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
             if let Some(hit) = state.catalogs.iter().find(|c| c.fingerprint == fingerprint) {
                 return Ok(Arc::clone(hit));
             }
             if state.pending.contains(&fingerprint) {
                 return Err(EmbedError("the catalog is still being embedded".to_owned()));
+            }
+            if background
+                && let Some((failed, error)) = &state.failure
+                && *failed == fingerprint
+            {
+                return Err(error.clone());
+            }
+            // Claimed now, so that concurrent searches start one embedding, not several.
+            if background {
+                state.pending.push(fingerprint);
             }
         }
         let job = Job {
@@ -328,41 +345,36 @@ impl SemanticRanker {
             texts,
             fingerprint,
         };
-        // Vectors the disk cache has: when it has all, no thread is needed.
+        // Vectors the disk cache has: when it has them all, no thread is needed.
         let (store, stored) = job.stored();
-        let missing = job
-            .texts
-            .iter()
-            .filter(|t| !stored.contains_key(&store.as_ref().map_or(0, |s| s.key(t))))
-            .count();
-        if background && missing > 0 {
-            self.state.lock().unwrap_or_else(PoisonError::into_inner).pending.push(fingerprint);
+        let all_stored =
+            store.as_ref().is_some_and(|s| job.texts.iter().all(|t| stored.contains_key(&s.key(t))));
+        if background && !all_stored {
             let state = Arc::clone(&self.state);
             let spawned = std::thread::Builder::new().name("codemode-embed".to_owned()).spawn(move || {
                 let outcome = job.run(store, stored);
                 let mut state = state.lock().unwrap_or_else(PoisonError::into_inner);
-                state.pending.retain(|&p| p != fingerprint);
+                state.release(fingerprint);
                 match outcome {
                     Ok(vectors) => {
                         remember(&mut state, Arc::new(vectors));
                         state.failure = None;
                     }
-                    Err(e) => state.failure = Some(e),
+                    Err(e) => state.failure = Some((fingerprint, e)),
                 }
             });
             if let Err(e) = spawned {
-                self.state
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .pending
-                    .retain(|&p| p != fingerprint);
+                self.state.lock().unwrap_or_else(PoisonError::into_inner).release(fingerprint);
                 return Err(EmbedError(format!("cannot start the embedding thread: {e}")));
             }
             return Err(EmbedError("the catalog is being embedded in the background".to_owned()));
         }
-        let vectors = Arc::new(job.run(store, stored)?);
+        let outcome = job.run(store, stored).map(Arc::new);
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        state.release(fingerprint);
+        let vectors = outcome?;
         remember(&mut state, Arc::clone(&vectors));
+        state.failure = None;
         Ok(vectors)
     }
 
@@ -380,18 +392,14 @@ impl SemanticRanker {
 
     /// Whether the vectors of `tools` are ready (semantic search will not wait or fall back).
     pub fn is_ready(&self, tools: &ToolSet) -> bool {
-        let texts: Vec<String> = (0..tools.catalog().len()).map(|i| (self.text)(tools, i)).collect();
-        let mut hasher = DefaultHasher::new();
-        texts.hash(&mut hasher);
-        self.centering.hash(&mut hasher);
-        let fingerprint = hasher.finish();
+        let (_, fingerprint) = self.fingerprint(tools);
         let state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         state.catalogs.iter().any(|c| c.fingerprint == fingerprint)
     }
 
     /// Why the last background embedding failed, if it did.
     pub fn background_failure(&self) -> Option<EmbedError> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner).failure.clone()
+        self.state.lock().unwrap_or_else(PoisonError::into_inner).failure.as_ref().map(|(_, e)| e.clone())
     }
 
     /// Cosine similarity of the query to each tool of the scope (catalog indices), best first.
@@ -466,6 +474,13 @@ impl SemanticRanker {
         }
         fused.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         fused
+    }
+}
+
+impl State {
+    /// Ends the claim on a catalog being embedded.
+    fn release(&mut self, fingerprint: u64) {
+        self.pending.retain(|&p| p != fingerprint);
     }
 }
 
