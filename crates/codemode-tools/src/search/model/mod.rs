@@ -143,14 +143,22 @@ impl SentenceEncoder {
         let weights_digest = fnv1a(fnv1a(FNV_OFFSET, &(bytes.len() as u64).to_le_bytes()), head);
         drop(bytes);
         // Some exports prefix every name with the architecture.
-        let tensors: HashMap<String, Tensor> = tensors
-            .into_iter()
-            .map(|(name, t)| {
-                let name =
-                    name.strip_prefix("bert.").or_else(|| name.strip_prefix("mpnet.")).unwrap_or(&name);
-                (name.to_owned(), t)
-            })
-            .collect();
+        let mut renamed: HashMap<String, Tensor> = HashMap::with_capacity(tensors.len());
+        for (name, t) in tensors {
+            let name = name.strip_prefix("bert.").or_else(|| name.strip_prefix("mpnet.")).unwrap_or(&name);
+            // Layer weights stored column-major (the same matrix): `Linear` multiplies by their
+            // transpose, which is then contiguous, and gemm uses it without packing it again
+            // for every product (most of a short query's time otherwise).
+            let t = if name.starts_with("encoder.") && name.ends_with(".weight") && t.rank() == 2 {
+                t.to_dtype(DType::F32)
+                    .and_then(|t| t.t()?.contiguous()?.t())
+                    .map_err(|e| err("model.safetensors", &e))?
+            } else {
+                t
+            };
+            renamed.insert(name.to_owned(), t);
+        }
+        let tensors = renamed;
         let vb = VarBuilder::from_tensors(tensors, DType::F32, &device);
         let network = match spec.family {
             Family::Bert => {
