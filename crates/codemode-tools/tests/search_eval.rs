@@ -136,8 +136,11 @@ const FUSED_HELDOUT_MIN_RECALL_AT_5: f64 = 0.90;
 /// Fusion weights for MiniLM, chosen on dev + dev extra: lexical, semantic when the best
 /// lexical hit matches every query word literally, semantic when it matches none
 /// (`SemanticRanker::with_adaptive_weight`).
+#[cfg(feature = "embeddings")]
 const MINILM_LEXICAL_WEIGHT: f64 = 1.0;
+#[cfg(feature = "embeddings")]
 const MINILM_SEMANTIC_WEIGHT: f64 = 0.2;
+#[cfg(feature = "embeddings")]
 const MINILM_SEMANTIC_WEIGHT_UNMATCHED: f64 = 1.5;
 
 #[test]
@@ -296,15 +299,22 @@ fn search_eval_fused_with_minilm() {
 /// Held-out floors of MiniLM fused with the lexical ranking, and alone: the figures of
 /// docs/tools.md (0.961, 0.786, 0.844, 0.844) less one query, so that a float rounding that swaps
 /// two near-equal cosines on another CPU does not fail the test, and a real regression does.
+#[cfg(feature = "embeddings")]
 const MINILM_FUSED_MIN_RECALL_AT_5: f64 = 0.95;
+#[cfg(feature = "embeddings")]
 const MINILM_FUSED_MIN_RECALL_AT_1: f64 = 0.77;
+#[cfg(feature = "embeddings")]
 const MINILM_FUSED_MIN_PARAPHRASE_AT_5: f64 = 0.81;
+#[cfg(feature = "embeddings")]
 const MINILM_ALONE_MIN_RECALL_AT_5: f64 = 0.83;
 
 /// Fusion weights for all-mpnet-base-v2, chosen on the 284 development queries (see
 /// docs/tools.md).
+#[cfg(feature = "embeddings")]
 const MPNET_LEXICAL_WEIGHT: f64 = 1.0;
+#[cfg(feature = "embeddings")]
 const MPNET_SEMANTIC_WEIGHT: f64 = 0.2;
+#[cfg(feature = "embeddings")]
 const MPNET_SEMANTIC_WEIGHT_UNMATCHED: f64 = 1.5;
 
 /// Opt-in: the semantic ranker with all-mpnet-base-v2 (12 layers, 768 wide, Apache-2.0), as
