@@ -149,7 +149,7 @@ impl SentenceEncoder {
             // Layer weights stored column-major (the same matrix): `Linear` multiplies by their
             // transpose, which is then contiguous, and gemm uses it without packing it again
             // for every product (most of a short query's time otherwise).
-            let t = if name.starts_with("encoder.") && name.ends_with(".weight") && t.rank() == 2 {
+            let t = if name.starts_with("encoder.layer.") && name.ends_with(".weight") && t.rank() == 2 {
                 t.to_dtype(DType::F32)
                     .and_then(|t| t.t()?.contiguous()?.t())
                     .map_err(|e| err("model.safetensors", &e))?
