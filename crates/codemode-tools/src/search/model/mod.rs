@@ -3,8 +3,8 @@
 //! `1_Pooling/config.json`) loaded into [candle](https://github.com/huggingface/candle) on the
 //! CPU, as an [`Embedder`] for [`crate::search::SemanticRanker`].
 //!
-//! - Families: BERT (`model_type: "bert"`: all-MiniLM-L6-v2, bge, gte, e5), through
-//!   `candle-transformers`; MPNet (`"mpnet"`: all-mpnet-base-v2), in [`mpnet`].
+//! - Families: BERT (`model_type: "bert"`: all-MiniLM-L6-v2, bge, gte, e5) and MPNet
+//!   (`"mpnet"`: all-mpnet-base-v2), in [`encoder`].
 //! - Tokens: the model's own `tokenizer.json` through the `tokenizers` crate (pure-Rust regex
 //!   engine). Texts are cut at [`DEFAULT_MAX_TOKENS`] word pieces unless
 //!   [`SentenceEncoder::with_max_tokens`] says otherwise.
@@ -14,8 +14,8 @@
 //! Nothing is downloaded: [`locate`] finds a directory (host, `CODEMODE_MODEL_DIR`, the cache
 //! `codemode models pull` fills). A missing or broken directory is a [`ModelError`].
 
+mod encoder;
 pub mod locate;
-mod mpnet;
 mod spec;
 
 use std::collections::HashMap;
@@ -24,7 +24,6 @@ use std::sync::OnceLock;
 
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
-use candle_transformers::models::bert::{BertModel, Config as BertConfig, HiddenAct};
 use tokenizers::{Tokenizer, TruncationParams};
 
 pub use self::spec::{Family, ModelError, ModelSpec, Pooling};
@@ -64,15 +63,10 @@ pub const DEFAULT_MAX_TOKENS: usize = 128;
 /// Texts encoded together.
 pub const BATCH: usize = 16;
 
-enum Network {
-    Bert(Box<BertModel>),
-    MpNet(Box<mpnet::MpNet>),
-}
-
 /// A loaded sentence-embedding model.
 pub struct SentenceEncoder {
     spec: ModelSpec,
-    network: Network,
+    encoder: encoder::Encoder,
     tokenizer: Tokenizer,
     max_tokens: usize,
     query_prefix: String,
@@ -99,30 +93,6 @@ pub(crate) fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
 }
 
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-
-fn bert_config(spec: &ModelSpec) -> Result<BertConfig, ModelError> {
-    let act = match spec.config.get("hidden_act").and_then(serde_json::Value::as_str) {
-        Some("gelu") | None => HiddenAct::Gelu,
-        Some("gelu_new" | "gelu_pytorch_tanh") => HiddenAct::GeluApproximate,
-        Some("relu") => HiddenAct::Relu,
-        Some(other) => {
-            return Err(ModelError::new(&spec.dir, format!("hidden_act {other:?} is not supported")));
-        }
-    };
-    Ok(BertConfig {
-        vocab_size: spec.usize_or("vocab_size", 30522),
-        hidden_size: spec.hidden,
-        num_hidden_layers: spec.layers,
-        num_attention_heads: spec.heads,
-        intermediate_size: spec.usize_or("intermediate_size", 4 * spec.hidden),
-        hidden_act: act,
-        max_position_embeddings: spec.usize_or("max_position_embeddings", 512),
-        type_vocab_size: spec.usize_or("type_vocab_size", 2),
-        layer_norm_eps: spec.f64_or("layer_norm_eps", 1e-12),
-        pad_token_id: spec.pad_id as usize,
-        ..BertConfig::default()
-    })
-}
 
 impl SentenceEncoder {
     /// Loads the model in `dir` (reads the weights into memory: ~90 MB for all-MiniLM-L6-v2).
@@ -160,23 +130,20 @@ impl SentenceEncoder {
         }
         let tensors = renamed;
         let vb = VarBuilder::from_tensors(tensors, DType::F32, &device);
-        let network = match spec.family {
-            Family::Bert => {
-                let config = bert_config(&spec)?;
-                Network::Bert(Box::new(
-                    BertModel::load(vb, &config)
-                        .map_err(|e| err("model.safetensors does not fit config.json", &e))?,
-                ))
-            }
-            Family::MpNet => Network::MpNet(Box::new(
-                mpnet::MpNet::load(&vb, &spec)
-                    .map_err(|e| err("model.safetensors does not fit config.json", &e))?,
-            )),
-        };
+        let activation =
+            encoder::Activation::parse(spec.config.get("hidden_act").and_then(serde_json::Value::as_str))
+                .ok_or_else(|| {
+                    ModelError::new(
+                        dir,
+                        "config.json's hidden_act is not supported (gelu, gelu_new, relu are)",
+                    )
+                })?;
+        let network = encoder::Encoder::load(&vb, &spec, activation)
+            .map_err(|e| err("model.safetensors does not fit config.json", &e))?;
         let mut encoder = Self {
             max_tokens: DEFAULT_MAX_TOKENS.min(spec.max_tokens),
             spec,
-            network,
+            encoder: network,
             tokenizer,
             query_prefix: String::new(),
             document_prefix: String::new(),
@@ -278,10 +245,7 @@ impl SentenceEncoder {
         let shape = (batch.len(), n);
         let ids = Tensor::from_vec(ids, shape, &self.device)?;
         let mask = Tensor::from_vec(mask, shape, &self.device)?;
-        let hidden = match &self.network {
-            Network::Bert(model) => model.forward(&ids, &ids.zeros_like()?, Some(&mask))?,
-            Network::MpNet(model) => model.forward(&ids, &mask)?,
-        };
+        let hidden = self.encoder.forward(&ids, &mask)?;
         let pooled = match self.spec.pooling {
             Pooling::Cls => hidden.narrow(1, 0, 1)?.squeeze(1)?,
             Pooling::Mean => {
