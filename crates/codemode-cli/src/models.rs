@@ -137,6 +137,8 @@ pub async fn pull(name: &str, revision: &str, force: bool) -> Result<(), String>
     codemode_mcp::install_crypto_provider();
     let client = reqwest::Client::builder()
         .user_agent(concat!("codemode/", env!("CARGO_PKG_VERSION")))
+        .connect_timeout(std::time::Duration::from_secs(30))
+        .read_timeout(std::time::Duration::from_secs(60))
         .build()
         .map_err(|e| format!("cannot start an HTTP client: {e}"))?;
     let endpoint = env("HF_ENDPOINT").unwrap_or_else(|| "https://huggingface.co".to_owned());
