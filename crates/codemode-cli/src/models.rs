@@ -146,7 +146,13 @@ pub async fn pull(name: &str, revision: &str, force: bool) -> Result<(), String>
     let token = env("HF_TOKEN").filter(|t| !t.trim().is_empty());
     for (file, required) in REQUIRED.iter().map(|f| (f, true)).chain(OPTIONAL.iter().map(|f| (f, false))) {
         let url = format!("{endpoint}/{repo}/resolve/{revision}/{file}");
-        let fetched = fetch(&client, &url, token.as_deref(), &partial.join(file)).await?;
+        let fetched = match fetch(&client, &url, token.as_deref(), &partial.join(file)).await {
+            Ok(fetched) => fetched,
+            Err(e) => {
+                let _ = std::fs::remove_dir_all(&partial);
+                return Err(e);
+            }
+        };
         match (fetched, required) {
             (true, _) => {}
             (false, true) => {
@@ -190,7 +196,7 @@ async fn fetch(
     if let Some(token) = token {
         request = request.bearer_auth(token);
     }
-    let mut response = request.send().await.map_err(|e| format!("cannot fetch {url}: {e}"))?;
+    let mut response = request.send().await.map_err(|e| format!("cannot fetch {url}: {}", causes(&e)))?;
     if response.status() == reqwest::StatusCode::NOT_FOUND {
         return Ok(false);
     }
@@ -204,7 +210,9 @@ async fn fetch(
         std::fs::File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
     let total = response.content_length();
     let (mut written, mut reported) = (0u64, 0u64);
-    while let Some(chunk) = response.chunk().await.map_err(|e| format!("cannot fetch {url}: {e}"))? {
+    while let Some(chunk) =
+        response.chunk().await.map_err(|e| format!("cannot fetch {url}: {}", causes(&e)))?
+    {
         file.write_all(&chunk).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         written += chunk.len() as u64;
         if written - reported >= 16 << 20 {
@@ -215,4 +223,16 @@ async fn fetch(
     }
     file.sync_all().map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(true)
+}
+
+/// An error with its causes (`error sending request: … : connection refused`).
+fn causes(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
 }

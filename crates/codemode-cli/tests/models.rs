@@ -156,3 +156,69 @@ fn run_uses_the_model_once_the_catalog_is_embedded() {
     assert!(result["value"]["first"].to_string().contains("semantic"), "{result}");
     let _ = std::fs::remove_dir_all(&cache);
 }
+
+/// A hub on 127.0.0.1 serving `dir`'s files as `/{owner}/{name}/resolve/{revision}/{file}` (404
+/// for anything else); its address. Serves until the process ends.
+fn local_hub(dir: PathBuf) -> String {
+    use std::io::{BufRead as _, BufReader};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut request = String::new();
+            reader.read_line(&mut request).unwrap();
+            loop {
+                let mut header = String::new();
+                if reader.read_line(&mut header).unwrap() == 0 || header.trim().is_empty() {
+                    break;
+                }
+            }
+            let path = request.split_whitespace().nth(1).unwrap_or("").to_owned();
+            let file = path.strip_prefix("/sentence-transformers/all-MiniLM-L6-v2/resolve/main/");
+            let body =
+                file.and_then(|f| (!f.contains("..")).then(|| std::fs::read(dir.join(f)).ok()).flatten());
+            let head = match &body {
+                Some(b) => {
+                    format!("HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", b.len())
+                }
+                None => "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_owned(),
+            };
+            let _ = stream.write_all(head.as_bytes());
+            let _ = stream.write_all(body.as_deref().unwrap_or_default());
+        }
+    });
+    address
+}
+
+/// `codemode models pull` against a local hub serving all-MiniLM-L6-v2 (`CODEMODE_MINILM_DIR`):
+/// the files land in the cache, the model loads, `which` finds it, a second pull is a no-op, and
+/// a model the hub does not have is a clear error that leaves nothing behind.
+#[test]
+#[ignore = "needs the all-MiniLM-L6-v2 model: set CODEMODE_MINILM_DIR"]
+fn models_pull_fetches_into_the_cache() {
+    let model = std::env::var("CODEMODE_MINILM_DIR").expect("CODEMODE_MINILM_DIR names the model directory");
+    let hub = local_hub(PathBuf::from(model));
+    let cache = scratch("pull");
+    let env = [("HF_ENDPOINT", hub.as_str())];
+    let out = codemode(&["models", "pull"], &env, "", &cache);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let pulled = cache.join("codemode/models/all-MiniLM-L6-v2");
+    for file in ["config.json", "tokenizer.json", "model.safetensors", "1_Pooling/config.json"] {
+        assert!(pulled.join(file).is_file(), "{file} missing; {stderr}");
+    }
+    assert!(!cache.join("codemode/models/all-MiniLM-L6-v2.partial").exists());
+    let out = codemode(&["models", "which"], &[], "", &cache);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("(from the model cache)"));
+    let out = codemode(&["models", "pull"], &env, "", &cache);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("already in the cache"));
+    let out = codemode(&["models", "pull", "all-mpnet-base-v2"], &env, "", &cache);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr.contains("has no config.json"), "{stderr}");
+    assert!(!cache.join("codemode/models/all-mpnet-base-v2.partial").exists());
+    assert!(!cache.join("codemode/models/all-mpnet-base-v2").exists());
+    let _ = std::fs::remove_dir_all(&cache);
+}
