@@ -7,10 +7,13 @@
 //! codemode run prog.js --upstream "npx -y @modelcontextprotocol/server-everything" --json
 //! codemode run --declarations --openapi petstore.json --base-url http://localhost:8080
 //! codemode mcp --upstream "gh=npx -y @modelcontextprotocol/server-github"
+//! codemode models pull            # all-MiniLM-L6-v2 into the cache: `search` understands paraphrases
 //! ```
 //!
 //! Exit codes: 0 when the program succeeded, 1 when it failed (the printed result says why),
 //! 2 for usage and I/O errors (including a source that cannot be reached).
+
+mod models;
 
 use std::io::Read as _;
 use std::io::Write as _;
@@ -25,6 +28,7 @@ use codemode::Limits;
 use codemode_mcp::{
     ClientOptions, CodeModeServer, HttpAccess, HttpOptions, Hub, HubOptions, ServerOptions, Source,
 };
+use models::{ModelArgs, ModelsCommand};
 
 /// Run model-written JavaScript/TypeScript against host tools under hard limits.
 #[derive(Debug, Parser)]
@@ -60,6 +64,8 @@ enum Command {
         limits: LimitArgs,
         #[command(flatten)]
         sources: SourceArgs,
+        #[command(flatten)]
+        model: ModelArgs,
     },
     /// Resume a suspended run from its state file (written by `run --state-out`), with an outcome
     /// for each pending durable call, and print the result. Give the same sources as the run had.
@@ -89,6 +95,8 @@ enum Command {
         limits: LimitArgs,
         #[command(flatten)]
         sources: SourceArgs,
+        #[command(flatten)]
+        model: ModelArgs,
     },
     /// Serve code mode as an MCP server (stdio, or streamable HTTP with --http) with two tools,
     /// `search` and `execute`, in front of the configured sources.
@@ -121,6 +129,14 @@ enum Command {
         limits: LimitArgs,
         #[command(flatten)]
         sources: SourceArgs,
+        #[command(flatten)]
+        model: ModelArgs,
+    },
+    /// The sentence-embedding model `search` uses besides its lexical ranking (`codemode models
+    /// pull` fetches the default, all-MiniLM-L6-v2).
+    Models {
+        #[command(subcommand)]
+        command: ModelsCommand,
     },
 }
 
@@ -231,17 +247,23 @@ fn main() -> ExitCode {
         }
     };
     let outcome = match cli.command {
-        Command::Run { file, declarations, json, state_out, state_key_file, limits, sources } => {
+        Command::Run { file, declarations, json, state_out, state_key_file, limits, sources, model } => {
             read_state_key(state_key_file.as_deref()).and_then(|key| {
                 let save = state_out.as_deref().map(|path| SaveTo { path, key: key.as_deref() });
-                run(file.as_deref(), declarations, json, save, &limits, &sources)
+                run(file.as_deref(), declarations, json, save, &limits, &sources, &model)
             })
         }
-        Command::Resume { state, outcome, state_out, state_key_file, json, limits, sources } => {
+        Command::Resume { state, outcome, state_out, state_key_file, json, limits, sources, model } => {
             read_state_key(state_key_file.as_deref()).and_then(|key| {
                 let save = SaveTo { path: state_out.as_deref().unwrap_or(&state), key: key.as_deref() };
-                resume(&state, &outcome, save, json, &limits, &sources)
+                resume(&state, &outcome, save, json, &limits, &sources, &model)
             })
+        }
+        Command::Models { command: ModelsCommand::Pull { name, revision, force } } => tokio_runtime()
+            .and_then(|tokio| tokio.block_on(models::pull(&name, &revision, force)))
+            .map(|()| ExitCode::SUCCESS),
+        Command::Models { command: ModelsCommand::Which { model } } => {
+            models::which(&model).map(|()| ExitCode::SUCCESS)
         }
         Command::Mcp {
             http,
@@ -253,13 +275,14 @@ fn main() -> ExitCode {
             max_concurrent_runs,
             limits,
             sources,
+            model,
         } => {
             let options = ServerOptions { max_description_chars, max_concurrent_runs };
             match read_token(http_token_file.as_deref(), http_token_env.as_deref()) {
                 Ok(token) => {
                     let access =
                         HttpAccess { token, allowed_origins: allow_origin, allowed_hosts: allow_host };
-                    mcp(http.map(|addr| (addr, access)), options, &limits, &sources)
+                    mcp(http.map(|addr| (addr, access)), options, &limits, &sources, &model)
                 }
                 Err(e) => Err(e),
             }
@@ -272,6 +295,16 @@ fn main() -> ExitCode {
             ExitCode::from(USAGE_ERROR)
         }
     }
+}
+
+/// The semantic ranker `search` fuses with, and one stderr line saying which model (or how to
+/// get one).
+fn semantic_ranker(args: &ModelArgs) -> Result<Option<Arc<codemode::tools::search::SemanticRanker>>, String> {
+    let (ranker, line) = models::ranker(args)?;
+    if let Some(line) = line {
+        eprintln!("codemode: {line}");
+    }
+    Ok(ranker)
 }
 
 fn read_source(file: &Path) -> Result<String, String> {
@@ -389,6 +422,7 @@ fn sources(args: &SourceArgs, limits: Limits) -> Result<(Vec<Source>, HubOptions
             credentials: Vec::new(),
         },
         demo: args.demo || sources.is_empty(),
+        semantic: None,
     };
     Ok((sources, options))
 }
@@ -429,8 +463,12 @@ fn run(
     state_out: Option<SaveTo<'_>>,
     limit_args: &LimitArgs,
     source_args: &SourceArgs,
+    model_args: &ModelArgs,
 ) -> Result<ExitCode, String> {
-    let (sources, options) = sources(source_args, limits(limit_args))?;
+    let (sources, mut options) = sources(source_args, limits(limit_args))?;
+    if !declarations {
+        options.semantic = semantic_ranker(model_args)?;
+    }
     // Read the program before starting any server: a missing file is a usage error.
     let program = match (declarations, file) {
         (true, _) => None,
@@ -475,6 +513,7 @@ fn resume(
     json: bool,
     limit_args: &LimitArgs,
     source_args: &SourceArgs,
+    model_args: &ModelArgs,
 ) -> Result<ExitCode, String> {
     let outcomes = outcome_args.iter().map(|arg| parse_outcome(arg)).collect::<Result<Vec<_>, _>>()?;
     let limits = limits(limit_args);
@@ -486,7 +525,8 @@ fn resume(
     }
     .map_err(|e| format!("{}: {e}", state_path.display()))?;
     drop(bytes);
-    let (sources, options) = sources(source_args, limits)?;
+    let (sources, mut options) = sources(source_args, limits)?;
+    options.semantic = semantic_ranker(model_args)?;
     let tokio = tokio_runtime()?;
     let outcome = tokio.block_on(async {
         let hub = Hub::connect(&sources, options).await?;
@@ -671,6 +711,7 @@ fn mcp(
     server_options: ServerOptions,
     limit_args: &LimitArgs,
     source_args: &SourceArgs,
+    model_args: &ModelArgs,
 ) -> Result<ExitCode, String> {
     let mut limits = limits(limit_args);
     if limit_args.timeout_ms.is_none() {
@@ -682,7 +723,9 @@ fn mcp(
     if server_options.max_concurrent_runs == 0 {
         return Err("--max-concurrent-runs must be at least 1".to_owned());
     }
-    let (sources, options) = sources(source_args, limits)?;
+    let (sources, mut options) = sources(source_args, limits)?;
+    options.semantic = semantic_ranker(model_args)?;
+    let ranker = options.semantic.clone();
     let tokio = tokio_runtime()?;
     let outcome = tokio.block_on(async {
         let hub = Arc::new(Hub::connect(&sources, options).await?);
@@ -691,6 +734,13 @@ fn mcp(
         }
         for line in hub.missing_credentials() {
             eprintln!("codemode: OpenAPI operation without credentials (its calls fail): {line}");
+        }
+        // The catalog is embedded while the server starts answering (lexically until then).
+        if let Some(ranker) = ranker
+            && let Ok(runtime) = hub.runtime(None).await
+        {
+            let tools = runtime.tools().clone();
+            tokio::task::spawn_blocking(move || ranker.warm_in_background(&tools));
         }
         let server = CodeModeServer::new(hub, server_options);
         match http {

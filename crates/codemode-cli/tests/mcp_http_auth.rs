@@ -170,7 +170,12 @@ fn a_token_file_protects_a_server_on_every_interface() {
         .unwrap();
     let stderr = child.stderr.take().unwrap();
     let _server = Server(child);
-    let line = std::io::BufReader::new(stderr).lines().next().unwrap().unwrap();
+    // Other lines (which model search uses) may come first.
+    let line = std::io::BufReader::new(stderr)
+        .lines()
+        .map(Result::unwrap)
+        .find(|line| line.contains("serving MCP on"))
+        .unwrap();
     let port = line.rsplit(':').next().unwrap().trim_end_matches("/mcp").to_owned();
     let url = format!("http://127.0.0.1:{port}/mcp");
     assert_eq!(post(&url, &[]), 401);

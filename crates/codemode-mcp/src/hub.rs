@@ -28,6 +28,9 @@ pub struct HubOptions {
     pub http: HttpOptions,
     /// Also mount the built-in demo tools (`orders`, `data`, `demo`).
     pub demo: bool,
+    /// A semantic ranker `search` fuses with the lexical ranking (a sentence-embedding model);
+    /// shared by every runtime the hub builds, so catalog vectors are kept across rebuilds.
+    pub semantic: Option<Arc<codemode::tools::search::SemanticRanker>>,
 }
 
 enum Kind {
@@ -185,6 +188,9 @@ impl Hub {
                 }
             };
             builder = builder.namespace(mounted.name.clone(), namespace);
+        }
+        if let Some(ranker) = &self.options.semantic {
+            builder = builder.semantic_ranker(Arc::clone(ranker));
         }
         builder.limits(self.options.limits.clone()).build().map_err(|e| format!("invalid tool set: {e}"))
     }

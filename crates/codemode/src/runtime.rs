@@ -24,6 +24,7 @@ pub struct Builder {
     extensions: Vec<Extension>,
     root_name: Option<String>,
     suspend_max_bytes: Option<usize>,
+    semantic: Option<Arc<codemode_tools::search::SemanticRanker>>,
 }
 
 impl Builder {
@@ -93,13 +94,24 @@ impl Builder {
         self
     }
 
+    /// Fuses `search` with `ranker`'s semantic ranking (see
+    /// [`codemode_tools::search::SemanticRanker`]; with the `embeddings` feature of
+    /// `codemode-tools`, a sentence-embedding model). Search is lexical without one.
+    pub fn semantic_ranker(mut self, ranker: Arc<codemode_tools::search::SemanticRanker>) -> Self {
+        self.semantic = Some(ranker);
+        self
+    }
+
     /// Checks the configuration: limits (see [`Limits::check`]) and tool names.
     pub fn build(self) -> Result<CodeMode, BuildError> {
         self.limits.check()?;
-        let tools = match self.tools {
+        let mut tools = match self.tools {
             Some(tools) => tools,
             None => ToolSet::new(self.root).map_err(BuildError::Tools)?,
         };
+        if let Some(ranker) = self.semantic {
+            tools = tools.with_semantic_ranker(ranker);
+        }
         let extensions = Extensions::new(self.extensions)?;
         let root_name = self.root_name.unwrap_or_else(|| "tools".to_string());
         let identifier = root_name.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')

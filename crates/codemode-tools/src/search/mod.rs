@@ -3,10 +3,13 @@
 //! pagination, ranked by [`SearchIndex`] (BM25F, see `index/`); plus a regex search for hosts.
 
 mod index;
+#[cfg(feature = "embeddings")]
+pub mod model;
 pub mod regex;
 mod semantic;
 pub mod text;
 pub mod thesaurus;
+mod vector_store;
 
 pub use index::SearchIndex;
 pub use semantic::{EmbedError, Embedder, Fusion, SemanticRanker, ToolText, tool_text};

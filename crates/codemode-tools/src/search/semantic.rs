@@ -5,17 +5,23 @@
 //!
 //! Tool vectors are computed once per catalog, in batches, and cached in the
 //! [`SemanticRanker`] under a fingerprint of the catalog's texts, so a host can share one
-//! ranker between tool sets. An embedder error never fails a search: the lexical ranking is
-//! used alone.
+//! ranker between tool sets; with [`SemanticRanker::with_vector_cache`] they are also kept on
+//! disk by content (model id + tool text), so a restart embeds only what changed. With
+//! [`SemanticRanker::with_background`] a catalog that needs embedding is embedded on a thread
+//! of its own while search answers lexically. An embedder error never fails a search: the
+//! lexical ranking is used alone.
 
+use std::collections::HashMap;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::Value;
 
 use crate::registry::ToolSet;
 use crate::search::text::words;
+use crate::search::vector_store::VectorStore;
 
 /// Why an embedder could not embed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,6 +91,9 @@ impl<E: Embedder + ?Sized> Embedder for Box<E> {
 
 /// Texts per `embed` call when indexing a catalog.
 const BATCH: usize = 64;
+/// Texts embedded between two saves of the on-disk vector cache (so a process that ends
+/// early keeps what it embedded).
+const SAVE_EVERY: usize = 256;
 /// Reciprocal-rank fusion's constant: `weight / (K + rank)`.
 const RRF_K: f64 = 60.0;
 /// Semantic results (best first) that may enter the fused list without a lexical match.
@@ -115,7 +124,7 @@ struct CatalogVectors {
 /// An [`Embedder`] with fusion weights and a per-catalog vector cache. Attach one to a tool
 /// set with [`ToolSet::with_semantic_ranker`].
 pub struct SemanticRanker {
-    embedder: Box<dyn Embedder>,
+    embedder: Arc<dyn Embedder>,
     lexical_weight: f64,
     semantic_weight: f64,
     /// The semantic weight when the best lexical hit matches no query word literally (see
@@ -125,7 +134,21 @@ pub struct SemanticRanker {
     /// Whether vectors are centred on the catalog's mean (see [`SemanticRanker::with_centering`]).
     centering: bool,
     text: Box<ToolText>,
-    cache: Mutex<Vec<Arc<CatalogVectors>>>,
+    /// Directory of the on-disk vector cache, if any.
+    store_dir: Option<PathBuf>,
+    /// Whether a catalog is embedded on a thread of its own while search answers lexically.
+    background: bool,
+    state: Arc<Mutex<State>>,
+}
+
+#[derive(Default)]
+struct State {
+    catalogs: Vec<Arc<CatalogVectors>>,
+    /// Fingerprints of catalogs being embedded in the background.
+    pending: Vec<u64>,
+    /// The last background embedding's failure (catalog fingerprint, error): not retried in
+    /// the background (each search would start it again); [`SemanticRanker::warm`] retries.
+    failure: Option<(u64, EmbedError)>,
 }
 
 impl std::fmt::Debug for SemanticRanker {
@@ -190,15 +213,40 @@ impl SemanticRanker {
     /// A ranker over `embedder`, fusing with equal weights.
     pub fn new(embedder: impl Embedder + 'static) -> Self {
         Self {
-            embedder: Box::new(embedder),
+            embedder: Arc::new(embedder),
             lexical_weight: 1.0,
             semantic_weight: 1.0,
             semantic_weight_unmatched: 1.0,
             fusion: Fusion::default(),
             centering: false,
             text: Box::new(tool_text),
-            cache: Mutex::new(Vec::new()),
+            store_dir: None,
+            background: false,
+            state: Arc::default(),
         }
+    }
+
+    /// Keeps tool vectors in `dir` between runs, by content (model id + tool text): a restart
+    /// reads them instead of embedding again, and a changed catalog embeds only its changed
+    /// tools. The directory is created when first written; an unreadable cache is ignored.
+    #[must_use]
+    pub fn with_vector_cache(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.store_dir = Some(dir.into());
+        self
+    }
+
+    /// Embeds a catalog whose vectors are not cached (in memory or on disk) on a thread of its
+    /// own: until it is done, search ranks lexically. Off by default: the first search waits
+    /// for the catalog to be embedded.
+    #[must_use]
+    pub fn with_background(mut self, background: bool) -> Self {
+        self.background = background;
+        self
+    }
+
+    /// The model's id (loads a lazily loaded model).
+    pub fn model_id(&self) -> &str {
+        self.embedder.model_id()
     }
 
     /// Sets the fusion weights of the lexical and the semantic ranking (non-negative). The
@@ -250,62 +298,108 @@ impl SemanticRanker {
         self
     }
 
-    fn embed_checked(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
-        let vectors = self.embedder.embed(texts)?;
-        if vectors.len() != texts.len() {
-            return Err(EmbedError(format!("{} vectors for {} texts", vectors.len(), texts.len())));
-        }
-        Ok(vectors.into_iter().map(normalize).collect())
+    fn catalog_vectors(&self, tools: &ToolSet) -> Result<Arc<CatalogVectors>, EmbedError> {
+        self.catalog_vectors_in(tools, self.background)
     }
 
-    fn catalog_vectors(&self, tools: &ToolSet) -> Result<Arc<CatalogVectors>, EmbedError> {
+    /// The texts of the catalog's tools and their fingerprint: one ranker has one embedder, so
+    /// the texts (and the centring) identify the vectors.
+    fn fingerprint(&self, tools: &ToolSet) -> (Vec<String>, u64) {
         let texts: Vec<String> = (0..tools.catalog().len()).map(|i| (self.text)(tools, i)).collect();
         let mut hasher = DefaultHasher::new();
-        self.embedder.model_id().hash(&mut hasher);
         texts.hash(&mut hasher);
+        self.centering.hash(&mut hasher);
         let fingerprint = hasher.finish();
+        (texts, fingerprint)
+    }
+
+    fn catalog_vectors_in(
+        &self,
+        tools: &ToolSet,
+        background: bool,
+    ) -> Result<Arc<CatalogVectors>, EmbedError> {
+        let (texts, fingerprint) = self.fingerprint(tools);
         {
-            let cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
-            if let Some(hit) = cache.iter().find(|c| c.fingerprint == fingerprint) {
+            let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(hit) = state.catalogs.iter().find(|c| c.fingerprint == fingerprint) {
                 return Ok(Arc::clone(hit));
             }
-        }
-        let mut vectors = Vec::with_capacity(texts.len());
-        for batch in texts.chunks(BATCH) {
-            let refs: Vec<&str> = batch.iter().map(String::as_str).collect();
-            vectors.extend(self.embed_checked(&refs)?);
-        }
-        let dimension = vectors.first().map_or(0, Vec::len);
-        if vectors.iter().any(|v| v.len() != dimension) {
-            return Err(EmbedError("vectors of different dimensions".to_owned()));
-        }
-        let mut mean = Vec::new();
-        if self.centering && !vectors.is_empty() {
-            let mut sum = vec![0f64; dimension];
-            for vector in &vectors {
-                for (m, x) in sum.iter_mut().zip(vector) {
-                    *m += f64::from(*x);
-                }
+            if state.pending.contains(&fingerprint) {
+                return Err(EmbedError("the catalog is still being embedded".to_owned()));
             }
-            let count = vectors.len() as f64;
-            mean = sum.iter().map(|m| (m / count) as f32).collect();
-            vectors = vectors.into_iter().map(|v| centred(v, &mean)).collect();
+            if background
+                && let Some((failed, error)) = &state.failure
+                && *failed == fingerprint
+            {
+                return Err(error.clone());
+            }
+            // Claimed now, so that concurrent searches start one embedding, not several.
+            if background {
+                state.pending.push(fingerprint);
+            }
         }
-        Ok(self.remember(Arc::new(CatalogVectors { fingerprint, vectors, mean })))
+        let job = Job {
+            embedder: Arc::clone(&self.embedder),
+            store_dir: self.store_dir.clone(),
+            centering: self.centering,
+            texts,
+            fingerprint,
+        };
+        // Vectors the disk cache has: when it has them all, no thread is needed.
+        let (store, stored) = job.stored();
+        let all_stored =
+            store.as_ref().is_some_and(|s| job.texts.iter().all(|t| stored.contains_key(&s.key(t))));
+        if background && !all_stored {
+            let state = Arc::clone(&self.state);
+            let spawned = std::thread::Builder::new().name("codemode-embed".to_owned()).spawn(move || {
+                let outcome = job.run(store, stored);
+                let mut state = state.lock().unwrap_or_else(PoisonError::into_inner);
+                state.release(fingerprint);
+                match outcome {
+                    Ok(vectors) => {
+                        remember(&mut state, Arc::new(vectors));
+                        state.failure = None;
+                    }
+                    Err(e) => state.failure = Some((fingerprint, e)),
+                }
+            });
+            if let Err(e) = spawned {
+                self.state.lock().unwrap_or_else(PoisonError::into_inner).release(fingerprint);
+                return Err(EmbedError(format!("cannot start the embedding thread: {e}")));
+            }
+            return Err(EmbedError("the catalog is being embedded in the background".to_owned()));
+        }
+        let outcome = job.run(store, stored).map(Arc::new);
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        state.release(fingerprint);
+        let vectors = outcome?;
+        remember(&mut state, Arc::clone(&vectors));
+        state.failure = None;
+        Ok(vectors)
     }
 
-    fn remember(&self, entry: Arc<CatalogVectors>) -> Arc<CatalogVectors> {
-        let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
-        if cache.len() >= CACHED_CATALOGS {
-            cache.remove(0);
-        }
-        cache.push(Arc::clone(&entry));
-        entry
-    }
-
-    /// Embeds every tool of `tools` now (otherwise the first semantic search does).
+    /// Embeds every tool of `tools` now, waiting for it (otherwise the first semantic search
+    /// does, or starts it in the background).
     pub fn warm(&self, tools: &ToolSet) -> Result<(), EmbedError> {
-        self.catalog_vectors(tools).map(|_| ())
+        self.catalog_vectors_in(tools, false).map(|_| ())
+    }
+
+    /// Starts embedding `tools` on a thread of its own unless its vectors are cached, and
+    /// returns at once; search ranks lexically until it is done.
+    pub fn warm_in_background(&self, tools: &ToolSet) {
+        let _ = self.catalog_vectors_in(tools, true);
+    }
+
+    /// Whether the vectors of `tools` are ready (semantic search will not wait or fall back).
+    pub fn is_ready(&self, tools: &ToolSet) -> bool {
+        let (_, fingerprint) = self.fingerprint(tools);
+        let state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        state.catalogs.iter().any(|c| c.fingerprint == fingerprint)
+    }
+
+    /// Why the last background embedding failed, if it did.
+    pub fn background_failure(&self) -> Option<EmbedError> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner).failure.as_ref().map(|(_, e)| e.clone())
     }
 
     /// Cosine similarity of the query to each tool of the scope (catalog indices), best first.
@@ -381,4 +475,109 @@ impl SemanticRanker {
         fused.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         fused
     }
+}
+
+impl State {
+    /// Ends the claim on a catalog being embedded.
+    fn release(&mut self, fingerprint: u64) {
+        self.pending.retain(|&p| p != fingerprint);
+    }
+}
+
+fn remember(state: &mut State, entry: Arc<CatalogVectors>) {
+    if state.catalogs.len() >= CACHED_CATALOGS {
+        state.catalogs.remove(0);
+    }
+    state.catalogs.push(entry);
+}
+
+/// Embedding one catalog: what a background thread is handed.
+struct Job {
+    embedder: Arc<dyn Embedder>,
+    store_dir: Option<PathBuf>,
+    centering: bool,
+    texts: Vec<String>,
+    fingerprint: u64,
+}
+
+impl Job {
+    /// The disk cache and what it holds (nothing without one).
+    fn stored(&self) -> (Option<VectorStore>, HashMap<u128, Vec<f32>>) {
+        match &self.store_dir {
+            Some(dir) => {
+                let store = VectorStore::new(dir, self.embedder.model_id());
+                let stored = store.load();
+                (Some(store), stored)
+            }
+            None => (None, HashMap::new()),
+        }
+    }
+
+    fn embed_checked(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let vectors = self.embedder.embed(texts)?;
+        if vectors.len() != texts.len() {
+            return Err(EmbedError(format!("{} vectors for {} texts", vectors.len(), texts.len())));
+        }
+        Ok(vectors.into_iter().map(normalize).collect())
+    }
+
+    /// Unit vectors of every text (from the disk cache where it has them), centred if asked;
+    /// new vectors are saved to the disk cache as they come.
+    fn run(
+        self,
+        store: Option<VectorStore>,
+        mut stored: HashMap<u128, Vec<f32>>,
+    ) -> Result<CatalogVectors, EmbedError> {
+        let keys: Vec<u128> = self.texts.iter().map(|t| store.as_ref().map_or(0, |s| s.key(t))).collect();
+        let mut vectors: Vec<Option<Vec<f32>>> = keys
+            .iter()
+            .map(|k| if store.is_some() { stored.get(k).map(|v| normalize(v.clone())) } else { None })
+            .collect();
+        let missing: Vec<usize> = (0..self.texts.len()).filter(|&i| vectors[i].is_none()).collect();
+        let mut since_save = 0;
+        for batch in missing.chunks(BATCH) {
+            let refs: Vec<&str> = batch.iter().map(|&i| self.texts[i].as_str()).collect();
+            for (&i, vector) in batch.iter().zip(self.embed_checked(&refs)?) {
+                if store.is_some() {
+                    stored.insert(keys[i], vector.clone());
+                }
+                vectors[i] = Some(vector);
+            }
+            since_save += batch.len();
+            if since_save >= SAVE_EVERY {
+                since_save = 0;
+                save(store.as_ref(), &keys, &stored);
+            }
+        }
+        if since_save > 0 {
+            save(store.as_ref(), &keys, &stored);
+        }
+        let mut vectors: Vec<Vec<f32>> = vectors.into_iter().map(Option::unwrap_or_default).collect();
+        let dimension = vectors.first().map_or(0, Vec::len);
+        if vectors.iter().any(|v| v.len() != dimension) {
+            return Err(EmbedError("vectors of different dimensions".to_owned()));
+        }
+        let mut mean = Vec::new();
+        if self.centering && !vectors.is_empty() {
+            let mut sum = vec![0f64; dimension];
+            for vector in &vectors {
+                for (m, x) in sum.iter_mut().zip(vector) {
+                    *m += f64::from(*x);
+                }
+            }
+            let count = vectors.len() as f64;
+            mean = sum.iter().map(|m| (m / count) as f32).collect();
+            vectors = vectors.into_iter().map(|v| centred(v, &mean)).collect();
+        }
+        Ok(CatalogVectors { fingerprint: self.fingerprint, vectors, mean })
+    }
+}
+
+/// Saves the catalog's vectors (those computed so far) first, then the older ones.
+fn save(store: Option<&VectorStore>, keys: &[u128], stored: &HashMap<u128, Vec<f32>>) {
+    let Some(store) = store else { return };
+    let current: Vec<(u128, &[f32])> =
+        keys.iter().filter_map(|k| stored.get(k).map(|v| (*k, v.as_slice()))).collect();
+    // A cache that cannot be written costs time on the next start, nothing else.
+    let _ = store.save(&current, stored);
 }
