@@ -32,18 +32,22 @@ fn table(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<S
             return Ok(Step::Return(Value::Undefined));
         }
     };
+    // The names and cells are Rust's until the table is printed: they must fit as they
+    // accumulate (64K rows of one 1 MB string were 64 GB).
+    let mut held = 0usize;
+    let mut hold = |vm: &mut Vm, text: &str| -> Result<(), Throw> {
+        held = held.saturating_add(text.len());
+        vm.ensure_fits(held)
+    };
     let properties = match arg(args, 1) {
         Value::Undefined => None,
         Value::Obj(p) if matches!(vm.heap.obj(p).kind, ObjKind::Array(_)) => {
             let items = vm.array_items(Value::Obj(p));
             vm.charge(Work::Elements(items.len()));
             let mut names = Vec::with_capacity(items.len());
-            let mut held = 0usize;
             for v in items {
                 let name = vm.to_rust_string(v)?;
-                // Rust's until the table is printed, and copied once a row: it must fit.
-                held = held.saturating_add(name.len());
-                vm.ensure_fits(held)?;
+                hold(vm, &name)?;
                 names.push((name, vm.to_key(v)?));
             }
             Some(names)
@@ -60,13 +64,6 @@ fn table(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<S
     let mut columns: Vec<(String, Vec<Option<String>>)> = Vec::new();
     let mut values: Vec<Option<String>> = Vec::new();
     let mut has_primitives = false;
-    // The cells are Rust's until the table is printed: they must fit as they accumulate (64K
-    // rows of one 1 MB string were 64 GB).
-    let mut held = 0usize;
-    let mut hold = |vm: &mut Vm, cell: &str| -> Result<(), Throw> {
-        held = held.saturating_add(cell.len());
-        vm.ensure_fits(held)
-    };
     for (i, key) in row_keys.iter().enumerate() {
         let name = vm.key_display(*key);
         hold(vm, &name)?;
