@@ -93,7 +93,8 @@ fn node_available() -> bool {
     Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success())
 }
 
-/// `cargo xtask sweep`: the ignored `sweep_all` test, which prints one line per case.
+/// `cargo xtask sweep`: the ignored `sweep_all` test, which prints one line per case, built with
+/// the `sweep` profile (optimized, no LTO): its time bounds are about an optimized build.
 fn sweep(args: &[String]) -> Result<(), String> {
     if let Some(other) = args.first() {
         return Err(format!("unknown sweep argument `{other}`\n\n{USAGE}"));
@@ -101,6 +102,8 @@ fn sweep(args: &[String]) -> Result<(), String> {
     let mut test = cargo();
     test.args([
         "test",
+        "--profile",
+        "sweep",
         "-p",
         "codemode",
         "--test",

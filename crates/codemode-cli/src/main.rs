@@ -518,13 +518,17 @@ fn resume(
     let outcomes = outcome_args.iter().map(|arg| parse_outcome(arg)).collect::<Result<Vec<_>, _>>()?;
     let limits = limits(limit_args);
     let max_state_bytes = limits.memory_limit.saturating_mul(2).saturating_add(1 << 20);
-    let bytes = read_state(state_path, max_state_bytes)?;
+    let file = open_state(state_path, max_state_bytes)?;
+    // Decoded as it is read: resuming holds no copy of the state besides the run.
     let state = match state_out.key {
-        Some(key) => codemode::Snapshot::from_signed_bytes(&bytes, key),
-        None => codemode::Snapshot::from_bytes(&bytes),
+        Some(key) => codemode::Snapshot::read_signed_from(std::io::BufReader::new(file), key),
+        // A device is cut at the size a state can have.
+        None => codemode::Snapshot::read_from(std::io::BufReader::new(std::io::Read::take(
+            file,
+            max_state_bytes as u64 + 1,
+        ))),
     }
     .map_err(|e| format!("{}: {e}", state_path.display()))?;
-    drop(bytes);
     let (sources, mut options) = sources(source_args, limits)?;
     options.semantic = semantic_ranker(model_args)?;
     let tokio = tokio_runtime()?;
@@ -547,38 +551,32 @@ fn resume(
 /// The bytes of a state file, read header first (anything not starting like a saved run is
 /// refused after 8 bytes) and at most `max_bytes` of them (a larger file is refused before it is
 /// read), so a wrong path (`/dev/zero`, a 3 GiB file) costs nothing.
-fn read_state(path: &Path, max_bytes: usize) -> Result<Vec<u8>, String> {
-    use std::io::Read;
+/// Opens a state file for reading after checking, before anything else is read, that it is no
+/// larger than a run under the memory limit can save and that it starts with the state header.
+fn open_state(path: &Path, max_bytes: usize) -> Result<std::fs::File, String> {
+    use std::io::{Read, Seek};
     let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
-    let file = std::fs::File::open(path).map_err(cannot)?;
-    let too_large = || {
-        format!(
-            "{} is larger than {max_bytes} bytes, more than a run under this memory limit can save \
-             (raise --memory-limit if it is a state you trust)",
-            path.display()
-        )
-    };
+    let mut file = std::fs::File::open(path).map_err(cannot)?;
     if let Ok(meta) = file.metadata()
         && meta.len() > max_bytes as u64
     {
-        return Err(too_large());
+        return Err(format!(
+            "{} is larger than {max_bytes} bytes, more than a run under this memory limit can save \
+             (raise --memory-limit if it is a state you trust)",
+            path.display()
+        ));
     }
-    let mut reader = file.take(max_bytes as u64 + 1);
-    let mut bytes = vec![0; codemode::Snapshot::MAGIC.len()];
-    reader
-        .read_exact(&mut bytes)
+    let mut magic = [0u8; 8];
+    file.read_exact(&mut magic)
         .map_err(|_| format!("{} is not a codemode run state (too short)", path.display()))?;
-    if bytes != codemode::Snapshot::MAGIC.as_slice() {
+    if &magic != codemode::Snapshot::MAGIC {
         return Err(format!(
             "{} is not a codemode run state (it does not start with the state header; `run --state-out` writes one)",
             path.display()
         ));
     }
-    reader.read_to_end(&mut bytes).map_err(cannot)?;
-    if bytes.len() > max_bytes {
-        return Err(too_large());
-    }
-    Ok(bytes)
+    file.rewind().map_err(cannot)?;
+    Ok(file)
 }
 
 /// `KEY={"ok":true,"value":V}` or `KEY={"ok":false,"error":"message"}` (or `{"message":..}`).
@@ -625,13 +623,16 @@ fn outcome_output(outcome: codemode::Outcome, save: SaveTo<'_>) -> Result<Output
     match outcome {
         codemode::Outcome::Finished(result) => Ok(Output::Result(Box::new(result))),
         codemode::Outcome::Suspended(suspended) => {
-            let bytes = match save.key {
-                Some(key) => suspended.state.to_signed_bytes(key),
-                None => suspended.state.to_bytes(),
-            }
-            .map_err(|e| format!("cannot save the run: {e}"))?;
             let path = save.path;
-            std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            let file =
+                std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            // Encoded as it is written: saving holds no copy of the state besides the run.
+            let out = std::io::BufWriter::new(file);
+            match save.key {
+                Some(key) => suspended.state.write_signed_to(out, key),
+                None => suspended.state.write_to(out),
+            }
+            .map_err(|e| format!("cannot save the run to {}: {e}", path.display()))?;
             Ok(Output::Suspended(suspended.to_json()))
         }
     }

@@ -709,13 +709,41 @@ impl Vm {
         Ok(false)
     }
 
-    /// A short description of a value for error messages (`x is not a function`).
+    /// A short description of a value for error messages (`x is not a function`): a string is
+    /// quoted and cut to [`DESCRIBE_CHARS`] characters, so a message never copies program data
+    /// whole.
     pub(crate) fn describe_for_error(&mut self, v: Value) -> String {
         match v {
-            Value::Str(s) => format!("\"{}\"", self.heap.str(s)),
+            Value::Str(s) => format!("\"{}\"", clip_for_message(self.heap.str(s))),
             Value::Obj(_) => "object".into(),
             _ => self.to_rust_string(v).unwrap_or_default(),
         }
+    }
+
+    /// The `TypeError` of a `Map`, `WeakMap` or `Object.fromEntries` entry that is not an object
+    /// (`Iterator value ab is not an entry object`, as V8 words it).
+    pub(crate) fn require_entry_object(&mut self, item: Value) -> Result<(), Throw> {
+        if matches!(item, Value::Obj(_)) {
+            return Ok(());
+        }
+        let desc = match item {
+            Value::Str(s) => clip_for_message(self.heap.str(s)).to_string(),
+            Value::Symbol(_) => "Symbol()".into(),
+            other => self.to_rust_string(other).unwrap_or_default(),
+        };
+        let msg = format!("Iterator value {desc} is not an entry object");
+        Err(self.make_error(ErrorKind::TypeError, &msg))
+    }
+}
+
+/// Characters of program text an error message quotes at most.
+const DESCRIBE_CHARS: usize = 64;
+
+/// `text` cut to [`DESCRIBE_CHARS`] characters, with `…` when cut.
+fn clip_for_message(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(DESCRIBE_CHARS) {
+        None => text.into(),
+        Some((end, _)) => format!("{}…", &text[..end]).into(),
     }
 }
 

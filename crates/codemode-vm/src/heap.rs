@@ -24,8 +24,7 @@ use crate::value::{Atom, BigId, CellId, ObjId, StrId, Value};
 ///
 /// Text of up to 24 bytes is stored inline (`CompactString`), without an allocation of its own:
 /// most strings a program makes (keys, words, numbers, short fields of tool results) are that short.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(from = "Box<str>", into = "Box<str>")]
+#[derive(Clone, Debug)]
 pub struct JsString {
     text: CompactString,
     /// Present exactly when the text is not ASCII.
@@ -39,15 +38,22 @@ impl PartialEq for JsString {
     }
 }
 
-impl From<Box<str>> for JsString {
-    fn from(text: Box<str>) -> Self {
-        JsString::new(text)
+/// Saved as its text, written in place (not copied first, as `serde(into)` would).
+impl Serialize for JsString {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.text.as_str())
     }
 }
 
-impl From<JsString> for Box<str> {
-    fn from(s: JsString) -> Self {
-        s.text.into_string().into_boxed_str()
+impl<'de> Deserialize<'de> for JsString {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Box::<str>::deserialize(deserializer).map(JsString::from)
+    }
+}
+
+impl From<Box<str>> for JsString {
+    fn from(text: Box<str>) -> Self {
+        JsString::new(text)
     }
 }
 
@@ -72,6 +78,7 @@ impl JsString {
     }
 
     /// Whether the text has an allocation of its own (it is longer than 24 bytes).
+    #[cfg(test)]
     pub fn text_is_allocated(&self) -> bool {
         self.text.is_heap_allocated()
     }

@@ -280,6 +280,12 @@ pub struct Vm {
 }
 
 impl Vm {
+    /// A VM with nothing to run: what a driver leaves in the place of a run it moved out (to
+    /// save it without copying its state).
+    pub fn idle() -> Result<Vm, String> {
+        Vm::new(VerifiedModule::new(Module { functions: vec![empty_function()] })?, VmConfig::default())
+    }
+
     /// Creates a VM ready to run `module`'s top-level script.
     pub fn new(module: VerifiedModule, config: VmConfig) -> Result<Vm, String> {
         let Some((heap, realm)) = pristine() else {

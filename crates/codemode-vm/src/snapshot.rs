@@ -197,6 +197,22 @@ impl Vm {
     /// The run's state as compact bytes (see the module docs): the difference from this build's
     /// pristine realm, after a header naming the format and the build.
     pub fn to_bytes(&self) -> Result<Vec<u8>, String> {
+        let mut out = Vec::with_capacity(HEADER_LEN + 4096);
+        self.write_to(&mut out)?;
+        Ok(out)
+    }
+
+    /// How many bytes [`Vm::write_to`] writes, found by encoding into a counter: a caller that
+    /// frames the state (or checks its size) learns it without holding the bytes.
+    pub fn encoded_len(&self) -> Result<u64, String> {
+        let mut counter = ByteCounter(0);
+        self.write_to(&mut counter)?;
+        Ok(counter.0)
+    }
+
+    /// Writes [`Vm::to_bytes`]'s bytes to `out` as they are encoded, so saving a run holds no
+    /// copy of its state besides the run itself.
+    pub fn write_to(&self, out: &mut dyn std::io::Write) -> Result<(), String> {
         let Some((base, _)) = crate::pristine() else {
             return Err("the global environment could not be built".into());
         };
@@ -238,17 +254,25 @@ impl Vm {
             finished: self.finished,
             result_json_value: &self.result_json_value,
         };
-        let mut out = Vec::with_capacity(HEADER_LEN + 4096);
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&self.format.to_le_bytes());
-        out.extend_from_slice(&build_fingerprint().to_le_bytes());
-        postcard::to_io(&wire, &mut out).map_err(|e| format!("the run state could not be encoded: {e}"))?;
-        Ok(out)
+        let failed = |e: std::io::Error| format!("the run state could not be written: {e}");
+        out.write_all(MAGIC).map_err(failed)?;
+        out.write_all(&self.format.to_le_bytes()).map_err(failed)?;
+        out.write_all(&build_fingerprint().to_le_bytes()).map_err(failed)?;
+        postcard::to_io(&wire, out).map_err(|e| format!("the run state could not be encoded: {e}"))?;
+        Ok(())
     }
 
     /// Decodes [`Vm::to_bytes`]'s output, made by this build, and checks it like any restore.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Vm, String> {
-        let header = bytes.get(..HEADER_LEN).ok_or("the snapshot is truncated (no header)")?;
+    pub fn from_bytes(mut bytes: &[u8]) -> Result<Vm, String> {
+        Vm::read_from(&mut bytes)
+    }
+
+    /// [`Vm::from_bytes`] from a reader, decoded as it is read: a resumed run holds no copy of its
+    /// saved state besides the run itself (and the longest single string, while it is read). The
+    /// reader must end where the state ends.
+    pub fn read_from(input: &mut dyn std::io::Read) -> Result<Vm, String> {
+        let mut header = [0u8; HEADER_LEN];
+        input.read_exact(&mut header).map_err(|_| "the snapshot is truncated (no header)".to_string())?;
         if &header[..8] != MAGIC {
             return Err("these bytes are not a codemode snapshot".into());
         }
@@ -264,10 +288,14 @@ impl Vm {
         let Some((base, _)) = crate::pristine() else {
             return Err("the global environment could not be built".into());
         };
-        let (wire, rest): (WireIn, &[u8]) = postcard::take_from_bytes(&bytes[HEADER_LEN..])
-            .map_err(|e| format!("the snapshot is malformed: {e}"))?;
-        if !rest.is_empty() {
-            return Err(format!("the snapshot has {} bytes after its end", rest.len()));
+        let mut decoder =
+            postcard::Deserializer::from_flavor(ReadFlavor { input: &mut *input, scratch: Vec::new() });
+        let wire =
+            WireIn::deserialize(&mut decoder).map_err(|e| format!("the snapshot is malformed: {e}"))?;
+        drop(decoder);
+        let mut extra = [0u8; 1];
+        if input.read(&mut extra).map_err(|e| format!("the snapshot could not be read: {e}"))? != 0 {
+            return Err("the snapshot has bytes after its end".into());
         }
         let h = wire.heap;
         let mut atoms = base.atoms.clone();
@@ -321,3 +349,69 @@ impl Vm {
         Ok(vm)
     }
 }
+
+/// A writer that only counts: [`Vm::encoded_len`].
+struct ByteCounter(u64);
+
+impl std::io::Write for ByteCounter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 = self.0.saturating_add(buf.len() as u64);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// postcard's input from a reader, for [`Vm::read_from`]. Nothing in [`WireIn`] borrows from
+/// the input, so every run of bytes is read into one scratch buffer that the next reuses;
+/// `postcard::from_io` instead needs a caller-sized buffer that holds all of them at once.
+struct ReadFlavor<'r> {
+    input: &'r mut dyn std::io::Read,
+    scratch: Vec<u8>,
+}
+
+impl<'de, 'r: 'de> postcard::de_flavors::Flavor<'de> for ReadFlavor<'r> {
+    type Remainder = ();
+    type Source = ();
+
+    fn pop(&mut self) -> postcard::Result<u8> {
+        let mut byte = [0u8; 1];
+        self.input.read_exact(&mut byte).map_err(|_| postcard::Error::DeserializeUnexpectedEnd)?;
+        Ok(byte[0])
+    }
+
+    fn try_take_n(&mut self, _ct: usize) -> postcard::Result<&'de [u8]> {
+        // Only borrowed data asks for this, and the saved state borrows nothing.
+        Err(postcard::Error::DeserializeUnexpectedEnd)
+    }
+
+    fn try_take_n_temp<'a>(&'a mut self, ct: usize) -> postcard::Result<&'a [u8]>
+    where
+        'de: 'a,
+    {
+        // A long run of bytes leaves the buffer large: let it go rather than hold it.
+        if self.scratch.capacity() > SCRATCH_KEPT && ct <= SCRATCH_KEPT {
+            self.scratch = Vec::new();
+        }
+        self.scratch.clear();
+        // Grows only as bytes arrive: a length in damaged input cannot reserve memory.
+        let read = std::io::Read::read_to_end(
+            &mut std::io::Read::take(&mut self.input, ct as u64),
+            &mut self.scratch,
+        )
+        .map_err(|_| postcard::Error::DeserializeUnexpectedEnd)?;
+        if read != ct {
+            return Err(postcard::Error::DeserializeUnexpectedEnd);
+        }
+        Ok(&self.scratch)
+    }
+
+    fn finalize(self) -> postcard::Result<()> {
+        Ok(())
+    }
+}
+
+/// The scratch capacity [`ReadFlavor`] keeps between runs of bytes.
+const SCRATCH_KEPT: usize = 1 << 16;

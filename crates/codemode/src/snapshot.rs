@@ -8,12 +8,19 @@
 //! this build only (the VM's fingerprint, the package version), and a malformed or foreign
 //! snapshot is a [`SnapshotError`], never a panic.
 //!
+//! A suspended run moves into its snapshot whole and is encoded only when the host writes it;
+//! [`Snapshot::write_to`] and [`Snapshot::read_from`] encode and decode as the bytes pass, so
+//! saving to a file or resuming from one holds no second copy of the state (a run holding 200 MB
+//! peaked at 618 MiB saving and 401 MiB resuming when both went through whole byte buffers).
+//!
 //! A host that keeps states where others can write them (a queue, a database, a user's disk)
 //! signs them: [`Snapshot::to_signed_bytes`] appends an HMAC-SHA256 tag under the host's key and
 //! [`Snapshot::from_signed_bytes`] checks it, in constant time, before decoding anything, so an
 //! edited state (raised limits, a forged call record, a rewritten heap) is refused.
 
 use std::sync::LazyLock;
+
+use std::io::Read;
 
 use hmac::{KeyInit, Mac};
 
@@ -33,15 +40,9 @@ const PACKAGE: &str = env!("CARGO_PKG_VERSION");
 #[derive(Clone)]
 pub struct Snapshot {
     pub(crate) run: RunState,
-    pub(crate) vm: VmState,
-}
-
-#[derive(Clone)]
-pub(crate) enum VmState {
-    /// As saved by a suspend (checked against `max_bytes` already).
-    Bytes(Vec<u8>),
-    /// As decoded by [`Snapshot::from_bytes`] (which checks it).
-    Decoded(Box<Vm>),
+    /// The run itself: encoded only when the host writes the snapshot, and shared by clones
+    /// (an `Execution` keeps its outcome, so a suspended run would otherwise be held twice).
+    pub(crate) vm: std::sync::Arc<Vm>,
 }
 
 impl std::fmt::Debug for Snapshot {
@@ -199,12 +200,15 @@ pub enum SnapshotError {
     /// A signed state's tag does not match under this key: the state was changed, signed with
     /// another key, or not signed.
     Unauthenticated,
+    /// Reading or writing the state failed (a file, a socket).
+    Io(String),
 }
 
 impl std::fmt::Display for SnapshotError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             SnapshotError::Malformed(m) => write!(f, "malformed snapshot: {m}"),
+            SnapshotError::Io(m) => write!(f, "the state could not be read or written: {m}"),
             SnapshotError::Unauthenticated => write!(
                 f,
                 "the state is not authenticated by this key: it was changed after it was saved, \
@@ -255,28 +259,44 @@ impl Snapshot {
 
     /// The compact binary form (see the module docs).
     pub fn to_bytes(&self) -> Result<Vec<u8>, SnapshotError> {
-        let vm = match &self.vm {
-            VmState::Bytes(bytes) => std::borrow::Cow::Borrowed(bytes),
-            VmState::Decoded(vm) => std::borrow::Cow::Owned(vm.to_bytes().map_err(SnapshotError::Malformed)?),
-        };
-        let run = postcard::to_stdvec(&self.run).map_err(|e| SnapshotError::Malformed(e.to_string()))?;
-        let mut out = Vec::with_capacity(MAGIC.len() + 16 + PACKAGE.len() + run.len() + vm.len());
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
-        for part in [PACKAGE.as_bytes(), &run, &vm] {
-            out.extend_from_slice(&(part.len() as u64).to_le_bytes());
-            out.extend_from_slice(part);
-        }
+        let mut out = Vec::new();
+        self.write_to(&mut out)?;
         Ok(out)
+    }
+
+    /// Writes [`Snapshot::to_bytes`]'s bytes to `out` as they are encoded: saving a suspended
+    /// run to a file or a socket holds no second copy of its state.
+    pub fn write_to<W: std::io::Write>(&self, mut out: W) -> Result<(), SnapshotError> {
+        let failed = |e: std::io::Error| SnapshotError::Io(e.to_string());
+        let run = postcard::to_stdvec(&self.run).map_err(|e| SnapshotError::Malformed(e.to_string()))?;
+        let vm_len = self.vm.encoded_len().map_err(SnapshotError::Malformed)?;
+        out.write_all(MAGIC).map_err(failed)?;
+        out.write_all(&VERSION.to_le_bytes()).map_err(failed)?;
+        for part in [PACKAGE.as_bytes(), &run] {
+            out.write_all(&(part.len() as u64).to_le_bytes()).map_err(failed)?;
+            out.write_all(part).map_err(failed)?;
+        }
+        out.write_all(&vm_len.to_le_bytes()).map_err(failed)?;
+        self.vm.write_to(&mut out).map_err(SnapshotError::Io)?;
+        out.flush().map_err(failed)
     }
 
     /// [`Snapshot::to_bytes`] followed by an HMAC-SHA256 tag of those bytes under `key` (32
     /// bytes): what [`Snapshot::from_signed_bytes`] reads.
     pub fn to_signed_bytes(&self, key: &[u8]) -> Result<Vec<u8>, SnapshotError> {
-        let mut bytes = self.to_bytes()?;
-        let tag = state_mac(key, &bytes)?.finalize().into_bytes();
-        bytes.extend_from_slice(&tag);
-        Ok(bytes)
+        let mut out = Vec::new();
+        self.write_signed_to(&mut out, key)?;
+        Ok(out)
+    }
+
+    /// [`Snapshot::write_to`] followed by the HMAC-SHA256 tag of what it wrote under `key`, as
+    /// [`Snapshot::to_signed_bytes`] makes it.
+    pub fn write_signed_to<W: std::io::Write>(&self, out: W, key: &[u8]) -> Result<(), SnapshotError> {
+        let mut signing = MacWriter { mac: state_mac(key, &[])?, out };
+        self.write_to(&mut signing)?;
+        let tag = signing.mac.finalize().into_bytes();
+        signing.out.write_all(&tag).map_err(|e| SnapshotError::Io(e.to_string()))?;
+        signing.out.flush().map_err(|e| SnapshotError::Io(e.to_string()))
     }
 
     /// Checks the tag [`Snapshot::to_signed_bytes`] appended, in constant time and before
@@ -289,74 +309,127 @@ impl Snapshot {
         Snapshot::from_bytes(state)
     }
 
+    /// [`Snapshot::from_signed_bytes`] from a reader that can go back (a file): the tag is
+    /// checked in a first pass that holds nothing, then the state is decoded as it is read.
+    pub fn read_signed_from<R: std::io::Read + std::io::Seek>(
+        mut input: R,
+        key: &[u8],
+    ) -> Result<Snapshot, SnapshotError> {
+        use std::io::SeekFrom;
+        let failed = |e: std::io::Error| SnapshotError::Io(e.to_string());
+        let len = input.seek(SeekFrom::End(0)).map_err(failed)?;
+        let state_len = len.checked_sub(STATE_TAG_LEN as u64).ok_or(SnapshotError::Unauthenticated)?;
+        input.seek(SeekFrom::Start(0)).map_err(failed)?;
+        let mut checking = MacWriter { mac: state_mac(key, &[])?, out: std::io::sink() };
+        let copied = std::io::copy(&mut (&mut input).take(state_len), &mut checking).map_err(failed)?;
+        let mut tag = [0u8; STATE_TAG_LEN];
+        if copied != state_len || input.read_exact(&mut tag).is_err() {
+            return Err(SnapshotError::Unauthenticated);
+        }
+        checking.mac.verify_slice(&tag).map_err(|_| SnapshotError::Unauthenticated)?;
+        input.seek(SeekFrom::Start(0)).map_err(failed)?;
+        Snapshot::read_from(input.take(state_len))
+    }
+
     /// Decodes [`Snapshot::to_bytes`]'s output and checks it (the VM state as any restore).
     pub fn from_bytes(bytes: &[u8]) -> Result<Snapshot, SnapshotError> {
+        Snapshot::read_from(bytes)
+    }
+
+    /// [`Snapshot::from_bytes`] from a reader, decoded as it is read: resuming from a file holds
+    /// no copy of the state besides the run itself. The reader must end where the state ends.
+    pub fn read_from<R: std::io::Read>(mut input: R) -> Result<Snapshot, SnapshotError> {
         let malformed = |m: &str| SnapshotError::Malformed(m.to_string());
-        let rest = bytes
-            .strip_prefix(MAGIC.as_slice())
-            .ok_or_else(|| malformed("these bytes are not a codemode run snapshot"))?;
-        let (version, rest) = rest.split_at_checked(4).ok_or_else(|| malformed("truncated header"))?;
-        let version = u32::from_le_bytes([version[0], version[1], version[2], version[3]]);
+        let mut magic = [0u8; 8];
+        input.read_exact(&mut magic).map_err(|_| malformed("these bytes are not a codemode run snapshot"))?;
+        if &magic != MAGIC {
+            return Err(malformed("these bytes are not a codemode run snapshot"));
+        }
+        let mut version = [0u8; 4];
+        input.read_exact(&mut version).map_err(|_| malformed("truncated header"))?;
+        let version = u32::from_le_bytes(version);
         if version != VERSION {
             return Err(SnapshotError::OtherBuild(format!(
                 "run-state version {version}, this build reads {VERSION}"
             )));
         }
-        let (package, rest) = part(rest)?;
+        let package = part(&mut input)?;
         if package != PACKAGE.as_bytes() {
             return Err(SnapshotError::OtherBuild(format!(
                 "saved by codemode {}, this is {PACKAGE}",
-                String::from_utf8_lossy(package)
+                String::from_utf8_lossy(&package)
             )));
         }
-        let (run, rest) = part(rest)?;
-        let (vm, rest) = part(rest)?;
-        if !rest.is_empty() {
-            return Err(malformed("bytes after the end of the snapshot"));
-        }
+        let run = part(&mut input)?;
         let run: RunState =
-            postcard::from_bytes(run).map_err(|e| SnapshotError::Malformed(format!("run state: {e}")))?;
-        let vm = Vm::from_bytes(vm).map_err(|e| {
+            postcard::from_bytes(&run).map_err(|e| SnapshotError::Malformed(format!("run state: {e}")))?;
+        let vm_len = part_len(&mut input)?;
+        let vm = Vm::read_from(&mut (&mut input).take(vm_len)).map_err(|e| {
             if e.contains("another build") {
                 SnapshotError::OtherBuild(e)
             } else {
                 SnapshotError::Malformed(e)
             }
         })?;
-        Ok(Snapshot { run, vm: VmState::Decoded(Box::new(vm)) })
+        let mut extra = [0u8; 1];
+        if input.read(&mut extra).map_err(|e| SnapshotError::Io(e.to_string()))? != 0 {
+            return Err(malformed("bytes after the end of the snapshot"));
+        }
+        Ok(Snapshot { run, vm: std::sync::Arc::new(vm) })
     }
 
     /// The state as JSON, for inspection: the run state and the whole VM (heap, frames, calls).
     pub fn to_json(&self) -> Result<Json, SnapshotError> {
-        let vm = match &self.vm {
-            VmState::Bytes(bytes) => {
-                std::borrow::Cow::Owned(Vm::from_bytes(bytes).map_err(SnapshotError::Malformed)?)
-            }
-            VmState::Decoded(vm) => std::borrow::Cow::Borrowed(vm.as_ref()),
-        };
-        let vm = serde_json::to_value(vm.as_ref()).map_err(|e| SnapshotError::Malformed(e.to_string()))?;
+        let vm =
+            serde_json::to_value(self.vm.as_ref()).map_err(|e| SnapshotError::Malformed(e.to_string()))?;
         let run = serde_json::to_value(&self.run).map_err(|e| SnapshotError::Malformed(e.to_string()))?;
         Ok(serde_json::json!({ "run": run, "vm": vm }))
     }
 
-    /// The VM, decoded.
+    /// The run state and the VM (copied only while a clone of this snapshot still holds it).
     pub(crate) fn into_vm(self) -> Result<(RunState, Vm), SnapshotError> {
-        let vm = match self.vm {
-            VmState::Bytes(bytes) => Vm::from_bytes(&bytes).map_err(SnapshotError::Malformed)?,
-            VmState::Decoded(vm) => *vm,
-        };
+        let vm = std::sync::Arc::try_unwrap(self.vm).unwrap_or_else(|shared| Vm::clone(&shared));
         Ok((self.run, vm))
     }
 }
 
-/// One length-prefixed part of the bytes.
-fn part(bytes: &[u8]) -> Result<(&[u8], &[u8]), SnapshotError> {
-    let malformed = || SnapshotError::Malformed("truncated snapshot".into());
-    let (len, rest) = bytes.split_at_checked(8).ok_or_else(malformed)?;
+/// The length of the next part.
+fn part_len(input: &mut impl std::io::Read) -> Result<u64, SnapshotError> {
     let mut n = [0u8; 8];
-    n.copy_from_slice(len);
-    let len = usize::try_from(u64::from_le_bytes(n)).map_err(|_| malformed())?;
-    rest.split_at_checked(len).ok_or_else(malformed)
+    input.read_exact(&mut n).map_err(|_| SnapshotError::Malformed("truncated snapshot".into()))?;
+    Ok(u64::from_le_bytes(n))
+}
+
+/// One length-prefixed part, read whole (the package name and the run state: the VM's part is
+/// decoded as it is read). The buffer grows only as bytes arrive, so a damaged length cannot
+/// reserve memory.
+fn part(input: &mut impl std::io::Read) -> Result<Vec<u8>, SnapshotError> {
+    let len = part_len(input)?;
+    let mut bytes = Vec::new();
+    input.take(len).read_to_end(&mut bytes).map_err(|e| SnapshotError::Io(e.to_string()))?;
+    if bytes.len() as u64 != len {
+        return Err(SnapshotError::Malformed("truncated snapshot".into()));
+    }
+    Ok(bytes)
+}
+
+/// A writer that signs what passes through it: [`Snapshot::write_signed_to`] and the check of
+/// [`Snapshot::read_signed_from`].
+struct MacWriter<W> {
+    mac: hmac::Hmac<sha2::Sha256>,
+    out: W,
+}
+
+impl<W: std::io::Write> std::io::Write for MacWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.out.write(buf)?;
+        self.mac.update(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
 }
 
 /// `CODEMODE_ROUNDTRIP=1`: every run is saved to bytes and restored into a new VM after every

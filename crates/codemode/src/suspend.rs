@@ -21,7 +21,7 @@ use crate::options::ExecuteOptions;
 use crate::result::{Diagnostic, DiagnosticKind};
 use crate::runtime::Inner;
 use crate::snapshot::{
-    RunState, SavedCall, SavedLimits, SavedPending, SavedReturned, Snapshot, SnapshotError, VmState,
+    RunState, SavedCall, SavedLimits, SavedPending, SavedReturned, Snapshot, SnapshotError,
 };
 
 impl Run {
@@ -100,18 +100,20 @@ impl Run {
             });
         }
         let returned = self.encode_returned()?;
-        let vm = self
-            .vm
-            .to_bytes()
-            .map_err(|e| SuspendError::new(format!("the state could not be saved: {e}")))?;
-        if let Some(max) = self.inner.suspend_max_bytes
-            && vm.len() > max
-        {
-            return Err(SuspendError::new(format!(
-                "the saved state is {} bytes, more than the {max} bytes allowed",
-                vm.len()
-            )));
+        if let Some(max) = self.inner.suspend_max_bytes {
+            let len = self
+                .vm
+                .encoded_len()
+                .map_err(|e| SuspendError::new(format!("the state could not be saved: {e}")))?;
+            if len > max as u64 {
+                return Err(SuspendError::new(format!(
+                    "the saved state is {len} bytes, more than the {max} bytes allowed"
+                )));
+            }
         }
+        // The run moves into the snapshot whole (it is encoded when the host writes it), so
+        // suspending holds no second copy of its state.
+        let idle = placeholder_vm().ok_or_else(|| SuspendError::new("the state could not be saved"))?;
         let pending: Vec<SavedPending> = self
             .inflight
             .values()
@@ -150,7 +152,8 @@ impl Run {
             .into_iter()
             .map(|p| PendingCall { key: p.key, path: p.path, args: p.args, handle: p.handle })
             .collect();
-        Ok(Suspended { state: Snapshot { run, vm: VmState::Bytes(vm) }, pending })
+        let vm = std::mem::replace(&mut self.vm, idle);
+        Ok(Suspended { state: Snapshot { run, vm: std::sync::Arc::new(vm) }, pending })
     }
 
     /// The values with functions that extensions save, as their `encode` hooks give them.
@@ -301,9 +304,5 @@ impl Run {
 
 /// A small VM that stands in while `CODEMODE_ROUNDTRIP` decodes the real one.
 fn placeholder_vm() -> Option<codemode_vm::Vm> {
-    static EMPTY: std::sync::LazyLock<Option<codemode_vm::Vm>> = std::sync::LazyLock::new(|| {
-        let module = crate::driver::compile("0", &crate::Limits::default()).ok()?.module;
-        codemode_vm::Vm::new(module, codemode_vm::VmConfig::default()).ok()
-    });
-    EMPTY.clone()
+    codemode_vm::Vm::idle().ok()
 }

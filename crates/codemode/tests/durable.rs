@@ -572,3 +572,118 @@ fn outcomes_are_checked_like_live_answers_and_a_state_cannot_raise_limits() {
     );
     assert_eq!(spinning.error.map(|e| e.kind), Some(codemode::DiagnosticKind::TimeoutExceeded));
 }
+
+/// `write_to` and `read_from` are `to_bytes` and `from_bytes` as streams: the same bytes, the
+/// same refusals (cut, trailing bytes), and a signed state checked from a seekable reader.
+#[test]
+fn snapshots_stream_to_writers_and_from_readers() {
+    let rt = runtime();
+    let mut execution = demo().execute_with(APPROVAL, ExecuteOptions::new().run_id("w"));
+    let s = suspended(rt.block_on(execution.result()));
+    let bytes = s.state.to_bytes().unwrap();
+    let mut streamed = Vec::new();
+    s.state.write_to(&mut streamed).unwrap();
+    assert_eq!(streamed, bytes);
+    let state = Snapshot::read_from(std::io::Cursor::new(&bytes)).unwrap();
+    let result =
+        rt.block_on(demo().resume(state, [("w:2".to_string(), Ok(json!({ "approved": true })))]).unwrap());
+    assert_eq!(result.value, Some(json!({ "order": "A-1001", "refunded": true, "by": null })));
+    for cut in [0, 9, bytes.len() / 2, bytes.len() - 1] {
+        assert!(Snapshot::read_from(&bytes[..cut]).is_err(), "cut at {cut}");
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    let trailing = Snapshot::read_from(longer.as_slice()).unwrap_err();
+    assert!(trailing.to_string().contains("after the end"), "{trailing}");
+
+    let key = b"host key";
+    let mut signed = Vec::new();
+    s.state.write_signed_to(&mut signed, key).unwrap();
+    assert_eq!(signed, s.state.to_signed_bytes(key).unwrap());
+    let state = Snapshot::read_signed_from(std::io::Cursor::new(&signed), key).unwrap();
+    let result =
+        rt.block_on(demo().resume(state, [("w:2".to_string(), Ok(json!({ "approved": false })))]).unwrap());
+    assert_eq!(result.value, Some(json!({ "order": "A-1001", "refunded": false, "by": null })));
+    for refused in [&bytes[..], &signed[..signed.len() - 1]] {
+        let e = Snapshot::read_signed_from(std::io::Cursor::new(refused), key).unwrap_err();
+        assert_eq!(e, SnapshotError::Unauthenticated);
+    }
+    let mut flipped = signed.clone();
+    flipped[40] ^= 1;
+    let e = Snapshot::read_signed_from(std::io::Cursor::new(&flipped), key).unwrap_err();
+    assert_eq!(e, SnapshotError::Unauthenticated);
+    assert_eq!(
+        Snapshot::read_signed_from(std::io::Cursor::new(&signed), b"other key").unwrap_err(),
+        SnapshotError::Unauthenticated
+    );
+}
+
+#[allow(dead_code)] // shared with the suites that use all of it
+mod isolated;
+
+const SAVE_CASE: &str = "CODEMODE_DURABLE_SAVE_CASE";
+/// The memory limit of the run the save and resume cases hold 96 MiB in.
+const SAVE_LIMIT: usize = 128 << 20;
+
+/// The child side of [`saving_and_resuming_a_large_run_stays_within_its_limit`]: `save:PATH`
+/// runs a program holding 96 MiB of strings to its durable call and writes its state to PATH;
+/// `resume:PATH` reads it back and finishes the run. Each prints its peak RSS.
+#[test]
+fn child_saves_or_resumes_a_large_run() {
+    let Ok(case) = std::env::var(SAVE_CASE) else { return };
+    let (what, path) = case.split_once(':').unwrap();
+    let started = std::time::Instant::now();
+    let rt = runtime();
+    let limits = Limits::default().memory_limit(SAVE_LIMIT);
+    let runtime = codemode::demo::builder().limits(limits).build().unwrap();
+    let result = if what == "save" {
+        let program = r#"
+            const parts = [];
+            for (let i = 0; i < 96; i++) parts.push(String(i).padEnd(1 << 20, "x"));
+            const r = await tools.demo.approve({ action: "go" });
+            return [parts.length, parts[95].length, r];
+        "#;
+        let mut execution = runtime.execute_with(program, ExecuteOptions::new().run_id("big"));
+        let s = suspended(rt.block_on(execution.result()));
+        drop(execution);
+        let file = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+        s.state.write_to(file).unwrap();
+        json!({ "saved": std::fs::metadata(path).unwrap().len() })
+    } else {
+        let file = std::io::BufReader::new(std::fs::File::open(path).unwrap());
+        let state = Snapshot::read_from(file).unwrap();
+        let outcome = Ok(json!({ "approved": true }));
+        let result = rt.block_on(runtime.resume(state, [("big:1".to_string(), outcome)]).unwrap());
+        serde_json::to_value(&result).unwrap()
+    };
+    println!("ELAPSED_MS {}", started.elapsed().as_millis());
+    println!("PEAK_RSS {}", isolated::peak_rss_bytes());
+    println!("RESULT {result}");
+}
+
+/// Saving a run that holds 96 MiB under a 128 MiB limit, and resuming it, each in a process of
+/// its own, stays within the limit plus the allowance: the state is encoded as it is written
+/// and decoded as it is read (whole byte buffers peaked at 3× the run's memory).
+#[test]
+fn saving_and_resuming_a_large_run_stays_within_its_limit() {
+    // `CODEMODE_ROUNDTRIP=1` encodes the whole run into bytes after every slice, by design.
+    if std::env::var(SAVE_CASE).is_ok() || std::env::var("CODEMODE_ROUNDTRIP").is_ok_and(|v| v == "1") {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("codemode-durable-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("big.state");
+    let path = path.to_str().unwrap();
+    let bound = SAVE_LIMIT + isolated::RSS_ALLOWANCE;
+    let saved =
+        isolated::run_in_child("child_saves_or_resumes_a_large_run", SAVE_CASE, &format!("save:{path}"))
+            .unwrap();
+    assert!(saved.result["saved"].as_u64().unwrap() > 96 << 20, "{}", saved.result);
+    assert!(saved.peak_rss <= bound, "saving peaked at {} MiB", saved.peak_rss >> 20);
+    let resumed =
+        isolated::run_in_child("child_saves_or_resumes_a_large_run", SAVE_CASE, &format!("resume:{path}"))
+            .unwrap();
+    assert_eq!(resumed.result["value"], json!([96, 1 << 20, { "approved": true }]), "{}", resumed.result);
+    assert!(resumed.peak_rss <= bound, "resuming peaked at {} MiB", resumed.peak_rss >> 20);
+    let _ = std::fs::remove_dir_all(&dir);
+}

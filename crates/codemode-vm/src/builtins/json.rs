@@ -54,26 +54,43 @@ fn stringify(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Resu
 
 /// The PropertyList of a replacer array: its strings, numbers and Number/String wrappers as
 /// strings, in order, each once; other entries are skipped.
+///
+/// An array may hold one huge string many times: a primitive already seen (the same heap string
+/// or number) is skipped before it is copied, so the copies made are bounded by the memory the
+/// distinct values hold, and the list is charged as it grows.
 fn property_list(vm: &mut Vm, replacer: Value) -> Result<Vec<String>, Throw> {
+    type Hasher = std::hash::BuildHasherDefault<ahash::AHasher>;
     let entries = vm.collect_iterable(replacer)?;
     vm.charge(crate::meter::Work::Elements(entries.len()));
-    let mut list: Vec<String> = Vec::with_capacity(entries.len());
+    let mut seen_values: std::collections::HashSet<(u8, u64), Hasher> = Default::default();
+    let mut seen_text: std::collections::HashSet<String, Hasher> = Default::default();
+    let mut list: Vec<String> = Vec::new();
+    let mut held = 0usize;
     for v in entries {
-        let wanted = match v {
-            Value::Str(_) | Value::Number(_) => true,
-            Value::Obj(id) => {
-                matches!(vm.heap.obj(id).kind, ObjKind::Boxed(Value::Str(_) | Value::Number(_)))
+        let identity = match v {
+            Value::Str(s) => (0, u64::from(s.0)),
+            Value::Number(n) => (1, n.to_bits()),
+            // A wrapper's ToString runs each time (a program may have given it one).
+            Value::Obj(id)
+                if matches!(vm.heap.obj(id).kind, ObjKind::Boxed(Value::Str(_) | Value::Number(_))) =>
+            {
+                (2, u64::from(id.0))
             }
-            _ => false,
+            _ => continue,
         };
-        if !wanted {
+        if identity.0 < 2 && !seen_values.insert(identity) {
             continue;
         }
         let item = vm.to_rust_string(v)?;
-        vm.charge(crate::meter::Work::Scan(list.len()));
-        if !list.contains(&item) {
-            list.push(item);
+        vm.charge(crate::meter::Work::Bytes(item.len()));
+        if seen_text.contains(&item) {
+            continue;
         }
+        // The text twice (list and index) and both entries.
+        held = held.saturating_add(2 * (item.len() + std::mem::size_of::<String>()));
+        vm.ensure_fits(held)?;
+        seen_text.insert(item.clone());
+        list.push(item);
     }
     Ok(list)
 }

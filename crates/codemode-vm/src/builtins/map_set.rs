@@ -308,11 +308,7 @@ fn map_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
     {
         vm.charge(Work::Elements(items.len()));
         for item in items {
-            if !matches!(item, Value::Obj(_)) {
-                let desc = vm.to_rust_string(item).unwrap_or_default();
-                let msg = format!("Iterator value {desc} is not an entry object");
-                return Err(vm.make_error(ErrorKind::TypeError, &msg));
-            }
+            vm.require_entry_object(item)?;
             let k = vm.get_value(item, Key::Index(0))?;
             let v = vm.get_value(item, Key::Index(1))?;
             insert(vm, id, k, v)?;

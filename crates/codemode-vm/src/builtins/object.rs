@@ -179,7 +179,9 @@ fn from_entries(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> R
         Err(step) => return Ok(step),
     };
     let o = vm.new_object()?;
+    vm.charge(Work::Elements(pairs.len()));
     for pair in pairs {
+        vm.require_entry_object(pair)?;
         let k = vm.get_value(pair, Key::Index(0))?;
         let v = vm.get_value(pair, Key::Index(1))?;
         let key = vm.to_key(k)?;

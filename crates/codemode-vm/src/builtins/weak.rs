@@ -138,11 +138,7 @@ fn construct(vm: &mut Vm, args: &[Value], kind: WeakKind) -> Result<Step, Throw>
     for item in items {
         let (k, v) = match kind {
             WeakKind::Map => {
-                if !matches!(item, Value::Obj(_)) {
-                    let desc = vm.describe_for_error(item);
-                    let msg = format!("Iterator value {desc} is not an entry object");
-                    return Err(vm.make_error(ErrorKind::TypeError, &msg));
-                }
+                vm.require_entry_object(item)?;
                 let k = vm.get_value(item, crate::props::Key::Index(0))?;
                 (k, vm.get_value(item, crate::props::Key::Index(1))?)
             }

@@ -67,7 +67,7 @@ pub fn run_in_child(child_test: &str, var: &str, case: &str) -> Result<Ended, St
     })
 }
 
-fn peak_rss_bytes() -> usize {
+pub fn peak_rss_bytes() -> usize {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     status
         .lines()
