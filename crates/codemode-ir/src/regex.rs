@@ -13,15 +13,21 @@ pub const FLAGS: &str = "dgimsuvy";
 
 /// Each known flag at most once, and not both `u` and `v`.
 pub fn check_flags(flags: &str) -> Result<(), String> {
+    // The message quotes at most 32 characters of what was given (flags can be any string).
+    let invalid = || {
+        let shown: String = flags.chars().take(32).collect();
+        let more = if shown.len() < flags.len() { "..." } else { "" };
+        format!("Invalid flags supplied to RegExp constructor '{shown}{more}'")
+    };
     let mut seen = String::new();
     for c in flags.chars() {
         if !FLAGS.contains(c) || seen.contains(c) {
-            return Err(format!("Invalid flags supplied to RegExp constructor '{flags}'"));
+            return Err(invalid());
         }
         seen.push(c);
     }
     if seen.contains('u') && seen.contains('v') {
-        return Err(format!("Invalid flags supplied to RegExp constructor '{flags}'"));
+        return Err(invalid());
     }
     Ok(())
 }

@@ -104,6 +104,12 @@ fn list(vm: &mut Vm, v: Value, what: u8) -> Result<Step, Throw> {
         return vm.start_prop_walk(src, keys, mode);
     }
     vm.charge(Work::Elements(keys.len()));
+    // The items are held here, then in the array: both, and the string each key or each
+    // character of a string source becomes, are measured before any is built, so a listing
+    // that cannot fit fails at once instead of after building most of it.
+    let strings = matches!(v, Value::Str(_)) || what != 1;
+    let per_item = 2 * crate::heap::VALUE_SIZE + if strings { crate::heap::STRING_OVERHEAD } else { 0 };
+    vm.ensure_fits(keys.len().saturating_mul(per_item))?;
     let mut out = Vec::with_capacity(keys.len());
     for key in keys {
         let item = match what {
