@@ -259,23 +259,37 @@ impl Snapshot {
 
     /// The compact binary form (see the module docs).
     pub fn to_bytes(&self) -> Result<Vec<u8>, SnapshotError> {
+        // One encoding pass: the VM's length is written after it, where `write_to` (which cannot
+        // go back in its writer) encodes into a counter first.
         let mut out = Vec::new();
-        self.write_to(&mut out)?;
+        self.write_head(&mut out)?;
+        let at = out.len();
+        out.extend_from_slice(&0u64.to_le_bytes());
+        self.vm.write_to(&mut out).map_err(SnapshotError::Io)?;
+        let vm_len = (out.len() - at - 8) as u64;
+        out[at..at + 8].copy_from_slice(&vm_len.to_le_bytes());
         Ok(out)
     }
 
-    /// Writes [`Snapshot::to_bytes`]'s bytes to `out` as they are encoded: saving a suspended
-    /// run to a file or a socket holds no second copy of its state.
-    pub fn write_to<W: std::io::Write>(&self, mut out: W) -> Result<(), SnapshotError> {
+    /// Everything before the VM's part: the magic, the version, the package and the run state.
+    fn write_head<W: std::io::Write>(&self, out: &mut W) -> Result<(), SnapshotError> {
         let failed = |e: std::io::Error| SnapshotError::Io(e.to_string());
         let run = postcard::to_stdvec(&self.run).map_err(|e| SnapshotError::Malformed(e.to_string()))?;
-        let vm_len = self.vm.encoded_len().map_err(SnapshotError::Malformed)?;
         out.write_all(MAGIC).map_err(failed)?;
         out.write_all(&VERSION.to_le_bytes()).map_err(failed)?;
         for part in [PACKAGE.as_bytes(), &run] {
             out.write_all(&(part.len() as u64).to_le_bytes()).map_err(failed)?;
             out.write_all(part).map_err(failed)?;
         }
+        Ok(())
+    }
+
+    /// Writes [`Snapshot::to_bytes`]'s bytes to `out` as they are encoded: saving a suspended
+    /// run to a file or a socket holds no second copy of its state.
+    pub fn write_to<W: std::io::Write>(&self, mut out: W) -> Result<(), SnapshotError> {
+        let failed = |e: std::io::Error| SnapshotError::Io(e.to_string());
+        let vm_len = self.vm.encoded_len().map_err(SnapshotError::Malformed)?;
+        self.write_head(&mut out)?;
         out.write_all(&vm_len.to_le_bytes()).map_err(failed)?;
         self.vm.write_to(&mut out).map_err(SnapshotError::Io)?;
         out.flush().map_err(failed)
