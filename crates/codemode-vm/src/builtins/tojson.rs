@@ -40,14 +40,23 @@ const MAX_STRINGIFY_DEPTH: usize = 1_000;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct Level {
     object: ObjId,
-    /// Property names still to visit (arrays: indices as strings).
+    /// Property names to visit (empty for an array: its indices are made as they are visited).
     keys: Vec<String>,
+    /// An array's length when the walk entered it.
+    len: usize,
     next: usize,
     is_array: bool,
     #[serde(with = "crate::value::json_text")]
     items: Vec<Json>,
     #[serde(with = "crate::value::json_text")]
     fields: Map<String, Json>,
+}
+
+impl Level {
+    /// The `i`-th key to visit: an array's index as text, an object's property name.
+    fn key_at(&self, i: usize) -> Option<String> {
+        if self.is_array { (i < self.len).then(|| i.to_string()) } else { self.keys.get(i).cloned() }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -301,6 +310,10 @@ fn drive(vm: &mut Vm, mut walk: Walk, mut next: Option<(Value, Stage)>) -> Resul
             let bytes = match &produced {
                 Produced::Leaf(Some(Json::String(text))) => JSON_NODE_BYTES + text.len(),
                 Produced::Leaf(_) => JSON_NODE_BYTES,
+                // An array reserves a slot per element (each element is a node when it is made).
+                Produced::Level(level) if level.is_array => {
+                    JSON_NODE_BYTES + level.len.saturating_mul(std::mem::size_of::<Json>())
+                }
                 Produced::Level(level) => {
                     JSON_NODE_BYTES + level.keys.iter().map(|k| k.len() + JSON_MEMBER_BYTES).sum::<usize>()
                 }
@@ -329,8 +342,7 @@ fn drive(vm: &mut Vm, mut walk: Walk, mut next: Option<(Value, Stage)>) -> Resul
             }
         }
         let Some(top) = walk.stack.last_mut() else { return finish(vm, walk) };
-        if top.next < top.keys.len() {
-            let key = top.keys[top.next].clone();
+        if let Some(key) = top.key_at(top.next) {
             top.next += 1;
             let object = Value::Obj(top.object);
             vm.charge(Work::Units(1));
@@ -359,7 +371,7 @@ fn drive(vm: &mut Vm, mut walk: Walk, mut next: Option<(Value, Stage)>) -> Resul
         }
         let Some(level) = walk.stack.pop() else { return finish(vm, walk) };
         let json = if level.is_array { Json::Array(level.items) } else { Json::Object(level.fields) };
-        let parent_key = walk.stack.last().and_then(|p| p.keys.get(p.next.wrapping_sub(1)).cloned());
+        let parent_key = walk.stack.last().and_then(|p| p.key_at(p.next.wrapping_sub(1)));
         walk.pending_key = parent_key.unwrap_or_default();
         emit(&mut walk, Some(json));
     }
@@ -495,9 +507,12 @@ fn leaf_or_level(vm: &mut Vm, walk: &Walk, value: Value) -> Result<Produced, Thr
                 }
                 ObjKind::Array(items) => {
                     let n = items.len();
+                    // Its slots are charged with the level, before they are reserved.
+                    vm.ensure_fits(n.saturating_mul(std::mem::size_of::<Json>()))?;
                     let level = Level {
                         object: id,
-                        keys: (0..n).map(|i| i.to_string()).collect(),
+                        keys: Vec::new(),
+                        len: n,
                         next: 0,
                         is_array: true,
                         items: Vec::with_capacity(n),
@@ -529,6 +544,7 @@ fn leaf_or_level(vm: &mut Vm, walk: &Walk, value: Value) -> Result<Produced, Thr
             return Ok(Produced::Level(Level {
                 object: id,
                 keys,
+                len: 0,
                 next: 0,
                 is_array: false,
                 items: Vec::new(),
@@ -562,7 +578,7 @@ fn json_path(walk: &Walk) -> String {
         let key = if index + 1 == depth {
             walk.pending_key.clone()
         } else {
-            level.keys.get(level.next.wrapping_sub(1)).cloned().unwrap_or_default()
+            level.key_at(level.next.wrapping_sub(1)).unwrap_or_default()
         };
         push_key(&key, level.is_array);
     }
