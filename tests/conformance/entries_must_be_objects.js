@@ -9,6 +9,10 @@ for (const make of [
   () => new Map(["ab"]),
   () => new Map([[1, 2], 3]),
   () => new WeakMap(["ab"]),
+  () => new Map("ab"),
+  () => new WeakMap("😀x"),
+  () => Object.fromEntries(""),
+  () => new Map(""),
 ]) {
   try {
     const r = make();

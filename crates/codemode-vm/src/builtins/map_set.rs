@@ -296,6 +296,7 @@ fn set_call(vm: &mut Vm, _this: Value, _args: &[Value], _data: &[Value]) -> Resu
 
 fn map_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
     let source = arg(args, 0);
+    vm.refuse_string_entries(source)?;
     let items = if source.is_nullish() {
         Vec::new()
     } else {

@@ -180,6 +180,7 @@ fn assign(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<
 }
 
 fn from_entries(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    vm.refuse_string_entries(arg(args, 0))?;
     let pairs = match vm.collect_or_reenter("Object.fromEntries", false, Value::Undefined, args, 0)? {
         Ok(items) => items,
         Err(step) => return Ok(step),

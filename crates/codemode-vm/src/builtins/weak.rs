@@ -124,6 +124,9 @@ fn new_weak(vm: &mut Vm, kind: WeakKind) -> Result<ObjId, Throw> {
 
 fn construct(vm: &mut Vm, args: &[Value], kind: WeakKind) -> Result<Step, Throw> {
     let source = arg(args, 0);
+    if kind == WeakKind::Map {
+        vm.refuse_string_entries(source)?;
+    }
     let items = if source.is_nullish() {
         Vec::new()
     } else {
