@@ -475,7 +475,20 @@ impl Vm {
     }
 
     /// Sends `pending` values to their destinations, resuming built-ins that waited for them.
-    pub(crate) fn deliver(&mut self, mut pending: Pending) -> Result<(), Throw> {
+    pub(crate) fn deliver(&mut self, pending: Pending) -> Result<(), Throw> {
+        self.deliver_until(pending, false)
+    }
+
+    /// [`Vm::deliver`] for the interpreter's call instructions, which end the slice when its fuel
+    /// is spent: a chain of built-ins calling built-ins (`typedArray.toLocaleString()`,
+    /// `array.map(String)`) never returns to the interpreter between steps, so here it yields
+    /// instead: once the fuel is spent, the value the next built-in frame waits for is parked
+    /// ([`Vm::parked`]) and `run` resumes it at the start of the next slice.
+    pub(crate) fn deliver_yielding(&mut self, pending: Pending) -> Result<(), Throw> {
+        self.deliver_until(pending, true)
+    }
+
+    fn deliver_until(&mut self, mut pending: Pending, may_park: bool) -> Result<(), Throw> {
         while let Some((ret, value)) = pending.take() {
             match ret {
                 ReturnTo::Reg(r) => {
@@ -503,6 +516,10 @@ impl Vm {
                 }
                 ReturnTo::SuperResult(dst) => pending = self.bind_super_result(dst, value)?,
                 ReturnTo::Native => {
+                    if may_park && self.fuel <= 0 && matches!(self.frames.last(), Some(Frame::Native(_))) {
+                        self.parked = Some(value);
+                        return Ok(());
+                    }
                     let Some(Frame::Native(NativeFrame { cont, ret })) = self.frames.pop() else {
                         continue;
                     };

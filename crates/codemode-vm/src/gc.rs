@@ -178,6 +178,9 @@ impl Vm {
             m.work.extend(values.iter().copied());
         }
         m.work.extend(self.stack.iter().copied());
+        if let Some(v) = self.parked {
+            m.push(v);
+        }
         for frame in &self.frames {
             match frame {
                 Frame::Js(f) => {

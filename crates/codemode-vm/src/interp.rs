@@ -43,6 +43,19 @@ impl Vm {
             if self.host.blocked.is_some() {
                 return Status::Waiting;
             }
+            // A chain of built-ins that yielded at the end of the last slice goes on first.
+            if let Some(value) = self.parked.take() {
+                if let Err(exc) = self.deliver_yielding(Some((ReturnTo::Native, value))) {
+                    self.handle_throw(exc);
+                }
+                if self.heap.wants_collection() {
+                    self.collect_garbage();
+                }
+                if self.fuel <= 0 && !self.frames.is_empty() {
+                    return Status::OutOfFuel;
+                }
+                continue;
+            }
             if self.frames.is_empty() {
                 // The job loop is metered like the instruction loop: a job costs a unit, and a
                 // slice that is spent ends between jobs.
@@ -300,8 +313,9 @@ impl Vm {
                         .collect();
                     save_pc!();
                     let depth = self.frames.len();
-                    let result =
-                        self.call_value(f, t, &argv, ReturnTo::Reg($dst)).and_then(|p| self.deliver(p));
+                    let result = self
+                        .call_value(f, t, &argv, ReturnTo::Reg($dst))
+                        .and_then(|p| self.deliver_yielding(p));
                     if let Err(e) = result {
                         return Exit::Throw(e);
                     }
@@ -609,7 +623,7 @@ impl Vm {
                             crate::props::Got::Getter(g) => {
                                 switch_after!(
                                     self.call_value(g, o, &[], ReturnTo::Reg(dst))
-                                        .and_then(|p| self.deliver(p))
+                                        .and_then(|p| self.deliver_yielding(p))
                                 );
                             }
                             crate::props::Got::Proxy(p, key) => switch_after!(self.proxy_get(p, key, o, dst)),
@@ -631,7 +645,7 @@ impl Vm {
                             crate::props::Got::Getter(g) => {
                                 switch_after!(
                                     self.call_value(g, o, &[], ReturnTo::Reg(dst))
-                                        .and_then(|p| self.deliver(p))
+                                        .and_then(|p| self.deliver_yielding(p))
                                 );
                             }
                             crate::props::Got::Proxy(p, key) => switch_after!(self.proxy_get(p, key, o, dst)),
@@ -658,7 +672,7 @@ impl Vm {
                             crate::props::SetFound::Done => {}
                             crate::props::SetFound::Setter(setter) => switch_after!(
                                 self.call_value(setter, o, &[v], ReturnTo::Discard)
-                                    .and_then(|p| self.deliver(p))
+                                    .and_then(|p| self.deliver_yielding(p))
                             ),
                             crate::props::SetFound::Proxy(p) => {
                                 switch_after!(self.proxy_set(p, Key::Atom(atom), v, o))
@@ -682,7 +696,7 @@ impl Vm {
                             crate::props::SetFound::Done => {}
                             crate::props::SetFound::Setter(setter) => switch_after!(
                                 self.call_value(setter, o, &[v], ReturnTo::Discard)
-                                    .and_then(|p| self.deliver(p))
+                                    .and_then(|p| self.deliver_yielding(p))
                             ),
                             crate::props::SetFound::Proxy(p) => switch_after!(self.proxy_set(p, key, v, o)),
                         }

@@ -100,12 +100,16 @@ impl Vm {
                 let (a, s) = (reg!(arr), reg!(src));
                 if let (Some(g), Value::Obj(array)) = (tri!(self.as_sync_generator(s)), a) {
                     let step = self.drain_generator(g, crate::generator::DrainInto::Array(array));
-                    switch_after!(self.apply_step(step, ReturnTo::Discard).and_then(|p| self.deliver(p)));
+                    switch_after!(
+                        self.apply_step(step, ReturnTo::Discard).and_then(|p| self.deliver_yielding(p))
+                    );
                 }
                 if let (Some(method), Value::Obj(array)) = (tri!(self.user_iterator_method(s)), a) {
                     let then = crate::user_iter::DrainThen::Into(crate::generator::DrainInto::Array(array));
                     let step = self.drain_user_iterable(s, method, then);
-                    switch_after!(self.apply_step(step, ReturnTo::Discard).and_then(|p| self.deliver(p)));
+                    switch_after!(
+                        self.apply_step(step, ReturnTo::Discard).and_then(|p| self.deliver_yielding(p))
+                    );
                 }
                 let items = tri!(self.collect_iterable(s));
                 self.charge(Work::Elements(items.len()));
@@ -116,7 +120,9 @@ impl Vm {
             Op::ObjectSpread { obj, src } => {
                 let (o, s) = (reg!(obj), reg!(src));
                 if let Some(step) = tri!(self.copy_data_properties(o, s, &[])) {
-                    switch_after!(self.apply_step(step, ReturnTo::Discard).and_then(|p| self.deliver(p)));
+                    switch_after!(
+                        self.apply_step(step, ReturnTo::Discard).and_then(|p| self.deliver_yielding(p))
+                    );
                 }
             }
             Op::DefineIndex { obj, key, src } => {
@@ -150,7 +156,9 @@ impl Vm {
                 }
                 let argv = self.array_items(a);
                 self.charge(Work::Elements(argv.len()));
-                switch_after!(self.call_value(f, t, &argv, ReturnTo::Reg(dst)).and_then(|p| self.deliver(p)));
+                switch_after!(
+                    self.call_value(f, t, &argv, ReturnTo::Reg(dst)).and_then(|p| self.deliver_yielding(p))
+                );
             }
             Op::New { dst, callee, args, argc } => {
                 self.charge(Work::Units(1));
@@ -199,7 +207,7 @@ impl Vm {
                     crate::user_iter::IterStart::Ready(it) => reg!(dst) = it,
                     crate::user_iter::IterStart::Call(method) => switch_after!(
                         self.call_value(method, v, &[], ReturnTo::Iterator(dst))
-                            .and_then(|p| self.deliver(p))
+                            .and_then(|p| self.deliver_yielding(p))
                     ),
                 }
             }
@@ -209,7 +217,7 @@ impl Vm {
                     switch_after!(
                         self.proxy_keys(v, crate::proxy_keys::KeysMode::ForIn)
                             .and_then(|s| self.apply_step(s, ReturnTo::Reg(dst)))
-                            .and_then(|p| self.deliver(p))
+                            .and_then(|p| self.deliver_yielding(p))
                     );
                 }
                 reg!(dst) = tri!(self.for_in_iterator(v));
@@ -229,7 +237,9 @@ impl Vm {
                     reg!(dst) = array;
                     if let Value::Obj(array) = array {
                         let step = self.drain_generator(g, crate::generator::DrainInto::Array(array));
-                        switch_after!(self.apply_step(step, ReturnTo::Discard).and_then(|p| self.deliver(p)));
+                        switch_after!(
+                            self.apply_step(step, ReturnTo::Discard).and_then(|p| self.deliver_yielding(p))
+                        );
                     }
                 }
                 if self.is_user_iterator(it) {
@@ -240,7 +250,7 @@ impl Vm {
                         switch_after!(
                             self.drain_user_iterator(it, into)
                                 .and_then(|step| self.apply_step(step, ReturnTo::Discard))
-                                .and_then(|p| self.deliver(p))
+                                .and_then(|p| self.deliver_yielding(p))
                         );
                     }
                 }
@@ -257,7 +267,9 @@ impl Vm {
                 let o = tri!(self.new_object());
                 reg!(dst) = o;
                 if let Some(step) = tri!(self.copy_data_properties(o, s, &keys)) {
-                    switch_after!(self.apply_step(step, ReturnTo::Reg(dst)).and_then(|p| self.deliver(p)));
+                    switch_after!(
+                        self.apply_step(step, ReturnTo::Reg(dst)).and_then(|p| self.deliver_yielding(p))
+                    );
                 }
             }
             Op::Regex { dst, k } => {
@@ -301,7 +313,8 @@ impl Vm {
                     crate::props::Got::Value(v) => reg!(dst) = v,
                     crate::props::Got::Getter(g) => {
                         switch_after!(
-                            self.call_value(g, this, &[], ReturnTo::Reg(dst)).and_then(|p| self.deliver(p))
+                            self.call_value(g, this, &[], ReturnTo::Reg(dst))
+                                .and_then(|p| self.deliver_yielding(p))
                         );
                     }
                     crate::props::Got::Proxy(p, key) => switch_after!(self.proxy_get(p, key, this, dst)),
@@ -313,7 +326,8 @@ impl Vm {
                     crate::props::Got::Value(v) => reg!(dst) = v,
                     crate::props::Got::Getter(g) => {
                         switch_after!(
-                            self.call_value(g, o, &[], ReturnTo::Reg(dst)).and_then(|p| self.deliver(p))
+                            self.call_value(g, o, &[], ReturnTo::Reg(dst))
+                                .and_then(|p| self.deliver_yielding(p))
                         );
                     }
                     crate::props::Got::Proxy(p, key) => switch_after!(self.proxy_get(p, key, o, dst)),
@@ -323,7 +337,8 @@ impl Vm {
                 let (o, kv, v) = (reg!(obj), reg!(key), reg!(src));
                 if let Some(setter) = tri!(self.private_set(o, kv, v)) {
                     switch_after!(
-                        self.call_value(setter, o, &[v], ReturnTo::Discard).and_then(|p| self.deliver(p))
+                        self.call_value(setter, o, &[v], ReturnTo::Discard)
+                            .and_then(|p| self.deliver_yielding(p))
                     );
                 }
             }

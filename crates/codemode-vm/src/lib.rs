@@ -239,6 +239,10 @@ pub struct Vm {
     /// Where the last uncaught throw happened.
     pub(crate) throw_location: Option<(u32, u32)>,
     pub(crate) finished: Option<Status>,
+    /// The value the top frame (a built-in's) waits for, held over the end of a slice: a chain
+    /// of built-ins calling built-ins yields when its fuel is spent (`Vm::deliver_yielding`),
+    /// and the next `run` resumes it first.
+    pub(crate) parked: Option<Value>,
     /// The program's result as JSON, produced (calling `toJSON` methods) when the top-level
     /// script returns.
     #[serde(with = "crate::value::json_text")]
@@ -356,6 +360,7 @@ impl Vm {
             rejected_unhandled: Vec::new(),
             throw_location: None,
             finished: None,
+            parked: None,
             result_json_value: None,
             result_note: None,
             pending_promises: 0,

@@ -45,6 +45,7 @@ pub(crate) struct SavedVm {
     pub(crate) rejected_unhandled: Vec<ObjId>,
     pub(crate) throw_location: Option<(u32, u32)>,
     pub(crate) finished: Option<Status>,
+    pub(crate) parked: Option<Value>,
     #[serde(with = "crate::value::json_text")]
     pub(crate) result_json_value: Option<serde_json::Value>,
 }
@@ -81,6 +82,7 @@ impl TryFrom<SavedVm> for Vm {
             throw_location: s.throw_location,
             finished: s.finished,
             result_json_value: s.result_json_value,
+            parked: s.parked,
             result_note: None,
             pending_promises: usize::MAX,
             replays: Vec::new(),

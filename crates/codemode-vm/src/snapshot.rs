@@ -165,6 +165,7 @@ struct WireOut<'a> {
     rejected_unhandled: &'a [ObjId],
     throw_location: Option<(u32, u32)>,
     finished: Option<Status>,
+    parked: Option<Value>,
     #[serde(with = "crate::value::json_text")]
     result_json_value: &'a Option<serde_json::Value>,
 }
@@ -189,6 +190,7 @@ struct WireIn {
     rejected_unhandled: Vec<ObjId>,
     throw_location: Option<(u32, u32)>,
     finished: Option<Status>,
+    parked: Option<Value>,
     #[serde(with = "crate::value::json_text")]
     result_json_value: Option<serde_json::Value>,
 }
@@ -252,6 +254,7 @@ impl Vm {
             rejected_unhandled: &self.rejected_unhandled,
             throw_location: self.throw_location,
             finished: self.finished,
+            parked: self.parked,
             result_json_value: &self.result_json_value,
         };
         let failed = |e: std::io::Error| format!("the run state could not be written: {e}");
@@ -340,6 +343,7 @@ impl Vm {
             rejected_unhandled: wire.rejected_unhandled,
             throw_location: wire.throw_location,
             finished: wire.finished,
+            parked: wire.parked,
             result_json_value: wire.result_json_value,
         })?;
         // Decoded arrays hold exactly their elements (no spare capacity), so the saved byte

@@ -102,6 +102,28 @@ fn out_of_fuel_slices_resume_where_they_stopped() {
     assert_eq!(vm.result_json().expect("result"), json!(99990000));
 }
 
+/// A loop of built-ins calling built-ins (each element's `toLocaleString`, `map(String)`) yields
+/// when its slice's fuel is spent, and the value its built-in waits for is saved with the run:
+/// every slice here goes through bytes into a fresh VM.
+#[test]
+fn a_chain_of_built_ins_yields_at_the_end_of_its_slice() {
+    let source = "const t = new Uint8Array(20000).toLocaleString(); return [t.length, Array.from(t.slice(0, 9), String).map(Number)];";
+    let mut vm = vm(source);
+    let mut slices = 0;
+    loop {
+        match vm.run(500) {
+            Status::OutOfFuel => slices += 1,
+            Status::Done => break,
+            other => panic!("unexpected {other:?}"),
+        }
+        let bytes = vm.to_bytes().expect("saves");
+        vm = Vm::from_bytes(&bytes).expect("restores");
+    }
+    // 20,000 calls cost over 20,000 fuel: one slice each 500 would be about 40.
+    assert!(slices > 30, "only {slices} slices: the chain did not yield");
+    assert_eq!(vm.result_json().expect("result"), json!([39999, [0, null, 0, null, 0, null, 0, null, 0]]));
+}
+
 #[test]
 fn random_and_clock_are_host_supplied_and_deterministic() {
     let source = "return [Math.random(), Math.random()];";
