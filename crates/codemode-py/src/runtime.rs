@@ -565,7 +565,7 @@ fn build_namespace(entries: &Bound<'_, PyAny>, into: &mut Namespace, depth: usiz
                 into.add_namespace(name, api.get().namespace.clone());
             }
             // A Rust tool answering `input.n` at once: the baseline of the overhead measurement
-            // (examples/overhead.py), not part of the public API.
+            // (bench/overhead.py), not part of the public API.
             "rust_echo" => {
                 let echo = Tool::from_json(
                     "Echo `n` (a Rust tool)",
@@ -579,6 +579,17 @@ fn build_namespace(entries: &Bound<'_, PyAny>, into: &mut Namespace, depth: usiz
         }
     }
     Ok(())
+}
+
+/// The top-level names of a tool tree.
+fn python_names(entries: &Bound<'_, PyAny>) -> PyResult<std::collections::BTreeSet<String>> {
+    let mut names = std::collections::BTreeSet::new();
+    for entry in entries.try_iter()? {
+        let entry = entry?;
+        let entry = entry.cast::<PyTuple>().map_err(|_| PyTypeError::new_err("malformed tool tree entry"))?;
+        names.insert(entry.get_item(1)?.extract::<String>()?);
+    }
+    Ok(names)
 }
 
 fn limits(dict: Option<&Bound<'_, PyDict>>) -> PyResult<Limits> {
@@ -675,10 +686,19 @@ impl PyRuntime {
         build_namespace(tree, &mut root, 0)?;
         let tools = match &mcp {
             Some(mcp) if root.is_empty() => mcp.get().tools.clone(),
-            Some(_) => {
-                return Err(PyValueError::new_err(
-                    "a runtime over MCP servers cannot also take Python tools (yet)",
-                ));
+            Some(mcp) => {
+                // Python namespaces beside the servers' (one name each).
+                let python = python_names(tree)?;
+                for (name, namespace) in &mcp.get().namespaces {
+                    if python.contains(name) {
+                        return Err(PyValueError::new_err(format!(
+                            "tools.{name} is both an MCP server's namespace and a Python namespace; give the \
+                             server another name (\"NAME=command or URL\") or rename the Python one"
+                        )));
+                    }
+                    root.add_namespace(name.clone(), namespace.clone());
+                }
+                root.build().map_err(|e| PyValueError::new_err(format!("invalid tool set: {e}")))?
             }
             None => root.build().map_err(|e| PyValueError::new_err(format!("invalid tool set: {e}")))?,
         };
