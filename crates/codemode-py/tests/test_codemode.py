@@ -890,3 +890,38 @@ def test_the_pydantic_ai_example_runs():
     result = json.loads(lines[-1])
     assert result["ok"] is True and result["value"] == {"open": ["o1", "o3"], "total": 65}
     assert [c["path"] for c in result["toolCalls"]] == ["orders.list_ids"] + ["orders.lookup"] * 3
+
+
+def test_async_tools_run_on_a_loop_that_cannot_watch_sockets():
+    # Calls are handed to the loop through a socket it watches (`add_reader`); a loop without
+    # that is woken with `call_soon_threadsafe` instead.
+    class NoReaders(asyncio.SelectorEventLoop):
+        def add_reader(self, *args, **kwargs):
+            raise NotImplementedError
+
+    @tool
+    async def echo(n: int) -> int:
+        await asyncio.sleep(0)
+        return n
+
+    rt = CodeMode(tools={"t": {"echo": echo}})
+
+    async def main():
+        seq = await rt.execute("let s = 0; for (let i = 0; i < 50; i++) s += await tools.t.echo({ n: i }); return s")
+        par = await rt.execute("return (await Promise.all([...Array(50).keys()].map(n => tools.t.echo({ n })))).length")
+        return seq, par
+
+    loop = NoReaders()
+    try:
+        seq, par = loop.run_until_complete(main())
+    finally:
+        loop.close()
+    assert seq.ok and seq.value == sum(range(50)), seq.to_json()
+    assert par.ok and par.value == 50, par.to_json()
+    from codemode import _tools
+
+    plain = asyncio.new_event_loop()
+    try:
+        assert _tools._dispatcher(plain).fileno() is not None
+    finally:
+        plain.close()
