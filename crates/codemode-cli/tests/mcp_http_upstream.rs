@@ -166,6 +166,22 @@ fn a_server_that_wants_a_token_says_what_to_pass() {
 }
 
 #[test]
+fn a_missing_token_file_is_named() {
+    let Some(server) = stub(&["--token", "s3cret"]) else { return };
+    let source = format!("unruly={}", server.url);
+    let missing = std::env::temp_dir().join("codemode-no-such-token-file");
+    let token_file = format!("unruly={}", missing.display());
+    let (result, stderr) =
+        run("return 1", &["--upstream-url", &source, "--upstream-token-file", &token_file]);
+    assert_eq!(result, Value::Null, "{stderr}");
+    assert!(
+        stderr.contains("codemode could not get credentials for the MCP server at http://127.0.0.1:"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(&format!("the token file {} cannot be read", missing.display())), "{stderr}");
+}
+
+#[test]
 fn a_token_file_is_read_again_when_the_server_refuses_the_token() {
     // The first token is accepted for 5 requests (initialize, initialized, tools/list and the
     // program's first two calls), then refused the way an expired one is. While the second

@@ -315,6 +315,17 @@ impl CheckedClient {
         Ok(())
     }
 
+    /// The error answer for a request codemode could not get credentials for.
+    fn no_credentials(&self, id: RequestId, why: &str) -> ServerJsonRpcMessage {
+        let message = format!("codemode could not get credentials for the {}: {why}", self.who);
+        if let Ok(mut last) = self.refusal.lock() {
+            *last = Some(message.clone());
+        }
+        let error =
+            ErrorData::new(ErrorCode::INVALID_REQUEST, message, Some(json!("codemode: unauthorized")));
+        JsonRpcMessage::error(error, Some(id))
+    }
+
     /// The error answer for a request whose credentials the server refused.
     fn auth_refused(&self, id: RequestId, challenge: &str, why: Option<&str>) -> ServerJsonRpcMessage {
         let name = &self.flag_name;
@@ -488,9 +499,7 @@ impl CheckedClient {
             Ok(token) => token,
             Err(why) => {
                 return match id {
-                    Some(id) => {
-                        Ok(StreamableHttpPostResponse::Json(self.auth_refused(id, "-", Some(&why)), None))
-                    }
+                    Some(id) => Ok(StreamableHttpPostResponse::Json(self.no_credentials(id, &why), None)),
                     None => Err(StreamableHttpError::UnexpectedServerResponse(Cow::Owned(why))),
                 };
             }
