@@ -107,6 +107,7 @@ fn undecodable_http_answers_fail_their_calls_at_once() {
         "garbage",
         "garbage_sse",
         "wrong_type",
+        "huge_body",
         "ok_sse",
         "silent",
         "ok",
@@ -134,14 +135,22 @@ fn undecodable_http_answers_fail_their_calls_at_once() {
         assert!(error(name).contains("its answer could not be used"), "{name}: {r}");
     }
     assert!(error("wrong_type").contains("text/html, not JSON or an event stream"), "{r}");
+    assert!(error("huge_body").contains("over the 16 MiB limit of one message"), "{r}");
     assert!(error("silent").contains("did not answer 'silent' within 4000ms"), "{r}");
     assert_eq!(r["ok"]["value"], "fine", "{r}");
     assert_eq!(r["ok_sse"]["value"], "fine over sse", "{r}");
     // Only the silent call waited for its deadline; the others failed at once (and the
     // connection was not taken for lost: the calls after them went through).
-    for name in
-        ["huge_number", "huge_number_sse", "wrong_id", "wrong_id_sse", "garbage", "garbage_sse", "wrong_type"]
-    {
+    for name in [
+        "huge_number",
+        "huge_number_sse",
+        "wrong_id",
+        "wrong_id_sse",
+        "garbage",
+        "garbage_sse",
+        "wrong_type",
+        "huge_body",
+    ] {
         assert!(r[name]["ms"].as_f64().unwrap_or(f64::MAX) < 3000.0, "{name}: {r}");
     }
     assert!(!stderr.contains("restarting"), "{stderr}");
@@ -163,6 +172,17 @@ fn a_server_that_wants_a_token_says_what_to_pass() {
     ] {
         assert!(stderr.contains(part), "missing {part:?} in {stderr}");
     }
+    // A wrong token given with --header is named as that.
+    let (result, stderr) =
+        run("return 1", &["--upstream-url", &source, "--header", "unruly=Authorization: Bearer wrong"]);
+    assert_eq!(result, Value::Null, "{stderr}");
+    assert!(stderr.contains("the Authorization header given with --header was refused"), "{stderr}");
+    // The right one works.
+    let (result, stderr) = run(
+        "return await tools.unruly.ok({})",
+        &["--upstream-url", &source, "--header", "unruly=Authorization: Bearer s3cret"],
+    );
+    assert_eq!(result["value"], "fine", "{result}\n{stderr}");
 }
 
 #[test]

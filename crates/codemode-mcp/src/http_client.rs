@@ -327,9 +327,16 @@ impl CheckedClient {
     }
 
     /// The error answer for a request whose credentials the server refused.
-    fn auth_refused(&self, id: RequestId, challenge: &str, why: Option<&str>) -> ServerJsonRpcMessage {
+    fn auth_refused(
+        &self,
+        id: RequestId,
+        challenge: &str,
+        why: Option<&str>,
+        header: bool,
+    ) -> ServerJsonRpcMessage {
         let name = &self.flag_name;
         let had = match self.auth.as_deref() {
+            None if header => "the Authorization header given with --header was refused".to_owned(),
             None => "codemode sent no credentials of its own".to_owned(),
             Some(UpstreamAuth::TokenFile(path)) => {
                 format!("the token in {} was refused (and the file holds no newer one)", path.display())
@@ -529,6 +536,7 @@ impl CheckedClient {
         }
         let Some(id) = id else { return result };
         let who = &self.who;
+        let header = custom_headers.contains_key(&reqwest::header::AUTHORIZATION);
         match result {
             Ok(StreamableHttpPostResponse::Json(answer, session)) => {
                 let answer = match answered_id(&answer) {
@@ -557,12 +565,12 @@ impl CheckedClient {
                 Ok(StreamableHttpPostResponse::Sse(checked, session))
             }
             Err(StreamableHttpError::AuthRequired(challenge)) => Ok(StreamableHttpPostResponse::Json(
-                self.auth_refused(id, &challenge.www_authenticate_header, renew_error.as_deref()),
+                self.auth_refused(id, &challenge.www_authenticate_header, renew_error.as_deref(), header),
                 None,
             )),
-            Err(StreamableHttpError::UnexpectedServerResponse(why)) if why.starts_with("HTTP 401") => {
-                Ok(StreamableHttpPostResponse::Json(self.auth_refused(id, "(none)", Some(&why)), None))
-            }
+            Err(StreamableHttpError::UnexpectedServerResponse(why)) if why.starts_with("HTTP 401") => Ok(
+                StreamableHttpPostResponse::Json(self.auth_refused(id, "(none)", Some(&why), header), None),
+            ),
             Err(StreamableHttpError::UnexpectedServerResponse(why)) => {
                 eprintln!("codemode: {who} sent an answer codemode cannot use: {why}");
                 Ok(StreamableHttpPostResponse::Json(unreadable(id, why.into_owned()), None))

@@ -10,6 +10,7 @@
 //   garbage            a body that is not JSON, labelled application/json
 //   garbage_sse        an SSE event whose data is not JSON
 //   wrong_type         a 200 answer labelled text/html
+//   huge_body          a JSON answer over 16 MiB
 //   silent             never answers
 //   slow               answers "fine" after one second
 //   audio              answers with an audio content block (a short WAV) and a text block
@@ -51,7 +52,7 @@ const wav = Buffer.concat([
 
 const tools = [
   "ok", "ok_sse", "huge_number", "huge_number_sse", "wrong_id", "wrong_id_sse", "garbage",
-  "garbage_sse", "wrong_type", "silent", "slow", "audio",
+  "garbage_sse", "wrong_type", "huge_body", "silent", "slow", "audio",
 ].map((name) => ({ name, inputSchema: { type: "object" } }));
 
 const json = (res, status, body, headers = {}) => {
@@ -141,6 +142,7 @@ function answer(req, res, message) {
         case "wrong_type":
           res.writeHead(200, { "content-type": "text/html" });
           return res.end("<html>hello</html>");
+        case "huge_body": return json(res, 200, { jsonrpc: "2.0", id, result: text("x".repeat(17 * 1024 * 1024)) });
         case "silent": return; // the request stays open
         case "slow":
           return setTimeout(() => json(res, 200, { jsonrpc: "2.0", id, result: text("fine") }), 1000);
