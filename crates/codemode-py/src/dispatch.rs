@@ -92,8 +92,9 @@ impl Dispatch {
 }
 
 /// The loop's side of a [`Dispatch`]: on Unix `fileno()` for `loop.add_reader(fd, drain)`
-/// (then `_watched()`), else `_set_waker(partial(loop.call_soon_threadsafe, drain))`.
-#[pyclass(name = "Dispatcher", module = "codemode._native", frozen)]
+/// (then `_watched()`), else `_set_waker(...)` with a callable doing
+/// `loop.call_soon_threadsafe(drain)` (holding both weakly: the waker lives in the dispatcher).
+#[pyclass(name = "Dispatcher", module = "codemode._native", frozen, weakref)]
 pub(crate) struct PyDispatcher {
     pub(crate) shared: Arc<Dispatch>,
     #[cfg(unix)]

@@ -4,7 +4,6 @@ dicts, input decoding, output encoding and checking."""
 from __future__ import annotations
 
 import asyncio
-import functools
 import weakref
 import inspect
 import typing
@@ -484,9 +483,26 @@ def _dispatcher(loop: Any) -> Any:
             loop.add_reader(fd, d.drain)
             d._watched()
         except (NotImplementedError, AttributeError, OSError):
-            d._set_waker(functools.partial(loop.call_soon_threadsafe, d.drain))
+            d._set_waker(_waker(loop, d))
         try:
             _dispatchers[loop] = d
         except TypeError:
             _strong_dispatchers[id(loop)] = (loop, d)
     return d
+
+
+def _waker(loop: Any, d: Any) -> Callable[[], None]:
+    """`loop.call_soon_threadsafe(d.drain)`, holding neither strongly (the dispatcher keeps its
+    waker: strong references would keep both alive for ever)."""
+    try:
+        loop_ref: Callable[[], Any] = weakref.ref(loop)
+    except TypeError:
+        loop_ref = lambda: loop  # noqa: E731
+    d_ref = weakref.ref(d)
+
+    def wake() -> None:
+        target, dispatcher = loop_ref(), d_ref()
+        if target is not None and dispatcher is not None:
+            target.call_soon_threadsafe(dispatcher.drain)
+
+    return wake
