@@ -108,6 +108,7 @@ fn undecodable_http_answers_fail_their_calls_at_once() {
         "garbage_sse",
         "wrong_type",
         "huge_body",
+        "needs_scope",
         "ok_sse",
         "silent",
         "ok",
@@ -136,6 +137,8 @@ fn undecodable_http_answers_fail_their_calls_at_once() {
     }
     assert!(error("wrong_type").contains("text/html, not JSON or an event stream"), "{r}");
     assert!(error("huge_body").contains("over the 16 MiB limit of one message"), "{r}");
+    assert!(error("needs_scope").contains("refused the request for lack of scope (HTTP 403"), "{r}");
+    assert!(error("needs_scope").contains("it needs the scope admin"), "{r}");
     assert!(error("silent").contains("did not answer 'silent' within 4000ms"), "{r}");
     assert_eq!(r["ok"]["value"], "fine", "{r}");
     assert_eq!(r["ok_sse"]["value"], "fine over sse", "{r}");

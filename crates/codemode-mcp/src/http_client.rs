@@ -568,6 +568,20 @@ impl CheckedClient {
                 self.auth_refused(id, &challenge.www_authenticate_header, renew_error.as_deref(), header),
                 None,
             )),
+            Err(StreamableHttpError::InsufficientScope(refusal)) => {
+                let scope = refusal.required_scope.as_deref().unwrap_or("one it did not name");
+                let message = format!(
+                    "{who} refused the request for lack of scope (HTTP 403, WWW-Authenticate: {}); it needs the \
+                     scope {scope} (with --upstream-oauth, ask for it with scope=…)",
+                    refusal.www_authenticate_header
+                );
+                let error = ErrorData::new(
+                    ErrorCode::INVALID_REQUEST,
+                    message,
+                    Some(json!("codemode: unauthorized")),
+                );
+                Ok(StreamableHttpPostResponse::Json(JsonRpcMessage::error(error, Some(id)), None))
+            }
             Err(StreamableHttpError::UnexpectedServerResponse(why)) if why.starts_with("HTTP 401") => Ok(
                 StreamableHttpPostResponse::Json(self.auth_refused(id, "(none)", Some(&why), header), None),
             ),

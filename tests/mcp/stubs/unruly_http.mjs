@@ -11,6 +11,7 @@
 //   garbage_sse        an SSE event whose data is not JSON
 //   wrong_type         a 200 answer labelled text/html
 //   huge_body          a JSON answer over 16 MiB
+//   needs_scope        403 with an insufficient_scope challenge (scope "admin")
 //   silent             never answers
 //   slow               answers "fine" after one second
 //   audio              answers with an audio content block (a short WAV) and a text block
@@ -52,7 +53,7 @@ const wav = Buffer.concat([
 
 const tools = [
   "ok", "ok_sse", "huge_number", "huge_number_sse", "wrong_id", "wrong_id_sse", "garbage",
-  "garbage_sse", "wrong_type", "huge_body", "silent", "slow", "audio",
+  "garbage_sse", "wrong_type", "huge_body", "needs_scope", "silent", "slow", "audio",
 ].map((name) => ({ name, inputSchema: { type: "object" } }));
 
 const json = (res, status, body, headers = {}) => {
@@ -179,6 +180,13 @@ const server = createServer((req, res) => {
     }
     let message;
     try { message = JSON.parse(body); } catch { return json(res, 400, { error: "bad json" }); }
+    if (message.method === "tools/call" && message.params?.name === "needs_scope") {
+      res.writeHead(403, {
+        "content-type": "application/json",
+        "www-authenticate": `Bearer error="insufficient_scope", scope="admin"`,
+      });
+      return res.end(JSON.stringify({ error: "insufficient_scope" }));
+    }
     answer(req, res, message);
   });
 });
