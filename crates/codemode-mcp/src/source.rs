@@ -418,6 +418,36 @@ mod tests {
     }
 
     #[test]
+    fn oauth_credentials_are_parsed_with_their_source_and_environment() {
+        let env = |name: &str| (name == "SECRET").then(|| "s3cret".to_owned());
+        let (target, auth) = parse_oauth("docs=client_id=agent,client_secret=${SECRET},scope=a b", env)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(target.as_deref(), Some("docs"));
+        assert_eq!(
+            auth,
+            UpstreamAuth::ClientCredentials {
+                client_id: "agent".into(),
+                client_secret: "s3cret".into(),
+                scope: Some("a b".into()),
+                token_url: None
+            }
+        );
+        // No source name: the first field is not taken for one.
+        let (target, _) = parse_oauth("client_id=a,client_secret=b", env).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(target, None);
+        for bad in
+            ["client_id=a", "x=client_id=a,client_secret=b,colour=red", "client_id=a,client_secret=${NOPE}"]
+        {
+            assert!(parse_oauth(bad, env).is_err(), "{bad}");
+        }
+        assert!(parse_oauth("client_id=a,client_secret=b,token_url=ftp://x", env).is_err());
+        // The secret is not shown in debug output.
+        assert!(!format!("{auth:?}").contains("s3cret"));
+        let mut command = Source::command("node s.js").unwrap_or_else(|e| panic!("{e}"));
+        assert!(command.set_auth(UpstreamAuth::TokenFile("t".into())).is_err());
+    }
+
+    #[test]
     fn headers_name_their_source_and_read_the_environment() {
         let env = |name: &str| (name == "TOKEN").then(|| "s3cret".to_owned());
         assert_eq!(
