@@ -82,9 +82,8 @@ fn run(program: &str, args: &[&str]) -> (Value, String) {
 
 const OUTCOMES: &str = r#"
     const outcome = async (name) => {
-      const started = Date.now();
       try { return { value: await tools.unruly[name]({}) }; }
-      catch (e) { return { error: e.message, ms: Date.now() - started }; }
+      catch (e) { return { error: e.message }; }
     };
     const r = {};
     for (const name of NAMES) r[name] = await outcome(name);
@@ -117,7 +116,7 @@ fn undecodable_http_answers_fail_their_calls_at_once() {
     let source = format!("unruly={}", server.url);
     let (result, stderr) = run(
         &outcomes(&names),
-        &["--call-timeout-ms", "4000", "--restart-delay-ms", "60000", "--upstream-url", &source],
+        &["--call-timeout-ms", "5000", "--restart-delay-ms", "60000", "--upstream-url", &source],
     );
     assert_eq!(result["ok"], true, "{result}\n{stderr}");
     let r = &result["value"];
@@ -139,25 +138,16 @@ fn undecodable_http_answers_fail_their_calls_at_once() {
     assert!(error("huge_body").contains("over the 16 MiB limit of one message"), "{r}");
     assert!(error("needs_scope").contains("refused the request for lack of scope (HTTP 403"), "{r}");
     assert!(error("needs_scope").contains("it needs the scope admin"), "{r}");
-    assert!(error("silent").contains("did not answer 'silent' within 4000ms"), "{r}");
+    assert!(error("silent").contains("did not answer 'silent' within 5000ms"), "{r}");
     assert_eq!(r["ok"]["value"], "fine", "{r}");
     assert_eq!(r["ok_sse"]["value"], "fine over sse", "{r}");
-    // Only the silent call waited for its deadline; the others failed at once (and the
-    // connection was not taken for lost: the calls after them went through).
-    for name in [
-        "huge_number",
-        "huge_number_sse",
-        "wrong_id",
-        "wrong_id_sse",
-        "garbage",
-        "garbage_sse",
-        "wrong_type",
-        "huge_body",
-    ] {
-        assert!(r[name]["ms"].as_f64().unwrap_or(f64::MAX) < 3000.0, "{name}: {r}");
-    }
+    // Only the silent call waited for its deadline (5 s); the others failed at once: one more
+    // deadline would make the whole run take 10 s. (Measured from outside: `Date.now()` is
+    // fixed for a whole run.) The connection was not taken for lost: the calls after them
+    // went through.
+    let elapsed = started.elapsed();
+    assert!(elapsed < Duration::from_millis(9_500), "took {elapsed:?}: {r}");
     assert!(!stderr.contains("restarting"), "{stderr}");
-    assert!(started.elapsed() < Duration::from_secs(60), "took {:?}", started.elapsed());
 }
 
 #[test]
