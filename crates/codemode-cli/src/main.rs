@@ -214,6 +214,17 @@ struct SourceArgs {
     /// (repeatable).
     #[arg(long, value_name = "[SOURCE.]SCHEME=VALUE")]
     auth: Vec<String>,
+    /// A file holding the bearer token of an --upstream-url server: `"[NAME=]PATH"`. Read at
+    /// start and again when the server answers 401, so a token another process renews is
+    /// picked up (repeatable, one per server).
+    #[arg(long, value_name = "[NAME=]PATH")]
+    upstream_token_file: Vec<String>,
+    /// OAuth 2.1 client credentials for an --upstream-url server:
+    /// `"[NAME=]client_id=ID,client_secret=SECRET[,scope=S][,token_url=URL]"` (`${VAR}` read
+    /// from the environment). The token endpoint is discovered from the server's 401 challenge
+    /// unless given; tokens are renewed before they expire (repeatable, one per server).
+    #[arg(long, value_name = "[NAME=]client_id=ID,client_secret=SECRET")]
+    upstream_oauth: Vec<String>,
     /// Time limit of one upstream MCP call in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 60_000)]
     call_timeout_ms: u64,
@@ -403,6 +414,23 @@ fn sources(args: &SourceArgs, limits: Limits) -> Result<(Vec<Source>, HubOptions
         };
         sources[index].add_credential(scheme, value).map_err(|e| e.to_string())?;
     }
+    for value in &args.upstream_token_file {
+        let (target, path) = codemode_mcp::source::split_name(value);
+        let path = path.trim();
+        if path.is_empty() {
+            return Err(format!("--upstream-token-file {value:?}: the file name is empty"));
+        }
+        let index = url_source(&sources, target.as_deref(), "--upstream-token-file")?;
+        sources[index]
+            .set_auth(codemode_mcp::source::UpstreamAuth::TokenFile(path.into()))
+            .map_err(|e| e.to_string())?;
+    }
+    for value in &args.upstream_oauth {
+        let (target, auth) = codemode_mcp::source::parse_oauth(value, |var| std::env::var(var).ok())
+            .map_err(|e| e.to_string())?;
+        let index = url_source(&sources, target.as_deref(), "--upstream-oauth")?;
+        sources[index].set_auth(auth).map_err(|e| e.to_string())?;
+    }
     if args.connect_timeout_ms == 0 || args.http_timeout_ms == 0 || args.call_timeout_ms == 0 {
         return Err("timeouts must be greater than zero".to_owned());
     }
@@ -425,6 +453,23 @@ fn sources(args: &SourceArgs, limits: Limits) -> Result<(Vec<Source>, HubOptions
         semantic: None,
     };
     Ok((sources, options))
+}
+
+/// The `--upstream-url` source a flag is for: the one named `target`, else the only one.
+fn url_source(sources: &[Source], target: Option<&str>, flag: &str) -> Result<usize, String> {
+    let urls: Vec<usize> = (0..sources.len()).filter(|&i| matches!(sources[i], Source::Url { .. })).collect();
+    match target {
+        Some(target) => urls.iter().copied().find(|&i| sources[i].name() == Some(target)).ok_or_else(|| {
+            format!("{flag}: there is no --upstream-url named {target:?} (give it as \"{target}=URL\")")
+        }),
+        None => match urls.as_slice() {
+            [only] => Ok(*only),
+            [] => Err(format!("{flag}: there is no --upstream-url source")),
+            _ => Err(format!(
+                "{flag}: there are several --upstream-url sources; say which one it is for (\"NAME=…\")"
+            )),
+        },
+    }
 }
 
 fn tokio_runtime() -> Result<tokio::runtime::Runtime, String> {

@@ -703,3 +703,69 @@ async fn an_http_upstream_that_comes_back_is_reconnected() {
     assert_eq!(value, "Echo: hi");
     session.cancel().await.ok();
 }
+
+/// `tests/mcp/stubs/unruly_http.mjs` (plain node, an HTTP MCP server with an `audio` tool; the
+/// installed server-everything has no audio tool): its URL and the process, killed when dropped.
+struct AudioStub(std::process::Child, String);
+
+impl Drop for AudioStub {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn audio_stub() -> Option<AudioStub> {
+    use std::io::BufRead as _;
+    if std::process::Command::new("node").arg("--version").output().is_err() {
+        eprintln!("SKIPPED: node is not installed");
+        return None;
+    }
+    let mut child = std::process::Command::new("node")
+        .arg(root().join("tests/mcp/stubs/unruly_http.mjs"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("node starts");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let port = line.trim().strip_prefix("listening ").expect("the stub prints its port").to_owned();
+    Some(AudioStub(child, format!("unruly=http://127.0.0.1:{port}/mcp")))
+}
+
+/// Audio an upstream tool returned (a real server process) goes to the host as an MCP audio
+/// block; its bytes count against the output budget (a budget smaller than the audio leaves it
+/// out, marked as truncated).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn audio_from_upstream_tools_reaches_the_host_as_audio_content_within_the_budget() {
+    let Some(stub) = audio_stub() else { return };
+    let program = "const [caption, audio] = await tools.unruly.audio(); return { caption, audio };";
+    let (session, _) = start(&["--upstream-url", &stub.1]).await;
+    let result = execute(&session, program, false).await;
+    let value = structured(&result);
+    assert_eq!(value["ok"], true, "{value}");
+    assert_eq!(value["value"]["caption"], "a short tone", "{value}");
+    let audio = &value["value"]["audio"];
+    assert_eq!(audio["type"], "audio", "{value}");
+    assert_eq!(audio["mimeType"], "audio/wav", "{value}");
+    assert_eq!(audio["bytes"], 60, "{value}");
+    assert_eq!(audio["content"], 1, "{value}");
+    assert!(audio.get("data").is_none(), "{value}");
+    assert_eq!(result.content.len(), 2, "{result:?}");
+    let block = serde_json::to_value(&result.content[1]).unwrap();
+    assert_eq!(block["type"], "audio", "{block}");
+    assert_eq!(block["mimeType"], "audio/wav", "{block}");
+    assert!(block["data"].as_str().unwrap_or("").starts_with("UklGR"), "{block}");
+    session.cancel().await.ok();
+
+    // 60 bytes of audio are 80 of base64: a 60-byte budget cannot hold them.
+    let (session, _) = start(&["--upstream-url", &stub.1, "--max-output-bytes", "60"]).await;
+    let result = execute(&session, program, false).await;
+    let value = structured(&result);
+    assert_eq!(result.content.len(), 1, "no audio block past the budget: {result:?}");
+    let text = value.to_string();
+    assert!(!text.contains("UklGR"), "{text}");
+    assert!(text.to_lowercase().contains("truncat"), "{text}");
+    session.cancel().await.ok();
+}

@@ -32,9 +32,8 @@ fn undecodable_huge_misaddressed_and_missing_answers_fail_their_calls_with_clear
     let Some(server) = unruly() else { return };
     let program = r#"
         const outcome = async (name) => {
-          const started = Date.now();
           try { return { value: await tools.unruly[name]({}) }; }
-          catch (e) { return { error: e.message, ms: Date.now() - started }; }
+          catch (e) { return { error: e.message }; }
         };
         const r = {};
         for (const name of ["huge_number", "huge_line", "wrong_id", "ok", "silent", "ok"]) {
@@ -44,7 +43,7 @@ fn undecodable_huge_misaddressed_and_missing_answers_fail_their_calls_with_clear
     "#;
     let started = Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
-        .args(["run", "-", "--json", "--call-timeout-ms", "3000", "--upstream", &server])
+        .args(["run", "-", "--json", "--call-timeout-ms", "5000", "--upstream", &server])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -65,13 +64,13 @@ fn undecodable_huge_misaddressed_and_missing_answers_fail_their_calls_with_clear
     );
     assert!(error("huge_line").contains("over the 16 MiB limit of one message"), "{r}");
     assert!(error("wrong_id").contains("which no request had"), "{r}");
-    assert!(error("silent").contains("did not answer 'silent' within 3000ms"), "{r}");
+    assert!(error("silent").contains("did not answer 'silent' within 5000ms"), "{r}");
     assert_eq!(r["ok"]["value"], "fine", "{r}");
-    // Only the silent call waited for its deadline; the others failed at once.
-    for name in ["huge_number", "huge_line", "wrong_id"] {
-        assert!(r[name]["ms"].as_f64().unwrap_or(f64::MAX) < 2500.0, "{name}: {r}");
-    }
-    assert!(started.elapsed() < Duration::from_secs(60), "took {:?}", started.elapsed());
+    // Only the silent call waited for its deadline (5 s); the others failed at once: one more
+    // deadline would make the whole run take 10 s. (Measured from outside: `Date.now()` is fixed
+    // for a whole run, so the program cannot time its calls.)
+    let elapsed = started.elapsed();
+    assert!(elapsed < Duration::from_millis(9_500), "took {elapsed:?}: {r}");
     // The bad tools cost only themselves.
     assert!(stderr.contains("tool #5 was skipped: its name is empty"), "{stderr}");
     assert!(stderr.contains("tool 'deep': its schema is more than"), "{stderr}");

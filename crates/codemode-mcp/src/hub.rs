@@ -171,6 +171,22 @@ impl Hub {
     async fn build(&self, observer: Option<CallObserver>) -> Result<CodeMode, String> {
         let mut builder: Builder =
             if self.options.demo { codemode::demo::builder() } else { CodeMode::builder() };
+        for (name, namespace) in self.mounted_namespaces(observer).await? {
+            builder = builder.namespace(name, namespace);
+        }
+        if let Some(ranker) = &self.options.semantic {
+            builder = builder.semantic_ranker(Arc::clone(ranker));
+        }
+        builder.limits(self.options.limits.clone()).build().map_err(|e| format!("invalid tool set: {e}"))
+    }
+
+    /// Every source's current tools as `(namespace name, namespace)`, in order, for a host
+    /// that builds its own runtime with tools of its own beside them.
+    pub async fn mounted_namespaces(
+        &self,
+        observer: Option<CallObserver>,
+    ) -> Result<Vec<(String, Namespace)>, String> {
+        let mut out = Vec::with_capacity(self.mounted.len());
         for mounted in &self.mounted {
             let namespace = match &mounted.kind {
                 Kind::Mcp(upstream) => mcp_namespace(upstream, observer.clone()).await?,
@@ -187,12 +203,9 @@ impl Hub {
                     namespace
                 }
             };
-            builder = builder.namespace(mounted.name.clone(), namespace);
+            out.push((mounted.name.clone(), namespace));
         }
-        if let Some(ranker) = &self.options.semantic {
-            builder = builder.semantic_ranker(Arc::clone(ranker));
-        }
-        builder.limits(self.options.limits.clone()).build().map_err(|e| format!("invalid tool set: {e}"))
+        Ok(out)
     }
 
     /// The whole API as TypeScript declarations (`declare const tools: …`), with `search`.

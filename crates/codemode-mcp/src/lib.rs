@@ -14,6 +14,7 @@
 //!
 //! `docs/mcp.md` in the repository shows how to put it in front of an agent's servers.
 
+pub mod http_client;
 pub mod hub;
 pub mod openapi;
 pub mod server;

@@ -4,6 +4,8 @@
 use std::fmt;
 use std::path::PathBuf;
 
+pub use crate::http_client::UpstreamAuth;
+
 /// One source of tools.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
@@ -22,6 +24,8 @@ pub enum Source {
         url: String,
         /// Headers sent with every request to it (for example `Authorization`).
         headers: Vec<(String, String)>,
+        /// A token file or OAuth client credentials (`--upstream-token-file`, `--upstream-oauth`).
+        auth: Option<UpstreamAuth>,
     },
     /// An OpenAPI 3.x document (JSON or YAML) whose operations are called over HTTP.
     OpenApi {
@@ -88,7 +92,7 @@ impl Source {
                 "--upstream-url {value:?}: expected an http:// or https:// URL"
             )));
         }
-        Ok(Source::Url { name, url: url.to_owned(), headers: Vec::new() })
+        Ok(Source::Url { name, url: url.to_owned(), headers: Vec::new(), auth: None })
     }
 
     /// `--openapi "[name=]FILE"` with its `--base-url`.
@@ -161,6 +165,25 @@ impl Source {
         }
     }
 
+    /// Sets how codemode authenticates to an `--upstream-url` server.
+    pub fn set_auth(&mut self, how: UpstreamAuth) -> Result<(), SourceError> {
+        match self {
+            Source::Url { auth, url, .. } => {
+                if auth.is_some() {
+                    return Err(SourceError(format!(
+                        "{url} already has a token file or OAuth credentials (give one of them)"
+                    )));
+                }
+                *auth = Some(how);
+                Ok(())
+            }
+            other => Err(SourceError(format!(
+                "`{}` is not an --upstream-url server; --upstream-token-file and --upstream-oauth are for MCP servers reached over HTTP",
+                other.label()
+            ))),
+        }
+    }
+
     /// A short label for messages: the command line, URL or file.
     pub fn label(&self) -> String {
         match self {
@@ -216,6 +239,51 @@ pub fn parse_auth(
         )));
     }
     Ok((source, scheme.to_owned(), value))
+}
+
+/// An `--upstream-oauth "[NAME=]client_id=ID,client_secret=SECRET[,scope=S][,token_url=URL]"`
+/// argument (`${VAR}` read from `env`): the source it is for and the credentials.
+pub fn parse_oauth(
+    text: &str,
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<(Option<String>, UpstreamAuth), SourceError> {
+    let (target, rest) = split_name(text);
+    let (target, rest) = match target.as_deref() {
+        // `client_id=…` alone: no source name was given.
+        Some("client_id" | "client_secret" | "scope" | "token_url") => (None, text.trim()),
+        _ => (target, rest),
+    };
+    let mut fields: Vec<(&str, String)> = Vec::new();
+    for part in rest.split(',') {
+        let Some((key, value)) = part.split_once('=') else {
+            return Err(SourceError(format!(
+                "--upstream-oauth: expected \"[NAME=]client_id=ID,client_secret=SECRET[,scope=S][,token_url=URL]\", got {part:?}"
+            )));
+        };
+        let key = key.trim();
+        if !["client_id", "client_secret", "scope", "token_url"].contains(&key) {
+            return Err(SourceError(format!(
+                "--upstream-oauth: unknown field {key:?} (client_id, client_secret, scope, token_url)"
+            )));
+        }
+        let value = expand_env(value.trim(), &env)
+            .map_err(|e| SourceError(format!("--upstream-oauth {key}: {e}")))?;
+        if value.is_empty() || value.chars().any(char::is_control) {
+            return Err(SourceError(format!("--upstream-oauth {key}: empty or has control characters")));
+        }
+        fields.push((key, value));
+    }
+    let get = |key: &str| fields.iter().rev().find(|(k, _)| *k == key).map(|(_, v)| v.clone());
+    let (Some(client_id), Some(client_secret)) = (get("client_id"), get("client_secret")) else {
+        return Err(SourceError("--upstream-oauth: client_id and client_secret are required".to_owned()));
+    };
+    let token_url = get("token_url");
+    if let Some(url) = &token_url
+        && !(url.starts_with("https://") || url.starts_with("http://"))
+    {
+        return Err(SourceError(format!("--upstream-oauth token_url {url:?}: expected an http(s) URL")));
+    }
+    Ok((target, UpstreamAuth::ClientCredentials { client_id, client_secret, scope: get("scope"), token_url }))
 }
 
 /// Replaces every `${NAME}` in `text` with `env(NAME)`; a variable that is not set is an error.
@@ -341,11 +409,42 @@ mod tests {
             Some(Source::Url {
                 name: Some("api".into()),
                 url: "http://localhost:1/mcp".into(),
-                headers: vec![]
+                headers: vec![],
+                auth: None
             })
         );
         assert!(Source::url("localhost:1").is_err());
         assert!(Source::openapi("spec.json", Some("ftp://x".into())).is_err());
+    }
+
+    #[test]
+    fn oauth_credentials_are_parsed_with_their_source_and_environment() {
+        let env = |name: &str| (name == "SECRET").then(|| "s3cret".to_owned());
+        let (target, auth) = parse_oauth("docs=client_id=agent,client_secret=${SECRET},scope=a b", env)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(target.as_deref(), Some("docs"));
+        assert_eq!(
+            auth,
+            UpstreamAuth::ClientCredentials {
+                client_id: "agent".into(),
+                client_secret: "s3cret".into(),
+                scope: Some("a b".into()),
+                token_url: None
+            }
+        );
+        // No source name: the first field is not taken for one.
+        let (target, _) = parse_oauth("client_id=a,client_secret=b", env).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(target, None);
+        for bad in
+            ["client_id=a", "x=client_id=a,client_secret=b,colour=red", "client_id=a,client_secret=${NOPE}"]
+        {
+            assert!(parse_oauth(bad, env).is_err(), "{bad}");
+        }
+        assert!(parse_oauth("client_id=a,client_secret=b,token_url=ftp://x", env).is_err());
+        // The secret is not shown in debug output.
+        assert!(!format!("{auth:?}").contains("s3cret"));
+        let mut command = Source::command("node s.js").unwrap_or_else(|e| panic!("{e}"));
+        assert!(command.set_auth(UpstreamAuth::TokenFile("t".into())).is_err());
     }
 
     #[test]

@@ -27,6 +27,7 @@ use serde::Deserialize as _;
 use serde_json::Value;
 use tokio::sync::{Mutex, watch};
 
+use crate::http_client::CheckedClient;
 use crate::source::Source;
 use crate::wire::{LineTransport, Side, UNREADABLE_ANSWER};
 
@@ -250,7 +251,7 @@ impl Upstream {
                     .await
                     .map_err(|e| format!("MCP server `{label}` failed to initialize: {e}"))?
             }
-            Source::Url { url, headers, .. } => {
+            Source::Url { url, headers, auth, name } => {
                 crate::install_crypto_provider();
                 let mut custom = HashMap::new();
                 for (name, value) in headers {
@@ -262,11 +263,12 @@ impl Upstream {
                 }
                 let config =
                     StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(custom);
-                let transport = StreamableHttpClientTransport::from_config(config);
-                handler
-                    .serve(transport)
-                    .await
-                    .map_err(|e| format!("MCP server at {url} failed to initialize: {e}"))?
+                let client = CheckedClient::new(url, name.as_deref(), auth.clone());
+                let transport = StreamableHttpClientTransport::with_client(client.clone(), config);
+                handler.serve(transport).await.map_err(|e| match client.refusal() {
+                    Some(refusal) => refusal,
+                    None => format!("MCP server at {url} failed to initialize: {e}"),
+                })?
             }
             Source::OpenApi { .. } => return Err("an OpenAPI document is not an MCP server".to_owned()),
         };

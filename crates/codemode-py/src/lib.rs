@@ -3,6 +3,7 @@
 //! type hints and Pydantic models).
 
 mod convert;
+mod dispatch;
 mod objects;
 mod runtime;
 mod sources;
@@ -64,6 +65,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     runtime::register(m)?;
     m.add_class::<sources::PyOpenApi>()?;
     m.add_class::<sources::PyMcp>()?;
+    m.add_class::<dispatch::PyDispatcher>()?;
     m.add_function(wrap_pyfunction!(sources::openapi, m)?)?;
     m.add_function(wrap_pyfunction!(_at_exit, m)?)?;
     m.add_function(wrap_pyfunction!(sources::connect_mcp, m)?)?;

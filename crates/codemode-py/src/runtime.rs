@@ -1,10 +1,11 @@
 //! The native runtime: Python tools, hooks and runs on top of `codemode::CodeMode`.
 //!
 //! A run's Rust future runs on the tokio runtime of `pyo3-async-runtimes`, without the GIL. An
-//! async tool's coroutine is handed to the caller's asyncio loop (`into_future_with_locals`) and
-//! awaited from Rust, so every call the program starts runs concurrently on that loop; a sync
-//! tool runs on tokio's blocking pool. A call dropped before it ended (the run timed out, was
-//! cancelled or suspended) cancels its asyncio task.
+//! async tool's call is queued for the caller's asyncio loop without the GIL (`crate::dispatch`:
+//! one wake-up of the loop starts every call queued meanwhile, each as a task) and its outcome
+//! comes back through a channel, so every call the program starts runs concurrently on that loop;
+//! a sync hook runs on tokio's blocking pool. A call dropped before it ended (the run timed out,
+//! was cancelled or suspended) cancels its asyncio task.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -21,22 +22,29 @@ use pyo3_async_runtimes::TaskLocals;
 use serde_json::Value as Json;
 
 use crate::convert;
+use crate::dispatch::{Dispatch, Pending, PyDispatcher};
 use crate::objects::{PyExecResult, PySnapshot, PySuspended, SuspendError, snapshot_error};
 
 /// What every call of one run needs from Python: the caller's loop (and contextvars) and the
 /// run's context value. Stored as the run's `RunContext`.
 pub(crate) struct RunData {
-    locals: TaskLocals,
+    pub(crate) locals: TaskLocals,
     context: Option<Py<PyAny>>,
+    /// The loop's call queue (`crate::dispatch`).
+    dispatch: Arc<Dispatch>,
 }
+
+/// The asyncio task serving a call, shared by its context object and the Rust side that
+/// cancels it when the call is dropped before it ended.
+pub(crate) type TaskSlot = Arc<Mutex<Option<Py<PyAny>>>>;
 
 fn run_data(context: Option<&codemode::tools::RunContext>) -> Option<Arc<RunData>> {
     context.cloned().and_then(|c| c.downcast::<RunData>().ok())
 }
 
 /// A Python callable and whether calling it gives a coroutine.
-struct PyFn {
-    func: Py<PyAny>,
+pub(crate) struct PyFn {
+    pub(crate) func: Py<PyAny>,
     is_async: bool,
 }
 
@@ -46,9 +54,8 @@ struct PyFn {
 pub(crate) struct PyCallContext {
     ctx: CallContext,
     run: Option<Arc<RunData>>,
-    /// The asyncio task serving this call (set by the Python wrapper), cancelled when the call
-    /// is dropped before it ended.
-    task: Mutex<Option<Py<PyAny>>>,
+    /// The asyncio task serving this call, cancelled when the call is dropped before it ended.
+    task: TaskSlot,
     /// Where the Python wrapper puts the call's outcome, converted on the loop's thread (so the
     /// runtime's thread does not need the GIL again to take it).
     reply: Mutex<Option<tokio::sync::oneshot::Sender<Result<Json, ToolError>>>>,
@@ -56,7 +63,27 @@ pub(crate) struct PyCallContext {
 
 impl PyCallContext {
     fn new(ctx: CallContext, run: Option<Arc<RunData>>) -> Self {
-        PyCallContext { ctx, run, task: Mutex::new(None), reply: Mutex::new(None) }
+        PyCallContext { ctx, run, task: TaskSlot::default(), reply: Mutex::new(None) }
+    }
+
+    /// The context of an async call whose outcome goes to `reply`.
+    pub(crate) fn with_reply(
+        ctx: CallContext,
+        run: Option<Arc<RunData>>,
+        reply: tokio::sync::oneshot::Sender<Result<Json, ToolError>>,
+        task: TaskSlot,
+    ) -> Self {
+        PyCallContext { ctx, run, task, reply: Mutex::new(Some(reply)) }
+    }
+
+    /// Ends the call with the exception that kept it from starting.
+    pub(crate) fn fail(&self, py: Python<'_>, err: &PyErr) {
+        self.send(Err(tool_error(py, err)));
+    }
+
+    /// Whether nobody waits for the call's outcome any more (the run dropped the call).
+    pub(crate) fn abandoned(&self) -> bool {
+        self.reply.lock().map(|r| r.as_ref().is_none_or(|r| r.is_closed())).unwrap_or(true)
     }
 
     fn send(&self, outcome: Result<Json, ToolError>) {
@@ -138,22 +165,25 @@ pub(crate) fn suspend_error(refusal: codemode::SuspendError) -> PyErr {
     err
 }
 
-/// Cancels the asyncio task of a call whose Rust future is dropped before it ended.
+/// Cancels the asyncio task of a call whose Rust future is dropped before it ended (a call
+/// not started yet is skipped by `drain`: its reply is closed).
 struct CancelOnDrop {
-    ctx: Option<Py<PyCallContext>>,
+    task: Option<TaskSlot>,
     locals: TaskLocals,
+    /// The call's outcome, dropped before the task is looked at: `drain` looks at the reply
+    /// after storing the task, so one of the two sees the other and the task is cancelled.
+    outcome: Option<tokio::sync::oneshot::Receiver<Result<Json, ToolError>>>,
 }
 
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {
-        let Some(ctx) = self.ctx.take() else { return };
+        drop(self.outcome.take());
+        let Some(slot) = self.task.take() else { return };
+        let Some(task) = slot.lock().ok().and_then(|mut t| t.take()) else { return };
         let _ = crate::attach(|py| {
-            let task = ctx.get().task.lock().ok().and_then(|mut t| t.take());
-            if let Some(task) = task {
-                let task = task.into_bound(py);
-                if let Ok(cancel) = task.getattr("cancel") {
-                    let _ = self.locals.event_loop(py).call_method1("call_soon_threadsafe", (cancel,));
-                }
+            let task = task.into_bound(py);
+            if let Ok(cancel) = task.getattr("cancel") {
+                let _ = self.locals.event_loop(py).call_method1("call_soon_threadsafe", (cancel,));
             }
         });
     }
@@ -162,7 +192,7 @@ impl Drop for CancelOnDrop {
 /// A Python exception as the error a tool call ends with: a `codemode.ToolError` keeps its kind
 /// and message; `SuspendError` is a failure with its reason; anything else is an internal error
 /// (the model sees a generic message, the host gets the exception as the private cause).
-fn tool_error(py: Python<'_>, err: &PyErr) -> ToolError {
+pub(crate) fn tool_error(py: Python<'_>, err: &PyErr) -> ToolError {
     let value = err.value(py);
     if let Ok(kind) = value.getattr("_codemode_kind")
         && let Ok(kind) = kind.extract::<String>()
@@ -219,29 +249,18 @@ async fn call_python(f: Arc<PyFn>, value: Json, ctx: CallContext) -> Result<Json
         let Some(run) = run else {
             return Err(ToolError::internal("an async tool was called outside a run started from asyncio"));
         };
+        // Queued for the loop without the GIL (see `crate::dispatch`).
         let (reply, outcome) = tokio::sync::oneshot::channel();
-        let started = crate::attach(|py| -> PyResult<_> {
-            let arg = convert::to_py(py, &value)?;
-            let pyctx = PyCallContext::new(ctx, Some(run.clone()));
-            if let Ok(mut slot) = pyctx.reply.lock() {
-                *slot = Some(reply);
-            }
-            let pyctx = Py::new(py, pyctx)?;
-            let coro = f.func.bind(py).call1((arg, pyctx.clone_ref(py)))?;
-            // The task's own completion is not awaited: the wrapper sends the outcome, converted.
-            drop(pyo3_async_runtimes::into_future_with_locals(&run.locals, coro)?);
-            Ok(pyctx)
-        });
-        let pyctx = match started {
-            Some(Ok(started)) => started,
-            Some(Err(err)) => {
-                return Err(crate::attach(|py| tool_error(py, &err)).unwrap_or_else(shutting_down));
-            }
-            None => return Err(shutting_down()),
+        let task = TaskSlot::default();
+        let locals = run.locals.clone();
+        let dispatch = run.dispatch.clone();
+        dispatch.push(Pending { func: f, value, ctx, run, reply, task: task.clone() })?;
+        let mut guard = CancelOnDrop { task: Some(task), locals, outcome: Some(outcome) };
+        let result = match guard.outcome.as_mut() {
+            Some(outcome) => outcome.await,
+            None => return Err(ToolError::internal("the tool's outcome is gone")),
         };
-        let mut guard = CancelOnDrop { ctx: Some(pyctx), locals: run.locals.clone() };
-        let result = outcome.await;
-        guard.ctx = None;
+        guard.task = None;
         result.unwrap_or_else(|_| Err(ToolError::internal("the tool's task ended without an outcome")))
     } else {
         let joined = tokio::task::spawn_blocking(move || {
@@ -565,7 +584,7 @@ fn build_namespace(entries: &Bound<'_, PyAny>, into: &mut Namespace, depth: usiz
                 into.add_namespace(name, api.get().namespace.clone());
             }
             // A Rust tool answering `input.n` at once: the baseline of the overhead measurement
-            // (examples/overhead.py), not part of the public API.
+            // (bench/overhead.py), not part of the public API.
             "rust_echo" => {
                 let echo = Tool::from_json(
                     "Echo `n` (a Rust tool)",
@@ -579,6 +598,17 @@ fn build_namespace(entries: &Bound<'_, PyAny>, into: &mut Namespace, depth: usiz
         }
     }
     Ok(())
+}
+
+/// The top-level names of a tool tree.
+fn python_names(entries: &Bound<'_, PyAny>) -> PyResult<std::collections::BTreeSet<String>> {
+    let mut names = std::collections::BTreeSet::new();
+    for entry in entries.try_iter()? {
+        let entry = entry?;
+        let entry = entry.cast::<PyTuple>().map_err(|_| PyTypeError::new_err("malformed tool tree entry"))?;
+        names.insert(entry.get_item(1)?.extract::<String>()?);
+    }
+    Ok(names)
 }
 
 fn limits(dict: Option<&Bound<'_, PyDict>>) -> PyResult<Limits> {
@@ -675,10 +705,19 @@ impl PyRuntime {
         build_namespace(tree, &mut root, 0)?;
         let tools = match &mcp {
             Some(mcp) if root.is_empty() => mcp.get().tools.clone(),
-            Some(_) => {
-                return Err(PyValueError::new_err(
-                    "a runtime over MCP servers cannot also take Python tools (yet)",
-                ));
+            Some(mcp) => {
+                // Python namespaces beside the servers' (one name each).
+                let python = python_names(tree)?;
+                for (name, namespace) in &mcp.get().namespaces {
+                    if python.contains(name) {
+                        return Err(PyValueError::new_err(format!(
+                            "tools.{name} is both an MCP server's namespace and a Python namespace; give the \
+                             server another name (\"NAME=command or URL\") or rename the Python one"
+                        )));
+                    }
+                    root.add_namespace(name.clone(), namespace.clone());
+                }
+                root.build().map_err(|e| PyValueError::new_err(format!("invalid tool set: {e}")))?
             }
             None => root.build().map_err(|e| PyValueError::new_err(format!("invalid tool set: {e}")))?,
         };
@@ -732,7 +771,7 @@ impl PyRuntime {
         random_seed: Option<u64>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let locals = pyo3_async_runtimes::tokio::get_current_locals(py)?;
-        let (options, run) = options(&locals, run_id, bindings, context, random_seed)?;
+        let (options, run) = options(py, &locals, run_id, bindings, context, random_seed)?;
         let runtime = self.inner.clone();
         let runs = self.runs.clone();
         // Compiling and running both happen on a tokio thread, without the GIL and off the loop.
@@ -757,7 +796,7 @@ impl PyRuntime {
         random_seed: Option<u64>,
     ) -> PyResult<PyExecution> {
         let locals = pyo3_async_runtimes::tokio::get_current_locals(py)?;
-        let (options, run) = options(&locals, run_id, bindings, context, random_seed)?;
+        let (options, run) = options(py, &locals, run_id, bindings, context, random_seed)?;
         let runtime = self.inner.clone();
         let execution = py.detach(move || runtime.execute_with(&source, options));
         self.runs.add(execution.run_id(), &run);
@@ -789,7 +828,7 @@ impl PyRuntime {
             given.push((key, outcome));
         }
         let mut options = ExecuteOptions::new();
-        let run = Arc::new(RunData { locals: locals.clone(), context });
+        let run = Arc::new(RunData { locals: locals.clone(), context, dispatch: dispatch_for(py, &locals)? });
         options.context = Some(run.clone());
         let runtime = self.inner.clone();
         let snapshot = state.get().inner.clone();
@@ -800,7 +839,20 @@ impl PyRuntime {
     }
 }
 
+/// The call queue of the run's loop (one per loop, made by `codemode._tools._dispatcher`).
+fn dispatch_for(py: Python<'_>, locals: &TaskLocals) -> PyResult<Arc<Dispatch>> {
+    let made = py
+        .import(pyo3::intern!(py, "codemode._tools"))?
+        .getattr(pyo3::intern!(py, "_dispatcher"))?
+        .call1((locals.event_loop(py),))?;
+    let dispatcher = made
+        .cast::<PyDispatcher>()
+        .map_err(|_| PyTypeError::new_err("codemode._tools._dispatcher did not give a Dispatcher"))?;
+    Ok(dispatcher.get().shared.clone())
+}
+
 fn options(
+    py: Python<'_>,
     locals: &TaskLocals,
     run_id: Option<String>,
     bindings: Option<&Bound<'_, PyDict>>,
@@ -822,7 +874,7 @@ fn options(
             options.bindings.push((name, value));
         }
     }
-    let run = Arc::new(RunData { locals: locals.clone(), context });
+    let run = Arc::new(RunData { locals: locals.clone(), context, dispatch: dispatch_for(py, locals)? });
     options.context = Some(run.clone());
     Ok((options, run))
 }

@@ -99,6 +99,8 @@ pub(crate) fn openapi(
 pub(crate) struct PyMcp {
     hub: Arc<Hub>,
     pub(crate) tools: ToolSet,
+    /// The servers' namespaces, for a runtime that adds Python tools beside them.
+    pub(crate) namespaces: Vec<(String, Namespace)>,
 }
 
 #[pymethods]
@@ -145,13 +147,16 @@ pub(crate) fn connect_mcp<'py>(
     let options = HubOptions { client, ..HubOptions::default() };
     pyo3_async_runtimes::tokio::future_into_py(py, async move {
         let hub = Hub::connect(&sources, options).await.map_err(PyRuntimeError::new_err)?;
-        let tools = match hub.runtime(None).await {
-            Ok(runtime) => runtime.tools().clone(),
+        let built = match hub.runtime(None).await {
+            Ok(runtime) => hub.mounted_namespaces(None).await.map(|n| (runtime.tools().clone(), n)),
+            Err(e) => Err(e),
+        };
+        match built {
+            Ok((tools, namespaces)) => Ok(PyMcp { hub: Arc::new(hub), tools, namespaces }),
             Err(e) => {
                 hub.close().await;
-                return Err(PyRuntimeError::new_err(e));
+                Err(PyRuntimeError::new_err(e))
             }
-        };
-        Ok(PyMcp { hub: Arc::new(hub), tools })
+        }
     })
 }

@@ -700,8 +700,55 @@ def test_from_mcp_offers_a_servers_tools():
     assert bad.error.kind == "ToolFailure" and "a and b must be numbers" in bad.error.message
     with pytest.raises(RuntimeError):
         run(CodeMode.from_mcp(["/nonexistent/mcp-server"], connect_timeout=5.0))
-    with pytest.raises(TypeError):
-        run(CodeMode.from_mcp(["x"], tools={}))
+
+
+def test_from_mcp_takes_python_tools_beside_the_servers():
+    import pathlib
+    import sys
+
+    server = pathlib.Path(__file__).with_name("mcp_server.py")
+    seen = []
+
+    @tool
+    async def lookup(id: str) -> dict:
+        """Look up an order by ID."""
+        return {"id": id, "total": 7}
+
+    @tool
+    def double(n: int) -> int:
+        return 2 * n
+
+    async def main():
+        async with await CodeMode.from_mcp(
+            [f"math={sys.executable} {server}"],
+            tools={"orders": Namespace(lookup, description="Purchases"), "util": {"double": double}},
+            after_call=lambda end: seen.append((end.name, end.status)),
+            limits=Limits(timeout=10.0),
+        ) as rt:
+            decls = rt.declarations()
+            r = await rt.execute(
+                """
+                const order = await tools.orders.lookup({ id: 'o1' });
+                const [sum, twice] = await Promise.all([
+                  tools.math.add({ a: order.total, b: 3 }),
+                  tools.util.double({ n: order.total }),
+                ]);
+                return { sum: sum.sum, twice, keys: Object.keys(tools).sort() };
+                """
+            )
+        return decls, r
+
+    decls, r = run(main())
+    assert "add(input: { a: number, b: number }): Promise<{ sum: number }>" in decls
+    assert "lookup(input: { id: string })" in decls and "Purchases" in decls
+    assert r.ok and r.value == {"sum": 10, "twice": 14, "keys": ["math", "orders", "util"]}, r.to_json()
+    assert sorted(seen) == [("math.add", "ok"), ("orders.lookup", "ok"), ("util.double", "ok")]
+
+    async def clash():
+        await CodeMode.from_mcp([f"math={sys.executable} {server}"], tools={"math": {"double": double}})
+
+    with pytest.raises(ValueError, match="tools.math is both an MCP server's namespace and a Python namespace"):
+        run(clash())
 
 
 def test_openapi_operations_are_tools_with_auth_and_python_tools_beside_them():
@@ -827,3 +874,54 @@ def test_dropping_an_unfinished_execution_cancels_its_durable_work():
 
     run(main())
     assert cancelled == [{"job": "d:1"}]
+
+
+def test_the_pydantic_ai_example_runs():
+    pytest.importorskip("pydantic_ai")
+    import pathlib
+    import subprocess
+    import sys
+
+    example = pathlib.Path(__file__).parent.parent / "examples" / "pydantic_ai_agent.py"
+    out = subprocess.run([sys.executable, str(example)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.strip().splitlines()
+    assert lines[0] == "Open orders: o1, o3 (total 65)", out.stdout
+    result = json.loads(lines[-1])
+    assert result["ok"] is True and result["value"] == {"open": ["o1", "o3"], "total": 65}
+    assert [c["path"] for c in result["toolCalls"]] == ["orders.list_ids"] + ["orders.lookup"] * 3
+
+
+def test_async_tools_run_on_a_loop_that_cannot_watch_sockets():
+    # Calls are handed to the loop through a socket it watches (`add_reader`); a loop without
+    # that is woken with `call_soon_threadsafe` instead.
+    class NoReaders(asyncio.SelectorEventLoop):
+        def add_reader(self, *args, **kwargs):
+            raise NotImplementedError
+
+    @tool
+    async def echo(n: int) -> int:
+        await asyncio.sleep(0)
+        return n
+
+    rt = CodeMode(tools={"t": {"echo": echo}})
+
+    async def main():
+        seq = await rt.execute("let s = 0; for (let i = 0; i < 50; i++) s += await tools.t.echo({ n: i }); return s")
+        par = await rt.execute("return (await Promise.all([...Array(50).keys()].map(n => tools.t.echo({ n })))).length")
+        return seq, par
+
+    loop = NoReaders()
+    try:
+        seq, par = loop.run_until_complete(main())
+    finally:
+        loop.close()
+    assert seq.ok and seq.value == sum(range(50)), seq.to_json()
+    assert par.ok and par.value == 50, par.to_json()
+    from codemode import _tools
+
+    plain = asyncio.new_event_loop()
+    try:
+        assert _tools._dispatcher(plain).fileno() is not None
+    finally:
+        plain.close()

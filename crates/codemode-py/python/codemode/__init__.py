@@ -185,10 +185,8 @@ class CodeMode:
         line (`"npx -y @modelcontextprotocol/server-everything"`, started as a child process,
         spoken to over stdio) or an `http(s)://` URL (streamable HTTP), optionally named
         (`"gh=npx -y @modelcontextprotocol/server-github"`). `options` are `CodeMode`'s
-        (limits, hooks, ...), not `tools`. Close it with `await runtime.aclose()` (or
-        `async with`)."""
-        if "tools" in options:
-            raise TypeError("from_mcp takes the tools from the servers; Python tools cannot be added (yet)")
+        (limits, hooks, ...), and `tools`: Python namespaces mounted beside the servers' (a name
+        both use is an error). Close it with `await runtime.aclose()` (or `async with`)."""
         if isinstance(servers, str):
             servers = [servers]
         mcp = await _connect_mcp(list(servers), connect_timeout)

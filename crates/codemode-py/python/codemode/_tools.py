@@ -4,6 +4,7 @@ dicts, input decoding, output encoding and checking."""
 from __future__ import annotations
 
 import asyncio
+import weakref
 import inspect
 import typing
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
@@ -273,7 +274,6 @@ def _make_invoke(fn: Callable[..., Any], is_async: bool, kwargs: Callable[..., D
     which the interpreter waits for at exit."""
     if is_async:
         async def invoke(args: Any, ctx: CallContext) -> None:
-            ctx._set_task(asyncio.current_task())
             try:
                 out = encode(await fn(**kwargs(args, ctx)))
             except BaseException as e:
@@ -285,7 +285,6 @@ def _make_invoke(fn: Callable[..., Any], is_async: bool, kwargs: Callable[..., D
             return encode(fn(**kwargs(args, ctx)))
 
         async def invoke(args: Any, ctx: CallContext) -> None:  # type: ignore[misc]
-            ctx._set_task(asyncio.current_task())
             try:
                 out = await asyncio.to_thread(call, args, ctx)
             except BaseException as e:
@@ -319,7 +318,6 @@ class _DurableOps:
                 return await asyncio.to_thread(call, handle, ctx)
 
         async def attach_invoke(handle: Any, ctx: CallContext) -> None:
-            ctx._set_task(asyncio.current_task())
             try:
                 out = await run(handle, ctx)
             except BaseException as e:
@@ -458,3 +456,53 @@ def tool_tree(tools: Any) -> List[Tuple[Any, ...]]:
     if isinstance(tools, (list, tuple)):
         return _tree({t.name: t for t in map(_as_tool, tools)})
     raise TypeError("tools must be a dict of names to namespaces or tools, or a list of tools")
+
+
+# One call queue per event loop (see the native `dispatch` module): the runtime's threads queue
+# async calls without the GIL and wake the loop once per batch through a socket it watches.
+_dispatchers: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
+
+
+# Loops that cannot be weakly referenced, by id (kept with their loop).
+_strong_dispatchers: Dict[int, Tuple[Any, Any]] = {}
+
+
+def _dispatcher(loop: Any) -> Any:
+    try:
+        d = _dispatchers.get(loop)
+    except TypeError:
+        d = _strong_dispatchers.get(id(loop), (None, None))[1]
+    if d is None:
+        from ._native import Dispatcher
+
+        d = Dispatcher()
+        fd = d.fileno()
+        try:
+            if fd is None:
+                raise NotImplementedError
+            loop.add_reader(fd, d.drain)
+            d._watched()
+        except (NotImplementedError, AttributeError, OSError):
+            d._set_waker(_waker(loop, d))
+        try:
+            _dispatchers[loop] = d
+        except TypeError:
+            _strong_dispatchers[id(loop)] = (loop, d)
+    return d
+
+
+def _waker(loop: Any, d: Any) -> Callable[[], None]:
+    """`loop.call_soon_threadsafe(d.drain)`, holding neither strongly (the dispatcher keeps its
+    waker: strong references would keep both alive for ever)."""
+    try:
+        loop_ref: Callable[[], Any] = weakref.ref(loop)
+    except TypeError:
+        loop_ref = lambda: loop  # noqa: E731
+    d_ref = weakref.ref(d)
+
+    def wake() -> None:
+        target, dispatcher = loop_ref(), d_ref()
+        if target is not None and dispatcher is not None:
+            target.call_soon_threadsafe(dispatcher.drain)
+
+    return wake

@@ -2,7 +2,7 @@
 a pure-Python cross-thread round trip (`run_coroutine_threadsafe(...).result()`), and a task
 created and awaited on the loop itself, in microseconds (docs/python.md).
 
-    python examples/cross_thread_floor.py
+    python bench/cross_thread_floor.py
 """
 import asyncio, threading, time
 async def echo(n): return n

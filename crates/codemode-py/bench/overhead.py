@@ -4,7 +4,7 @@ Runs the same programs against an async Python tool, a sync Python tool and a Ru
 all answer `input.n`: N sequential calls (`await` in a loop) and N concurrent calls
 (`Promise.all`). Prints microseconds per call (best of several runs).
 
-    python examples/overhead.py [N]
+    python bench/overhead.py [N]
 """
 
 import asyncio
