@@ -19,19 +19,9 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
   cargo install cargo-fuzz --locked
 fi
 
-corpus="corpus/$target"
-mkdir -p "$corpus"
-dirs=("$corpus")
-if [ -d "seeds/$target" ]; then
-  dirs+=("seeds/$target")
-fi
-if [ "$target" = run_source ]; then
-  dirs+=("../tests/conformance")
-fi
-dict=()
-if [ -f "$target.dict" ]; then
-  dict=(-dict="$target.dict")
-fi
+# shellcheck source=inputs.sh
+source ./inputs.sh
+fuzz_inputs "$target"
 seconds=$(awk "BEGIN { printf \"%d\", $hours * 3600 }")
 echo "fuzz/campaign.sh: $target for ${seconds}s, log $log"
 cargo fuzz build -s none -O "$target"

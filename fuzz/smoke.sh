@@ -34,21 +34,10 @@ fi
 # Build all targets once, then run each.
 cargo fuzz build -s "$sanitizer"
 
+# shellcheck source=inputs.sh
+source ./inputs.sh
 for target in $targets; do
-  corpus="corpus/$target"
-  mkdir -p "$corpus"
-  dirs=("$corpus")
-  if [ -d "seeds/$target" ]; then
-    dirs+=("seeds/$target")
-  fi
-  # run_source starts from every conformance program (read-only seed directory).
-  if [ "$target" = run_source ]; then
-    dirs+=("../tests/conformance")
-  fi
-  dict=()
-  if [ -f "$target.dict" ]; then
-    dict=(-dict="$target.dict")
-  fi
+  fuzz_inputs "$target"
   echo "fuzz/smoke.sh: $target (${runs} runs, at most ${seconds}s)"
   cargo fuzz run -s "$sanitizer" "$target" "${dirs[@]}" -- -runs="$runs" -max_total_time="$seconds" "${dict[@]}"
 done

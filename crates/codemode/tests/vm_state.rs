@@ -84,20 +84,27 @@ fn state_roundtrips_through_serde_json_mid_run() {
     assert_eq!(run_to_end(&mut restored), expected);
 }
 
-#[test]
-fn out_of_fuel_slices_resume_where_they_stopped() {
-    let mut vm = vm("let s = 0; for (let i = 0; i < 10000; i++) { s += [i].map(x => x * 2)[0]; } return s;");
+/// Runs `vm` in slices of 500 fuel to its end, passing it through `save_and_restore` after every
+/// slice; returns how many slices ran out of fuel.
+fn run_in_slices(vm: &mut Vm, save_and_restore: fn(&Vm) -> Vm) -> usize {
     let mut slices = 0;
     loop {
         match vm.run(500) {
             Status::OutOfFuel => slices += 1,
-            Status::Done => break,
+            Status::Done => return slices,
             other => panic!("unexpected {other:?}"),
         }
-        // Snapshot in the middle of callbacks too: serialize and restore every slice.
-        let bytes = serde_json::to_vec(&vm).expect("serializes");
-        vm = serde_json::from_slice(&bytes).expect("deserializes");
+        *vm = save_and_restore(vm);
     }
+}
+
+#[test]
+fn out_of_fuel_slices_resume_where_they_stopped() {
+    let mut vm = vm("let s = 0; for (let i = 0; i < 10000; i++) { s += [i].map(x => x * 2)[0]; } return s;");
+    // Snapshot in the middle of callbacks too: serialize and restore every slice.
+    let slices = run_in_slices(&mut vm, |vm| {
+        serde_json::from_slice(&serde_json::to_vec(vm).expect("serializes")).expect("deserializes")
+    });
     assert!(slices > 10, "only {slices} slices");
     assert_eq!(vm.result_json().expect("result"), json!(99990000));
 }
@@ -109,16 +116,8 @@ fn out_of_fuel_slices_resume_where_they_stopped() {
 fn a_chain_of_built_ins_yields_at_the_end_of_its_slice() {
     let source = "const t = new Uint8Array(20000).toLocaleString(); return [t.length, Array.from(t.slice(0, 9), String).map(Number)];";
     let mut vm = vm(source);
-    let mut slices = 0;
-    loop {
-        match vm.run(500) {
-            Status::OutOfFuel => slices += 1,
-            Status::Done => break,
-            other => panic!("unexpected {other:?}"),
-        }
-        let bytes = vm.to_bytes().expect("saves");
-        vm = Vm::from_bytes(&bytes).expect("restores");
-    }
+    let slices =
+        run_in_slices(&mut vm, |vm| Vm::from_bytes(&vm.to_bytes().expect("saves")).expect("restores"));
     // 20,000 calls cost over 20,000 fuel: one slice each 500 would be about 40.
     assert!(slices > 30, "only {slices} slices: the chain did not yield");
     assert_eq!(vm.result_json().expect("result"), json!([39999, [0, null, 0, null, 0, null, 0, null, 0]]));
