@@ -226,14 +226,48 @@ impl Vm {
     }
 
     /// `(done, value)` of an iterator result a program's `next()` returned.
-    pub(crate) fn user_iter_result(&mut self, result: Value) -> Result<(bool, Value), Throw> {
+    /// `None` when reading `done` or `value` would run program code (a getter, a proxy's trap):
+    /// a built-in then reads the result through `#internal.readIterResult` first
+    /// ([`Vm::read_iter_result_then`]), whose plain copy comes back to the same step.
+    pub(crate) fn user_iter_result(&mut self, result: Value) -> Result<Option<(bool, Value)>, Throw> {
         self.require_iter_result(result)?;
+        for key in [self.realm.atoms.done, self.realm.atoms.value] {
+            let runs_code = match self.get(result, Key::Atom(key))? {
+                crate::props::Got::Value(_) => false,
+                // A built-in getter runs in place (`get_value`); a program's needs the trampoline.
+                crate::props::Got::Getter(callee) => !matches!(
+                    callee,
+                    Value::Obj(f) if matches!(
+                        self.heap.obj(f).kind,
+                        ObjKind::Function(crate::object::Callable::Native { .. })
+                    )
+                ),
+                crate::props::Got::Proxy(..) => true,
+            };
+            if runs_code {
+                return Ok(None);
+            }
+        }
         let done = self.get_value(result, Key::Atom(self.realm.atoms.done))?;
         if self.to_boolean(done) {
-            return Ok((true, Value::Undefined));
+            return Ok(Some((true, Value::Undefined)));
         }
         let value = self.get_value(result, Key::Atom(self.realm.atoms.value))?;
-        Ok((false, value))
+        Ok(Some((false, value)))
+    }
+
+    /// Reads an iterator result whose `done` or `value` runs program code through
+    /// `#internal.readIterResult`, then resumes `cont` with its plain `{ done, value }` copy.
+    pub(crate) fn read_iter_result_then(
+        &mut self,
+        result: Value,
+        cont: crate::builtins::Cont,
+    ) -> Result<Step, Throw> {
+        let Some(native) = Native::by_stable_name("#internal.readIterResult") else {
+            return Err(self.make_error(ErrorKind::TypeError, "unknown built-in"));
+        };
+        let reader = self.alloc_native(native, Vec::new())?;
+        Ok(Step::Call { callee: reader, this: Value::Undefined, args: vec![result], cont })
     }
 
     /// An iterator result with a `done` or `value` getter, for [`Self::deliver_iter_step`]: read

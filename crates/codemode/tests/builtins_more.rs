@@ -524,3 +524,49 @@ fn an_object_key_with_a_program_to_string_is_converted_or_refused() {
     "#);
     assert_eq!(r.value, Some(json!([1, 1, 2, 3, 5, true, false])), "{r:?}");
 }
+
+/// Iterator helpers read an iterator result's `done` and `value` through their getters, as the
+/// protocol does (`done` first, `value` only when not done): a `done` getter that throws
+/// propagates (it made `find`/`some`/`toArray`/`reduce` loop until the time limit, reading it
+/// as `undefined`), and getters that answer are honoured. Expected values follow the
+/// specification (IteratorComplete, IteratorValue); Node 20, the conformance oracle, has no
+/// iterator helpers.
+#[test]
+fn iterator_helpers_read_result_getters() {
+    let r = run_with(
+        r#"
+        const throwing = () => ({ __proto__: Iterator.prototype, next() { return { get done() { throw new Error("done!"); }, value: 1 }; } });
+        const counted = (n) => {
+            let i = 0;
+            return { __proto__: Iterator.prototype, next() { i++; return { get done() { return i > n; }, get value() { return i * 10; } }; } };
+        };
+        const out = [];
+        for (const m of ["find", "some", "every", "toArray", "forEach", "reduce"]) {
+            try { Iterator.prototype[m].call(throwing(), m === "reduce" ? (a) => a : () => false, 0); out.push("no error"); }
+            catch (e) { out.push(e.message); }
+        }
+        try { throwing().map((x) => x).next(); out.push("no error"); } catch (e) { out.push(e.message); }
+        out.push(counted(3).toArray(), counted(4).map((x) => x + 1).toArray(), counted(5).find((x) => x > 20));
+        out.push(counted(2).flatMap((x) => counted(2).map((y) => x + y)).toArray());
+        return out;
+    "#,
+        Limits::default().timeout(Duration::from_secs(5)),
+    );
+    assert_eq!(
+        r.value,
+        Some(json!([
+            "done!",
+            "done!",
+            "done!",
+            "done!",
+            "done!",
+            "done!",
+            "done!",
+            [10, 20, 30],
+            [11, 21, 31, 41],
+            30,
+            [20, 30, 30, 40]
+        ])),
+        "{r:?}"
+    );
+}

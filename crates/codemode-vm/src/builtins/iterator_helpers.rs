@@ -274,7 +274,8 @@ pub(crate) fn resume_helper(vm: &mut Vm, id: ObjId, phase: Phase, result: Value)
     match phase {
         Phase::Outer => {
             let (done, value) = match vm.user_iter_result(result) {
-                Ok(r) => r,
+                Ok(Some(r)) => r,
+                Ok(None) => return vm.read_iter_result_then(result, Cont::Helper { helper: id, phase }),
                 Err(e) => {
                     finish(vm, id);
                     return Err(e);
@@ -344,7 +345,9 @@ pub(crate) fn resume_helper(vm: &mut Vm, id: ObjId, phase: Phase, result: Value)
             Ok(call(next, inner, Vec::new(), id, Phase::Inner))
         }
         Phase::Inner => {
-            let (done, value) = vm.user_iter_result(result)?;
+            let Some((done, value)) = vm.user_iter_result(result)? else {
+                return vm.read_iter_result_then(result, Cont::Helper { helper: id, phase });
+            };
             if !done {
                 return Ok(Step::Return(vm.iter_result(value, false)?));
             }
@@ -403,7 +406,9 @@ pub(crate) fn resume_consume(vm: &mut Vm, mut c: Box<Consume>, result: Value) ->
             return close_then(vm, c.iterator, answer);
         }
     } else {
-        let (done, value) = vm.user_iter_result(result)?;
+        let Some((done, value)) = vm.user_iter_result(result)? else {
+            return vm.read_iter_result_then(result, Cont::Consume(c));
+        };
         if done {
             return Ok(Step::Return(match c.op {
                 ConsumeOp::ToArray => c.acc,
