@@ -148,32 +148,10 @@ impl Vm {
 
     pub(crate) fn push_roots(&self, m: &mut Marks) {
         let r = &self.realm;
-        for id in [
-            r.global,
-            r.object_proto,
-            r.function_proto,
-            r.array_proto,
-            r.string_proto,
-            r.number_proto,
-            r.bigint_proto,
-            r.boolean_proto,
-            r.promise_proto,
-            r.iterator_proto,
-            r.generator_proto,
-            r.async_generator_proto,
-            r.regexp_proto,
-            r.date_proto,
-            r.map_proto,
-            r.set_proto,
-            self.main_promise,
-        ] {
+        for id in r.objects() {
             m.push_obj(id);
         }
-        for id in
-            r.error_protos.into_iter().chain(r.more_error_protos).chain(r.url_protos).chain(r.binary.ids())
-        {
-            m.push_obj(id);
-        }
+        m.push_obj(self.main_promise);
         for values in &r.consts {
             m.work.extend(values.iter().copied());
         }

@@ -145,6 +145,67 @@ pub struct Realm {
 }
 
 impl Realm {
+    /// Every intrinsic object the realm names: roots of every collection (a restored heap has no
+    /// pristine base that keeps them, and a program can delete every global that reaches them).
+    /// The pattern names every field, so a new one cannot be left out of the roots.
+    pub(crate) fn objects(&self) -> impl Iterator<Item = ObjId> + '_ {
+        let Realm {
+            global,
+            object_proto,
+            function_proto,
+            array_proto,
+            string_proto,
+            number_proto,
+            bigint_proto,
+            boolean_proto,
+            symbol_proto,
+            promise_proto,
+            iterator_proto,
+            generator_proto,
+            async_generator_proto,
+            regexp_proto,
+            date_proto,
+            map_proto,
+            set_proto,
+            weak_protos,
+            disposable_protos,
+            url_protos,
+            error_protos,
+            more_error_protos,
+            binary,
+            atoms: _,
+            symbols: _,
+            consts: _,
+            const_atoms: _,
+        } = self;
+        [
+            *global,
+            *object_proto,
+            *function_proto,
+            *array_proto,
+            *string_proto,
+            *number_proto,
+            *bigint_proto,
+            *boolean_proto,
+            *symbol_proto,
+            *promise_proto,
+            *iterator_proto,
+            *generator_proto,
+            *async_generator_proto,
+            *regexp_proto,
+            *date_proto,
+            *map_proto,
+            *set_proto,
+        ]
+        .into_iter()
+        .chain(weak_protos.iter().copied())
+        .chain(disposable_protos.iter().copied())
+        .chain(url_protos.iter().copied())
+        .chain(error_protos.iter().copied())
+        .chain(more_error_protos.iter().copied())
+        .chain(binary.ids())
+    }
+
     /// Allocates the intrinsic objects. Built-in functions are installed by [`builtins::install`].
     pub fn new(heap: &mut Heap) -> Result<Realm, OutOfMemory> {
         let empty = heap.alloc_string(crate::heap::JsString::new(""))?;

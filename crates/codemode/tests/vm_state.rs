@@ -439,3 +439,29 @@ fn a_vm_suspended_inside_an_async_generator_roundtrips_through_serde() {
     assert_eq!(vm.result_json().expect("result"), expected);
     assert_eq!(vm.logs(), ["done", "done"]);
 }
+
+/// **Every intrinsic the realm names is a root.** A restored heap has no pristine base keeping
+/// the intrinsics alive, and a program can delete every global that reaches them: a collection
+/// then freed `Symbol.prototype` (and the weak collections' and disposable stacks' prototypes)
+/// while the VM still used them, so after a resume `sym.toString` was not a function.
+#[test]
+fn intrinsics_survive_a_collection_after_restore_with_their_globals_deleted() {
+    let mut vm = vm(r#"
+        const sym = Object.getOwnPropertySymbols(Array.prototype)[0];
+        for (const name of ["Symbol", "WeakMap", "WeakSet", "WeakRef", "FinalizationRegistry", "DisposableStack", "AsyncDisposableStack"]) {
+            delete globalThis[name];
+        }
+        await tools.x.get({ n: 1 });
+        let junk = [];
+        for (let i = 0; i < 200000; i++) { junk.push({ i, s: "x" + i }); if (junk.length > 20000) junk = []; }
+        return [sym.toString(), sym.description, typeof sym.valueOf];
+    "#);
+    assert_eq!(vm.run(1_000_000), Status::Waiting);
+    let calls = vm.take_host_calls();
+    let mut vm = Vm::from_bytes(&vm.to_bytes().expect("saves")).expect("restores");
+    for call in calls {
+        answer(&mut vm, &call);
+    }
+    let value = run_to_end(&mut vm);
+    assert_eq!(value, json!(["Symbol(Symbol.iterator)", "Symbol.iterator", "function"]));
+}
