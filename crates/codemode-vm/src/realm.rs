@@ -435,17 +435,25 @@ impl Vm {
     }
 
     pub(crate) fn new_string(&mut self, s: &str) -> Result<Value, Throw> {
-        match self.heap.alloc_string(JsString::new(s)) {
-            Ok(id) => Ok(Value::Str(id)),
-            Err(OutOfMemory) => Err(self.out_of_memory()),
-        }
+        self.store_string(JsString::new(s))
     }
 
     pub(crate) fn new_string_owned(
         &mut self,
         s: impl Into<compact_str::CompactString>,
     ) -> Result<Value, Throw> {
-        match self.heap.alloc_string(JsString::new(s)) {
+        self.store_string(JsString::new(s))
+    }
+
+    /// Puts a made string on the heap. A string that is not ASCII had its UTF-16 index built
+    /// character by character (`Utf16Index::build`), which its maker's byte-copy charge does not
+    /// cover (appending to a growing non-ASCII string cost about 2 µs per unit of fuel): that
+    /// walk is charged here, where every such string passes.
+    fn store_string(&mut self, s: JsString) -> Result<Value, Throw> {
+        if !s.is_ascii() {
+            self.charge(crate::meter::Work::Elements(s.as_str().len()));
+        }
+        match self.heap.alloc_string(s) {
             Ok(id) => Ok(Value::Str(id)),
             Err(OutOfMemory) => Err(self.out_of_memory()),
         }
