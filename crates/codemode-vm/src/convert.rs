@@ -726,8 +726,7 @@ impl Vm {
     pub(crate) fn refuse_string_entries(&mut self, source: Value) -> Result<(), Throw> {
         let Value::Str(s) = source else { return Ok(()) };
         let Some(first) = self.heap.str(s).chars().next() else { return Ok(()) };
-        let msg = format!("Iterator value {first} is not an entry object");
-        Err(self.make_error(ErrorKind::TypeError, &msg))
+        Err(self.not_an_entry(&first.to_string()))
     }
 
     /// The `TypeError` of a `Map`, `WeakMap` or `Object.fromEntries` entry that is not an object
@@ -741,8 +740,11 @@ impl Vm {
             Value::Symbol(_) => "Symbol()".into(),
             other => self.to_rust_string(other).unwrap_or_default(),
         };
-        let msg = format!("Iterator value {desc} is not an entry object");
-        Err(self.make_error(ErrorKind::TypeError, &msg))
+        Err(self.not_an_entry(&desc))
+    }
+
+    fn not_an_entry(&mut self, desc: &str) -> Throw {
+        self.make_error(ErrorKind::TypeError, &format!("Iterator value {desc} is not an entry object"))
     }
 }
 

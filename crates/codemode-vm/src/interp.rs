@@ -43,51 +43,46 @@ impl Vm {
             if self.host.blocked.is_some() {
                 return Status::Waiting;
             }
-            // A chain of built-ins that yielded at the end of the last slice goes on first.
-            if let Some(value) = self.parked.take() {
-                if let Err(exc) = self.deliver_yielding(Some((ReturnTo::Native, value))) {
-                    self.handle_throw(exc);
-                }
-                if self.heap.wants_collection() {
-                    self.collect_garbage();
-                }
-                if self.fuel <= 0 && !self.frames.is_empty() {
-                    return Status::OutOfFuel;
-                }
-                continue;
-            }
-            if self.frames.is_empty() {
-                // The job loop is metered like the instruction loop: a job costs a unit, and a
-                // slice that is spent ends between jobs.
-                if self.fuel <= 0 && !self.jobs.is_empty() {
-                    return Status::OutOfFuel;
-                }
-                // The result is serialized next: collect first when memory is tight, so that
-                // garbage left by the program (say, what an out-of-memory error interrupted)
-                // cannot fail a result it already returned.
-                if let Some(crate::promise::Job::Reaction {
-                    reaction: crate::promise::Reaction::FinishMain,
-                    ..
-                }) = self.jobs.front()
-                    && self.heap.bytes_used > self.heap.memory_limit / 2
-                {
-                    self.collect_garbage();
-                }
-                match self.jobs.pop_front() {
-                    Some(job) => {
-                        self.charge(Work::Units(1));
-                        if let Err(exc) = self.run_job(job) {
-                            self.handle_throw(exc);
-                        }
-                        continue;
+            match self.parked.take() {
+                // A chain of built-ins that yielded at the end of the last slice goes on first.
+                Some(value) => {
+                    if let Err(exc) = self.deliver_yielding(Some((ReturnTo::Native, value))) {
+                        self.handle_throw(exc);
                     }
-                    None => return Status::Waiting,
                 }
-            }
-            match self.execute() {
-                Exit::Switch => {}
-                Exit::Throw(exc) => self.handle_throw(exc),
-                Exit::OutOfFuel => return Status::OutOfFuel,
+                None if self.frames.is_empty() => {
+                    // The job loop is metered like the instruction loop: a job costs a unit, and a
+                    // slice that is spent ends between jobs.
+                    if self.fuel <= 0 && !self.jobs.is_empty() {
+                        return Status::OutOfFuel;
+                    }
+                    // The result is serialized next: collect first when memory is tight, so that
+                    // garbage left by the program (say, what an out-of-memory error interrupted)
+                    // cannot fail a result it already returned.
+                    if let Some(crate::promise::Job::Reaction {
+                        reaction: crate::promise::Reaction::FinishMain,
+                        ..
+                    }) = self.jobs.front()
+                        && self.heap.bytes_used > self.heap.memory_limit / 2
+                    {
+                        self.collect_garbage();
+                    }
+                    match self.jobs.pop_front() {
+                        Some(job) => {
+                            self.charge(Work::Units(1));
+                            if let Err(exc) = self.run_job(job) {
+                                self.handle_throw(exc);
+                            }
+                            continue;
+                        }
+                        None => return Status::Waiting,
+                    }
+                }
+                None => match self.execute() {
+                    Exit::Switch => {}
+                    Exit::Throw(exc) => self.handle_throw(exc),
+                    Exit::OutOfFuel => return Status::OutOfFuel,
+                },
             }
             if self.heap.wants_collection() {
                 self.collect_garbage();

@@ -214,7 +214,7 @@ impl Vm {
 
     /// Writes [`Vm::to_bytes`]'s bytes to `out` as they are encoded, so saving a run holds no
     /// copy of its state besides the run itself.
-    pub fn write_to(&self, out: &mut dyn std::io::Write) -> Result<(), String> {
+    pub fn write_to<W: std::io::Write>(&self, mut out: W) -> Result<(), String> {
         let Some((base, _)) = crate::pristine() else {
             return Err("the global environment could not be built".into());
         };
@@ -261,19 +261,19 @@ impl Vm {
         out.write_all(MAGIC).map_err(failed)?;
         out.write_all(&self.format.to_le_bytes()).map_err(failed)?;
         out.write_all(&build_fingerprint().to_le_bytes()).map_err(failed)?;
-        postcard::to_io(&wire, out).map_err(|e| format!("the run state could not be encoded: {e}"))?;
+        postcard::to_io(&wire, &mut out).map_err(|e| format!("the run state could not be encoded: {e}"))?;
         Ok(())
     }
 
     /// Decodes [`Vm::to_bytes`]'s output, made by this build, and checks it like any restore.
-    pub fn from_bytes(mut bytes: &[u8]) -> Result<Vm, String> {
-        Vm::read_from(&mut bytes)
+    pub fn from_bytes(bytes: &[u8]) -> Result<Vm, String> {
+        Vm::read_from(bytes)
     }
 
     /// [`Vm::from_bytes`] from a reader, decoded as it is read: a resumed run holds no copy of its
     /// saved state besides the run itself (and the longest single string, while it is read). The
     /// reader must end where the state ends.
-    pub fn read_from(input: &mut dyn std::io::Read) -> Result<Vm, String> {
+    pub fn read_from<R: std::io::Read>(mut input: R) -> Result<Vm, String> {
         let mut header = [0u8; HEADER_LEN];
         input.read_exact(&mut header).map_err(|_| "the snapshot is truncated (no header)".to_string())?;
         if &header[..8] != MAGIC {
@@ -292,7 +292,7 @@ impl Vm {
             return Err("the global environment could not be built".into());
         };
         let mut decoder =
-            postcard::Deserializer::from_flavor(ReadFlavor { input: &mut *input, scratch: Vec::new() });
+            postcard::Deserializer::from_flavor(ReadFlavor { input: &mut input, scratch: Vec::new() });
         let wire =
             WireIn::deserialize(&mut decoder).map_err(|e| format!("the snapshot is malformed: {e}"))?;
         drop(decoder);
@@ -371,12 +371,15 @@ impl std::io::Write for ByteCounter {
 /// postcard's input from a reader, for [`Vm::read_from`]. Nothing in [`WireIn`] borrows from
 /// the input, so every run of bytes is read into one scratch buffer that the next reuses;
 /// `postcard::from_io` instead needs a caller-sized buffer that holds all of them at once.
-struct ReadFlavor<'r> {
-    input: &'r mut dyn std::io::Read,
+///
+/// Generic over the reader, so that reading one byte from a slice (`Vm::from_bytes`, every
+/// round trip) is a slice operation, not a call through a trait object.
+struct ReadFlavor<'r, R> {
+    input: &'r mut R,
     scratch: Vec<u8>,
 }
 
-impl<'de, 'r: 'de> postcard::de_flavors::Flavor<'de> for ReadFlavor<'r> {
+impl<'de, 'r: 'de, R: std::io::Read + 'de> postcard::de_flavors::Flavor<'de> for ReadFlavor<'r, R> {
     type Remainder = ();
     type Source = ();
 
@@ -402,7 +405,7 @@ impl<'de, 'r: 'de> postcard::de_flavors::Flavor<'de> for ReadFlavor<'r> {
         self.scratch.clear();
         // Grows only as bytes arrive: a length in damaged input cannot reserve memory.
         let read = std::io::Read::read_to_end(
-            &mut std::io::Read::take(&mut self.input, ct as u64),
+            &mut std::io::Read::take(&mut *self.input, ct as u64),
             &mut self.scratch,
         )
         .map_err(|_| postcard::Error::DeserializeUnexpectedEnd)?;

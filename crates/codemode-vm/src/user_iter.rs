@@ -263,18 +263,14 @@ impl Vm {
         result: Value,
         cont: crate::builtins::Cont,
     ) -> Result<Step, Throw> {
-        let Some(native) = Native::by_stable_name("#internal.readIterResult") else {
-            return Err(self.make_error(ErrorKind::TypeError, "unknown built-in"));
-        };
-        let reader = self.alloc_native(native, Vec::new())?;
+        let reader = crate::builtins::internal_fn(self, "#internal.readIterResult", Vec::new())?;
         Ok(Step::Call { callee: reader, this: Value::Undefined, args: vec![result], cont })
     }
 
     /// An iterator result with a `done` or `value` getter, for [`Self::deliver_iter_step`]: read
     /// by `#internal.readIterResult`, whose plain copy comes back to the same step.
     fn read_through_getters(&mut self, result: Value, dst: u16, target: u32) -> Result<(), Throw> {
-        let Some(native) = Native::by_stable_name("#internal.readIterResult") else { return Ok(()) };
-        let reader = self.alloc_native(native, Vec::new())?;
+        let reader = crate::builtins::internal_fn(self, "#internal.readIterResult", Vec::new())?;
         let pending =
             self.call_value(reader, Value::Undefined, &[result], ReturnTo::IterStep { dst, target })?;
         self.deliver(pending)

@@ -298,9 +298,12 @@ impl Snapshot {
     /// [`Snapshot::to_bytes`] followed by an HMAC-SHA256 tag of those bytes under `key` (32
     /// bytes): what [`Snapshot::from_signed_bytes`] reads.
     pub fn to_signed_bytes(&self, key: &[u8]) -> Result<Vec<u8>, SnapshotError> {
-        let mut out = Vec::new();
-        self.write_signed_to(&mut out, key)?;
-        Ok(out)
+        // In memory the bytes can be signed after they are made: one encoding pass, where
+        // `write_signed_to` (through `write_to`) counts the VM's length first.
+        let mut bytes = self.to_bytes()?;
+        let tag = state_mac(key, &bytes)?.finalize().into_bytes();
+        bytes.extend_from_slice(&tag);
+        Ok(bytes)
     }
 
     /// [`Snapshot::write_to`] followed by the HMAC-SHA256 tag of what it wrote under `key`, as
@@ -378,7 +381,7 @@ impl Snapshot {
         let run: RunState =
             postcard::from_bytes(&run).map_err(|e| SnapshotError::Malformed(format!("run state: {e}")))?;
         let vm_len = part_len(&mut input)?;
-        let vm = Vm::read_from(&mut (&mut input).take(vm_len)).map_err(|e| {
+        let vm = Vm::read_from((&mut input).take(vm_len)).map_err(|e| {
             if e.contains("another build") {
                 SnapshotError::OtherBuild(e)
             } else {
@@ -401,9 +404,9 @@ impl Snapshot {
     }
 
     /// The run state and the VM (copied only while a clone of this snapshot still holds it).
-    pub(crate) fn into_vm(self) -> Result<(RunState, Vm), SnapshotError> {
+    pub(crate) fn into_vm(self) -> (RunState, Vm) {
         let vm = std::sync::Arc::try_unwrap(self.vm).unwrap_or_else(|shared| Vm::clone(&shared));
-        Ok((self.run, vm))
+        (self.run, vm)
     }
 }
 

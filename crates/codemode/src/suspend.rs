@@ -113,7 +113,8 @@ impl Run {
         }
         // The run moves into the snapshot whole (it is encoded when the host writes it), so
         // suspending holds no second copy of its state.
-        let idle = placeholder_vm().ok_or_else(|| SuspendError::new("the state could not be saved"))?;
+        let idle = codemode_vm::Vm::idle()
+            .map_err(|e| SuspendError::new(format!("the state could not be saved: {e}")))?;
         let pending: Vec<SavedPending> = self
             .inflight
             .values()
@@ -230,7 +231,7 @@ impl Run {
     pub(crate) fn roundtrip_vm(&mut self) -> Result<(), Stop> {
         // The old VM goes before the new one is decoded, so the run never holds two heaps.
         let restored = self.vm.to_bytes().and_then(|bytes| {
-            if let Some(placeholder) = placeholder_vm() {
+            if let Ok(placeholder) = codemode_vm::Vm::idle() {
                 self.vm = placeholder;
             }
             codemode_vm::Vm::from_bytes(&bytes)
@@ -278,7 +279,7 @@ impl Run {
         if let Some((key, _)) = outcomes.first() {
             return Err(SnapshotError::UnexpectedOutcome { key: key.clone() });
         }
-        let (state, mut vm) = snapshot.into_vm()?;
+        let (state, mut vm) = snapshot.into_vm();
         let active_before = Duration::from_micros(state.active_micros);
         // The saved limits, each capped by this runtime's: the state's bytes cannot raise them.
         let limits = state.limits.to_limits().tightest(&inner.limits);
@@ -300,9 +301,4 @@ impl Run {
         }
         Ok(run)
     }
-}
-
-/// A small VM that stands in while `CODEMODE_ROUNDTRIP` decodes the real one.
-fn placeholder_vm() -> Option<codemode_vm::Vm> {
-    codemode_vm::Vm::idle().ok()
 }

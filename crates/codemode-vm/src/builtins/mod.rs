@@ -104,6 +104,7 @@ pub use data_view::ViewData;
 pub use iterator_helpers::Helper;
 pub(crate) use iterator_helpers::helper_next;
 pub(crate) use object_model::{Descriptor, descriptor_of, read_descriptor};
+pub(crate) use promise_spec::internal_fn;
 pub(crate) use reflect::reflect_ordinary;
 pub use text_codec::Codec;
 pub use typed_array::{BinaryProtos, TypedArrayData};

@@ -267,13 +267,7 @@ pub(crate) fn resume(vm: &mut Vm, mut state: Box<Combine>, result: Value) -> Res
                 );
             }
             state.phase = Phase::Plain;
-            let read = internal_fn(vm, "#internal.readIterResult", Vec::new())?;
-            return Ok(Step::Call {
-                callee: read,
-                this: Value::Undefined,
-                args: vec![result],
-                cont: Cont::Combine(state),
-            });
+            return vm.read_iter_result_then(result, Cont::Combine(state));
         }
         Phase::Plain => {
             // A plain `{ done, value }` copy: data properties only.
