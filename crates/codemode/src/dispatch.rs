@@ -14,6 +14,7 @@ use serde_json::Value as Json;
 
 use crate::calls::{CatchUnwind, Ended, panic_message};
 use crate::driver::{Completion, Done, Inflight, Phase, Run, Stop};
+use crate::durable_start::StartTask;
 use crate::extension::{AsyncFn, HostFunction, HostValue, SyncFn};
 use crate::hooks::{CallEnd, CallKind, CallOutcome, CallStart};
 use crate::result::{CallFailure, CallFailureKind, CallStatus, Diagnostic, DiagnosticKind, ToolCall};
@@ -151,7 +152,7 @@ impl Run {
         let ctx = CallContext::new(key.clone(), path.clone()).with_run_context(self.context.clone());
         let phase = match &work {
             Work::Durable(tool) => {
-                Phase::Starting { tool: tool.clone(), path: path.clone(), args: input.clone() }
+                Phase::Starting { tool: tool.clone(), path: path.clone(), args: input.clone(), task: None }
             }
             _ => Phase::Plain,
         };
@@ -166,28 +167,27 @@ impl Run {
             self.running.insert(id, (start.clone(), Instant::now()));
         }
         let hooks = self.inner.hooks.clone();
-        let ctx = match &work {
-            Work::Durable(_) => ctx.with_suspender(Some(self.suspender(id))),
-            _ => ctx,
-        };
+        if let Work::Durable(tool) = work {
+            // The after hooks run when the work ends (see `attach`), or report it interrupted.
+            let ctx = ctx.with_suspender(Some(self.suspender(id)));
+            let started = tool.clone();
+            let future = Box::pin(async move {
+                let began = Instant::now();
+                match hooks.before(&start).await {
+                    Err(deny) => {
+                        let ended = Ended::Denied(deny.message);
+                        let outcome = ended.clone().outcome(&start.name);
+                        hooks.after(call_end(start, outcome, began.elapsed())).await;
+                        Done::Ended(ended)
+                    }
+                    Ok(()) => start_done(&started, start.input.clone(), ctx).await,
+                }
+            });
+            self.spawn_start(id, tool, future);
+            return false;
+        }
         self.tasks.spawn(async move {
             let began = Instant::now();
-            let work = match work {
-                Work::Durable(tool) => {
-                    // The after hooks run when the work ends (see `attach`), or report it
-                    // interrupted.
-                    return match hooks.before(&start).await {
-                        Err(deny) => {
-                            let ended = Ended::Denied(deny.message);
-                            let outcome = ended.clone().outcome(&start.name);
-                            hooks.after(call_end(start, outcome, began.elapsed())).await;
-                            (id, Done::Ended(ended))
-                        }
-                        Ok(()) => (id, start_done(&tool, start.input.clone(), ctx).await),
-                    };
-                }
-                other => other,
-            };
             let ended = match hooks.before(&start).await {
                 Err(deny) => Ended::Denied(deny.message),
                 Ok(()) => match work {
@@ -230,14 +230,14 @@ impl Run {
         match std::panic::catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(&mut cx))) {
             Ok(std::task::Poll::Pending) => {
                 // Spawned tasks are polled again, so the no-op waker loses no wake-up.
-                self.tasks.spawn(async move {
-                    let done = match CatchUnwind(future).await {
+                let future = Box::pin(async move {
+                    match CatchUnwind(future).await {
                         Ok(Ok(handle)) => Done::Started(handle),
                         Ok(Err(e)) => Done::Ended(Ended::Failed(e)),
                         Err(panic) => Done::Ended(Ended::Panicked(panic)),
-                    };
-                    (id, done)
+                    }
                 });
+                self.spawn_start(id, tool.clone(), future);
                 false
             }
             Ok(std::task::Poll::Ready(Ok(handle))) => {
@@ -255,11 +255,22 @@ impl Run {
         }
     }
 
+    /// Runs a durable call's start in a task of its own (`durable_start`), kept with the call.
+    fn spawn_start(&mut self, id: u32, tool: Tool, start: codemode_tools::BoxFuture<Done>) {
+        let task = StartTask::spawn(&mut self.tasks, id, tool, start);
+        if let Some(entry) = self.inflight.get_mut(&id)
+            && let Phase::Starting { task: slot, .. } = &mut entry.phase
+        {
+            *slot = Some(task);
+        }
+    }
+
     /// A durable call's work has its handle: attach to it (the after hooks run when it ends).
     fn attach(&mut self, id: u32, handle: Json) {
         let suspender = self.suspender(id);
         let Some(entry) = self.inflight.get_mut(&id) else { return };
-        let Phase::Starting { tool, path, args } = std::mem::replace(&mut entry.phase, Phase::Plain) else {
+        let Phase::Starting { tool, path, args, .. } = std::mem::replace(&mut entry.phase, Phase::Plain)
+        else {
             return;
         };
         let ctx = CallContext::new(entry.key.clone(), path.clone())

@@ -93,8 +93,9 @@ pub(crate) struct Inflight {
 pub(crate) enum Phase {
     /// A tool, `search` or extension call: blocks a suspend.
     Plain,
-    /// A durable call in `start`: blocks a suspend unless it is the one asking for it.
-    Starting { tool: Tool, path: String, args: Json },
+    /// A durable call in `start`: blocks a suspend unless it is the one asking for it. `task`
+    /// is its start's own task, once it has one (a start that returns at once has none).
+    Starting { tool: Tool, path: String, args: Json, task: Option<crate::durable_start::StartTask> },
     /// A durable call whose work has its handle: `attach` is waiting for it.
     Attached { tool: Tool, path: String, args: Json, handle: Json },
 }

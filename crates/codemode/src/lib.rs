@@ -5,6 +5,7 @@ mod calls;
 pub mod demo;
 mod dispatch;
 mod driver;
+mod durable_start;
 mod execution;
 mod extension;
 pub mod fetch;

@@ -146,6 +146,11 @@ impl Run {
         };
         // Saved: from here on the run is over in this process.
         self.detached = true;
+        for call in self.inflight.values() {
+            if let Phase::Starting { task: Some(task), .. } = &call.phase {
+                task.abort();
+            }
+        }
         self.tasks.abort_all();
         self.running.clear();
         self.inflight.clear();
@@ -211,17 +216,22 @@ impl Run {
         Ok(())
     }
 
-    /// The cancel operations of the durable work still attached (none once the run was saved).
+    /// The cancel operations of the durable work the run has started (none once it was saved).
     pub(crate) fn take_durable_cancels(&mut self) -> Vec<BoxFuture<()>> {
         if self.detached {
             return Vec::new();
         }
         let mut cancels = Vec::new();
         for call in std::mem::take(&mut self.inflight).into_values() {
-            if let Phase::Attached { tool, handle, .. } = call.phase
-                && let Some(durable) = tool.durable_ops()
-            {
-                cancels.push(durable.cancel(handle));
+            match call.phase {
+                Phase::Attached { tool, handle, .. } => {
+                    if let Some(durable) = tool.durable_ops() {
+                        cancels.push(durable.cancel(handle));
+                    }
+                }
+                // A start still running cancels what it starts itself (`durable_start`).
+                Phase::Starting { tool, task: Some(task), .. } => cancels.extend(task.run_gone(&tool)),
+                Phase::Starting { task: None, .. } | Phase::Plain => {}
             }
         }
         cancels

@@ -319,6 +319,58 @@ fn durable_work_is_cancelled_when_its_run_ends_and_detached_when_it_is_suspended
     assert_eq!((started.load(Ordering::SeqCst), cancelled.load(Ordering::SeqCst)), (3, 2));
 }
 
+/// A run dropped while a durable `start` is still running lets the start finish and cancels the
+/// work it started (dropping the start midway could orphan it): the Python flake at 789c884,
+/// where a loaded machine had not finished the start within the caller's 0.2 s.
+#[test]
+fn a_run_dropped_during_a_durable_start_cancels_the_work_the_start_creates() {
+    let rt = runtime();
+    let gate = Arc::new(tokio::sync::Semaphore::new(0));
+    let cancelled = Arc::new(std::sync::Mutex::new(Vec::<Value>::new()));
+    let (gate_in, cancelled_in) = (gate.clone(), cancelled.clone());
+    let slow_start = Tool::durable(
+        "A job slow to submit",
+        None,
+        None,
+        Durable::new(
+            move |_input: Value, ctx: codemode::CallContext| {
+                let gate = gate_in.clone();
+                async move {
+                    let _permit = gate.acquire().await.map_err(|e| ToolError::failure(e.to_string()))?;
+                    Ok(json!({ "job": ctx.key }))
+                }
+            },
+            |_handle: Value, _ctx| async move {
+                tokio::time::sleep(Duration::from_secs(3600)).await;
+                Ok(json!(null))
+            },
+        )
+        .on_cancel(move |handle: Value| {
+            let cancelled = cancelled_in.clone();
+            async move { cancelled.lock().unwrap().push(handle) }
+        }),
+    );
+    let cm = CodeMode::builder().tool("jobs.slow", slow_start).build().unwrap();
+    let mut execution = cm.execute_with("return await tools.jobs.slow();", ExecuteOptions::new().run_id("d"));
+    rt.block_on(async {
+        tokio::select! {
+            _ = execution.result() => panic!("the start waits for the gate"),
+            () = tokio::time::sleep(Duration::from_millis(20)) => {}
+        }
+        drop(execution);
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        assert!(cancelled.lock().unwrap().is_empty(), "nothing has started yet");
+        gate.add_permits(1);
+        for _ in 0..500 {
+            if !cancelled.lock().unwrap().is_empty() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    });
+    assert_eq!(*cancelled.lock().unwrap(), vec![json!({ "job": "d:1" })]);
+}
+
 /// An extension whose `connect()` returns a client with a `query` method; `hooks` gives it
 /// snapshot hooks that rebuild the client from its data.
 fn db_runtime(hooks: bool, encode_fails: bool) -> CodeMode {
