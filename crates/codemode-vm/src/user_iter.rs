@@ -370,17 +370,43 @@ impl Vm {
         index: usize,
     ) -> Result<Result<Vec<Value>, Step>, Throw> {
         let v = args.get(index).copied().unwrap_or(Value::Undefined);
+        match self.collect_iterable_or_reenter(native, construct, this, args, index)? {
+            Some(collected) => Ok(collected),
+            None => self.collect_iterable(v).map(Ok),
+        }
+    }
+
+    /// [`Vm::collect_or_reenter`], or `None` when argument `index` is not iterable (not a native
+    /// iterable, not a generator, no `[Symbol.iterator]`, which is read once): the caller reads it
+    /// as an array-like (`new Uint8Array({ length: 2 })`, `TypedArray.from`).
+    pub(crate) fn collect_iterable_or_reenter(
+        &mut self,
+        native: &str,
+        construct: bool,
+        this: Value,
+        args: &[Value],
+        index: usize,
+    ) -> Result<Option<Result<Vec<Value>, Step>>, Throw> {
+        let v = args.get(index).copied().unwrap_or(Value::Undefined);
         let generator = self.as_sync_generator(v)?;
         let method = if generator.is_some() { None } else { self.user_iterator_method(v)? };
         if generator.is_none() && method.is_none() {
-            return self.collect_iterable(v).map(Ok);
+            let native_iterable = match v {
+                Value::Obj(id) => matches!(
+                    self.heap.obj(id).kind,
+                    ObjKind::Array(_) | ObjKind::Map { .. } | ObjKind::Iterator(_)
+                ),
+                Value::Str(_) => true,
+                _ => false,
+            };
+            return if native_iterable { self.collect_iterable(v).map(|l| Some(Ok(l))) } else { Ok(None) };
         }
         let Some(native) = Native::by_stable_name(native) else {
             return Err(self.make_error(ErrorKind::TypeError, "unknown built-in"));
         };
-        let Value::Obj(array) = self.new_array(Vec::new())? else { return Ok(Ok(Vec::new())) };
+        let Value::Obj(array) = self.new_array(Vec::new())? else { return Ok(Some(Ok(Vec::new()))) };
         let then = DrainThen::Reenter { native, construct, this, args: args.to_vec(), index, array };
-        Ok(Err(match (generator, method) {
+        Ok(Some(Err(match (generator, method) {
             (Some(g), _) => {
                 let drain = IterDrain {
                     iterator: Value::Obj(g),
@@ -391,8 +417,8 @@ impl Vm {
                 next_of_generator(g, drain)
             }
             (None, Some(method)) => self.drain_user_iterable(v, method, then),
-            (None, None) => return Ok(Ok(Vec::new())),
-        }))
+            (None, None) => return Ok(Some(Ok(Vec::new()))),
+        })))
     }
 }
 

@@ -290,13 +290,11 @@ fn construct(vm: &mut Vm, kind: ElemKind, args: &[Value]) -> Result<Step, Throw>
             }
             return Ok(Step::Return(Value::Obj(id)));
         }
-        ObjKind::Array(items) => items.to_vec(),
-        ObjKind::Map { .. } | ObjKind::Iterator(_) => vm.collect_iterable(first)?,
-        ObjKind::Generator(_) => {
-            let msg = "a generator cannot be iterated here; spread it into an array first ([...gen])";
-            return Err(vm.make_error(ErrorKind::TypeError, msg));
-        }
-        _ => array_like(vm, first)?,
+        _ => match vm.collect_iterable_or_reenter(&name, true, Value::Undefined, args, 0)? {
+            Some(Ok(values)) => values,
+            Some(Err(step)) => return Ok(step),
+            None => array_like(vm, first)?,
+        },
     };
     Ok(Step::Return(Value::Obj(from_values(vm, kind, &values)?)))
 }

@@ -72,7 +72,9 @@ fn of(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step,
 
 /// The values of `source` for `from` and `set`: a typed array's numbers, an array's items, an
 /// iterable's values or an array-like's elements.
-pub(crate) fn source_values(vm: &mut Vm, source: Value) -> Result<Vec<Value>, Throw> {
+/// The values of `set`'s source: a typed array's elements, or an array-like's (`set` never
+/// iterates its source).
+fn array_like_values(vm: &mut Vm, source: Value) -> Result<Vec<Value>, Throw> {
     match source {
         Value::Obj(id) => match &vm.heap.obj(id).kind {
             ObjKind::TypedArray(_) => {
@@ -80,14 +82,12 @@ pub(crate) fn source_values(vm: &mut Vm, source: Value) -> Result<Vec<Value>, Th
                 vm.elem_values(nums)
             }
             ObjKind::Array(items) => Ok(items.to_vec()),
-            ObjKind::Map { .. } | ObjKind::Iterator(_) | ObjKind::Generator(_) => vm.collect_iterable(source),
             _ => typed_array::array_like(vm, source),
         },
-        Value::Str(_) => vm.collect_iterable(source),
         Value::Undefined | Value::Null => {
             Err(vm.make_error(ErrorKind::TypeError, "Cannot convert undefined or null to object"))
         }
-        _ => Ok(Vec::new()),
+        _ => typed_array::array_like(vm, source),
     }
 }
 
@@ -97,7 +97,13 @@ fn from(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Ste
     if map != Value::Undefined {
         super::require_callable(vm, map)?;
     }
-    let values = source_values(vm, arg(args, 0))?;
+    // An iterable's values (a program-defined one collected first, then `from` called again with
+    // them), else an array-like's.
+    let values = match vm.collect_iterable_or_reenter("TypedArray.from", false, this, args, 0)? {
+        Some(Ok(values)) => values,
+        Some(Err(step)) => return Ok(step),
+        None => array_like_values(vm, arg(args, 0))?,
+    };
     if map == Value::Undefined {
         let id = from_values(vm, kind, &values)?;
         return Ok(Step::Return(with_proto(vm, id, proto)));
@@ -134,7 +140,7 @@ fn set(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step
         return Err(vm.make_error(ErrorKind::RangeError, "offset is out of bounds"));
     }
     let source = arg(args, 0);
-    let values = source_values(vm, source)?;
+    let values = array_like_values(vm, source)?;
     if offset + values.len() as f64 > len as f64 {
         return Err(vm.make_error(ErrorKind::RangeError, "offset is out of bounds"));
     }
