@@ -570,3 +570,26 @@ fn iterator_helpers_read_result_getters() {
         "{r:?}"
     );
 }
+
+/// What codemode does not support is refused out loud: an accessor or a read-only element on an
+/// array was silently dropped (`arr[2]` undefined, `arr.length` 0 where Node has 12 and 3).
+#[test]
+fn array_elements_that_are_not_plain_values_are_refused() {
+    for descriptor in
+        ["{ get() { return 12; } }", "{ value: 1, writable: false }", "{ value: 1, enumerable: false }"]
+    {
+        let r = run(&format!(
+            "const arr = []; Object.defineProperty(arr, '2', {descriptor}); return [arr.length, arr[2]];"
+        ));
+        let message = r.error.as_ref().map(|e| e.message.clone()).unwrap_or_default();
+        assert!(message.contains("TypeError: Cannot define array element 2"), "{descriptor}: {r:?}");
+    }
+    // Plain elements are still defined, and Reflect answers false for the refused ones.
+    let r = run(r#"
+        const arr = [];
+        Object.defineProperty(arr, "1", { value: 7, writable: true, enumerable: true, configurable: true });
+        const refused = Reflect.defineProperty(arr, "0", { get() { return 1; } });
+        return [arr.length, arr[1], refused];
+    "#);
+    assert_eq!(r.value, Some(json!([2, 7, false])), "{r:?}");
+}

@@ -195,7 +195,22 @@ fn define_own(vm: &mut Vm, o: Value, key: Key, d: Descriptor) -> Result<(), Thro
         }
         return Ok(());
     }
-    if let (ObjKind::Array(_), Key::Index(_)) = (&vm.heap.obj(id).kind, key) {
+    if let (ObjKind::Array(_), Key::Index(i)) = (&vm.heap.obj(id).kind, key) {
+        // An array's elements are plain values: an accessor, read-only, hidden or fixed element
+        // would be dropped or made plain, so it is refused out loud.
+        if d.get.is_some()
+            || d.set.is_some()
+            || d.writable == Some(false)
+            || d.enumerable == Some(false)
+            || d.configurable == Some(false)
+        {
+            let msg = format!(
+                "Cannot define array element {i} as an accessor or a read-only, non-enumerable or \
+                 non-configurable property: codemode's array elements are plain values (use an \
+                 ordinary object for such properties, or Object.freeze for a read-only array)"
+            );
+            return Err(vm.make_error(ErrorKind::TypeError, &msg));
+        }
         if let Some(value) = d.value {
             vm.define(o, key, value)?;
         }
