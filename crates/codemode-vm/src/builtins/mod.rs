@@ -66,6 +66,7 @@ mod proxy;
 mod reflect;
 mod regexp;
 mod regexp_accessors;
+mod regexp_protocol;
 mod set_algebra;
 mod species;
 mod string;
@@ -410,6 +411,7 @@ const LISTS: &[&[NativeDef]] = &[
     symbol::DEFS,
     regexp::DEFS,
     regexp_accessors::DEFS,
+    regexp_protocol::DEFS,
     reflect::DEFS,
     proxy::DEFS,
     number::DEFS,

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use super::collation::collate_options;
 use super::regexp::{self, RegexMatch};
+use super::regexp_protocol::{Matcher, delegate, require_global};
 use super::utf16::*;
 use super::{Cont, NativeDef, Step, arg};
 use crate::Vm;
@@ -536,25 +537,27 @@ impl ReplaceState {
 }
 
 fn replace(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    if let Some(step) = delegate(vm, this, args, Matcher::Replace)? {
+        return Ok(step);
+    }
     replace_impl(vm, this, args, false)
 }
 
 fn replace_all(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    // The flags are checked before the matcher is looked up and `this` converted (the spec's
+    // order, observable when the conversion runs a program's toString).
+    require_global(vm, this, arg(args, 0), "replaceAll")?;
+    if let Some(step) = delegate(vm, this, args, Matcher::Replace)? {
+        return Ok(step);
+    }
     replace_impl(vm, this, args, true)
 }
 
-fn replace_impl(vm: &mut Vm, this: Value, args: &[Value], all: bool) -> Result<Step, Throw> {
+/// `replace` / `replaceAll` once no matcher of the argument's own was found: a RegExp's
+/// matches, or a string's occurrences.
+pub(super) fn replace_impl(vm: &mut Vm, this: Value, args: &[Value], all: bool) -> Result<Step, Throw> {
     let method = if all { "replaceAll" } else { "replace" };
     let pattern = arg(args, 0);
-    // The flags are checked before `this` is converted (the spec's order, observable when the
-    // conversion runs a program's toString).
-    if all
-        && !this.is_nullish()
-        && let Some(re) = regexp::as_regexp(vm, pattern)
-        && !regexp::flags_of(vm, re).contains('g')
-    {
-        return Err(vm.make_error(ErrorKind::TypeError, "replaceAll must be called with a global RegExp"));
-    }
     let s = this_string(vm, this, method)?;
     let found: Vec<Found> = if let Some(re) = regexp::as_regexp(vm, pattern) {
         regexp::matches_for_replace(vm, re, &s)?.into_iter().map(Found::from).collect()
@@ -739,6 +742,13 @@ fn to_regexp_arg(vm: &mut Vm, v: Value, flags: &str) -> Result<crate::value::Obj
 }
 
 fn match_(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    if let Some(step) = delegate(vm, this, args, Matcher::Match)? {
+        return Ok(step);
+    }
+    match_impl(vm, this, args)
+}
+
+pub(super) fn match_impl(vm: &mut Vm, this: Value, args: &[Value]) -> Result<Step, Throw> {
     let s = this_string(vm, this, "match")?;
     let re = to_regexp_arg(vm, arg(args, 0), "")?;
     if regexp::flags_of(vm, re).contains('g') {
@@ -757,18 +767,18 @@ fn match_(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<S
 }
 
 fn match_all(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    require_global(vm, this, arg(args, 0), "matchAll")?;
+    if let Some(step) = delegate(vm, this, args, Matcher::MatchAll)? {
+        return Ok(step);
+    }
+    match_all_impl(vm, this, args)
+}
+
+pub(super) fn match_all_impl(vm: &mut Vm, this: Value, args: &[Value]) -> Result<Step, Throw> {
     let s = this_string(vm, this, "matchAll")?;
     let pattern = arg(args, 0);
     let re = match regexp::as_regexp(vm, pattern) {
-        Some(re) => {
-            if !regexp::flags_of(vm, re).contains('g') {
-                return Err(vm.make_error(
-                    ErrorKind::TypeError,
-                    "String.prototype.matchAll called with a non-global RegExp argument",
-                ));
-            }
-            re
-        }
+        Some(re) => re,
         None => to_regexp_arg(vm, pattern, "g")?,
     };
     let found = regexp::matches_for_replace(vm, re, &s)?;
@@ -784,6 +794,13 @@ fn match_all(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Resul
 }
 
 fn search(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    if let Some(step) = delegate(vm, this, args, Matcher::Search)? {
+        return Ok(step);
+    }
+    search_impl(vm, this, args)
+}
+
+pub(super) fn search_impl(vm: &mut Vm, this: Value, args: &[Value]) -> Result<Step, Throw> {
     let s = this_string(vm, this, "search")?;
     let re = to_regexp_arg(vm, arg(args, 0), "")?;
     let found = regexp::search_first(vm, re, &s)?;

@@ -11,6 +11,16 @@ use crate::meter::Work;
 use crate::value::Value;
 
 pub(super) fn split(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    if let Some(step) =
+        super::regexp_protocol::delegate(vm, this, args, super::regexp_protocol::Matcher::Split)?
+    {
+        return Ok(step);
+    }
+    split_impl(vm, this, args)
+}
+
+/// `split` once no matcher of the separator's own was found.
+pub(super) fn split_impl(vm: &mut Vm, this: Value, args: &[Value]) -> Result<Step, Throw> {
     // A string `this` is read where it is (converting it has no effects, so it may wait for the
     // limit and separator); anything else is converted first.
     let subject = recv(vm, this, "split")?;
