@@ -55,6 +55,7 @@ mod math;
 pub(crate) mod node_modules;
 mod number;
 mod object;
+mod object_legacy;
 mod object_model;
 mod prim_args;
 mod promise;
@@ -388,6 +389,7 @@ const LISTS: &[&[NativeDef]] = &[
     internal::DEFS,
     global::DEFS,
     object::DEFS,
+    object_legacy::DEFS,
     object_model::DEFS,
     function::DEFS,
     array::DEFS,

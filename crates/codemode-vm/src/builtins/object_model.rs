@@ -167,7 +167,7 @@ pub(crate) fn read_descriptor(vm: &mut Vm, desc: Value) -> Result<Descriptor, Th
 }
 
 /// `[[DefineOwnProperty]]` on an ordinary object (array elements: values only).
-fn define_own(vm: &mut Vm, o: Value, key: Key, d: Descriptor) -> Result<(), Throw> {
+pub(super) fn define_own(vm: &mut Vm, o: Value, key: Key, d: Descriptor) -> Result<(), Throw> {
     let Value::Obj(id) = o else {
         return Err(vm.make_error(ErrorKind::TypeError, "Object.defineProperty called on non-object"));
     };
