@@ -258,7 +258,9 @@ fn a_busy_run_stops_when_its_http_client_goes_away() {
     assert_eq!(status, 200);
     std::thread::sleep(Duration::from_millis(300));
     let busy = cpu_rate(pid);
-    assert!(busy > 30.0, "the run used only {busy} ticks/s");
+    // A busy run takes a core (100 ticks/s) on an idle machine, and a good share of one beside
+    // other work (26 beside a build, CI at cbb80b6).
+    assert!(busy > 15.0, "the run used only {busy} ticks/s");
     // The client goes away: its connection closes with the answer still streaming.
     drop(stream);
     std::thread::sleep(Duration::from_millis(300));

@@ -709,6 +709,7 @@ fn child_saves_or_resumes_a_large_run() {
         serde_json::to_value(&result).unwrap()
     };
     println!("ELAPSED_MS {}", started.elapsed().as_millis());
+    println!("CPU_MS {}", isolated::cpu_time().as_millis());
     println!("PEAK_RSS {}", isolated::peak_rss_bytes());
     println!("RESULT {result}");
 }

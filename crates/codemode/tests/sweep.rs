@@ -179,13 +179,14 @@ fn sweep(indices: impl Iterator<Item = usize>) {
                         break;
                     }
                     let line = format!(
-                        "{label} × {amplifier}: {:.2}s, {} MiB, {}",
+                        "{label} × {amplifier}: {:.2}s ({:.2}s of CPU), {} MiB, {}",
                         ended.elapsed.as_secs_f64(),
+                        ended.cpu.as_secs_f64(),
                         ended.peak_rss >> 20,
                         ended.result.to_string().chars().take(160).collect::<String>()
                     );
-                    if ended.elapsed > time_bound {
-                        failures.push(format!("{line}: too slow (bound {:.1}s)", time_bound.as_secs_f64()));
+                    if let Some(why) = ended.too_slow(time_bound) {
+                        failures.push(format!("{line}: {why}"));
                     } else if ended.peak_rss > rss_bound {
                         failures.push(format!("{line}: too much memory (bound {} MiB)", rss_bound >> 20));
                     }
