@@ -745,6 +745,14 @@ impl Vm {
                         Cont::AsyncDispose { stack, how, awaited } => {
                             Ok(builtins::async_disposable::caught(self, stack, how, awaited, exc))
                         }
+                        // Iterator helpers, `concat` and `zip` are done after a throw, and
+                        // close what the specification closes first (`iterator_statics.rs`).
+                        Cont::Helper { helper, phase } => {
+                            Ok(builtins::helper_caught(self, helper, phase, exc))
+                        }
+                        Cont::Consume(state) => Ok(builtins::consume_caught(self, &state, exc)),
+                        Cont::IterStatics(state) => Ok(builtins::iterator_statics::caught(self, *state, exc)),
+                        Cont::IterZip(state) => Ok(builtins::iterator_zip::caught(self, *state, exc)),
                         Cont::Combine(state) => match state.open_iterator() {
                             Some(iterator) => Ok(builtins::combine_close(self, iterator, exc)),
                             None => Err(Cont::Combine(state)),

@@ -249,6 +249,11 @@ impl Vm {
                     h.trace(&mut out);
                     m.work.extend(out);
                 }
+                IterState::Joined(j) => {
+                    let mut out = Vec::new();
+                    j.trace(&mut out);
+                    m.work.extend(out);
+                }
                 IterState::Done => {}
             },
             ObjKind::Coroutine(saved) => {

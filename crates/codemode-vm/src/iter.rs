@@ -160,7 +160,7 @@ impl Vm {
             }
             // Lists advanced in place above.
             IterState::List { .. } | IterState::Done => (None, IterState::Done),
-            IterState::Helper(_) => {
+            IterState::Helper(_) | IterState::Joined(_) => {
                 let msg = "an iterator helper cannot be stepped here; spread it into an array first";
                 return Err(self.make_error(ErrorKind::TypeError, msg));
             }

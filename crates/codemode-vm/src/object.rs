@@ -429,7 +429,18 @@ pub enum IterState {
     },
     /// An iterator helper (`it.map(f)`, ...): stepped by calls, never natively.
     Helper(Box<crate::builtins::Helper>),
+    /// What `Iterator.from` (a wrapper), `Iterator.concat`, `zip` and `zipKeyed` return:
+    /// stepped by calls, never natively (`builtins/iterator_statics.rs`).
+    Joined(Box<crate::builtins::Joined>),
     Done,
+}
+
+impl IterState {
+    /// Whether the iterator is stepped through its `next()` like a program's iterator (a
+    /// helper or a joined iterator), not natively.
+    pub(crate) fn is_called(&self) -> bool {
+        matches!(self, IterState::Helper(_) | IterState::Joined(_))
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -648,6 +659,7 @@ impl Object {
             ObjKind::Function(Callable::Bound { args, .. }) => args.len() * VALUE_SIZE,
             ObjKind::Function(Callable::Tool { path }) => path.len(),
             ObjKind::Iterator(IterState::List { items, .. }) => items.capacity() * VALUE_SIZE,
+            ObjKind::Iterator(IterState::Joined(j)) => j.extra_bytes(),
             ObjKind::RegExp { source, flags, .. } => source.len() + flags.len(),
             ObjKind::Weak(w) => w.extra_bytes(),
             ObjKind::Disposable(d) => d.extra_bytes(),

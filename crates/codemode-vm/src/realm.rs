@@ -114,6 +114,10 @@ pub struct Realm {
     pub symbol_proto: ObjId,
     pub promise_proto: ObjId,
     pub iterator_proto: ObjId,
+    /// `%IteratorHelperPrototype%` (the prototype of what `map`, `filter`, `Iterator.concat`,
+    /// `Iterator.zip`, ... return) and `%WrapForValidIteratorPrototype%` (`Iterator.from`'s
+    /// wrappers); both inherit from the iterator prototype.
+    pub iterator_protos: [ObjId; 2],
     /// `%GeneratorPrototype%`: `next`, `return`, `throw`; inherits from the iterator prototype.
     pub generator_proto: ObjId,
     /// `%AsyncGeneratorPrototype%`: `next`, `return`, `throw` returning promises.
@@ -161,6 +165,7 @@ impl Realm {
             symbol_proto,
             promise_proto,
             iterator_proto,
+            iterator_protos,
             generator_proto,
             async_generator_proto,
             regexp_proto,
@@ -198,6 +203,7 @@ impl Realm {
             *set_proto,
         ]
         .into_iter()
+        .chain(iterator_protos.iter().copied())
         .chain(weak_protos.iter().copied())
         .chain(disposable_protos.iter().copied())
         .chain(url_protos.iter().copied())
@@ -255,6 +261,8 @@ impl Realm {
         ];
         let global = obj(p, ObjKind::Plain)?;
         let binary = builtins::BinaryProtos::new(object_proto, &mut obj)?;
+        let iterator_protos =
+            [obj(Some(iterator_proto), ObjKind::Plain)?, obj(Some(iterator_proto), ObjKind::Plain)?];
         let atoms = &mut heap.atoms;
         let atoms = CommonAtoms {
             length: atoms.intern("length"),
@@ -281,6 +289,7 @@ impl Realm {
             symbol_proto,
             promise_proto,
             iterator_proto,
+            iterator_protos,
             generator_proto,
             async_generator_proto,
             regexp_proto,

@@ -17,7 +17,7 @@ use crate::call::Throw;
 use crate::frame::{Frame, ReturnTo};
 use crate::generator::DrainInto;
 use crate::meter::Work;
-use crate::object::{IterState, ObjKind};
+use crate::object::ObjKind;
 use crate::props::{Got, Key};
 use crate::value::{ObjId, Value};
 
@@ -124,7 +124,7 @@ impl Vm {
         let Value::Obj(id) = v else { return Ok(None) };
         if self.array_iterates_natively(v)
             || matches!(self.heap.obj(id).kind, ObjKind::Map { .. } | ObjKind::Generator(_))
-            || matches!(self.heap.obj(id).kind, ObjKind::Iterator(ref s) if !matches!(s, IterState::Helper(_)))
+            || matches!(self.heap.obj(id).kind, ObjKind::Iterator(ref s) if !s.is_called())
         {
             return Ok(None);
         }
@@ -190,7 +190,7 @@ impl Vm {
         matches!(it, Value::ArrayIter(..))
             || matches!(it, Value::Obj(id) if matches!(
                 &self.heap.obj(id).kind,
-                ObjKind::Iterator(state) if !matches!(state, IterState::Helper(_))
+                ObjKind::Iterator(state) if !state.is_called()
             ))
     }
 
@@ -198,7 +198,7 @@ impl Vm {
         match it {
             Value::Obj(id) => match &self.heap.obj(id).kind {
                 // Helpers are stepped through their `next()` like a program's iterator.
-                ObjKind::Iterator(IterState::Helper(_)) => true,
+                ObjKind::Iterator(state) if state.is_called() => true,
                 ObjKind::Iterator(_) | ObjKind::Generator(_) => false,
                 _ => true,
             },

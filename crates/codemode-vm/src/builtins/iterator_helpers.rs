@@ -11,6 +11,7 @@
 use codemode_bytecode::ErrorKind;
 use serde::{Deserialize, Serialize};
 
+use super::iterator_statics::{self, Completion, GenState, enter, yield_value};
 use super::{Cont, NativeDef, Step, arg};
 use crate::Vm;
 use crate::call::Throw;
@@ -77,7 +78,7 @@ pub struct Helper {
     counter: f64,
     /// `flatMap`'s current inner iterator and its `next`.
     inner: Option<(Value, Value)>,
-    done: bool,
+    pub(crate) state: GenState,
     /// `chunks`/`windows`: the array of values gathered so far (`Undefined` for the others).
     buffer: Value,
     /// `windows(n, "allow-partial")`.
@@ -90,6 +91,14 @@ impl Helper {
         if let Some((it, next)) = self.inner {
             out.extend([it, next]);
         }
+    }
+
+    /// The iterators `return()` closes, the first last: the underlying one, and `flatMap`'s
+    /// inner one when it is open.
+    pub(crate) fn open_iterators(&self) -> Vec<Value> {
+        let mut open = vec![self.iterator];
+        open.extend(self.inner.map(|(it, _)| it));
+        open
     }
 }
 
@@ -173,24 +182,35 @@ fn lazy(vm: &mut Vm, this: Value, args: &[Value], op: HelperOp) -> Result<Step, 
     }
     let (mut func, mut remaining) = (Value::Undefined, 0.0);
     match op {
+        // A refused argument closes the iterator (IteratorClose with the throw completion).
         HelperOp::Take | HelperOp::Drop => {
-            let n = vm.to_number(arg(args, 0))?;
-            if n.is_nan() {
-                let msg = format!("{} must be a number", arg_display(name));
-                return Err(vm.make_error(ErrorKind::RangeError, &msg));
+            let limit = arg(args, 0);
+            if matches!(limit, Value::Obj(_)) {
+                // Converted by a call of its own, so that a throw out of the program's
+                // `valueOf` closes the iterator too.
+                return iterator_statics::limit_then(vm, limit, this, op);
+            }
+            let n = match vm.to_number(limit) {
+                Ok(n) => n,
+                Err(e) => return close_and_throw(vm, this, e),
+            };
+            if n.is_nan() || (n.is_finite() && n > 9_007_199_254_740_991.0) {
+                let e = vm.make_error(ErrorKind::RangeError, &limit_message(name));
+                return close_and_throw(vm, this, e);
             }
             let n = n.trunc();
             if n < 0.0 {
-                return Err(
-                    vm.make_error(ErrorKind::RangeError, &format!("{} must be positive", arg_display(name)))
-                );
+                let e =
+                    vm.make_error(ErrorKind::RangeError, &format!("{} must be positive", arg_display(name)));
+                return close_and_throw(vm, this, e);
             }
             remaining = n;
         }
         _ => {
             func = arg(args, 0);
             if !vm.is_callable(func) {
-                return Err(vm.not_a_function(func));
+                let e = vm.not_a_function(func);
+                return close_and_throw(vm, this, e);
             }
         }
     }
@@ -203,11 +223,11 @@ fn lazy(vm: &mut Vm, this: Value, args: &[Value], op: HelperOp) -> Result<Step, 
         remaining,
         counter: 0.0,
         inner: None,
-        done: false,
+        state: GenState::Start,
         buffer: Value::Undefined,
         partial: false,
     };
-    let proto = Some(vm.realm.iterator_proto);
+    let proto = Some(vm.realm.iterator_protos[0]);
     Ok(Step::Return(Value::Obj(vm.alloc(ObjKind::Iterator(IterState::Helper(Box::new(helper))), proto)?)))
 }
 
@@ -215,13 +235,15 @@ fn arg_display(name: &str) -> &'static str {
     if name == "take" { "take limit" } else { "drop count" }
 }
 
-/// Closes `iterator` (calls its `return()`, if it has one, as a step) and then answers `answer`.
+/// The message of a `take`/`drop` argument that is NaN or past `2^53 - 1`.
+fn limit_message(name: &str) -> String {
+    format!("{} must be a number no greater than 2^53 - 1", arg_display(name))
+}
+
+/// Closes `iterator` (IteratorClose: its `return()`, if it has one, whose result must be an
+/// object) and then answers `answer`.
 fn close_then(vm: &mut Vm, iterator: Value, answer: Value) -> Result<Step, Throw> {
-    let method = vm.get_named(iterator, "return")?;
-    if method.is_nullish() {
-        return Ok(Step::Return(answer));
-    }
-    Ok(Step::Call { callee: method, this: iterator, args: Vec::new(), cont: Cont::ReturnValue(answer) })
+    iterator_statics::close_step(vm, iterator, Cont::ReturnValue(answer))
 }
 
 fn helper_state(vm: &mut Vm, id: ObjId) -> Option<&mut Helper> {
@@ -233,19 +255,23 @@ fn helper_state(vm: &mut Vm, id: ObjId) -> Option<&mut Helper> {
 
 /// `next()` of a helper iterator.
 pub(crate) fn helper_next(vm: &mut Vm, id: ObjId) -> Result<Step, Throw> {
-    let Some(h) = helper_state(vm, id) else { return Ok(Step::Return(Value::Undefined)) };
-    if h.done {
+    if enter(vm, id)?.is_none() {
         return Ok(Step::Return(vm.iter_result(Value::Undefined, true)?));
     }
+    // Running now: whatever fails before the first call leaves it done, not running.
+    helper_start(vm, id).inspect_err(|_| finish(vm, id))
+}
+
+fn helper_start(vm: &mut Vm, id: ObjId) -> Result<Step, Throw> {
+    let Some(h) = helper_state(vm, id) else { return Ok(Step::Return(Value::Undefined)) };
     let h = h.clone();
     if let Some((it, next)) = h.inner {
         return Ok(call(next, it, Vec::new(), id, Phase::Inner));
     }
     match h.op {
         HelperOp::Take if h.remaining <= 0.0 => {
-            finish(vm, id);
             let done = vm.iter_result(Value::Undefined, true)?;
-            return close_then(vm, h.iterator, done);
+            return iterator_statics::close_all(vm, vec![h.iterator], Completion::Return(done), Some(id));
         }
         HelperOp::Take => {
             if let Some(h) = helper_state(vm, id) {
@@ -263,23 +289,34 @@ fn call(callee: Value, this: Value, args: Vec<Value>, helper: ObjId, phase: Phas
 
 fn finish(vm: &mut Vm, id: ObjId) {
     if let Some(h) = helper_state(vm, id) {
-        h.done = true;
+        h.state = GenState::Done;
         h.inner = None;
+    }
+}
+
+/// A throw out of a call a helper's `next()` waited for, or out of its own steps: the helper is
+/// done, and the underlying iterator is closed unless the throw came from it (its `next()` or
+/// the result it gave); the throw goes on.
+pub(crate) fn helper_caught(vm: &mut Vm, id: ObjId, phase: Phase, exc: Value) -> Result<Step, Throw> {
+    let iterator = helper_state(vm, id).map(|h| h.iterator);
+    finish(vm, id);
+    match (phase, iterator) {
+        (Phase::Outer, _) | (_, None) => Err(exc),
+        (_, Some(iterator)) => iterator_statics::close_all(vm, vec![iterator], Completion::Throw(exc), None),
     }
 }
 
 /// Resumes a helper's `next()` with what the call it waited for returned.
 pub(crate) fn resume_helper(vm: &mut Vm, id: ObjId, phase: Phase, result: Value) -> Result<Step, Throw> {
+    helper_step(vm, id, phase, result).or_else(|e| helper_caught(vm, id, phase, e))
+}
+
+fn helper_step(vm: &mut Vm, id: ObjId, phase: Phase, result: Value) -> Result<Step, Throw> {
     let Some(h) = helper_state(vm, id).map(|h| h.clone()) else { return Ok(Step::Return(Value::Undefined)) };
     match phase {
         Phase::Outer => {
-            let (done, value) = match vm.user_iter_result(result) {
-                Ok(Some(r)) => r,
-                Ok(None) => return vm.read_iter_result_then(result, Cont::Helper { helper: id, phase }),
-                Err(e) => {
-                    finish(vm, id);
-                    return Err(e);
-                }
+            let Some((done, value)) = vm.user_iter_result(result)? else {
+                return vm.read_iter_result_then(result, Cont::Helper { helper: id, phase });
             };
             if done {
                 finish(vm, id);
@@ -291,17 +328,17 @@ pub(crate) fn resume_helper(vm: &mut Vm, id: ObjId, phase: Phase, result: Value)
             vm.charge(Work::Elements(1));
             match h.op {
                 HelperOp::Chunks | HelperOp::Windows => match gather(vm, &h, value)? {
-                    Some(array) => Ok(Step::Return(vm.iter_result(array, false)?)),
+                    Some(array) => yield_value(vm, id, array),
                     None => Ok(call(h.next, h.iterator, Vec::new(), id, Phase::Outer)),
                 },
-                HelperOp::Take => Ok(Step::Return(vm.iter_result(value, false)?)),
+                HelperOp::Take => yield_value(vm, id, value),
                 HelperOp::Drop if h.remaining > 0.0 => {
                     if let Some(h) = helper_state(vm, id) {
                         h.remaining -= 1.0;
                     }
                     Ok(call(h.next, h.iterator, Vec::new(), id, Phase::Outer))
                 }
-                HelperOp::Drop => Ok(Step::Return(vm.iter_result(value, false)?)),
+                HelperOp::Drop => yield_value(vm, id, value),
                 HelperOp::Map | HelperOp::Filter | HelperOp::FlatMap => {
                     let counter = h.counter;
                     if let Some(h) = helper_state(vm, id) {
@@ -318,27 +355,23 @@ pub(crate) fn resume_helper(vm: &mut Vm, id: ObjId, phase: Phase, result: Value)
             }
         }
         Phase::Callback { value } => match h.op {
-            HelperOp::Map => Ok(Step::Return(vm.iter_result(result, false)?)),
-            HelperOp::Filter if vm.to_boolean(result) => Ok(Step::Return(vm.iter_result(value, false)?)),
+            HelperOp::Map => yield_value(vm, id, result),
+            HelperOp::Filter if vm.to_boolean(result) => yield_value(vm, id, value),
             HelperOp::Filter => Ok(call(h.next, h.iterator, Vec::new(), id, Phase::Outer)),
             _ => {
                 // flatMap: iterate what the mapper returned (an iterable or an iterator; not a
                 // string primitive).
-                if !matches!(result, Value::Obj(_)) {
-                    finish(vm, id);
-                    let msg = "flatMap mapper must return an iterator or an iterable object";
-                    return Err(vm.make_error(ErrorKind::TypeError, msg));
-                }
-                let method = vm.get_value(result, crate::props::Key::Atom(vm.realm.symbols.iterator))?;
-                if method.is_nullish() {
-                    return resume_helper(vm, id, Phase::InnerIterator, result);
-                }
-                Ok(call(method, result, Vec::new(), id, Phase::InnerIterator))
+                let cont = Cont::Helper { helper: id, phase: Phase::InnerIterator };
+                iterator_statics::open_flattenable(
+                    vm,
+                    result,
+                    iterator_statics::Flatten::RejectPrimitives,
+                    cont,
+                )
             }
         },
         Phase::InnerIterator => {
-            let inner = vm.wrap_user_iterator(result)?;
-            let next = vm.get_named(inner, "next")?;
+            let (inner, next) = iterator_statics::pair(vm, result);
             if let Some(h) = helper_state(vm, id) {
                 h.inner = Some((inner, next));
             }
@@ -349,7 +382,7 @@ pub(crate) fn resume_helper(vm: &mut Vm, id: ObjId, phase: Phase, result: Value)
                 return vm.read_iter_result_then(result, Cont::Helper { helper: id, phase });
             };
             if !done {
-                return Ok(Step::Return(vm.iter_result(value, false)?));
+                return yield_value(vm, id, value);
             }
             if let Some(h) = helper_state(vm, id) {
                 h.inner = None;
@@ -375,7 +408,8 @@ fn consume(vm: &mut Vm, this: Value, args: &[Value], op: ConsumeOp) -> Result<St
     }
     let func = arg(args, 0);
     if !matches!(op, ConsumeOp::ToArray | ConsumeOp::Includes) && !vm.is_callable(func) {
-        return Err(vm.not_a_function(func));
+        let e = vm.not_a_function(func);
+        return close_and_throw(vm, this, e);
     }
     let (iterator, next) = direct(vm, this, name)?;
     let acc = match op {
@@ -386,6 +420,16 @@ fn consume(vm: &mut Vm, this: Value, args: &[Value], op: ConsumeOp) -> Result<St
     };
     let state = Consume { op, iterator, next, func, acc, counter: 0.0, pending: None };
     Ok(Step::Call { callee: next, this: iterator, args: Vec::new(), cont: Cont::Consume(Box::new(state)) })
+}
+
+/// A throw out of a call a consuming method waited for: when its callback threw, the iterator
+/// is closed (whatever closing throws, the callback's throw goes on); a throw from `next()`
+/// goes on as it is.
+pub(crate) fn consume_caught(vm: &mut Vm, c: &Consume, exc: Value) -> Result<Step, Throw> {
+    if c.pending.is_none() {
+        return Err(exc);
+    }
+    iterator_statics::close_all(vm, vec![c.iterator], Completion::Throw(exc), None)
 }
 
 /// Resumes a consuming method with the result of `next()` (or of its callback).
@@ -454,11 +498,7 @@ pub(crate) fn resume_consume(vm: &mut Vm, mut c: Box<Consume>, result: Value) ->
 /// Throws `error` after closing `iterator` (`IteratorClose` with a throw completion: the
 /// argument checks of `includes`, `chunks` and `windows` close the iterator they refuse).
 fn close_and_throw(vm: &mut Vm, iterator: Value, error: Throw) -> Result<Step, Throw> {
-    let method = vm.get_named(iterator, "return")?;
-    if !vm.is_callable(method) {
-        return Err(error);
-    }
-    Ok(Step::Call { callee: method, this: iterator, args: Vec::new(), cont: Cont::ThrowAfter(error) })
+    iterator_statics::close_all(vm, vec![iterator], Completion::Throw(error), None)
 }
 
 /// `includes(searchElement, skippedElements = 0)`.
@@ -546,11 +586,11 @@ fn sized(vm: &mut Vm, this: Value, args: &[Value], op: HelperOp) -> Result<Step,
         remaining: size,
         counter: 0.0,
         inner: None,
-        done: false,
+        state: GenState::Start,
         buffer,
         partial,
     };
-    let proto = Some(vm.realm.iterator_proto);
+    let proto = Some(vm.realm.iterator_protos[0]);
     Ok(Step::Return(Value::Obj(vm.alloc(ObjKind::Iterator(IterState::Helper(Box::new(helper))), proto)?)))
 }
 

@@ -46,6 +46,8 @@ mod intl;
 mod intl_parts;
 mod iterator;
 mod iterator_helpers;
+pub(crate) mod iterator_statics;
+pub(crate) mod iterator_zip;
 mod json;
 mod json_parse;
 mod json_raw;
@@ -104,7 +106,8 @@ pub use array_buffer::BufferData;
 pub(crate) use array_loop::ArrayLoop;
 pub use data_view::ViewData;
 pub use iterator_helpers::Helper;
-pub(crate) use iterator_helpers::helper_next;
+pub(crate) use iterator_helpers::{consume_caught, helper_caught, helper_next};
+pub use iterator_statics::Joined;
 pub(crate) use object_model::{Descriptor, descriptor_of, read_descriptor};
 pub(crate) use promise_spec::internal_fn;
 pub(crate) use reflect::reflect_ordinary;
@@ -289,6 +292,12 @@ pub enum Cont {
     Helper { helper: ObjId, phase: iterator_helpers::Phase },
     /// `toArray`, `forEach`, `reduce`, `some`, `every`, `find` of an iterator.
     Consume(Box<iterator_helpers::Consume>),
+    /// `Iterator.from`, `Iterator.concat`, IteratorClose and IteratorCloseAll
+    /// (`iterator_statics.rs`); a throw is caught by `iterator_statics::caught`.
+    IterStatics(Box<iterator_statics::Statics>),
+    /// `Iterator.zip`/`zipKeyed` opening their inputs or stepping them (`iterator_zip.rs`); a
+    /// throw is caught by `iterator_zip::caught`.
+    IterZip(Box<iterator_zip::ZipCont>),
     /// Typed array methods that call back (`typed_array_loop.rs`).
     TypedLoop(Box<typed_array_loop::TypedLoop>),
     /// A typed array sorted with a comparator: the sorted copy is written back into `target`.
@@ -334,6 +343,7 @@ impl Cont {
     pub fn held_bytes(&self) -> usize {
         match self {
             Cont::ToJson(w) => w.held,
+            Cont::IterZip(z) => z.held_bytes(),
             _ => 0,
         }
     }
@@ -365,6 +375,8 @@ impl Cont {
                 }
             }
             Cont::Consume(c) => c.trace(out),
+            Cont::IterStatics(s) => s.trace(out),
+            Cont::IterZip(z) => z.trace(out),
             Cont::TypedLoop(l) => l.trace(out),
             Cont::TypedSorted { target } => out.push(Value::Obj(*target)),
             Cont::PrimArgs(p) => p.trace(out),
@@ -425,6 +437,8 @@ const LISTS: &[&[NativeDef]] = &[
     intl::DEFS,
     iterator::DEFS,
     iterator_helpers::DEFS,
+    iterator_statics::DEFS,
+    iterator_zip::DEFS,
     crate::generator::DEFS,
     crate::async_generator::DEFS,
     thenable::DEFS,
@@ -565,6 +579,8 @@ pub(crate) fn resume(vm: &mut Vm, cont: Cont, result: Value) -> Result<Step, Thr
         }
         Cont::Helper { helper, phase } => iterator_helpers::resume_helper(vm, helper, phase, result),
         Cont::Consume(c) => iterator_helpers::resume_consume(vm, c, result),
+        Cont::IterStatics(s) => iterator_statics::resume(vm, *s, result),
+        Cont::IterZip(z) => iterator_zip::resume(vm, *z, result),
         Cont::TypedLoop(l) => typed_array_loop::resume_loop(vm, l, result),
         Cont::TypedSorted { target } => typed_array_loop::resume_sorted(vm, target, result),
         Cont::PrimArgs(p) => prim_args::resume(vm, p, result),
@@ -682,6 +698,8 @@ impl Vm {
             "ReferenceError" => r.error_protos[3],
             "SyntaxError" => r.error_protos[4],
             "Iterator" => r.iterator_proto,
+            "IteratorHelper" => r.iterator_protos[0],
+            "WrapForValidIterator" => r.iterator_protos[1],
             "Generator" => r.generator_proto,
             "AsyncGenerator" => r.async_generator_proto,
             _ => return r.binary.named(name),

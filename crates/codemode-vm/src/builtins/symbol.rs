@@ -142,6 +142,7 @@ pub(crate) fn install_values(vm: &mut Vm) -> Result<(), Throw> {
         (r.generator_proto, "Generator"),
         (r.async_generator_proto, "AsyncGenerator"),
         (r.iterator_proto, "Iterator"),
+        (r.iterator_protos[0], "Iterator Helper"),
         (r.weak_protos[0], "WeakMap"),
         (r.weak_protos[1], "WeakSet"),
         (r.weak_protos[2], "WeakRef"),
