@@ -12,6 +12,14 @@ use crate::object::{IterState, MapIterMode, ObjKind};
 use crate::value::{ARRAY_ITER_DONE, ArrayCursor, ObjId, Value};
 
 impl Vm {
+    /// The state of iterator object `id`, to change it (`None` for any other object).
+    pub(crate) fn iter_state_mut(&mut self, id: ObjId) -> Option<&mut IterState> {
+        match &mut self.heap.obj_mut(id).kind {
+            ObjKind::Iterator(state) => Some(state),
+            _ => None,
+        }
+    }
+
     pub(crate) fn new_iterator(&mut self, state: IterState) -> Result<Value, Throw> {
         let proto = Some(self.realm.iterator_proto);
         Ok(Value::Obj(self.alloc(ObjKind::Iterator(state), proto)?))

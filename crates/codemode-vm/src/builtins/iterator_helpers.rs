@@ -247,8 +247,8 @@ fn close_then(vm: &mut Vm, iterator: Value, answer: Value) -> Result<Step, Throw
 }
 
 fn helper_state(vm: &mut Vm, id: ObjId) -> Option<&mut Helper> {
-    match &mut vm.heap.obj_mut(id).kind {
-        ObjKind::Iterator(IterState::Helper(h)) => Some(h),
+    match vm.iter_state_mut(id)? {
+        IterState::Helper(h) => Some(h),
         _ => None,
     }
 }

@@ -341,9 +341,9 @@ pub(crate) fn gen_of(vm: &Vm, id: ObjId) -> Option<GenState> {
 }
 
 pub(crate) fn set_gen(vm: &mut Vm, id: ObjId, state: GenState) {
-    match &mut vm.heap.obj_mut(id).kind {
-        ObjKind::Iterator(IterState::Helper(h)) => h.state = state,
-        ObjKind::Iterator(IterState::Joined(j)) => match &mut **j {
+    match vm.iter_state_mut(id) {
+        Some(IterState::Helper(h)) => h.state = state,
+        Some(IterState::Joined(j)) => match &mut **j {
             Joined::Wrap { .. } => {}
             Joined::Concat(c) => c.state = state,
             Joined::Zip(z) => z.state = state,
@@ -473,8 +473,8 @@ fn concat(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<
 }
 
 fn concat_state(vm: &mut Vm, id: ObjId) -> Option<&mut Concat> {
-    match &mut vm.heap.obj_mut(id).kind {
-        ObjKind::Iterator(IterState::Joined(j)) => match &mut **j {
+    match vm.iter_state_mut(id)? {
+        IterState::Joined(j) => match &mut **j {
             Joined::Concat(c) => Some(c),
             _ => None,
         },

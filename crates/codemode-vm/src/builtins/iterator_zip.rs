@@ -156,8 +156,8 @@ impl ZipCont {
 }
 
 fn zip_state(vm: &mut Vm, id: ObjId) -> Option<&mut Zip> {
-    match &mut vm.heap.obj_mut(id).kind {
-        ObjKind::Iterator(IterState::Joined(j)) => match &mut **j {
+    match vm.iter_state_mut(id)? {
+        IterState::Joined(j) => match &mut **j {
             Joined::Zip(z) => Some(z),
             _ => None,
         },
