@@ -69,6 +69,11 @@ fn owner_expression(owner: &str) -> Option<String> {
         "AsyncGenerator" => {
             "{ prototype: Object.getPrototypeOf(Object.getPrototypeOf((async function* () {})())) }".into()
         }
+        "IteratorHelper" => "{ prototype: Object.getPrototypeOf([].values().map((x) => x)) }".into(),
+        "WrapForValidIterator" => {
+            "{ prototype: Object.getPrototypeOf(Iterator.from({ next() { return { done: true }; } })) }"
+                .into()
+        }
         "URLSearchParamsIterator" => {
             "{ prototype: Object.getPrototypeOf(new URLSearchParams().keys()) }".into()
         }
