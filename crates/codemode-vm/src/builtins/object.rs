@@ -8,7 +8,7 @@ use crate::Vm;
 use crate::call::Throw;
 use crate::object::ObjKind;
 use crate::props::Key;
-use crate::value::Value;
+use crate::value::{ObjId, Value};
 
 pub const DEFS: &[NativeDef] = &[
     NativeDef::ctor("Object", 1, object_call, object_construct),
@@ -217,16 +217,25 @@ fn get_prototype_of(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) 
     if let Some(p) = vm.as_proxy(arg(args, 0)) {
         return vm.proxy_op(p, crate::proxy::ProxyOp::GetPrototypeOf);
     }
-    let proto = match arg(args, 0) {
+    let v = arg(args, 0);
+    if v.is_nullish() {
+        return Err(vm.make_error(ErrorKind::TypeError, "Cannot convert undefined or null to object"));
+    }
+    Ok(Step::Return(prototype_of(vm, v).map_or(Value::Null, Value::Obj)))
+}
+
+/// The prototype of an object, or of a primitive's wrapper (`None` for `null`, `undefined` and
+/// an object without one).
+pub(super) fn prototype_of(vm: &Vm, v: Value) -> Option<ObjId> {
+    match v {
         Value::Obj(id) => vm.heap.obj(id).proto,
         Value::Str(_) => Some(vm.realm.string_proto),
         Value::Number(_) => Some(vm.realm.number_proto),
         Value::Bool(_) => Some(vm.realm.boolean_proto),
         Value::BigInt(_) => Some(vm.realm.bigint_proto),
         Value::Symbol(_) => Some(vm.realm.symbol_proto),
-        _ => return Err(vm.make_error(ErrorKind::TypeError, "Cannot convert undefined or null to object")),
-    };
-    Ok(Step::Return(proto.map_or(Value::Null, Value::Obj)))
+        _ => None,
+    }
 }
 
 fn is(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {

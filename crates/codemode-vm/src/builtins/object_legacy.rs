@@ -4,12 +4,13 @@
 
 use codemode_bytecode::ErrorKind;
 
+use super::object::prototype_of;
 use super::object_model::{Descriptor, define_own, descriptor_of};
 use super::{NativeDef, Step, arg};
 use crate::Vm;
 use crate::call::Throw;
 use crate::meter::Work;
-use crate::value::{ObjId, Value};
+use crate::value::Value;
 
 pub const DEFS: &[NativeDef] = &[
     NativeDef::new("Object.prototype", "__defineGetter__", 2, define_getter),
@@ -97,17 +98,5 @@ fn lookup(vm: &mut Vm, this: Value, args: &[Value], getter: bool) -> Result<Step
             Some(proto) => current = Value::Obj(proto),
             None => return Ok(Step::Return(Value::Undefined)),
         }
-    }
-}
-
-fn prototype_of(vm: &Vm, v: Value) -> Option<ObjId> {
-    match v {
-        Value::Obj(id) => vm.heap.obj(id).proto,
-        Value::Str(_) => Some(vm.realm.string_proto),
-        Value::Number(_) => Some(vm.realm.number_proto),
-        Value::Bool(_) => Some(vm.realm.boolean_proto),
-        Value::BigInt(_) => Some(vm.realm.bigint_proto),
-        Value::Symbol(_) => Some(vm.realm.symbol_proto),
-        _ => None,
     }
 }
