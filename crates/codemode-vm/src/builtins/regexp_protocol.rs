@@ -17,7 +17,7 @@ use crate::Vm;
 use crate::call::Throw;
 use crate::object::{Callable, IterState, ObjKind};
 use crate::props::Key;
-use crate::value::{Atom, Value};
+use crate::value::{Atom, ObjId, Value};
 
 pub const DEFS: &[NativeDef] = &[
     NativeDef::new("RegExp.prototype", "@@match", 1, symbol_match),
@@ -80,12 +80,13 @@ pub(super) fn delegate(
     if this.is_nullish() || !matches!(pattern, Value::Obj(_)) {
         return Ok(None);
     }
-    let method = vm.get_value(pattern, Key::Atom(matcher.symbol(vm)))?;
+    let symbol = matcher.symbol(vm);
+    let method = vm.get_value(pattern, Key::Atom(symbol))?;
     if method.is_nullish() || is_native(vm, method, matcher.builtin()) {
         return Ok(None);
     }
     if !vm.is_callable(method) {
-        let msg = format!("{} is not a function", vm.key_display(Key::Atom(matcher.symbol(vm))));
+        let msg = format!("{} is not a function", vm.key_display(Key::Atom(symbol)));
         return Err(vm.make_error(ErrorKind::TypeError, &msg));
     }
     let mut call_args = Vec::with_capacity(1 + matcher.extra_args());
@@ -137,8 +138,8 @@ fn receiver(
     this: Value,
     args: &[Value],
     name: &str,
-) -> Result<Result<(Value, Value), Step>, Throw> {
-    let Some(_) = regexp::as_regexp(vm, this) else {
+) -> Result<Result<(ObjId, Value), Step>, Throw> {
+    let Some(re) = regexp::as_regexp(vm, this) else {
         let msg = if matches!(this, Value::Obj(_)) {
             format!(
                 "RegExp.prototype[Symbol.{name}] called on an object that is not a RegExp (objects with \
@@ -158,12 +159,12 @@ fn receiver(
         s @ Value::Str(_) => s,
         _ => vm.new_string(&text)?,
     };
-    Ok(Ok((this, subject)))
+    Ok(Ok((re, subject)))
 }
 
 fn symbol_match(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     match receiver(vm, this, args, "match")? {
-        Ok((re, subject)) => string::match_impl(vm, subject, &[re]),
+        Ok((re, subject)) => string::match_impl(vm, subject, &[Value::Obj(re)]),
         Err(step) => Ok(step),
     }
 }
@@ -173,33 +174,32 @@ fn symbol_match_all(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -
         Ok(pair) => pair,
         Err(step) => return Ok(step),
     };
-    let Some(id) = regexp::as_regexp(vm, re) else { return Ok(Step::Return(Value::Undefined)) };
-    if regexp::flags_of(vm, id).contains('g') {
-        return string::match_all_impl(vm, subject, &[re]);
+    if regexp::flags_of(vm, re).contains('g') {
+        return string::match_all_impl(vm, subject, &[Value::Obj(re)]);
     }
     // A non-global expression gives its first match only.
-    let first = regexp::exec(vm, id, subject)?;
+    let first = regexp::exec(vm, re, subject)?;
     let items = if first == Value::Null { Vec::new() } else { vec![first] };
     Ok(Step::Return(vm.new_iterator(IterState::List { items, next: 0 })?))
 }
 
 fn symbol_replace(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     match receiver(vm, this, args, "replace")? {
-        Ok((re, subject)) => string::replace_impl(vm, subject, &[re, arg(args, 1)], false),
+        Ok((re, subject)) => string::replace_impl(vm, subject, &[Value::Obj(re), arg(args, 1)], false),
         Err(step) => Ok(step),
     }
 }
 
 fn symbol_search(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     match receiver(vm, this, args, "search")? {
-        Ok((re, subject)) => string::search_impl(vm, subject, &[re]),
+        Ok((re, subject)) => string::search_impl(vm, subject, &[Value::Obj(re)]),
         Err(step) => Ok(step),
     }
 }
 
 fn symbol_split(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     match receiver(vm, this, args, "split")? {
-        Ok((re, subject)) => string_split::split_impl(vm, subject, &[re, arg(args, 1)]),
+        Ok((re, subject)) => string_split::split_impl(vm, subject, &[Value::Obj(re), arg(args, 1)]),
         Err(step) => Ok(step),
     }
 }
