@@ -884,7 +884,8 @@ fn options(
 /// execution.suspend()` suspends it from outside.
 #[pyclass(name = "Execution", module = "codemode", frozen)]
 pub(crate) struct PyExecution {
-    inner: Arc<tokio::sync::Mutex<codemode::Execution>>,
+    /// Always `Some` until the drop takes it to free the run off the loop's thread.
+    inner: Option<Arc<tokio::sync::Mutex<codemode::Execution>>>,
     run_id: String,
     locals: TaskLocals,
     /// Keeps the run's data alive for after hooks while the execution is held.
@@ -895,19 +896,30 @@ impl PyExecution {
     fn new(execution: codemode::Execution, locals: TaskLocals, run: Arc<RunData>) -> Self {
         PyExecution {
             run_id: execution.run_id().to_string(),
-            inner: Arc::new(tokio::sync::Mutex::new(execution)),
+            inner: Some(Arc::new(tokio::sync::Mutex::new(execution))),
             locals,
             _run: run,
         }
     }
 }
 
-/// An execution dropped by Python (on the loop's thread) ends its run on the tokio runtime,
-/// where ending it can start the `cancel` of the durable work it still has running.
+impl PyExecution {
+    fn shared(&self) -> PyResult<Arc<tokio::sync::Mutex<codemode::Execution>>> {
+        self.inner
+            .clone()
+            .ok_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("this execution was freed"))
+    }
+}
+
+/// An execution dropped by Python (on the loop's thread, holding the GIL) frees its run on the
+/// tokio runtime: the handle moves there, so no copy left here can end up the last owner. (Its
+/// durable work is cancelled wherever the run is dropped: the run keeps the runtime that drove
+/// it.)
 impl Drop for PyExecution {
     fn drop(&mut self) {
-        let inner = self.inner.clone();
-        drop(pyo3_async_runtimes::tokio::get_runtime().spawn(async move { drop(inner) }));
+        if let Some(inner) = self.inner.take() {
+            drop(pyo3_async_runtimes::tokio::get_runtime().spawn(async move { drop(inner) }));
+        }
     }
 }
 
@@ -929,7 +941,7 @@ impl PyExecution {
     /// Runs the program until it finishes (`Result`) or a durable tool suspends it
     /// (`Suspended`). Cancelling the awaiting task leaves the run where it was.
     fn result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let inner = self.inner.clone();
+        let inner = self.shared()?;
         pyo3_async_runtimes::tokio::future_into_py_with_locals(py, self.locals.clone(), async move {
             let mut execution = inner.lock().await;
             let outcome = execution.result().await;
@@ -940,7 +952,7 @@ impl PyExecution {
     /// Suspends the run now (awaitable of `Suspended`, or of the `Result` when it had
     /// finished); raises `SuspendError` while calls other than durable work are running.
     fn suspend<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let inner = self.inner.clone();
+        let inner = self.shared()?;
         pyo3_async_runtimes::tokio::future_into_py_with_locals(py, self.locals.clone(), async move {
             let mut execution = inner.lock().await;
             match execution.suspend() {

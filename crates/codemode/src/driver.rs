@@ -155,6 +155,10 @@ pub(crate) struct Run {
     pub(crate) pending_asks: Vec<SuspendAsk>,
     /// Set once the run was saved: its durable work is detached, not cancelled.
     pub(crate) detached: bool,
+    /// The tokio runtime that drove the run, where its drop cancels the durable work it leaves:
+    /// the last owner of a run may drop it on a thread of no runtime (a Python object freed on
+    /// the asyncio loop's thread; stop 48's CI failure), and that must not lose the cancel.
+    pub(crate) driven_on: Option<tokio::runtime::Handle>,
     /// [`Program::uncalled_functions`] of what runs (not kept in a saved state: a program that
     /// runs nothing has nothing to suspend).
     uncalled_functions: Vec<String>,
@@ -260,6 +264,7 @@ impl Run {
             queued: std::collections::VecDeque::new(),
             suspendable: false,
             asks: None,
+            driven_on: None,
             pending_asks: Vec::new(),
             detached: false,
             uncalled_functions: Vec::new(),
@@ -320,6 +325,9 @@ impl Run {
     /// Runs the VM to the end: slices of fuel, host calls dispatched after each slice,
     /// completions fed back.
     pub(crate) async fn drive(&mut self) -> Result<(), Stop> {
+        if self.driven_on.is_none() {
+            self.driven_on = tokio::runtime::Handle::try_current().ok();
+        }
         let slice = if crate::snapshot::roundtrip_enabled() { ROUNDTRIP_SLICE_FUEL } else { SLICE_FUEL };
         let mut since_roundtrip = 0u64;
         loop {

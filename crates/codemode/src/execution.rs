@@ -238,7 +238,10 @@ impl Drop for Run {
         if cancels.is_empty() {
             return;
         }
-        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+        // The runtime here, else the one that drove the run (durable work exists only in a run
+        // that was driven, so one of the two is there).
+        let runtime = tokio::runtime::Handle::try_current().ok().or_else(|| self.driven_on.take());
+        if let Some(runtime) = runtime {
             for cancel in cancels {
                 runtime.spawn(cancel);
             }

@@ -319,6 +319,37 @@ fn durable_work_is_cancelled_when_its_run_ends_and_detached_when_it_is_suspended
     assert_eq!((started.load(Ordering::SeqCst), cancelled.load(Ordering::SeqCst)), (3, 2));
 }
 
+/// The last owner of a run may drop it on a thread outside any tokio runtime (Python frees an
+/// `Execution` on the asyncio loop's thread): its durable work is still cancelled, on the runtime
+/// that drove the run. Stop 48's CI failure, where the cancel was silently lost.
+#[test]
+fn a_run_dropped_outside_any_runtime_still_cancels_its_durable_work() {
+    let rt = runtime();
+    let (started, cancelled) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let cm = CodeMode::builder()
+        .tool("jobs.long", counted_job(started.clone(), cancelled.clone()))
+        .build()
+        .unwrap();
+    let mut execution = cm.execute("return await tools.jobs.long();");
+    rt.block_on(async {
+        tokio::select! {
+            _ = execution.result() => panic!("the job takes an hour"),
+            () = tokio::time::sleep(Duration::from_millis(20)) => {}
+        }
+    });
+    assert!(tokio::runtime::Handle::try_current().is_err(), "this thread is outside the runtime here");
+    drop(execution);
+    rt.block_on(async {
+        for _ in 0..100 {
+            if cancelled.load(Ordering::SeqCst) == 1 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    });
+    assert_eq!((started.load(Ordering::SeqCst), cancelled.load(Ordering::SeqCst)), (1, 1));
+}
+
 /// A run dropped while a durable `start` is still running lets the start finish and cancels the
 /// work it started (dropping the start midway could orphan it): the Python flake at 789c884,
 /// where a loaded machine had not finished the start within the caller's 0.2 s.
