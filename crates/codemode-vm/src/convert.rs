@@ -752,7 +752,7 @@ impl Vm {
 const DESCRIBE_CHARS: usize = 64;
 
 /// `text` cut to [`DESCRIBE_CHARS`] characters, with `…` when cut.
-fn clip_for_message(text: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn clip_for_message(text: &str) -> std::borrow::Cow<'_, str> {
     match text.char_indices().nth(DESCRIBE_CHARS) {
         None => text.into(),
         Some((end, _)) => format!("{}…", &text[..end]).into(),

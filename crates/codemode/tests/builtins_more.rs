@@ -593,3 +593,32 @@ fn array_elements_that_are_not_plain_values_are_refused() {
     "#);
     assert_eq!(r.value, Some(json!([2, 7, false])), "{r:?}");
 }
+
+/// A zone's name in a locale ("EST") needs CLDR data that is not bundled: asking for one is a
+/// RangeError that says what works, never a guessed or offset-only name in its place.
+#[test]
+fn time_zone_names_without_their_data_are_refused_with_what_works_instead() {
+    let r = run(r#"
+        const d = new Date(Date.UTC(2024, 0, 15, 14, 30));
+        const tries = [
+            { timeZone: "America/New_York", timeZoneName: "short" },
+            { timeZone: "Europe/Berlin", timeZoneName: "long" },
+            { timeZone: "Asia/Kolkata", timeZoneName: "shortGeneric" },
+            { timeZone: "Europe/Berlin", timeStyle: "long" },
+        ];
+        const out = tries.map((o) => {
+            try { return d.toLocaleString("en-US", o); } catch (e) { return e.name + ": " + e.message; }
+        });
+        out.push(d.toLocaleString("en-US", { timeZone: "America/New_York", timeZoneName: "shortOffset" }));
+        return out;
+    "#);
+    let Some(serde_json::Value::Array(out)) = r.value.clone() else { panic!("{r:?}") };
+    for (i, zone) in
+        [(0, "America/New_York"), (1, "Europe/Berlin"), (2, "Asia/Kolkata"), (3, "Europe/Berlin")]
+    {
+        let text = out[i].as_str().unwrap_or_default();
+        assert!(text.starts_with("RangeError: timeZoneName '"), "{text}");
+        assert!(text.contains(zone) && text.contains("'shortOffset' or 'longOffset'"), "{text}");
+    }
+    assert_eq!(out[4], json!("1/15/2024, 9:30:00 AM GMT-5"));
+}

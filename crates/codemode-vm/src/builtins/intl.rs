@@ -6,11 +6,11 @@
 //! `Number.prototype.toLocaleString` / `Date.prototype.toLocaleDateString` with the locales and
 //! options given to the constructor, `compare` is `localeCompare` with them. The constructed
 //! object holds `format`/`compare` as an own function bound (as plain data) to those arguments.
-//! Output is `en-US` (a few other locales' number separators), dates in UTC; see
-//! [`super::number`], [`super::date`] and [`super::string`].
+//! Output is `en-US` (a few other locales' number separators), dates in UTC or the `timeZone`
+//! given; see [`super::number`], [`super::date_locale`] and [`super::string`].
 
 use super::collation::collate_options;
-use super::date::{Defaults, locale_format, locale_parts, time_of};
+use super::date_locale::{Defaults, locale_format, locale_parts, time_of};
 use super::intl_parts::{number_parts, parts_array};
 use super::number::{format_locale, resolve_locale_options};
 use super::{Native, NativeDef, Step, arg, table};

@@ -1,10 +1,10 @@
 //! `formatToParts` of `Intl.NumberFormat` and `Intl.DateTimeFormat`: the formatted string in
 //! typed pieces, as an array of `{ type, value }`. The pieces always concatenate to what
-//! `format` gives: dates are built in pieces by [`super::date::date_parts`] (which `format`
+//! `format` gives: dates are built in pieces by [`super::date_locale::date_parts`] (which `format`
 //! joins), numbers are the formatted text split by what each character is (the options say which
 //! separators and currency symbol the text uses).
 
-use super::date::DateParts;
+use super::date_locale::DateParts;
 use super::number::{LocaleOptions, currency_symbol};
 use crate::Vm;
 use crate::call::Throw;
