@@ -7,6 +7,8 @@
 //   {"ok":true,"value":<JSON value, undefined -> null, Errors -> {name, message}>,"logs":[...]}
 //   {"ok":false,"error":"<Error name, e.g. TypeError; 'Uncaught' for a thrown non-Error>","logs":[...]}
 //
+// A first line `// time-zone: NAME` runs that program with `TZ=NAME` (codemode: the run's zone).
+//
 // Usage: node xtask/conformance/run.mjs [--check] [DIR]
 //   (default DIR: tests/conformance next to this repository's root)
 //   --check  compare with the checked-in .json files instead of writing them; exit 1 on a difference.
@@ -44,6 +46,9 @@ const files = readdirSync(dir).filter(f => f.endsWith(".js")).sort();
 let changed = 0;
 for (const file of files) {
   const source = readFileSync(join(dir, file), "utf8");
+  // `// time-zone: NAME` on the first line runs the program in that zone (codemode:
+  // `ExecuteOptions::time_zone`); every other program in UTC, whatever this machine's zone.
+  process.env.TZ = source.match(/^\/\/ time-zone: (\S+)/)?.[1] ?? "UTC";
   const result = await runProgram(source);
   const out = JSON.stringify(result, null, 2) + "\n";
   const target = join(dir, file.replace(/\.js$/, ".json"));

@@ -23,7 +23,7 @@ pub use table::{Fuel, OPCODE_NAMES, Operand};
 /// The version of the bytecode and snapshot format. Bump it whenever an instruction, a constant,
 /// the module layout or the VM's saved state changes shape: a snapshot of another version is
 /// refused instead of misread.
-pub const FORMAT_VERSION: u32 = 12;
+pub const FORMAT_VERSION: u32 = 13;
 
 /// A module the verifier accepted. Cheap to clone (shared); serialized as the module itself and
 /// verified again when decoded.

@@ -24,7 +24,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
-use codemode::Limits;
+use codemode::{ExecuteOptions, Limits};
 use codemode_mcp::{
     ClientOptions, CodeModeServer, HttpAccess, HttpOptions, Hub, HubOptions, ServerOptions, Source,
 };
@@ -60,6 +60,11 @@ enum Command {
         /// not part of the key), so that `resume --state-key-file` refuses a state changed since.
         #[arg(long, value_name = "PATH", requires = "state_out")]
         state_key_file: Option<PathBuf>,
+        /// The run's local time zone, an IANA name such as `America/New_York`: `Date`'s
+        /// local-time methods and `Intl` use it (default UTC, whatever this machine's zone). A
+        /// resumed run keeps the zone it was saved with.
+        #[arg(long, value_name = "ZONE")]
+        time_zone: Option<String>,
         #[command(flatten)]
         limits: LimitArgs,
         #[command(flatten)]
@@ -258,12 +263,22 @@ fn main() -> ExitCode {
         }
     };
     let outcome = match cli.command {
-        Command::Run { file, declarations, json, state_out, state_key_file, limits, sources, model } => {
-            read_state_key(state_key_file.as_deref()).and_then(|key| {
-                let save = state_out.as_deref().map(|path| SaveTo { path, key: key.as_deref() });
-                run(file.as_deref(), declarations, json, save, &limits, &sources, &model)
-            })
-        }
+        Command::Run {
+            file,
+            declarations,
+            json,
+            state_out,
+            state_key_file,
+            time_zone,
+            limits,
+            sources,
+            model,
+        } => read_state_key(state_key_file.as_deref()).and_then(|key| {
+            let save = state_out.as_deref().map(|path| SaveTo { path, key: key.as_deref() });
+            let mut run_options = ExecuteOptions::new();
+            run_options.time_zone = time_zone;
+            run(file.as_deref(), declarations, json, save, run_options, &limits, &sources, &model)
+        }),
         Command::Resume { state, outcome, state_out, state_key_file, json, limits, sources, model } => {
             read_state_key(state_key_file.as_deref()).and_then(|key| {
                 let save = SaveTo { path: state_out.as_deref().unwrap_or(&state), key: key.as_deref() };
@@ -501,11 +516,13 @@ fn read_state_key(path: Option<&Path>) -> Result<Option<Vec<u8>>, String> {
     Ok(Some(key))
 }
 
+#[allow(clippy::too_many_arguments)] // one per command-line group
 fn run(
     file: Option<&Path>,
     declarations: bool,
     json: bool,
     state_out: Option<SaveTo<'_>>,
+    run_options: ExecuteOptions,
     limit_args: &LimitArgs,
     source_args: &SourceArgs,
     model_args: &ModelArgs,
@@ -533,9 +550,9 @@ fn run(
             None => hub.declarations().await.map(Output::Declarations),
             Some(program) => match hub.runtime(None).await {
                 Ok(runtime) => match state_out {
-                    None => Ok(Output::Result(Box::new(runtime.execute(program).await))),
+                    None => Ok(Output::Result(Box::new(runtime.execute_with(program, run_options).await))),
                     Some(save) => {
-                        let mut execution = runtime.execute(program);
+                        let mut execution = runtime.execute_with(program, run_options);
                         outcome_output(execution.result().await, save)
                     }
                 },

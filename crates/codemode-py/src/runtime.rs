@@ -760,7 +760,7 @@ impl PyRuntime {
 
     /// Runs `source` to its end; an awaitable of `Result`. Needs a running asyncio loop (tool
     /// calls run on it); cancelling the awaiting task ends the run.
-    #[pyo3(signature = (source, run_id=None, bindings=None, context=None, random_seed=None))]
+    #[pyo3(signature = (source, run_id=None, bindings=None, context=None, random_seed=None, time_zone=None))]
     fn execute<'py>(
         &self,
         py: Python<'py>,
@@ -769,9 +769,10 @@ impl PyRuntime {
         bindings: Option<&Bound<'py, PyDict>>,
         context: Option<Py<PyAny>>,
         random_seed: Option<u64>,
+        time_zone: Option<String>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let locals = pyo3_async_runtimes::tokio::get_current_locals(py)?;
-        let (options, run) = options(py, &locals, run_id, bindings, context, random_seed)?;
+        let (options, run) = options(py, &locals, run_id, bindings, context, random_seed, time_zone)?;
         let runtime = self.inner.clone();
         let runs = self.runs.clone();
         // Compiling and running both happen on a tokio thread, without the GIL and off the loop.
@@ -785,7 +786,7 @@ impl PyRuntime {
     }
 
     /// Starts `source` as an `Execution` that can be suspended.
-    #[pyo3(signature = (source, run_id=None, bindings=None, context=None, random_seed=None))]
+    #[pyo3(signature = (source, run_id=None, bindings=None, context=None, random_seed=None, time_zone=None))]
     fn start(
         &self,
         py: Python<'_>,
@@ -794,9 +795,10 @@ impl PyRuntime {
         bindings: Option<&Bound<'_, PyDict>>,
         context: Option<Py<PyAny>>,
         random_seed: Option<u64>,
+        time_zone: Option<String>,
     ) -> PyResult<PyExecution> {
         let locals = pyo3_async_runtimes::tokio::get_current_locals(py)?;
-        let (options, run) = options(py, &locals, run_id, bindings, context, random_seed)?;
+        let (options, run) = options(py, &locals, run_id, bindings, context, random_seed, time_zone)?;
         let runtime = self.inner.clone();
         let execution = py.detach(move || runtime.execute_with(&source, options));
         self.runs.add(execution.run_id(), &run);
@@ -858,10 +860,12 @@ fn options(
     bindings: Option<&Bound<'_, PyDict>>,
     context: Option<Py<PyAny>>,
     random_seed: Option<u64>,
+    time_zone: Option<String>,
 ) -> PyResult<(ExecuteOptions, Arc<RunData>)> {
     let mut options = ExecuteOptions::new();
     options.run_id = run_id;
     options.random_seed = random_seed;
+    options.time_zone = time_zone;
     if let Some(bindings) = bindings {
         for (name, value) in bindings.iter() {
             let name = name

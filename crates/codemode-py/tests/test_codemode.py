@@ -367,6 +367,20 @@ def test_random_seed_makes_runs_repeatable():
     assert a == b
 
 
+def test_time_zone_is_the_runs_local_zone_for_date_and_intl():
+    rt = runtime()
+    source = """
+        const d = new Date(Date.UTC(2024, 6, 4, 16, 0));
+        return [d.getHours(), d.getTimezoneOffset(), d.toLocaleTimeString("en-US"),
+                new Date(2024, 0, 15, 9, 30).toISOString()];
+    """
+    r = run(rt.execute(source, time_zone="America/New_York"))
+    assert r.value == [12, 240, "12:00:00 PM", "2024-01-15T14:30:00.000Z"]
+    assert run(rt.execute(source)).value == [16, 0, "4:00:00 PM", "2024-01-15T09:30:00.000Z"]
+    bad = run(rt.execute(source, time_zone="Mars/Olympus"))
+    assert bad.ok is False and "Invalid time zone specified: Mars/Olympus" in bad.error.message
+
+
 def test_execute_needs_a_running_loop_and_execute_sync_has_one():
     with pytest.raises(RuntimeError):
         runtime()._native.execute("return 1", None, None, None, None)

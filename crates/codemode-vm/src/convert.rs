@@ -197,7 +197,7 @@ impl Vm {
                         }
                     }
                     ObjKind::Function(_) => "function () { [native code] }".into(),
-                    ObjKind::Date(t) => crate::builtins::date_to_string(*t),
+                    ObjKind::Date(t) => crate::builtins::date_to_string(*t, &self.config.time_zone),
                     ObjKind::RegExp { source, flags, .. } => format!("/{source}/{flags}"),
                     ObjKind::Boxed(inner) => {
                         let inner = *inner;

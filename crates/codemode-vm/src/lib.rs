@@ -90,6 +90,7 @@ pub fn builtin_entries() -> impl Iterator<Item = BuiltinEntry> {
         constructor: d.construct.is_some(),
     })
 }
+pub use builtins::time_zone::LocalZone;
 pub use toolroot::ToolPaths;
 pub use value::Value;
 pub use value::json_text;
@@ -162,6 +163,10 @@ pub struct VmConfig {
     /// Bytes of console output kept (`None`: unlimited); later lines are dropped and counted.
     #[serde(default)]
     pub max_log_bytes: Option<usize>,
+    /// The run's local time zone: `Date`'s local-time methods (`getHours`, `toString`, `new
+    /// Date(y, m, d)`) and `Intl`'s default zone. UTC by default.
+    #[serde(default)]
+    pub time_zone: LocalZone,
 }
 
 impl Default for VmConfig {
@@ -172,6 +177,7 @@ impl Default for VmConfig {
             now_ms: 0.0,
             max_call_depth: 10_000,
             max_log_bytes: None,
+            time_zone: LocalZone::default(),
         }
     }
 }

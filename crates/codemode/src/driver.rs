@@ -191,15 +191,21 @@ impl Run {
         if options.cancel.as_ref().is_some_and(CancelToken::is_cancelled) {
             return Err(fail(cancelled()));
         }
+        let execution_failure =
+            |message: String| Diagnostic { kind: DiagnosticKind::ExecutionFailure, message, location: None };
+        let time_zone = match &options.time_zone {
+            Some(name) => codemode_vm::LocalZone::named(name)
+                .map_err(|message| fail(execution_failure(format!("Invalid run time zone: {message}"))))?,
+            None => codemode_vm::LocalZone::default(),
+        };
         let config = VmConfig {
             now_ms: now_ms(),
             memory_limit: inner.limits.memory_limit,
             max_call_depth: inner.limits.max_call_depth,
             max_log_bytes: inner.limits.max_output_bytes,
             random_seed: options.random_seed.unwrap_or_else(fresh_seed),
+            time_zone,
         };
-        let execution_failure =
-            |message: String| Diagnostic { kind: DiagnosticKind::ExecutionFailure, message, location: None };
         // The whole catalog, so that `Object.keys(tools.orders)` and `typeof tools.nope` are true.
         let mut vm = Vm::new(module, config)
             .and_then(|mut vm| vm.declare_tools(&inner.tool_paths).map(|()| vm))

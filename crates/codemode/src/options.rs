@@ -29,6 +29,11 @@ pub struct ExecuteOptions {
     pub cancel: Option<CancelToken>,
     /// The seed of `Math.random` (fix it to replay a run); fresh for every run when `None`.
     pub random_seed: Option<u64>,
+    /// The run's local time zone, an IANA name (`"America/New_York"`): `Date`'s local-time
+    /// methods (`getHours`, `toString`, `new Date(2024, 0, 15)`) and `Intl`'s default zone use
+    /// it. UTC when `None`, whatever the machine's zone (a run stays deterministic); a
+    /// suspended run keeps its zone. An unknown name fails the run.
+    pub time_zone: Option<String>,
 }
 
 impl std::fmt::Debug for ExecuteOptions {
@@ -39,6 +44,7 @@ impl std::fmt::Debug for ExecuteOptions {
             .field("context", &self.context.is_some())
             .field("cancel", &self.cancel)
             .field("random_seed", &self.random_seed)
+            .field("time_zone", &self.time_zone)
             .finish()
     }
 }
@@ -77,6 +83,13 @@ impl ExecuteOptions {
     #[must_use]
     pub fn random_seed(mut self, seed: u64) -> Self {
         self.random_seed = Some(seed);
+        self
+    }
+
+    /// Sets the run's local time zone (an IANA name; see [`ExecuteOptions::time_zone`]).
+    #[must_use]
+    pub fn time_zone(mut self, name: impl Into<String>) -> Self {
+        self.time_zone = Some(name.into());
         self
     }
 }

@@ -103,6 +103,28 @@ fn a_for_of_over_an_array_resumes_at_its_next_element() {
     );
 }
 
+/// A run's time zone is part of its state: the resumed run's local time is still that zone's,
+/// in a runtime that was given none.
+#[test]
+fn a_resumed_run_keeps_its_time_zone() {
+    let rt = runtime();
+    let source = r#"
+        const at = Date.UTC(2024, 6, 4, 16, 0);
+        const before = new Date(at).getHours();
+        await tools.demo.approve({ action: "meet" });
+        return [before, new Date(at).getHours(), new Date(2024, 0, 15, 9, 30).toISOString()];
+    "#;
+    let options = ExecuteOptions::new().run_id("tz").time_zone("Asia/Kolkata");
+    let mut execution = demo().execute_with(source, options);
+    let s = suspended(rt.block_on(execution.result()));
+    let state = Snapshot::from_bytes(&s.state.to_bytes().unwrap()).unwrap();
+    drop(execution);
+    let outcome = Ok(json!({ "approved": true }));
+    let mut resumed = demo().resume(state, [("tz:1".to_string(), outcome)]).unwrap();
+    let result = finished(runtime().block_on(resumed.result()));
+    assert_eq!(result.value, Some(json!([21, 21, "2024-01-15T04:00:00.000Z"])), "{result:?}");
+}
+
 /// A state can be resumed twice with different outcomes (forked); an error outcome rejects the
 /// call's promise with a tool error the program can catch.
 #[test]

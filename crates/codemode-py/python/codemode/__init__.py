@@ -234,13 +234,21 @@ class CodeMode:
         bindings: Optional[Mapping[str, Any]] = None,
         context: Any = None,
         random_seed: Optional[int] = None,
+        time_zone: Optional[str] = None,
     ) -> Result:
         """Runs `source` and returns its `Result`. Tool calls run concurrently on this loop;
         the VM runs on a Rust thread without the GIL. Cancelling the awaiting task ends the run
         (its running tool calls are cancelled too). `bindings` are read-only globals of the
-        program (JSON data); `context` is handed to tools as `ctx.context` and to hooks."""
+        program (JSON data); `context` is handed to tools as `ctx.context` and to hooks.
+        `time_zone` (an IANA name such as "America/New_York") is the run's local zone for `Date`
+        and `Intl` (default UTC, whatever this machine's zone)."""
         return await self._native.execute(
-            source, run_id, dict(bindings) if bindings is not None else None, context, random_seed
+            source,
+            run_id,
+            dict(bindings) if bindings is not None else None,
+            context,
+            random_seed,
+            time_zone,
         )
 
     def execute_sync(self, source: str, **options: Any) -> Result:
@@ -255,12 +263,18 @@ class CodeMode:
         bindings: Optional[Mapping[str, Any]] = None,
         context: Any = None,
         random_seed: Optional[int] = None,
+        time_zone: Optional[str] = None,
     ) -> Execution:
         """Starts `source` as an `Execution` that can be suspended: `await execution.result()`
         gives a `Result`, or a `Suspended` when a durable tool suspended the run; `await
         execution.suspend()` suspends it from outside. Call from a running event loop."""
         return self._native.start(
-            source, run_id, dict(bindings) if bindings is not None else None, context, random_seed
+            source,
+            run_id,
+            dict(bindings) if bindings is not None else None,
+            context,
+            random_seed,
+            time_zone,
         )
 
     def resume(

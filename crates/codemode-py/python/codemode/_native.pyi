@@ -208,6 +208,7 @@ class Runtime:
         bindings: Optional[Dict[str, Any]] = None,
         context: Any = None,
         random_seed: Optional[int] = None,
+        time_zone: Optional[str] = None,
     ) -> Awaitable[Result]: ...
     def start(
         self,
@@ -216,6 +217,7 @@ class Runtime:
         bindings: Optional[Dict[str, Any]] = None,
         context: Any = None,
         random_seed: Optional[int] = None,
+        time_zone: Optional[str] = None,
     ) -> Execution: ...
     def resume(self, state: Snapshot, outcomes: Dict[str, Any], context: Any = None) -> Execution: ...
 

@@ -1,9 +1,9 @@
 //! `Date`, on the host-supplied clock.
 //!
 //! The VM never reads a clock: `Date.now()` and `new Date()` return `VmConfig::now_ms`, which the
-//! host supplies (and a snapshot records). The VM has no time zone: local time *is* UTC, so
-//! `getHours` equals `getUTCHours`, `getTimezoneOffset()` is 0 and strings print `GMT+0000`.
-//! A Date is `ObjKind::Date(time value)`, NaN for an invalid date.
+//! host supplies (and a snapshot records). Local time is the run's zone (`VmConfig::time_zone`,
+//! UTC unless the host names another; a snapshot records it too), so a run never depends on the
+//! machine it runs on. A Date is `ObjKind::Date(time value)`, NaN for an invalid date.
 
 use codemode_bytecode::ErrorKind;
 
@@ -15,6 +15,7 @@ use crate::value::Value;
 
 use super::date_locale::{to_locale_date_string, to_locale_string, to_locale_time_string};
 use super::date_math::*;
+use super::time_zone::LocalZone;
 
 pub const DEFS: &[NativeDef] = &[
     NativeDef::ctor("Date", 7, date_call, date_construct),
@@ -24,37 +25,37 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::new("Date.prototype", "getTime", 0, get_time),
     NativeDef::new("Date.prototype", "valueOf", 0, get_time),
     NativeDef::new("Date.prototype", "getFullYear", 0, get_full_year),
-    NativeDef::new("Date.prototype", "getUTCFullYear", 0, get_full_year),
+    NativeDef::new("Date.prototype", "getUTCFullYear", 0, get_utc_full_year),
     NativeDef::new("Date.prototype", "getMonth", 0, get_month),
-    NativeDef::new("Date.prototype", "getUTCMonth", 0, get_month),
+    NativeDef::new("Date.prototype", "getUTCMonth", 0, get_utc_month),
     NativeDef::new("Date.prototype", "getDate", 0, get_date),
-    NativeDef::new("Date.prototype", "getUTCDate", 0, get_date),
+    NativeDef::new("Date.prototype", "getUTCDate", 0, get_utc_date),
     NativeDef::new("Date.prototype", "getDay", 0, get_day),
-    NativeDef::new("Date.prototype", "getUTCDay", 0, get_day),
+    NativeDef::new("Date.prototype", "getUTCDay", 0, get_utc_day),
     NativeDef::new("Date.prototype", "getHours", 0, get_hours),
-    NativeDef::new("Date.prototype", "getUTCHours", 0, get_hours),
+    NativeDef::new("Date.prototype", "getUTCHours", 0, get_utc_hours),
     NativeDef::new("Date.prototype", "getMinutes", 0, get_minutes),
-    NativeDef::new("Date.prototype", "getUTCMinutes", 0, get_minutes),
+    NativeDef::new("Date.prototype", "getUTCMinutes", 0, get_utc_minutes),
     NativeDef::new("Date.prototype", "getSeconds", 0, get_seconds),
-    NativeDef::new("Date.prototype", "getUTCSeconds", 0, get_seconds),
+    NativeDef::new("Date.prototype", "getUTCSeconds", 0, get_utc_seconds),
     NativeDef::new("Date.prototype", "getMilliseconds", 0, get_milliseconds),
-    NativeDef::new("Date.prototype", "getUTCMilliseconds", 0, get_milliseconds),
+    NativeDef::new("Date.prototype", "getUTCMilliseconds", 0, get_utc_milliseconds),
     NativeDef::new("Date.prototype", "getTimezoneOffset", 0, get_timezone_offset),
     NativeDef::new("Date.prototype", "setTime", 1, set_time),
     NativeDef::new("Date.prototype", "setFullYear", 3, set_full_year),
-    NativeDef::new("Date.prototype", "setUTCFullYear", 3, set_full_year),
+    NativeDef::new("Date.prototype", "setUTCFullYear", 3, set_utc_full_year),
     NativeDef::new("Date.prototype", "setMonth", 2, set_month),
-    NativeDef::new("Date.prototype", "setUTCMonth", 2, set_month),
+    NativeDef::new("Date.prototype", "setUTCMonth", 2, set_utc_month),
     NativeDef::new("Date.prototype", "setDate", 1, set_date),
-    NativeDef::new("Date.prototype", "setUTCDate", 1, set_date),
+    NativeDef::new("Date.prototype", "setUTCDate", 1, set_utc_date),
     NativeDef::new("Date.prototype", "setHours", 4, set_hours),
-    NativeDef::new("Date.prototype", "setUTCHours", 4, set_hours),
+    NativeDef::new("Date.prototype", "setUTCHours", 4, set_utc_hours),
     NativeDef::new("Date.prototype", "setMinutes", 3, set_minutes),
-    NativeDef::new("Date.prototype", "setUTCMinutes", 3, set_minutes),
+    NativeDef::new("Date.prototype", "setUTCMinutes", 3, set_utc_minutes),
     NativeDef::new("Date.prototype", "setSeconds", 2, set_seconds),
-    NativeDef::new("Date.prototype", "setUTCSeconds", 2, set_seconds),
+    NativeDef::new("Date.prototype", "setUTCSeconds", 2, set_utc_seconds),
     NativeDef::new("Date.prototype", "setMilliseconds", 1, set_milliseconds),
-    NativeDef::new("Date.prototype", "setUTCMilliseconds", 1, set_milliseconds),
+    NativeDef::new("Date.prototype", "setUTCMilliseconds", 1, set_utc_milliseconds),
     NativeDef::new("Date.prototype", "toISOString", 0, to_iso_string),
     NativeDef::new("Date.prototype", "toJSON", 1, to_json),
     NativeDef::new("Date.prototype", "toString", 0, to_string),
@@ -85,11 +86,12 @@ fn new_date(vm: &mut Vm, t: f64) -> Result<Value, Throw> {
 }
 
 fn date_call(vm: &mut Vm, _this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    let s = date_to_string(vm.config.now_ms);
+    let s = date_to_string(vm.config.now_ms, &vm.config.time_zone);
     Ok(Step::Return(vm.new_string_owned(s)?))
 }
 
-/// Date(y, m, d, h, mi, s, ms) fields → time value (UTC, the VM's only zone).
+/// Date(y, m, d, h, mi, s, ms) fields → the time value they make, read as UTC (`Date.UTC`; the
+/// constructor then reads them as local time).
 fn time_from_fields(vm: &mut Vm, args: &[Value]) -> Result<f64, Throw> {
     let mut n = [f64::NAN, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0];
     for (i, slot) in n.iter_mut().enumerate() {
@@ -118,11 +120,14 @@ fn date_construct(vm: &mut Vm, args: &[Value]) -> Result<Step, Throw> {
                 }
             }
             v => match vm.to_primitive(v)? {
-                Value::Str(s) => parse_date(vm.heap.str(s)),
+                Value::Str(s) => parse_date(vm.heap.str(s), &vm.config.time_zone),
                 p => vm.to_number(p)?,
             },
         },
-        _ => time_from_fields(vm, args)?,
+        _ => {
+            let local = time_from_fields(vm, args)?;
+            vm.config.time_zone.0.utc_of_local(local)
+        }
     };
     Ok(Step::Return(new_date(vm, t)?))
 }
@@ -133,7 +138,7 @@ fn now(vm: &mut Vm, _this: Value, _args: &[Value], _data: &[Value]) -> Result<St
 
 fn parse(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     let s = vm.to_rust_string(arg(args, 0))?;
-    Ok(Step::Return(Value::Number(parse_date(&s))))
+    Ok(Step::Return(Value::Number(parse_date(&s, &vm.config.time_zone))))
 }
 
 fn utc(vm: &mut Vm, _this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
@@ -145,37 +150,40 @@ fn get_time(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Resul
     Ok(Step::Return(Value::Number(this_time(vm, this)?)))
 }
 
-fn field(vm: &mut Vm, this: Value, pick: fn(&Fields) -> f64) -> Result<Step, Throw> {
+/// A getter: a field of the date's local time (`local`) or of its UTC time.
+fn field(vm: &mut Vm, this: Value, local: bool, pick: fn(&Fields) -> f64) -> Result<Step, Throw> {
     let t = this_time(vm, this)?;
-    Ok(Step::Return(Value::Number(fields(t).map_or(f64::NAN, |f| pick(&f)))))
+    let f = if local { local_fields(t, &vm.config.time_zone).map(|(f, _)| f) } else { fields(t) };
+    Ok(Step::Return(Value::Number(f.map_or(f64::NAN, |f| pick(&f)))))
 }
 
-fn get_full_year(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    field(vm, this, |f| f.year as f64)
+/// The local-time getter and its UTC twin for each field.
+macro_rules! getters {
+    ($($local:ident, $utc:ident: $pick:expr;)*) => {$(
+        fn $local(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+            field(vm, this, true, $pick)
+        }
+        fn $utc(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+            field(vm, this, false, $pick)
+        }
+    )*};
 }
-fn get_month(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    field(vm, this, |f| f.month as f64)
+
+getters! {
+    get_full_year, get_utc_full_year: |f| f.year as f64;
+    get_month, get_utc_month: |f| f.month as f64;
+    get_date, get_utc_date: |f| f.day as f64;
+    get_day, get_utc_day: |f| f.weekday as f64;
+    get_hours, get_utc_hours: |f| f.hour as f64;
+    get_minutes, get_utc_minutes: |f| f.minute as f64;
+    get_seconds, get_utc_seconds: |f| f.second as f64;
+    get_milliseconds, get_utc_milliseconds: |f| f.ms as f64;
 }
-fn get_date(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    field(vm, this, |f| f.day as f64)
-}
-fn get_day(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    field(vm, this, |f| f.weekday as f64)
-}
-fn get_hours(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    field(vm, this, |f| f.hour as f64)
-}
-fn get_minutes(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    field(vm, this, |f| f.minute as f64)
-}
-fn get_seconds(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    field(vm, this, |f| f.second as f64)
-}
-fn get_milliseconds(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    field(vm, this, |f| f.ms as f64)
-}
+
 fn get_timezone_offset(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    field(vm, this, |_| 0.0)
+    let t = this_time(vm, this)?;
+    let offset = if t.is_finite() { -vm.config.time_zone.0.offset_ms(t) / 60_000.0 + 0.0 } else { f64::NAN };
+    Ok(Step::Return(Value::Number(offset)))
 }
 
 fn store(vm: &mut Vm, this: Value, t: f64) -> Result<Step, Throw> {
@@ -208,12 +216,21 @@ fn numbers(vm: &mut Vm, args: &[Value], current: &[f64]) -> Result<Vec<f64>, Thr
 
 /// A setter: `first` is the index of the first field it sets in
 /// `[year, month, day, hour, minute, second, ms]`, `count` how many it may set.
-fn set_fields(vm: &mut Vm, this: Value, args: &[Value], first: usize, count: usize) -> Result<Step, Throw> {
+fn set_fields(
+    vm: &mut Vm,
+    this: Value,
+    args: &[Value],
+    first: usize,
+    count: usize,
+    local: bool,
+) -> Result<Step, Throw> {
     let t = this_time(vm, this)?;
-    let f = match fields(t) {
+    let zone = &vm.config.time_zone;
+    let fields_of = |t: f64| if local { local_fields(t, zone).map(|(f, _)| f) } else { fields(t) };
+    let f = match fields_of(t) {
         Some(f) => f,
         // An invalid date only becomes valid through setFullYear (from +0).
-        None if first == 0 => match fields(0.0) {
+        None if first == 0 => match fields_of(0.0) {
             Some(f) => f,
             None => return store(vm, this, f64::NAN),
         },
@@ -239,29 +256,31 @@ fn set_fields(vm: &mut Vm, this: Value, args: &[Value], first: usize, count: usi
         }
     }
     let t = make_date(make_day(all[0], all[1], all[2]), make_time(all[3], all[4], all[5], all[6]));
+    let t = if local { vm.config.time_zone.0.utc_of_local(t) } else { t };
     store(vm, this, t)
 }
 
-fn set_full_year(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    set_fields(vm, this, args, 0, 3)
+/// The local-time setter and its UTC twin for each run of fields: the index of the first field
+/// it sets in `[year, month, day, hour, minute, second, ms]`, and how many it may set.
+macro_rules! setters {
+    ($($local:ident, $utc:ident: $first:expr, $count:expr;)*) => {$(
+        fn $local(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+            set_fields(vm, this, args, $first, $count, true)
+        }
+        fn $utc(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+            set_fields(vm, this, args, $first, $count, false)
+        }
+    )*};
 }
-fn set_month(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    set_fields(vm, this, args, 1, 2)
-}
-fn set_date(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    set_fields(vm, this, args, 2, 1)
-}
-fn set_hours(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    set_fields(vm, this, args, 3, 4)
-}
-fn set_minutes(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    set_fields(vm, this, args, 4, 3)
-}
-fn set_seconds(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    set_fields(vm, this, args, 5, 2)
-}
-fn set_milliseconds(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    set_fields(vm, this, args, 6, 1)
+
+setters! {
+    set_full_year, set_utc_full_year: 0, 3;
+    set_month, set_utc_month: 1, 2;
+    set_date, set_utc_date: 2, 1;
+    set_hours, set_utc_hours: 3, 4;
+    set_minutes, set_utc_minutes: 4, 3;
+    set_seconds, set_utc_seconds: 5, 2;
+    set_milliseconds, set_utc_milliseconds: 6, 1;
 }
 
 fn to_iso_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
@@ -286,6 +305,20 @@ fn to_json(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result
     }
 }
 
+/// `toString`, `toDateString`, `toTimeString`: the date's local time written by `write`.
+fn format_local(
+    vm: &mut Vm,
+    this: Value,
+    write: fn(&Fields, f64, &LocalZone) -> String,
+) -> Result<Step, Throw> {
+    let t = this_time(vm, this)?;
+    let s = match local_fields(t, &vm.config.time_zone) {
+        Some((f, offset)) => write(&f, offset, &vm.config.time_zone),
+        None => "Invalid Date".to_string(),
+    };
+    Ok(Step::Return(vm.new_string_owned(s)?))
+}
+
 fn format_with(vm: &mut Vm, this: Value, f: fn(&Fields) -> String) -> Result<Step, Throw> {
     let t = this_time(vm, this)?;
     let s = match fields(t) {
@@ -296,7 +329,7 @@ fn format_with(vm: &mut Vm, this: Value, f: fn(&Fields) -> String) -> Result<Ste
 }
 
 fn to_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    format_with(vm, this, |f| format!("{} {}", date_part(f), time_part(f)))
+    format_local(vm, this, |f, offset, zone| format!("{} {}", date_part(f), time_part(f, offset, zone)))
 }
 
 fn to_utc_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
@@ -315,11 +348,11 @@ fn to_utc_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> 
 }
 
 fn to_date_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    format_with(vm, this, date_part)
+    format_local(vm, this, |f, _, _| date_part(f))
 }
 
 fn to_time_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
-    format_with(vm, this, time_part)
+    format_local(vm, this, time_part)
 }
 
 #[cfg(test)]
@@ -354,22 +387,45 @@ mod tests {
 
     #[test]
     fn parsing() {
-        assert_eq!(parse_date("2024-01-15T10:00"), 1_705_312_800_000.0);
-        assert_eq!(parse_date("2024-01-15"), 1_705_276_800_000.0);
-        assert_eq!(parse_date("2024-01-15T10:00:00.5+01:00"), 1_705_309_200_500.0);
-        assert_eq!(parse_date("2024"), 1_704_067_200_000.0);
-        assert_eq!(parse_date("Jan 15, 2024"), 1_705_276_800_000.0);
-        assert_eq!(parse_date("2024/01/15"), 1_705_276_800_000.0);
-        assert_eq!(parse_date("Tue, 15 Jan 2024 10:00:00 GMT"), 1_705_312_800_000.0);
-        assert_eq!(parse_date("Thu Jan 01 1970 00:00:00 GMT+0000 (Coordinated Universal Time)"), 0.0);
-        assert!(parse_date("2024-13-01").is_nan());
-        assert!(parse_date("nope").is_nan());
-        assert!(parse_date("").is_nan());
+        let utc = LocalZone::default();
+        assert_eq!(parse_date("2024-01-15T10:00", &utc), 1_705_312_800_000.0);
+        assert_eq!(parse_date("2024-01-15", &utc), 1_705_276_800_000.0);
+        assert_eq!(parse_date("2024-01-15T10:00:00.5+01:00", &utc), 1_705_309_200_500.0);
+        assert_eq!(parse_date("2024", &utc), 1_704_067_200_000.0);
+        assert_eq!(parse_date("Jan 15, 2024", &utc), 1_705_276_800_000.0);
+        assert_eq!(parse_date("2024/01/15", &utc), 1_705_276_800_000.0);
+        assert_eq!(parse_date("Tue, 15 Jan 2024 10:00:00 GMT", &utc), 1_705_312_800_000.0);
+        assert_eq!(parse_date("Thu Jan 01 1970 00:00:00 GMT+0000 (Coordinated Universal Time)", &utc), 0.0);
+        assert!(parse_date("2024-13-01", &utc).is_nan());
+        assert!(parse_date("nope", &utc).is_nan());
+        assert!(parse_date("", &utc).is_nan());
     }
 
     #[test]
     fn strings() {
-        assert_eq!(date_to_string(0.0), "Thu Jan 01 1970 00:00:00 GMT+0000 (Coordinated Universal Time)");
-        assert_eq!(date_to_string(f64::NAN), "Invalid Date");
+        let utc = LocalZone::default();
+        assert_eq!(
+            date_to_string(0.0, &utc),
+            "Thu Jan 01 1970 00:00:00 GMT+0000 (Coordinated Universal Time)"
+        );
+        assert_eq!(date_to_string(f64::NAN, &utc), "Invalid Date");
+        let ny = LocalZone::named("America/New_York").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(date_to_string(0.0, &ny), "Wed Dec 31 1969 19:00:00 GMT-0500 (America/New_York)");
+        let kolkata = LocalZone::named("Asia/Kolkata").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(date_to_string(0.0, &kolkata), "Thu Jan 01 1970 05:30:00 GMT+0530 (Asia/Kolkata)");
+    }
+
+    #[test]
+    fn local_forms_parse_in_the_run_zone_and_explicit_ones_do_not() {
+        let ny = LocalZone::named("America/New_York").unwrap_or_else(|e| panic!("{e}"));
+        // Local: a date-time without an offset, and the loose forms without GMT.
+        assert_eq!(parse_date("2024-01-15T10:00", &ny), 1_705_330_800_000.0);
+        assert_eq!(parse_date("Jan 15, 2024 10:00", &ny), 1_705_330_800_000.0);
+        // UTC or explicit: a date-only ISO form, Z, an offset, GMT.
+        assert_eq!(parse_date("2024-01-15", &ny), 1_705_276_800_000.0);
+        assert_eq!(parse_date("2024-01-15T10:00Z", &ny), 1_705_312_800_000.0);
+        assert_eq!(parse_date("Tue, 15 Jan 2024 10:00:00 GMT", &ny), 1_705_312_800_000.0);
+        // What toString writes reads back.
+        assert_eq!(parse_date(&date_to_string(1_705_312_800_000.0, &ny), &ny), 1_705_312_800_000.0);
     }
 }

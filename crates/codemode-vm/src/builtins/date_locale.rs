@@ -16,7 +16,7 @@ use crate::value::Value;
 
 /// What `toLocale*String(locale, options)` honours (always `en-US` output): `weekday`, `year`,
 /// `month`, `day`, `hour`, `minute`, `second`, `hour12`, `hourCycle`, `dateStyle`, `timeStyle`,
-/// `timeZone` (UTC by default) and `timeZoneName`.
+/// `timeZone` (the run's zone by default) and `timeZoneName`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct DateFormat {
     pub weekday: Option<String>,
@@ -65,7 +65,8 @@ const MONTHS_LONG: [&str; 12] = [
 const DAYS_LONG: [&str; 7] = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 
 fn read_date_format(vm: &mut Vm, options: Value, defaults: Defaults) -> Result<DateFormat, Throw> {
-    let mut o = DateFormat { hour12: true, ..DateFormat::default() };
+    // The zone is the run's unless the options name one.
+    let mut o = DateFormat { hour12: true, zone: vm.config.time_zone.0.clone(), ..DateFormat::default() };
     let mut date_style = None;
     let mut time_style = None;
     if let Value::Obj(_) = options {

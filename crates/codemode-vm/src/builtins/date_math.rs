@@ -1,6 +1,8 @@
 //! Date math with ECMA-262's exact rules (21.4.1): days, years, months, time of day, `MakeDay`,
 //! `MakeTime`, `TimeClip`, and parsing of the date-time string format. Pure functions on
-//! milliseconds since the epoch, in UTC (the VM has no time zone).
+//! milliseconds since the epoch; local time is a [`LocalZone`]'s (`time_zone.rs`).
+
+use super::time_zone::LocalZone;
 
 pub(crate) const MS_PER_DAY: f64 = 86_400_000.0;
 pub(crate) const DAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
@@ -137,23 +139,47 @@ pub(crate) fn date_part(f: &Fields) -> String {
     format!("{day} {month} {:02} {}", f.day, display_year(f.year))
 }
 
-pub(crate) fn time_part(f: &Fields) -> String {
-    format!("{:02}:{:02}:{:02} GMT+0000 (Coordinated Universal Time)", f.hour, f.minute, f.second)
+/// `10:00:00 GMT-0500 (America/New_York)`: local time fields, the offset (`offset_ms`) and the
+/// zone. The name in parentheses is implementation-defined; without CLDR's names it is the IANA
+/// name (Node writes "Eastern Standard Time"), and UTC's is Node's.
+pub(crate) fn time_part(f: &Fields, offset_ms: f64, zone: &LocalZone) -> String {
+    let minutes = (offset_ms / 60_000.0).trunc() as i64;
+    let sign = if minutes < 0 { '-' } else { '+' };
+    let (h, m) = (minutes.abs() / 60, minutes.abs() % 60);
+    let name = if zone.is_utc() { "Coordinated Universal Time" } else { zone.name() };
+    format!("{:02}:{:02}:{:02} GMT{sign}{h:02}{m:02} ({name})", f.hour, f.minute, f.second)
 }
 
-/// `Date.prototype.toString` (the VM's local time zone is UTC).
-pub(crate) fn date_to_string(t: f64) -> String {
-    match fields(t) {
-        Some(f) if t.abs() <= 8.64e15 => format!("{} {}", date_part(&f), time_part(&f)),
+/// The calendar fields of time value `t` in `zone`, and the zone's offset then.
+pub(crate) fn local_fields(t: f64, zone: &LocalZone) -> Option<(Fields, f64)> {
+    if !t.is_finite() {
+        return None;
+    }
+    let offset = zone.0.offset_ms(t);
+    fields(t + offset).map(|f| (f, offset))
+}
+
+/// `Date.prototype.toString` in the run's zone.
+pub(crate) fn date_to_string(t: f64, zone: &LocalZone) -> String {
+    match local_fields(t, zone) {
+        Some((f, offset)) if t.abs() <= 8.64e15 => {
+            format!("{} {}", date_part(&f), time_part(&f, offset, zone))
+        }
         _ => "Invalid Date".into(),
     }
 }
 
 /// `Date.parse`: ISO 8601 (the ECMAScript date-time string format) first, then the common
 /// `toString`/`toUTCString`/`"Jan 15, 2024"`/`"2024/01/15 10:00"` shapes. NaN otherwise.
-pub(crate) fn parse_date(s: &str) -> f64 {
+/// A date-time without an offset (`"2024-01-15T10:00"`, `"Jan 15, 2024 10:00"`) is local time in
+/// `zone`; a date-only ISO form is UTC, as the specification says.
+pub(crate) fn parse_date(s: &str, zone: &LocalZone) -> f64 {
     let s = s.trim();
-    parse_iso(s).or_else(|| parse_loose(s)).map_or(f64::NAN, time_clip)
+    match parse_iso(s).or_else(|| parse_loose(s)) {
+        Some((t, true)) => time_clip(zone.0.utc_of_local(t)),
+        Some((t, false)) => time_clip(t),
+        None => f64::NAN,
+    }
 }
 
 pub(crate) fn digits(b: &[u8], at: usize, n: usize) -> Option<i64> {
@@ -164,7 +190,8 @@ pub(crate) fn digits(b: &[u8], at: usize, n: usize) -> Option<i64> {
     std::str::from_utf8(part).ok()?.parse().ok()
 }
 
-pub(crate) fn parse_iso(s: &str) -> Option<f64> {
+/// The time value, and whether it was written as local time (no offset, no `Z`).
+pub(crate) fn parse_iso(s: &str) -> Option<(f64, bool)> {
     let b = s.as_bytes();
     let (year, mut i) = match b.first()? {
         b'+' | b'-' => {
@@ -190,6 +217,7 @@ pub(crate) fn parse_iso(s: &str) -> Option<f64> {
     }
     let (mut h, mut mi, mut sec, mut ms) = (0, 0, 0, 0.0);
     let mut offset_min = 0;
+    let mut local = false;
     if i < b.len() {
         if !matches!(b[i], b'T' | b't' | b' ') {
             return None;
@@ -219,7 +247,7 @@ pub(crate) fn parse_iso(s: &str) -> Option<f64> {
             }
         }
         match b.get(i) {
-            None => {}
+            None => local = true,
             Some(b'Z' | b'z') if i + 1 == b.len() => {}
             Some(c @ (b'+' | b'-')) => {
                 let oh = digits(b, i + 1, 2)?;
@@ -239,16 +267,17 @@ pub(crate) fn parse_iso(s: &str) -> Option<f64> {
     }
     let day_num = make_day(year as f64, (month - 1) as f64, day as f64);
     let time = make_time(h as f64, mi as f64, sec as f64, ms);
-    Some(make_date(day_num, time) - offset_min as f64 * 60_000.0)
+    Some((make_date(day_num, time) - offset_min as f64 * 60_000.0, local))
 }
 
 /// Lenient formats: tokens of month names, numbers, `hh:mm[:ss]`, `AM`/`PM`, `GMT`/`UTC`/`Z`,
 /// and `±hhmm` offsets, in the orders `toString`, `toUTCString` and US dates use.
-pub(crate) fn parse_loose(s: &str) -> Option<f64> {
+pub(crate) fn parse_loose(s: &str) -> Option<(f64, bool)> {
     let mut month: Option<i64> = None;
     let mut nums: Vec<i64> = Vec::new();
     let mut time: Option<(i64, i64, i64)> = None;
     let mut offset_min = 0i64;
+    let mut local = true;
     let mut pm: Option<bool> = None;
     let cleaned: String =
         s.chars().map(|c| if matches!(c, ',' | '/' | '(' | ')') { ' ' } else { c }).collect();
@@ -270,10 +299,13 @@ pub(crate) fn parse_loose(s: &str) -> Option<f64> {
         } else if lower == "am" || lower == "pm" {
             pm = Some(lower == "pm");
         } else if lower == "gmt" || lower == "utc" || lower == "z" {
+            local = false;
         } else if let Some(rest) = lower.strip_prefix("gmt").or_else(|| lower.strip_prefix("utc")) {
             offset_min = parse_offset(rest)?;
+            local = false;
         } else if (tok.starts_with('+') || tok.starts_with('-')) && tok.len() == 5 && time.is_some() {
             offset_min = parse_offset(tok)?;
+            local = false;
         } else if let Ok(n) = tok.parse::<i64>() {
             nums.push(n);
         } else if tok.chars().all(|c| c.is_alphabetic()) && time.is_some() {
@@ -313,7 +345,7 @@ pub(crate) fn parse_loose(s: &str) -> Option<f64> {
     }
     let d = make_day(year as f64, mon as f64, day as f64);
     let t = make_time(h as f64, mi as f64, sec as f64, 0.0);
-    Some(make_date(d, t) - offset_min as f64 * 60_000.0)
+    Some((make_date(d, t) - offset_min as f64 * 60_000.0, local))
 }
 
 pub(crate) fn parse_offset(s: &str) -> Option<i64> {

@@ -78,7 +78,7 @@ mod string_split;
 mod symbol;
 mod text_codec;
 mod thenable;
-mod time_zone;
+pub(crate) mod time_zone;
 pub(crate) mod tojson;
 mod typed_array;
 mod typed_array_kind;

@@ -23,7 +23,12 @@ pub fn run(source: String) -> Result<ExecResult, String> {
             .limits(Limits::default().timeout(PROGRAM_TIMEOUT))
             .build()
             .expect("demo builder builds");
-        let result = rt.block_on(cm.execute(&source));
+        // `// time-zone: NAME` on the first line: the run's zone (run.mjs sets Node's `TZ`).
+        let mut options = codemode::ExecuteOptions::new();
+        if let Some(zone) = source.lines().next().and_then(|l| l.strip_prefix("// time-zone: ")) {
+            options = options.time_zone(zone.trim());
+        }
+        let result = rt.block_on(cm.execute_with(&source, options));
         let _ = tx.send(result);
     });
     if let Err(e) = spawned {
