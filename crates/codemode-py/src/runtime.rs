@@ -761,6 +761,7 @@ impl PyRuntime {
     /// Runs `source` to its end; an awaitable of `Result`. Needs a running asyncio loop (tool
     /// calls run on it); cancelling the awaiting task ends the run.
     #[pyo3(signature = (source, run_id=None, bindings=None, context=None, random_seed=None, time_zone=None))]
+    #[allow(clippy::too_many_arguments)] // one per keyword argument of the Python method
     fn execute<'py>(
         &self,
         py: Python<'py>,
@@ -787,6 +788,7 @@ impl PyRuntime {
 
     /// Starts `source` as an `Execution` that can be suspended.
     #[pyo3(signature = (source, run_id=None, bindings=None, context=None, random_seed=None, time_zone=None))]
+    #[allow(clippy::too_many_arguments)] // one per keyword argument of the Python method
     fn start(
         &self,
         py: Python<'_>,
