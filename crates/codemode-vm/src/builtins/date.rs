@@ -202,20 +202,10 @@ fn set_time(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result
     store(vm, this, t)
 }
 
-/// The numbers of `args`, or the current field values where an argument is absent.
-fn numbers(vm: &mut Vm, args: &[Value], current: &[f64]) -> Result<Vec<f64>, Throw> {
-    let mut out = Vec::with_capacity(current.len());
-    for (i, c) in current.iter().enumerate() {
-        out.push(match args.get(i) {
-            Some(v) => vm.to_number(*v)?,
-            None => *c,
-        });
-    }
-    Ok(out)
-}
-
 /// A setter: `first` is the index of the first field it sets in
-/// `[year, month, day, hour, minute, second, ms]`, `count` how many it may set.
+/// `[year, month, day, hour, minute, second, ms]`, `count` how many it may set. As the
+/// specification orders it: the date's value is read, every argument given is converted (even
+/// when the date is invalid), and only then does an invalid date stay invalid.
 fn set_fields(
     vm: &mut Vm,
     this: Value,
@@ -225,17 +215,26 @@ fn set_fields(
     local: bool,
 ) -> Result<Step, Throw> {
     let t = this_time(vm, this)?;
+    let mut given = Vec::with_capacity(count.min(args.len()));
+    for v in args.iter().take(count) {
+        given.push(vm.to_number(*v)?);
+    }
     let zone = &vm.config.time_zone;
-    let fields_of = |t: f64| if local { local_fields(t, zone).map(|(f, _)| f) } else { fields(t) };
-    let f = match fields_of(t) {
-        Some(f) => f,
-        // An invalid date only becomes valid through setFullYear (from +0).
-        None if first == 0 => match fields_of(0.0) {
-            Some(f) => f,
-            None => return store(vm, this, f64::NAN),
-        },
-        None => return store(vm, this, f64::NAN),
+    let f = if t.is_nan() {
+        // An invalid date only becomes valid through setFullYear, from +0 taken as local time.
+        if first != 0 {
+            return store(vm, this, f64::NAN);
+        }
+        fields(0.0)
+    } else if local {
+        local_fields(t, zone).map(|(f, _)| f)
+    } else {
+        fields(t)
     };
+    let Some(f) = f else { return store(vm, this, f64::NAN) };
+    if given.is_empty() {
+        return store(vm, this, f64::NAN);
+    }
     let mut all = [
         f.year as f64,
         f.month as f64,
@@ -245,12 +244,7 @@ fn set_fields(
         f.second as f64,
         f.ms as f64,
     ];
-    if args.is_empty() {
-        return store(vm, this, f64::NAN);
-    }
-    let current: Vec<f64> = all.get(first..first + count).unwrap_or(&[]).to_vec();
-    let new = numbers(vm, args, &current)?;
-    for (i, v) in new.into_iter().enumerate() {
+    for (i, v) in given.into_iter().enumerate() {
         if let Some(slot) = all.get_mut(first + i) {
             *slot = v;
         }

@@ -130,7 +130,7 @@ pub(crate) fn date_to_iso(t: f64) -> Option<String> {
 }
 
 pub(crate) fn display_year(y: i64) -> String {
-    if y < 0 { format!("-{:06}", -y) } else { format!("{y:04}") }
+    if y < 0 { format!("-{:04}", -y) } else { format!("{y:04}") }
 }
 
 pub(crate) fn date_part(f: &Fields) -> String {
