@@ -66,6 +66,7 @@ pub const DEFS: &[NativeDef] = &[
     NativeDef::new("Date.prototype", "toLocaleString", 0, to_locale_string),
     NativeDef::new("Date.prototype", "toLocaleDateString", 0, to_locale_date_string),
     NativeDef::new("Date.prototype", "toLocaleTimeString", 0, to_locale_time_string),
+    NativeDef::new("Date.prototype", "@@toPrimitive", 1, date_to_primitive),
 ];
 
 // ---- built-ins ----
@@ -324,6 +325,36 @@ fn format_with(vm: &mut Vm, this: Value, f: fn(&Fields) -> String) -> Result<Ste
 
 fn to_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
     format_local(vm, this, |f, offset, zone| format!("{} {}", date_part(f), time_part(f, offset, zone)))
+}
+
+/// `Date.prototype[Symbol.toPrimitive](hint)`: OrdinaryToPrimitive of any object, `toString`
+/// first for `"string"` and `"default"` (a Date's default is its text), `valueOf` first for
+/// `"number"`. The methods run by replay (`replay.rs`).
+fn date_to_primitive(vm: &mut Vm, this: Value, args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
+    if !matches!(this, Value::Obj(_)) {
+        let msg = "Date.prototype [ @@toPrimitive ] called on a value that is not an object";
+        return Err(vm.make_error(ErrorKind::TypeError, msg));
+    }
+    let hint = match arg(args, 0) {
+        Value::Str(s) => vm.heap.str(s).to_string(),
+        _ => String::new(),
+    };
+    let names = match hint.as_str() {
+        "string" | "default" => ["toString", "valueOf"],
+        "number" => ["valueOf", "toString"],
+        _ => return Err(vm.make_error(ErrorKind::TypeError, "Invalid hint")),
+    };
+    for name in names {
+        let method = vm.get_named(this, name)?;
+        if vm.is_callable(method) {
+            let call = crate::replay::ReplayedOp::Call { callee: method, this, args: Vec::new() };
+            let result = vm.replayed(call)?;
+            if !matches!(result, Value::Obj(_)) {
+                return Ok(Step::Return(result));
+            }
+        }
+    }
+    Err(vm.make_error(ErrorKind::TypeError, "Cannot convert object to primitive value"))
 }
 
 fn to_utc_string(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Result<Step, Throw> {
