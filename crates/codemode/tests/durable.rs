@@ -303,15 +303,21 @@ fn counted_job(started: Arc<AtomicUsize>, cancelled: Arc<AtomicUsize>) -> Tool {
     )
 }
 
-/// Work still running when the run ends is cancelled; work detached by a suspend is not.
-#[test]
-fn durable_work_is_cancelled_when_its_run_ends_and_detached_when_it_is_suspended() {
-    let rt = runtime();
+/// A runtime with `jobs.long` ([`counted_job`]), and its counts of jobs started and cancelled.
+fn long_jobs() -> (CodeMode, Arc<AtomicUsize>, Arc<AtomicUsize>) {
     let (started, cancelled) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
     let cm = CodeMode::builder()
         .tool("jobs.long", counted_job(started.clone(), cancelled.clone()))
         .build()
         .unwrap();
+    (cm, started, cancelled)
+}
+
+/// Work still running when the run ends is cancelled; work detached by a suspend is not.
+#[test]
+fn durable_work_is_cancelled_when_its_run_ends_and_detached_when_it_is_suspended() {
+    let rt = runtime();
+    let (cm, started, cancelled) = long_jobs();
     // The program returns without awaiting its job.
     let r = rt.block_on(cm.execute("tools.jobs.long(); return 1;"));
     assert!(r.ok);
@@ -347,11 +353,7 @@ fn durable_work_is_cancelled_when_its_run_ends_and_detached_when_it_is_suspended
 #[test]
 fn a_run_dropped_outside_any_runtime_still_cancels_its_durable_work() {
     let rt = runtime();
-    let (started, cancelled) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
-    let cm = CodeMode::builder()
-        .tool("jobs.long", counted_job(started.clone(), cancelled.clone()))
-        .build()
-        .unwrap();
+    let (cm, started, cancelled) = long_jobs();
     let mut execution = cm.execute("return await tools.jobs.long();");
     rt.block_on(async {
         tokio::select! {
