@@ -151,11 +151,15 @@ fn get_time(vm: &mut Vm, this: Value, _args: &[Value], _data: &[Value]) -> Resul
     Ok(Step::Return(Value::Number(this_time(vm, this)?)))
 }
 
+/// The calendar fields of `t` in the run's zone (`local`) or in UTC.
+fn fields_in(vm: &Vm, t: f64, local: bool) -> Option<Fields> {
+    if local { local_fields(t, &vm.config.time_zone.0).map(|(f, _)| f) } else { fields(t) }
+}
+
 /// A getter: a field of the date's local time (`local`) or of its UTC time.
 fn field(vm: &mut Vm, this: Value, local: bool, pick: fn(&Fields) -> f64) -> Result<Step, Throw> {
     let t = this_time(vm, this)?;
-    let f = if local { local_fields(t, &vm.config.time_zone).map(|(f, _)| f) } else { fields(t) };
-    Ok(Step::Return(Value::Number(f.map_or(f64::NAN, |f| pick(&f)))))
+    Ok(Step::Return(Value::Number(fields_in(vm, t, local).map_or(f64::NAN, |f| pick(&f)))))
 }
 
 /// The local-time getter and its UTC twin for each field.
@@ -220,17 +224,14 @@ fn set_fields(
     for v in args.iter().take(count) {
         given.push(vm.to_number(*v)?);
     }
-    let zone = &vm.config.time_zone;
     let f = if t.is_nan() {
         // An invalid date only becomes valid through setFullYear, from +0 taken as local time.
         if first != 0 {
             return store(vm, this, f64::NAN);
         }
         fields(0.0)
-    } else if local {
-        local_fields(t, zone).map(|(f, _)| f)
     } else {
-        fields(t)
+        fields_in(vm, t, local)
     };
     let Some(f) = f else { return store(vm, this, f64::NAN) };
     if given.is_empty() {
@@ -307,7 +308,7 @@ fn format_local(
     write: fn(&Fields, f64, &LocalZone) -> String,
 ) -> Result<Step, Throw> {
     let t = this_time(vm, this)?;
-    let s = match local_fields(t, &vm.config.time_zone) {
+    let s = match local_fields(t, &vm.config.time_zone.0) {
         Some((f, offset)) => write(&f, offset, &vm.config.time_zone),
         None => "Invalid Date".to_string(),
     };

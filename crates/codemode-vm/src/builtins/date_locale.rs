@@ -338,7 +338,7 @@ pub(super) fn locale_format(
     defaults: Defaults,
 ) -> Result<String, Throw> {
     let o = read_date_format(vm, options, defaults)?;
-    Ok(match local_fields(vm, t, &o)? {
+    Ok(match fields_and_zone_name(vm, t, &o)? {
         Some((f, zone)) => format_date(&f, &o, zone.as_deref()),
         None => "Invalid Date".to_string(),
     })
@@ -346,12 +346,12 @@ pub(super) fn locale_format(
 
 /// The calendar fields of `t` in the format's zone, and the zone's name when the format asks for
 /// it (`None` for an invalid time); a name this runtime does not have is a `RangeError`.
-fn local_fields(vm: &mut Vm, t: f64, o: &DateFormat) -> Result<Option<(Fields, Option<String>)>, Throw> {
-    if !t.is_finite() {
-        return Ok(None);
-    }
-    let offset = o.zone.offset_ms(t);
-    let Some(f) = fields(t + offset) else { return Ok(None) };
+fn fields_and_zone_name(
+    vm: &mut Vm,
+    t: f64,
+    o: &DateFormat,
+) -> Result<Option<(Fields, Option<String>)>, Throw> {
+    let Some((f, offset)) = local_fields(t, &o.zone) else { return Ok(None) };
     let name = match o.zone_name {
         Some(style) => {
             Some(o.zone.name(style, offset).map_err(|msg| vm.make_error(ErrorKind::RangeError, &msg))?)
@@ -369,7 +369,7 @@ pub(super) fn locale_parts(
     defaults: Defaults,
 ) -> Result<DateParts, Throw> {
     let o = read_date_format(vm, options, defaults)?;
-    match local_fields(vm, t, &o)? {
+    match fields_and_zone_name(vm, t, &o)? {
         Some((f, zone)) => Ok(date_parts(&f, &o, zone.as_deref())),
         None => Err(vm.make_error(ErrorKind::RangeError, "Invalid time value")),
     }

@@ -2,7 +2,7 @@
 //! `MakeTime`, `TimeClip`, and parsing of the date-time string format. Pure functions on
 //! milliseconds since the epoch; local time is a [`LocalZone`]'s (`time_zone.rs`).
 
-use super::time_zone::LocalZone;
+use super::time_zone::{LocalZone, Zone};
 
 pub(crate) const MS_PER_DAY: f64 = 86_400_000.0;
 pub(crate) const DAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
@@ -151,17 +151,17 @@ pub(crate) fn time_part(f: &Fields, offset_ms: f64, zone: &LocalZone) -> String 
 }
 
 /// The calendar fields of time value `t` in `zone`, and the zone's offset then.
-pub(crate) fn local_fields(t: f64, zone: &LocalZone) -> Option<(Fields, f64)> {
+pub(crate) fn local_fields(t: f64, zone: &Zone) -> Option<(Fields, f64)> {
     if !t.is_finite() {
         return None;
     }
-    let offset = zone.0.offset_ms(t);
+    let offset = zone.offset_ms(t);
     fields(t + offset).map(|f| (f, offset))
 }
 
 /// `Date.prototype.toString` in the run's zone.
 pub(crate) fn date_to_string(t: f64, zone: &LocalZone) -> String {
-    match local_fields(t, zone) {
+    match local_fields(t, &zone.0) {
         Some((f, offset)) if t.abs() <= 8.64e15 => {
             format!("{} {}", date_part(&f), time_part(&f, offset, zone))
         }
